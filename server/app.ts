@@ -1,0 +1,48 @@
+import { Elysia } from "elysia";
+import { createPasswordHasher, type PasswordHasher } from "./auth/passwords";
+import { defaultLoginLimits, type LoginLimits } from "./auth/rate-limit";
+import { authRoutes } from "./auth/routes";
+import { sessions } from "./auth/session";
+import type { Config } from "./config";
+import type { Db } from "./db/open";
+import { errorHandling } from "./http/errors";
+import { security } from "./http/security";
+import { defaultUiDir, uiRoutes } from "./http/ui";
+import { silentLogger, type Logger } from "./log";
+import { createUserStore } from "./users/store";
+import { userRoutes } from "./users/routes";
+import { VERSION } from "./version";
+
+export interface AppDeps {
+  db: Db;
+  jwtSecret: string;
+  config: Pick<Config, "tokenTtl" | "trustProxy" | "links">;
+  log?: Logger;
+  passwords?: PasswordHasher;
+  limits?: LoginLimits;
+  /** Built UI directory; defaults to the embedded or dist/ui one. */
+  uiDir?: string;
+}
+
+/** The whole HTTP application. Tests build it over an in-memory database and call `app.handle(request)`. */
+export function createApp(deps: AppDeps) {
+  const log = deps.log ?? silentLogger;
+  const users = createUserStore(deps.db);
+  const passwords = deps.passwords ?? createPasswordHasher();
+  const session = sessions({ secret: deps.jwtSecret, ttl: deps.config.tokenTtl, users });
+
+  return new Elysia()
+    .use(errorHandling(log))
+    .use(security())
+    .get("/api/config", () => ({
+      success: true,
+      version: VERSION,
+      links: deps.config.links,
+      firstRun: users.count() === 0,
+    }))
+    .use(authRoutes({ users, passwords, session, limits: deps.limits ?? defaultLoginLimits(), trustProxy: deps.config.trustProxy }))
+    .use(userRoutes({ users, passwords, session }))
+    .use(uiRoutes(deps.uiDir ?? defaultUiDir()));
+}
+
+export type App = ReturnType<typeof createApp>;

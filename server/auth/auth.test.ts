@@ -1,0 +1,238 @@
+import { describe, expect, test } from "bun:test";
+import { createApp } from "../app";
+import { PASSWORD, TEST_SECRET, testApp } from "../test-support";
+import { FailureLimiter } from "./rate-limit";
+import { createPasswordHasher } from "./passwords";
+import { openDatabase } from "../db/open";
+
+describe("register", () => {
+  test("the first account becomes admin, later ones are users", async () => {
+    const { call } = testApp();
+    expect((await call("GET", "/api/config")).body.firstRun).toBe(true);
+    const first = await call("POST", "/api/auth/register", { body: { username: "alice", password: PASSWORD, confirmPassword: PASSWORD } });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ success: true, user: { username: "alice", role: "admin", status: "active", email: null } });
+    const second = await call("POST", "/api/auth/register", { body: { username: "bob", email: "bob@example.com", password: PASSWORD } });
+    expect(second.body).toMatchObject({ success: true, user: { username: "bob", role: "user", email: "bob@example.com" } });
+    expect((await call("GET", "/api/config")).body.firstRun).toBe(false);
+  });
+
+  test("never returns the password hash", async () => {
+    const { call } = testApp();
+    const res = await call("POST", "/api/auth/register", { body: { username: "alice", password: PASSWORD } });
+    expect(JSON.stringify(res.body)).not.toContain("argon2");
+    expect(JSON.stringify(res.body)).not.toContain("passwordHash");
+  });
+
+  test("mismatched passwords are refused", async () => {
+    const { call } = testApp();
+    const res = await call("POST", "/api/auth/register", { body: { username: "alice", password: PASSWORD, confirmPassword: "something else" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, code: "PASSWORDS_DO_NOT_MATCH", message: "Passwords do not match" });
+  });
+
+  test("usernames and emails are unique, ignoring case", async () => {
+    const { call, signUp } = testApp();
+    await signUp("alice", "alice@example.com");
+    const sameName = await call("POST", "/api/auth/register", { body: { username: "ALICE", password: PASSWORD } });
+    expect(sameName.status).toBe(409);
+    expect(sameName.body).toMatchObject({ success: false, code: "USERNAME_EXISTS", message: "Username already exists" });
+    const sameEmail = await call("POST", "/api/auth/register", { body: { username: "alice2", email: "Alice@Example.com", password: PASSWORD } });
+    expect(sameEmail.status).toBe(409);
+    expect(sameEmail.body).toMatchObject({ success: false, code: "EMAIL_EXISTS", message: "Email already exists" });
+  });
+
+  test.each([
+    [{ username: "al", password: PASSWORD }, "Username must be 3-32 characters without spaces"],
+    [{ username: "a".repeat(33), password: PASSWORD }, "Username must be 3-32 characters without spaces"],
+    [{ username: "al ice", password: PASSWORD }, "Username must be 3-32 characters without spaces"],
+    [{ username: "alice", password: "short" }, "Password must be at least 8 characters"],
+    [{ username: "alice", password: PASSWORD, email: "not-an-email" }, "Invalid email address"],
+    [{ username: "alice" }, "Password must be at least 8 characters"],
+    [{ password: PASSWORD }, "Username must be 3-32 characters without spaces"],
+    [{ username: 42, password: PASSWORD }, "Username must be 3-32 characters without spaces"],
+    [{ username: "alice", password: ["x"] }, "Password must be at least 8 characters"],
+  ])("bad fields are a 400 with a clear message: %j", async (body, message) => {
+    const { call } = testApp();
+    const res = await call("POST", "/api/auth/register", { body });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, code: "VALIDATION", message });
+    expect((await call("GET", "/api/config")).body.firstRun).toBe(true); // nothing written
+  });
+
+  test("malformed JSON, other content types and oversized bodies are 4xx, never 500", async () => {
+    const { call } = testApp();
+    const bad = await call("POST", "/api/auth/register", { raw: "{\"username\": " });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ success: false, code: "BAD_JSON" });
+    const form = await call("POST", "/api/auth/register", { raw: "username=a", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expect(form.status).toBe(415);
+    const big = await call("POST", "/api/auth/register", { raw: JSON.stringify({ username: "x".repeat(1_100_000) }) });
+    expect(big.status).toBe(413);
+    expect(big.body).toMatchObject({ success: false, code: "BODY_TOO_LARGE", message: "The request body is larger than 1 MB" });
+    const array = await call("POST", "/api/auth/register", { raw: "[]" });
+    expect(array.status).toBe(400);
+  });
+
+  test("a chunked body over 1 MB is cut off with 413", async () => {
+    const { app } = testApp();
+    const stream = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 20; i++) c.enqueue(new Uint8Array(64 * 1024).fill(32));
+        c.close();
+      },
+    });
+    const res = await app.handle(
+      new Request("http://localhost/api/auth/register", { method: "POST", headers: { "content-type": "application/json" }, body: stream }),
+    );
+    expect(res.status).toBe(413);
+  });
+});
+
+describe("login", () => {
+  test("by username or email, returning a token and the user", async () => {
+    const { call, signUp } = testApp();
+    await signUp("alice", "alice@example.com");
+    for (const username of ["alice", "ALICE", "alice@example.com"]) {
+      const res = await call("POST", "/api/auth/login", { body: { username, password: PASSWORD } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ success: true, user: { username: "alice", role: "admin" } });
+      expect(typeof res.body.token).toBe("string");
+    }
+  });
+
+  test("a wrong password or unknown user gets the same 401", async () => {
+    const { call, signUp } = testApp();
+    await signUp("alice");
+    const wrong = await call("POST", "/api/auth/login", { body: { username: "alice", password: "wrong password" } });
+    const unknown = await call("POST", "/api/auth/login", { body: { username: "nobody", password: PASSWORD } });
+    for (const res of [wrong, unknown]) {
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ success: false, code: "INVALID_CREDENTIALS", message: "Incorrect username or password" });
+    }
+  });
+
+  test("missing fields are a 400", async () => {
+    const { call } = testApp();
+    const res = await call("POST", "/api/auth/login", { body: { username: "alice" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, message: "Password is required" });
+  });
+
+  test("five wrong passwords lock the account for a while, even for the right password", async () => {
+    const { call, signUp } = testApp();
+    await signUp("alice");
+    for (let i = 0; i < 5; i++) {
+      expect((await call("POST", "/api/auth/login", { body: { username: "alice", password: `guess-${i}-xx` } })).status).toBe(401);
+    }
+    const locked = await call("POST", "/api/auth/login", { body: { username: "Alice", password: PASSWORD } });
+    expect(locked.status).toBe(429);
+    expect(locked.body).toMatchObject({ success: false, code: "TOO_MANY_ATTEMPTS" });
+    expect(locked.body.message).toMatch(/Too many failed sign-in attempts/);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
+  test("an address that guesses across many accounts is limited too", async () => {
+    const { call, signUp } = testApp({
+      limits: { byUsername: new FailureLimiter(100, 60_000), byIp: new FailureLimiter(3, 60_000) },
+    });
+    await signUp("alice");
+    for (const username of ["a1", "a2", "a3"]) {
+      expect((await call("POST", "/api/auth/login", { body: { username, password: "whatever1" } })).status).toBe(401);
+    }
+    expect((await call("POST", "/api/auth/login", { body: { username: "alice", password: PASSWORD } })).status).toBe(429);
+  });
+
+  test("a successful login clears the account's failures", async () => {
+    const { call, signUp } = testApp();
+    await signUp("alice");
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 4; i++) await call("POST", "/api/auth/login", { body: { username: "alice", password: "nope-nope" } });
+      expect((await call("POST", "/api/auth/login", { body: { username: "alice", password: PASSWORD } })).status).toBe(200);
+    }
+  });
+
+  test("a disabled account cannot sign in", async () => {
+    const { call, signUp } = testApp();
+    const admin = await signUp("alice");
+    const bob = await signUp("bob");
+    await call("PUT", `/api/users/${bob.user.id}`, { token: admin.token, body: { username: "bob", status: "disabled" } });
+    const res = await call("POST", "/api/auth/login", { body: { username: "bob", password: PASSWORD } });
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({ success: false, code: "ACCOUNT_DISABLED" });
+  });
+});
+
+describe("sessions", () => {
+  test("/api/auth/me returns the signed-in user", async () => {
+    const { call, signUp } = testApp();
+    const { token } = await signUp("alice", "a@example.com");
+    const me = await call("GET", "/api/auth/me", { token });
+    expect(me.status).toBe(200);
+    expect(me.body).toEqual({
+      success: true,
+      user: { id: 1, username: "alice", email: "a@example.com", role: "admin", status: "active", createdAt: expect.any(Number) },
+    });
+  });
+
+  test.each([["no token", undefined], ["garbage", "not.a.jwt"], ["empty bearer", " "]])("%s gets 401", async (_name, token) => {
+    const { call } = testApp();
+    const res = await call("GET", "/api/auth/me", { token });
+    expect(res.status).toBe(401);
+    expect(res.body).toMatchObject({ success: false, code: "UNAUTHORIZED" });
+  });
+
+  test("a token signed with another secret gets 401", async () => {
+    const db = openDatabase(":memory:");
+    const { signUp } = testApp({ db });
+    const { token } = await signUp("alice");
+    const other = createApp({
+      db,
+      jwtSecret: TEST_SECRET.replace("test", "evil"),
+      config: { tokenTtl: "7d", trustProxy: false, links: { blog: "", video: "", tempMail: "" } },
+      passwords: createPasswordHasher({ memoryCost: 256, timeCost: 1 }),
+      uiDir: "/nonexistent",
+    });
+    const res = await other.handle(new Request("http://localhost/api/auth/me", { headers: { authorization: `Bearer ${token}` } }));
+    expect(res.status).toBe(401);
+  });
+
+  test("an expired token gets 401", async () => {
+    const { call, signUp } = testApp({ config: { tokenTtl: "1s", trustProxy: false, links: { blog: "", video: "", tempMail: "" } } });
+    const { token } = await signUp("alice");
+    expect((await call("GET", "/api/auth/me", { token })).status).toBe(200);
+    await Bun.sleep(2100);
+    expect((await call("GET", "/api/auth/me", { token })).status).toBe(401);
+  });
+
+  test("tokens of a deleted or disabled user stop working", async () => {
+    const { call, signUp } = testApp();
+    const admin = await signUp("alice");
+    const bob = await signUp("bob");
+    const carol = await signUp("carol");
+    await call("DELETE", `/api/users/${bob.user.id}`, { token: admin.token });
+    expect((await call("GET", "/api/auth/me", { token: bob.token })).status).toBe(401);
+    await call("PUT", `/api/users/${carol.user.id}`, { token: admin.token, body: { username: "carol", status: "disabled" } });
+    expect((await call("GET", "/api/auth/me", { token: carol.token })).status).toBe(401);
+  });
+});
+
+describe("FailureLimiter", () => {
+  test("forgets failures once they leave the window", () => {
+    let now = 0;
+    const limiter = new FailureLimiter(2, 1000, 10, () => now);
+    limiter.fail("k");
+    now = 500;
+    limiter.fail("k");
+    expect(limiter.retryAfter("k")).toBe(1);
+    now = 1001;
+    expect(limiter.retryAfter("k")).toBe(0);
+  });
+
+  test("keeps at most maxKeys keys", () => {
+    const limiter = new FailureLimiter(1, 60_000, 3);
+    for (const k of ["a", "b", "c", "d"]) limiter.fail(k);
+    expect(limiter.retryAfter("a")).toBe(0);
+    expect(limiter.retryAfter("d")).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,92 @@
+import { Elysia, t } from "elysia";
+import { HttpError, badRequest } from "../http/errors";
+import { clientIp } from "../http/client-ip";
+import { toPublicUser } from "../users/public";
+import { emailField, normaliseEmail, passwordField, usernameField } from "../users/schemas";
+import type { UserStore } from "../users/store";
+import type { PasswordHasher } from "./passwords";
+import type { LoginLimits } from "./rate-limit";
+import type { sessions } from "./session";
+
+export interface AuthRouteDeps {
+  users: UserStore;
+  passwords: PasswordHasher;
+  limits: LoginLimits;
+  session: ReturnType<typeof sessions>;
+  trustProxy: boolean;
+}
+
+const tooManyAttempts = (seconds: number) =>
+  new HttpError(429, "TOO_MANY_ATTEMPTS", `Too many failed sign-in attempts. Try again in ${Math.ceil(seconds / 60)} minute(s).`, {
+    retryAfter: seconds,
+  });
+
+const invalidCredentials = () => new HttpError(401, "INVALID_CREDENTIALS", "Incorrect username or password");
+
+export function authRoutes({ users, passwords, limits, session, trustProxy }: AuthRouteDeps) {
+  return new Elysia({ prefix: "/api/auth" })
+    .use(session)
+    .post(
+      "/login",
+      async ({ body, request, server, issueToken, set }) => {
+        const ip = clientIp(request, server, trustProxy);
+        const userKey = body.username.trim().toLowerCase();
+        const wait = Math.max(limits.byIp.retryAfter(ip), limits.byUsername.retryAfter(userKey));
+        if (wait > 0) {
+          set.headers["retry-after"] = String(wait);
+          throw tooManyAttempts(wait);
+        }
+        const user = users.byLogin(body.username.trim());
+        const ok = user ? await passwords.verify(body.password, user.passwordHash) : (await passwords.burn(body.password), false);
+        if (!user || !ok) {
+          limits.byIp.fail(ip);
+          limits.byUsername.fail(userKey);
+          throw invalidCredentials();
+        }
+        if (user.status !== "active") throw new HttpError(403, "ACCOUNT_DISABLED", "This account is disabled");
+        limits.byUsername.reset(userKey);
+        return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) };
+      },
+      {
+        body: t.Object({
+          username: t.String({ minLength: 1, maxLength: 254, error: "Username is required" }),
+          password: t.String({ minLength: 1, maxLength: 1024, error: "Password is required" }),
+        }),
+      },
+    )
+    .post(
+      "/register",
+      async ({ body, set }) => {
+        if (body.confirmPassword !== undefined && body.confirmPassword !== body.password) {
+          throw badRequest("PASSWORDS_DO_NOT_MATCH", "Passwords do not match");
+        }
+        const username = body.username.trim();
+        const email = normaliseEmail(body.email) ?? null;
+        users.assertUnique(username, email); // before the costly hash
+        const user = users.create(
+          {
+            username,
+            email,
+            passwordHash: await passwords.hash(body.password),
+            role: "user",
+          },
+          true,
+        );
+        set.status = 201;
+        return {
+          success: true,
+          message: user.role === "admin" ? "Registration successful: you are the administrator" : "Registration successful",
+          user: toPublicUser(user),
+        };
+      },
+      {
+        body: t.Object({
+          username: usernameField,
+          email: emailField,
+          password: passwordField,
+          confirmPassword: t.Optional(t.String({ maxLength: 1024 })),
+        }),
+      },
+    )
+    .get("/me", ({ user }) => ({ success: true, user: toPublicUser(user) }), { auth: "user" });
+}

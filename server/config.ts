@@ -1,0 +1,79 @@
+import { parseArgs } from "node:util";
+import { resolve } from "node:path";
+
+export type LogLevel = "debug" | "info" | "warn" | "error";
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Explicit JWT secret; when undefined one is generated and kept in the data dir. */
+  jwtSecret?: string;
+  tokenTtl: string;
+  logLevel: LogLevel;
+  /** Trust X-Forwarded-For for the client address (only behind a reverse proxy). */
+  trustProxy: boolean;
+  links: { blog: string; video: string; tempMail: string };
+}
+
+const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error"];
+
+// Each option: flag name, environment variable, default, help text.
+const OPTIONS = {
+  host: { env: "VIGIL_HOST", default: "127.0.0.1", help: "Address to bind; 0.0.0.0 exposes Vigil on every interface" },
+  port: { env: "VIGIL_PORT", default: "3000", help: "HTTP port" },
+  "data-dir": { env: "VIGIL_DATA_DIR", default: "./data", help: "Directory holding the SQLite database and the generated secret" },
+  "jwt-secret": { env: "VIGIL_JWT_SECRET", default: undefined, help: "Secret that signs session tokens (default: generated on first start, kept in the data dir)" },
+  "token-ttl": { env: "VIGIL_TOKEN_TTL", default: "7d", help: "Lifetime of a session token, e.g. 12h, 7d" },
+  "log-level": { env: "VIGIL_LOG_LEVEL", default: "info", help: "debug | info | warn | error" },
+  "trust-proxy": { env: "VIGIL_TRUST_PROXY", default: "false", help: "true behind a reverse proxy: client address from X-Forwarded-For" },
+  "blog-url": { env: "VIGIL_BLOG_URL", default: "https://blog.vigil.dev", help: "Footer link: blog" },
+  "video-url": { env: "VIGIL_VIDEO_URL", default: "https://www.youtube.com/@vigil-monitor", help: "Footer link: video channel" },
+  "temp-mail-url": { env: "VIGIL_TEMP_MAIL_URL", default: "https://mail.vigil.dev", help: "Footer link: temporary-mail service" },
+} as const;
+
+type OptionName = keyof typeof OPTIONS;
+
+export class ConfigError extends Error {}
+
+export function helpText(): string {
+  const lines = ["Usage: vigil [options]", "", "Options (each also read from its environment variable):"];
+  for (const [name, o] of Object.entries(OPTIONS)) {
+    const def = o.default === undefined ? "" : ` (default: ${o.default})`;
+    lines.push(`  --${name.padEnd(15)} ${o.env.padEnd(20)} ${o.help}${def}`);
+  }
+  lines.push("  --help, -h                           Show this help", "  --version, -v                        Show the version");
+  return lines.join("\n");
+}
+
+/** Flags win over environment variables, which win over defaults. */
+export function loadConfig(argv: string[], env: Record<string, string | undefined> = process.env): Config {
+  const { values } = parseArgs({
+    args: argv,
+    options: Object.fromEntries(Object.keys(OPTIONS).map((k) => [k, { type: "string" as const }])),
+    strict: true,
+    allowPositionals: false,
+  });
+  const get = (name: OptionName): string | undefined =>
+    (values[name] as string | undefined) ?? env[OPTIONS[name].env] ?? OPTIONS[name].default;
+
+  const port = Number(get("port"));
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Invalid port: ${get("port")}`);
+  const logLevel = get("log-level") as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`Invalid log level: ${logLevel} (use ${LOG_LEVELS.join(", ")})`);
+  const tokenTtl = get("token-ttl")!;
+  if (!/^\d+[smhdw]$/.test(tokenTtl)) throw new ConfigError(`Invalid token lifetime: ${tokenTtl} (e.g. 12h, 7d)`);
+  const jwtSecret = get("jwt-secret");
+  if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError("The JWT secret must be at least 32 characters");
+
+  return {
+    host: get("host")!,
+    port,
+    dataDir: resolve(get("data-dir")!),
+    jwtSecret,
+    tokenTtl,
+    logLevel,
+    trustProxy: get("trust-proxy") === "true",
+    links: { blog: get("blog-url")!, video: get("video-url")!, tempMail: get("temp-mail-url")! },
+  };
+}

@@ -1,0 +1,54 @@
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import * as schema from "./schema";
+
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+
+export class NewerDatabaseError extends Error {}
+
+/**
+ * The migrations folder. In source runs it sits beside this file; the executable embeds it with
+ * `--asset server/db/migrations`, which lands at `<root>/migrations`, and `import.meta.dir` is that root.
+ */
+const MIGRATIONS_FOLDER = join(import.meta.dir, "migrations");
+
+interface Journal {
+  entries: { idx: number; when: number; tag: string }[];
+}
+
+/**
+ * Opens (creating if needed) the database at `path` (":memory:" for tests), sets the pragmas and brings the schema
+ * up to date. A database written by a newer Vigil (it has migrations this build does not know) is refused rather
+ * than half-understood.
+ */
+export function openDatabase(path: string): Db {
+  const sqlite = new Database(path, { create: true, strict: true });
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  const db = drizzle({ client: sqlite, schema }) as Db;
+
+  const folder = MIGRATIONS_FOLDER;
+  const journal = JSON.parse(readFileSync(join(folder, "meta", "_journal.json"), "utf8")) as Journal;
+  const lastKnown = Math.max(...journal.entries.map((e) => e.when));
+  const hasMigrations = sqlite
+    .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
+    .get();
+  const newest = hasMigrations
+    ? (sqlite.query<{ newest: number | null }, []>("SELECT max(created_at) AS newest FROM __drizzle_migrations").get()
+        ?.newest ?? null)
+    : null;
+  if (newest !== null && newest > lastKnown) {
+    sqlite.close();
+    throw new NewerDatabaseError(
+      `The database ${path} was written by a newer version of Vigil (schema from ${new Date(newest).toISOString()}, ` +
+        `this build knows up to ${new Date(lastKnown).toISOString()}). Upgrade Vigil, or start it with another --data-dir.`,
+    );
+  }
+  migrate(db, { migrationsFolder: folder });
+  return db;
+}

@@ -1,0 +1,95 @@
+import { Elysia } from "elysia";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { extname, join, resolve } from "node:path";
+import { notFound } from "./errors";
+
+interface UiFile {
+  body: Uint8Array<ArrayBuffer>;
+  gzip: Uint8Array<ArrayBuffer> | null;
+  type: string;
+  etag: string;
+  cacheControl: string;
+}
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json",
+  ".webmanifest": "application/manifest+json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+  ".txt": "text/plain; charset=utf-8",
+  ".woff2": "font/woff2",
+  ".map": "application/json",
+};
+const COMPRESSIBLE = new Set([".html", ".js", ".css", ".json", ".webmanifest", ".svg", ".txt", ".map"]);
+// Bun names built chunks and assets `<name>-<8 hex/base36 chars>.<ext>`: those never change, so cache them for good.
+const HASHED = /-[a-z0-9]{8}\.[a-z0-9]+$/i;
+
+/** Where the built UI is: embedded in the executable (`--asset dist/ui` lands at `<root>/ui`), else dist/ui. */
+export function defaultUiDir(): string {
+  return Bun.isStandaloneExecutable ? join(import.meta.dir, "ui") : resolve(import.meta.dir, "../../dist/ui");
+}
+
+/** Reads every UI file once, compressing what compresses, so requests are served from memory. */
+export function loadUiFiles(dir: string): Map<string, UiFile> {
+  const files = new Map<string, UiFile>();
+  if (!existsSync(dir)) return files;
+  for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
+    const full = join(dir, rel);
+    if (!statSync(full).isFile()) continue;
+    const ext = extname(rel).toLowerCase();
+    const body = new Uint8Array(readFileSync(full));
+    const gzip = COMPRESSIBLE.has(ext) && body.byteLength > 512 ? Bun.gzipSync(body, { level: 9 }) : null;
+    const urlPath = "/" + rel.split("\\").join("/");
+    files.set(urlPath, {
+      body,
+      gzip: gzip && gzip.byteLength < body.byteLength ? gzip : null,
+      type: TYPES[ext] ?? "application/octet-stream",
+      etag: `"${Bun.hash(body).toString(36)}"`,
+      cacheControl: HASHED.test(rel) ? "public, max-age=31536000, immutable" : "no-cache",
+    });
+  }
+  return files;
+}
+
+function respond(file: UiFile, request: Request): Response {
+  const headers: Record<string, string> = {
+    "content-type": file.type,
+    "cache-control": file.cacheControl,
+    etag: file.etag,
+    vary: "accept-encoding",
+  };
+  if (request.headers.get("if-none-match") === file.etag) return new Response(null, { status: 304, headers });
+  const acceptsGzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+  if (file.gzip && acceptsGzip) {
+    return new Response(request.method === "HEAD" ? null : file.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
+  }
+  return new Response(request.method === "HEAD" ? null : file.body, { headers });
+}
+
+/**
+ * Serves the single-page UI: real files by path, and index.html for every other page path so deep links work.
+ * Unknown /api paths get the JSON 404; a missing file with an extension gets a plain 404.
+ */
+export function uiRoutes(dir: string) {
+  const files = loadUiFiles(dir);
+  const index = files.get("/index.html");
+  return new Elysia({ name: "ui" })
+    .all("/api/*", () => {
+      throw notFound("NOT_FOUND", "No such API endpoint");
+    })
+    .get("/*", ({ request, path }) => {
+      if (path.startsWith("/api/")) throw notFound("NOT_FOUND", "No such API endpoint");
+      const file = files.get(path) ?? (extname(path) ? undefined : index);
+      if (!file) {
+        if (!index && !extname(path)) {
+          return new Response("The Vigil UI is not built. Run `npm run build:ui`.", { status: 503 });
+        }
+        return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+      }
+      return respond(file, request);
+    });
+}

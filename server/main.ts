@@ -1,0 +1,65 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { createApp } from "./app";
+import { ConfigError, helpText, loadConfig, type Config } from "./config";
+import { NewerDatabaseError, openDatabase } from "./db/open";
+import { MAX_BODY_BYTES } from "./http/security";
+import { createLogger } from "./log";
+import { VERSION } from "./version";
+
+/** The JWT secret: given, or generated once and kept (mode 0600) in the data dir so sessions survive restarts. */
+function jwtSecret(config: Config): string {
+  if (config.jwtSecret) return config.jwtSecret;
+  const file = join(config.dataDir, "jwt-secret");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const secret = randomBytes(48).toString("base64url");
+  writeFileSync(file, secret + "\n", { mode: 0o600 });
+  return secret;
+}
+
+function start(argv: string[]) {
+  if (argv.includes("--help") || argv.includes("-h")) return console.log(helpText());
+  if (argv.includes("--version") || argv.includes("-v")) return console.log(VERSION);
+
+  let config: Config;
+  try {
+    config = loadConfig(argv);
+  } catch (e) {
+    console.error(`vigil: ${(e as Error).message}\n\n${helpText()}`);
+    process.exit(2);
+  }
+  const log = createLogger(config.logLevel);
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(config.dataDir, 0o700);
+
+  let db;
+  try {
+    db = openDatabase(join(config.dataDir, "vigil.db"));
+  } catch (e) {
+    if (e instanceof NewerDatabaseError) {
+      log.error(e.message);
+      process.exit(1);
+    }
+    throw e;
+  }
+
+  const app = createApp({ db, jwtSecret: jwtSecret(config), config, log });
+  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES });
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
+  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("shutting down", { signal });
+    await app.stop();
+    db.$client.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+start(process.argv.slice(2));

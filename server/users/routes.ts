@@ -1,0 +1,123 @@
+import { Elysia, t } from "elysia";
+import type { PasswordHasher } from "../auth/passwords";
+import type { sessions } from "../auth/session";
+import type { UserRow } from "../db/schema";
+import { badRequest, conflict, forbidden, notFound } from "../http/errors";
+import { toPublicUser } from "./public";
+import { emailField, normaliseEmail, passwordField, roleField, statusField, userIdParams, usernameField } from "./schemas";
+import type { UserStore } from "./store";
+
+export interface UserRouteDeps {
+  users: UserStore;
+  passwords: PasswordHasher;
+  session: ReturnType<typeof sessions>;
+}
+
+const userNotFound = () => notFound("USER_NOT_FOUND", "User not found");
+
+/** Admins may act on anyone; everyone else only on themself. */
+function assertSelfOrAdmin(actor: UserRow, id: number) {
+  if (actor.role !== "admin" && actor.id !== id) throw forbidden("You can only change your own account");
+}
+
+export function userRoutes({ users, passwords, session }: UserRouteDeps) {
+  return new Elysia({ prefix: "/api/users" })
+    .use(session)
+    .get("/", () => ({ success: true, message: "OK", users: users.list().map(toPublicUser) }), { auth: "admin" })
+    .post(
+      "/",
+      async ({ body, set }) => {
+        const username = body.username.trim();
+        const email = normaliseEmail(body.email) ?? null;
+        users.assertUnique(username, email);
+        const created = users.create({ username, email, role: body.role ?? "user", passwordHash: await passwords.hash(body.password) });
+        set.status = 201;
+        return { success: true, message: "User created", user: toPublicUser(created) };
+      },
+      {
+        auth: "admin",
+        body: t.Object({ username: usernameField, email: emailField, password: passwordField, role: t.Optional(roleField) }),
+      },
+    )
+    .get(
+      "/:id",
+      ({ params, user }) => {
+        assertSelfOrAdmin(user, params.id);
+        const found = users.byId(params.id);
+        if (!found) throw userNotFound();
+        return { success: true, user: toPublicUser(found) };
+      },
+      { auth: "user", params: userIdParams },
+    )
+    .put(
+      "/:id",
+      ({ params, body, user }) => {
+        assertSelfOrAdmin(user, params.id);
+        if (user.role !== "admin" && (body.role !== undefined || body.status !== undefined)) {
+          throw forbidden("Only an admin can change roles or account status");
+        }
+        if (params.id === user.id && body.status === "disabled") {
+          throw conflict("CANNOT_DISABLE_SELF", "You cannot disable your own account");
+        }
+        const updated = users.update(params.id, {
+          username: body.username.trim(),
+          // Absent email leaves it as it is; "" or null clears it.
+          email: normaliseEmail(body.email),
+          role: body.role,
+          status: body.status,
+        });
+        if (!updated) throw userNotFound();
+        return { success: true, message: "Profile updated", user: toPublicUser(updated) };
+      },
+      {
+        auth: "user",
+        params: userIdParams,
+        body: t.Object({
+          username: usernameField,
+          email: emailField,
+          role: t.Optional(roleField),
+          status: t.Optional(statusField),
+        }),
+      },
+    )
+    .delete(
+      "/:id",
+      ({ params, user }) => {
+        if (params.id === user.id) throw conflict("CANNOT_DELETE_SELF", "You cannot delete your own account");
+        if (!users.remove(params.id)) throw userNotFound();
+        return { success: true, message: "User deleted" };
+      },
+      { auth: "admin", params: userIdParams },
+    )
+    .post(
+      "/:id/change-password",
+      async ({ params, body, user, issueToken }) => {
+        assertSelfOrAdmin(user, params.id);
+        const target = users.byId(params.id);
+        if (!target) throw userNotFound();
+        const self = target.id === user.id;
+        // Your own password needs the current one, even for an admin; an admin resetting someone else's does not.
+        if (self) {
+          if (!body.currentPassword) throw badRequest("VALIDATION", "Current password is required");
+          if (!(await passwords.verify(body.currentPassword, target.passwordHash))) {
+            throw badRequest("WRONG_CURRENT_PASSWORD", "Current password is incorrect");
+          }
+        }
+        // Every older token of the target stops working; the caller changing their own password gets a fresh one.
+        const updated = users.update(target.id, { passwordHash: await passwords.hash(body.newPassword), revokeSessions: true })!;
+        return {
+          success: true,
+          message: "Password changed",
+          ...(self ? { token: await issueToken(updated) } : {}),
+        };
+      },
+      {
+        auth: "user",
+        params: userIdParams,
+        body: t.Object({
+          currentPassword: t.Optional(t.String({ maxLength: 1024 })),
+          newPassword: passwordField,
+        }),
+      },
+    );
+}

@@ -1,0 +1,29 @@
+import { t } from "elysia";
+import { idParams } from "../http/ids";
+
+// Request field schemas shared by the auth and user routes. Messages are the ones a user sees.
+
+export const usernameField = t.String({
+  minLength: 3,
+  maxLength: 32,
+  pattern: "^\\S+$",
+  error: "Username must be 3-32 characters without spaces",
+});
+
+export const passwordField = t.String({
+  minLength: 8,
+  maxLength: 1024,
+  error: "Password must be at least 8 characters",
+});
+
+/** Optional email: "" or null mean none. */
+export const emailField = t.Optional(
+  t.Union([t.Literal(""), t.Null(), t.String({ format: "email", maxLength: 254 })], { error: "Invalid email address" }),
+);
+
+export const roleField = t.Union([t.Literal("admin"), t.Literal("user")], { error: "Role must be admin or user" });
+export const statusField = t.Union([t.Literal("active"), t.Literal("disabled")], { error: "Status must be active or disabled" });
+
+export const userIdParams = idParams("user");
+
+export const normaliseEmail = (email: string | null | undefined) => (email ? email.trim() : email === undefined ? undefined : null);
