@@ -22,6 +22,8 @@ export interface AppDeps {
   limits?: LoginLimits;
   /** Built UI directory; defaults to the embedded or dist/ui one. */
   uiDir?: string;
+  /** Re-read the UI when it is rebuilt (npm run dev). */
+  uiLive?: boolean;
 }
 
 /** The whole HTTP application. Tests build it over an in-memory database and call `app.handle(request)`. */
@@ -42,7 +44,7 @@ export function createApp(deps: AppDeps) {
     }))
     .use(authRoutes({ users, passwords, session, limits: deps.limits ?? defaultLoginLimits(), trustProxy: deps.config.trustProxy }))
     .use(userRoutes({ users, passwords, session }))
-    .use(uiRoutes(deps.uiDir ?? defaultUiDir()));
+    .use(uiRoutes(deps.uiDir ?? defaultUiDir(), { live: deps.uiLive }));
 }
 
 export type App = ReturnType<typeof createApp>;

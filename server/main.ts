@@ -44,7 +44,7 @@ function start(argv: string[]) {
     throw e;
   }
 
-  const app = createApp({ db, jwtSecret: jwtSecret(config), config, log });
+  const app = createApp({ db, jwtSecret: jwtSecret(config), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1" });
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES });
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
   log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir });

@@ -74,15 +74,25 @@ function respond(file: UiFile, request: Request): Response {
  * Serves the single-page UI: real files by path, and index.html for every other page path so deep links work.
  * Unknown /api paths get the JSON 404; a missing file with an extension gets a plain 404.
  */
-export function uiRoutes(dir: string) {
-  const files = loadUiFiles(dir);
-  const index = files.get("/index.html");
+export function uiRoutes(dir: string, { live = false } = {}) {
+  let files = loadUiFiles(dir);
+  let index = files.get("/index.html");
+  // `npm run dev` rebuilds the UI under a running server: reload when index.html changes.
+  let loadedAt = live && index ? statSync(join(dir, "index.html")).mtimeMs : 0;
+  const refresh = () => {
+    const mtime = existsSync(join(dir, "index.html")) ? statSync(join(dir, "index.html")).mtimeMs : 0;
+    if (mtime === loadedAt) return;
+    files = loadUiFiles(dir);
+    index = files.get("/index.html");
+    loadedAt = mtime;
+  };
   return new Elysia({ name: "ui" })
     .all("/api/*", () => {
       throw notFound("NOT_FOUND", "No such API endpoint");
     })
     .get("/*", ({ request, path }) => {
       if (path.startsWith("/api/")) throw notFound("NOT_FOUND", "No such API endpoint");
+      if (live) refresh();
       const file = files.get(path) ?? (extname(path) ? undefined : index);
       if (!file) {
         if (!index && !extname(path)) {

@@ -1,0 +1,97 @@
+import { test as base, expect, type Page } from "@playwright/test";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const PASSWORD = "correct horse";
+const BINARY = resolve(process.env.VIGIL_BINARY ?? "dist/vigil");
+
+/** A running Vigil executable on a free port with its own empty data dir. */
+export interface Vigil {
+  url: string;
+  /** Calls the API directly (setup steps the test is not about). */
+  api<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }>;
+  /** Registers an account (the first becomes admin) and returns its token and user. */
+  register(username: string, email?: string): Promise<{ token: string; user: any }>;
+}
+
+async function startVigil(): Promise<{ vigil: Vigil; stop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), "vigil-e2e-"));
+  const proc: ChildProcess = spawn(BINARY, ["--port", "0", "--data-dir", dataDir, "--log-level", "warn"], {
+    cwd: dataDir, // the executable must need nothing beside it
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const url = await new Promise<string>((resolvePort, reject) => {
+    const timer = setTimeout(() => reject(new Error(`vigil did not start:\n${output}`)), 10_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = output.match(/listening on (http:\/\/[^\s]+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolvePort(m[1]);
+      }
+    };
+    proc.stdout!.on("data", onData);
+    proc.stderr!.on("data", (c: Buffer) => (output += c.toString()));
+    proc.on("exit", (code) => reject(new Error(`vigil exited with ${code}:\n${output}`)));
+  });
+
+  const api: Vigil["api"] = async (method, path, body, token) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+  const register: Vigil["register"] = async (username, email) => {
+    const reg = await api("POST", "/api/auth/register", { username, email, password: PASSWORD, confirmPassword: PASSWORD });
+    if (reg.status !== 201) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
+    const login = await api("POST", "/api/auth/login", { username, password: PASSWORD });
+    return { token: login.body.token, user: login.body.user };
+  };
+
+  const stop = async () => {
+    if (proc.exitCode === null) {
+      const exited = new Promise((r) => proc.once("exit", r));
+      proc.kill("SIGTERM");
+      await exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return { vigil: { url, api, register }, stop };
+}
+
+export const test = base.extend<{ vigil: Vigil }>({
+  vigil: async ({}, use) => {
+    const { vigil, stop } = await startVigil();
+    await use(vigil);
+    await stop();
+  },
+  baseURL: async ({ vigil }, use) => use(vigil.url),
+  // Every test starts in a known language unless it sets one: zh-CN is the product default.
+  locale: "zh-CN",
+});
+
+/** Signs in through the real login form. */
+export async function signIn(page: Page, username: string, password = PASSWORD) {
+  await page.goto("/login");
+  await page.getByTestId("login-username").fill(username);
+  await page.getByTestId("login-password").fill(password);
+  await page.getByTestId("login-submit").click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** Puts a session straight into localStorage, as a login would, and opens `path`. */
+export async function withSession(page: Page, session: { token: string; user: unknown }, path = "/dashboard") {
+  await page.goto("/404-bootstrap");
+  await page.evaluate(({ token, user }) => {
+    localStorage.setItem("token", token);
+    localStorage.setItem("user", JSON.stringify(user));
+  }, session);
+  await page.goto(path);
+}
+
+export { expect };

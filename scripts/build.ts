@@ -1,0 +1,29 @@
+// npm run build: the UI, then one executable (dist/vigil) with the UI and the migrations embedded.
+// `--target bun-linux-arm64` (etc.) cross-compiles; the runtime for that target comes from the npm registry.
+import { parseArgs } from "node:util";
+import { buildUi } from "./build-ui";
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { target: { type: "string" }, outfile: { type: "string", default: "dist/vigil" } },
+});
+
+const started = performance.now();
+await buildUi();
+const args = [
+  "build",
+  "--compile",
+  "server/main.ts",
+  "--asset", "dist/ui",
+  "--asset", "server/db/migrations",
+  "--outfile", values.outfile!,
+  "--minify",
+  "--bytecode",
+  "--format=esm",
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+  ...(values.target ? [`--target=${values.target}`] : []),
+];
+const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });
+if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1);
+console.log(`built ${values.outfile} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,37 @@
+import { describe, expect, test } from "bun:test";
+import { resolve } from "node:path";
+import { ConfigError, helpText, loadConfig } from "./config";
+
+describe("loadConfig", () => {
+  test("defaults bind to 127.0.0.1:3000 with ./data", () => {
+    const c = loadConfig([], {});
+    expect(c).toMatchObject({ host: "127.0.0.1", port: 3000, dataDir: resolve("data"), tokenTtl: "7d", logLevel: "info", trustProxy: false });
+    expect(c.jwtSecret).toBeUndefined();
+  });
+
+  test("flags win over the environment, which wins over defaults", () => {
+    const env = { VIGIL_PORT: "4000", VIGIL_HOST: "0.0.0.0", VIGIL_BLOG_URL: "https://env.example" };
+    expect(loadConfig([], env)).toMatchObject({ port: 4000, host: "0.0.0.0", links: { blog: "https://env.example" } });
+    expect(loadConfig(["--port", "8080", "--data-dir", "/var/lib/vigil"], env)).toMatchObject({ port: 8080, dataDir: "/var/lib/vigil" });
+  });
+
+  test.each([
+    [["--port", "70000"], /Invalid port/],
+    [["--port", "abc"], /Invalid port/],
+    [["--log-level", "loud"], /Invalid log level/],
+    [["--token-ttl", "forever"], /Invalid token lifetime/],
+    [["--jwt-secret", "short"], /at least 32/],
+  ])("rejects %j", (argv, message) => {
+    expect(() => loadConfig(argv as string[], {})).toThrow(message);
+    expect(() => loadConfig(argv as string[], {})).toThrow(ConfigError);
+  });
+
+  test("unknown flags are an error", () => {
+    expect(() => loadConfig(["--prot", "1"], {})).toThrow();
+  });
+
+  test("--help lists every flag with its environment variable", () => {
+    const help = helpText();
+    for (const flag of ["--host", "--port", "--data-dir", "--jwt-secret", "--log-level", "VIGIL_DATA_DIR"]) expect(help).toContain(flag);
+  });
+});
