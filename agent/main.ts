@@ -1,0 +1,144 @@
+// vigil-agent: registers with a Vigil server once, then reports this machine's metrics at an interval.
+import { parseArgs } from "node:util";
+import { VERSION } from "../server/version";
+import { Collector } from "./collect";
+import { defaultConfigPath, readConfig, writeConfig } from "./config";
+import { Reporter, backoff } from "./report";
+
+const HELP = `vigil-agent ${VERSION}: reports CPU, memory, disk, network and load to a Vigil server.
+
+Usage:
+  vigil-agent register --server URL --token TOKEN [--name NAME] [--config PATH]
+  vigil-agent run [--interval SECONDS] [--config PATH] [--disks LIST] [--interfaces LIST]
+  vigil-agent --version | --help
+
+Options (each also read from the environment variable in brackets):
+  --server URL         the Vigil server, e.g. https://vigil.example.com   [VIGIL_SERVER]
+  --token TOKEN        one-time registration token from /agents/create      [VIGIL_TOKEN]
+  --name NAME          display name (default: the hostname)                 [VIGIL_AGENT_NAME]
+  --config PATH        credential file (default ${defaultConfigPath()})   [VIGIL_AGENT_CONFIG]
+  --interval SECONDS   seconds between samples, 1-3600 (default 10)         [VIGIL_INTERVAL]
+  --disks LIST         comma-separated mount points or devices to report    [VIGIL_DISKS]
+  --interfaces LIST    comma-separated network interfaces to report         [VIGIL_INTERFACES]
+  --buffer N           samples kept while the server is unreachable (default 2160 = 6 h at 10 s) [VIGIL_BUFFER]
+`;
+
+const OPTION_ENV = {
+  server: "VIGIL_SERVER",
+  token: "VIGIL_TOKEN",
+  name: "VIGIL_AGENT_NAME",
+  config: "VIGIL_AGENT_CONFIG",
+  interval: "VIGIL_INTERVAL",
+  disks: "VIGIL_DISKS",
+  interfaces: "VIGIL_INTERFACES",
+  buffer: "VIGIL_BUFFER",
+} as const;
+
+/** Exit code for "this agent is no longer accepted": the systemd unit does not restart on it. */
+export const EXIT_REVOKED = 78;
+
+function fail(message: string, code = 2): never {
+  console.error(`vigil-agent: ${message}`);
+  process.exit(code);
+}
+
+function options(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...Object.fromEntries(Object.keys(OPTION_ENV).map((k) => [k, { type: "string" as const }])),
+      help: { type: "boolean", short: "h" },
+      version: { type: "boolean", short: "v" },
+    },
+  });
+  const get = (key: keyof typeof OPTION_ENV) => ((values as Record<string, unknown>)[key] as string | undefined) ?? process.env[OPTION_ENV[key]];
+  const list = (key: "disks" | "interfaces") => get(key)?.split(",").map((s) => s.trim()).filter(Boolean);
+  return { values, positionals, get, list };
+}
+
+async function register(opts: ReturnType<typeof options>) {
+  const server = opts.get("server") ?? fail("--server is required");
+  const token = opts.get("token") ?? fail("--token is required");
+  const configPath = opts.get("config") ?? defaultConfigPath();
+  const collector = new Collector({ agentVersion: VERSION });
+  let res: Response;
+  try {
+    res = await fetch(new URL("/api/agents/register", server), {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token, name: opts.get("name"), host: collector.host() }),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (e) {
+    fail(`cannot reach ${server}: ${(e as Error).message}`, 1);
+  }
+  const body = (await res.json().catch(() => ({}))) as { success?: boolean; message?: string; agentId?: number; credential?: string };
+  if (!res.ok || !body.success || !body.credential) fail(`registration refused: ${body.message ?? res.status}`, 1);
+  writeConfig(configPath, { server, agentId: body.agentId!, credential: body.credential });
+  console.log(`registered as agent ${body.agentId}; credential saved to ${configPath}`);
+}
+
+async function run(opts: ReturnType<typeof options>) {
+  const configPath = opts.get("config") ?? defaultConfigPath();
+  let config;
+  try {
+    config = readConfig(configPath);
+  } catch (e) {
+    fail((e as Error).message);
+  }
+  const interval = Number(opts.get("interval") ?? 10);
+  if (!Number.isFinite(interval) || interval < 1 || interval > 3600) fail("--interval must be 1-3600 seconds");
+  const capacity = Number(opts.get("buffer") ?? 2160);
+  if (!Number.isInteger(capacity) || capacity < 1) fail("--buffer must be a positive integer");
+
+  const collector = new Collector({ agentVersion: VERSION, disks: opts.list("disks"), interfaces: opts.list("interfaces") });
+  const reporter = new Reporter({ server: config.server, credential: config.credential, capacity });
+  console.log(`vigil-agent ${VERSION} reporting to ${config.server} every ${interval} s`);
+
+  let attempt = 0;
+  let nextTry = 0;
+  let flushing = false;
+  const tick = async () => {
+    reporter.add(collector.sample());
+    if (flushing || Date.now() < nextTry) return;
+    flushing = true;
+    try {
+      const outcome = await reporter.flush(collector.host());
+      if (outcome === "revoked") process.exit(EXIT_REVOKED);
+      if (outcome === "retry") nextTry = Date.now() + backoff(attempt++);
+      else attempt = 0;
+    } finally {
+      flushing = false;
+    }
+  };
+  // Fixed cadence: each tick is scheduled from the previous one's planned time, not from when its send ended.
+  let next = Date.now() + interval * 1000;
+  const loop = () => {
+    void tick();
+    next += interval * 1000;
+    if (next < Date.now()) next = Date.now() + interval * 1000; // the machine slept: do not burst
+    setTimeout(loop, next - Date.now());
+  };
+  setTimeout(loop, 1000); // first sample soon, once the CPU and network counters have a baseline
+  const stop = () => process.exit(0);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+async function main() {
+  let opts;
+  try {
+    opts = options(process.argv.slice(2));
+  } catch (e) {
+    fail(`${(e as Error).message}\n\n${HELP}`);
+  }
+  if (opts.values.version) return console.log(VERSION);
+  const command = opts.positionals[0];
+  if (opts.values.help || !command) return console.log(HELP);
+  if (command === "register") return register(opts);
+  if (command === "run") return run(opts);
+  fail(`unknown command "${command}"\n\n${HELP}`);
+}
+
+await main();
