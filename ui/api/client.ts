@@ -1,0 +1,72 @@
+import { navigate } from "wouter/use-browser-location";
+import { clearSession, token } from "../state/session";
+
+/** Client time-out for every call (spec §9). */
+export const TIMEOUT_MS = 60_000;
+
+/** Every successful reply carries `success: true` plus its data. */
+export type Ok<T> = { success: true; message?: string } & T;
+
+/** A failed call: the HTTP status (0 when no reply came), the server's code and message when it sent them. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    /** The server's message, or "" when there is none (network error, time-out, non-JSON reply). */
+    readonly serverMessage: string,
+    /** The whole error body, for extra fields such as `retryAfter`. */
+    readonly body: Record<string, unknown> = {},
+  ) {
+    super(serverMessage || `HTTP ${status}`);
+    this.name = "ApiError";
+  }
+}
+
+/** What a 401 does: forget the session and go to /login (staying there, form intact, when already on it). */
+function onUnauthorized() {
+  clearSession();
+  if (typeof window !== "undefined" && window.location.pathname !== "/login") navigate("/login", { replace: true });
+}
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** One call to the same-origin API: JSON in and out, bearer token when stored, 60 s time-out, envelope checked. */
+export async function request<T>(method: Method, path: string, body?: unknown): Promise<Ok<T>> {
+  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
+  if (token.value) headers.Authorization = `Bearer ${token.value}`;
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new ApiError(0, undefined, "", { cause: String(error) });
+  }
+
+  let data: Record<string, unknown> | null = null;
+  try {
+    const parsed: unknown = await response.json();
+    if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
+  } catch {
+    data = null;
+  }
+
+  if (response.status === 401) onUnauthorized();
+  if (!response.ok || !data || data.success !== true) {
+    const code = typeof data?.code === "string" ? data.code : undefined;
+    const message = typeof data?.message === "string" ? data.message : "";
+    throw new ApiError(response.status, code, message, data ?? {});
+  }
+  return data as Ok<T>;
+}
+
+export const api = {
+  get: <T>(path: string) => request<T>("GET", path),
+  post: <T>(path: string, body?: unknown) => request<T>("POST", path, body ?? {}),
+  put: <T>(path: string, body?: unknown) => request<T>("PUT", path, body ?? {}),
+  delete: <T>(path: string) => request<T>("DELETE", path),
+};

@@ -1,0 +1,19 @@
+import i18n from "i18next";
+import { ApiError } from "./client";
+
+/**
+ * The text to show for a failed call: the translation of the server's `code` when one exists (`errors.<CODE>`),
+ * else the server's own message, else the page's translated fallback (network error, time-out, empty reply).
+ */
+export function errorMessage(error: unknown, fallback: string): string {
+  if (!(error instanceof ApiError)) return fallback;
+  if (error.code) {
+    const key = `errors.${error.code}`;
+    if (i18n.exists(key)) {
+      const retryAfter = Number(error.body.retryAfter);
+      const minutes = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter / 60) : 1;
+      return i18n.t(key as never, { minutes }) as string;
+    }
+  }
+  return error.serverMessage || fallback;
+}

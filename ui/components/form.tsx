@@ -1,0 +1,57 @@
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+
+const CONTROL =
+  "block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 " +
+  "placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none " +
+  "disabled:bg-slate-50 disabled:text-slate-500";
+
+interface FieldProps {
+  label: ReactNode;
+  /** Small grey text under the control. */
+  hint?: ReactNode;
+  /** Adds "(optional)" after the label. */
+  optionalLabel?: string;
+  children: (id: string) => ReactNode;
+}
+
+/** A label above its control; the control gets the generated id through the render prop. */
+export function Field({ label, hint, optionalLabel, children }: FieldProps) {
+  const id = useId();
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-700">
+        {label}
+        {optionalLabel && <span className="ml-1 font-normal text-slate-400">({optionalLabel})</span>}
+      </label>
+      {children(id)}
+      {hint && <p className="text-xs text-slate-500">{hint}</p>}
+    </div>
+  );
+}
+
+export function TextInput({ className = "", ...props }: InputHTMLAttributes<HTMLInputElement>) {
+  return <input className={`${CONTROL} ${className}`} {...props} />;
+}
+
+export function SelectInput({ className = "", children, ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
+  return (
+    <select className={`${CONTROL} pr-8 ${className}`} {...props}>
+      {children}
+    </select>
+  );
+}
+
+/** The result of a form: errors in red, successes in green (spec §8). */
+export function FormMessage({ kind, children }: { kind: "error" | "success"; children: ReactNode }) {
+  if (!children) return null;
+  const error = kind === "error";
+  return (
+    <p
+      role={error ? "alert" : "status"}
+      data-testid={error ? "form-error" : "form-success"}
+      className={`rounded-lg px-3 py-2 text-sm ${error ? "bg-red-50 text-red-600" : "bg-emerald-50 text-emerald-700"}`}
+    >
+      {children}
+    </p>
+  );
+}

@@ -1,0 +1,154 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { Link } from "wouter";
+import { errorMessage } from "../../api/errors";
+import { deleteUser, listUsers, type PublicUser } from "../../api/users";
+import { Button, ButtonLink, buttonClass } from "../../components/Button";
+import { Card, PageHeader } from "../../components/Card";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { RoleBadge, StatusBadge } from "../../components/RoleBadge";
+import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { user as sessionUser } from "../../state/session";
+
+type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; users: PublicUser[] };
+
+const TH = "px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500";
+const TD = "px-4 py-3 text-sm text-slate-700 whitespace-nowrap";
+
+export default function UserList() {
+  useSignals();
+  const { t } = useTranslation();
+  useDocumentTitle(t("users.title"));
+  const [state, setState] = useState<ListState>({ phase: "loading" });
+  const [pending, setPending] = useState<PublicUser | null>(null); // asked to delete, not yet confirmed
+  const [deletingId, setDeletingId] = useState<number | null>(null);
+
+  const load = useCallback(async () => {
+    setState({ phase: "loading" });
+    try {
+      const reply = await listUsers();
+      setState({ phase: "loaded", users: reply.users ?? [] });
+    } catch (err) {
+      setState({ phase: "error", message: errorMessage(err, t("users.fetchFailed")) });
+    }
+  }, [t]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const cancel = useCallback(() => setPending(null), []);
+
+  const confirmDelete = async () => {
+    if (!pending) return;
+    const id = pending.id;
+    setDeletingId(id);
+    try {
+      await deleteUser(id);
+      setState((s) => (s.phase === "loaded" ? { ...s, users: s.users.filter((u) => u.id !== id) } : s));
+      toast.success(t("users.deleted"));
+    } catch (err) {
+      toast.error(errorMessage(err, t("users.deleteFailed")));
+    } finally {
+      setDeletingId(null);
+      setPending(null);
+    }
+  };
+
+  return (
+    <div>
+      <PageHeader
+        title={t("users.title")}
+        description={t("users.subtitle")}
+        actions={
+          <ButtonLink href="/users/create" data-testid="user-create-button">
+            {t("users.create")}
+          </ButtonLink>
+        }
+      />
+      <Card className="overflow-hidden">
+        {state.phase === "loading" && (
+          <p data-testid="users-loading" role="status" className="px-6 py-12 text-center text-sm text-slate-500">
+            {t("users.loading")}
+          </p>
+        )}
+        {state.phase === "error" && (
+          <div className="flex flex-col items-center gap-4 px-6 py-12 text-center">
+            <p data-testid="users-error" role="alert" className="text-sm text-red-600">
+              {state.message}
+            </p>
+            <Button variant="secondary" size="sm" onClick={() => void load()}>
+              {t("common.retry")}
+            </Button>
+          </div>
+        )}
+        {state.phase === "loaded" && state.users.length === 0 && (
+          <p data-testid="users-empty" className="px-6 py-12 text-center text-sm text-slate-500">
+            {t("users.empty")}
+          </p>
+        )}
+        {state.phase === "loaded" && state.users.length > 0 && (
+          <div className="overflow-x-auto">
+            <table data-testid="users-table" className="min-w-full divide-y divide-slate-200">
+              <thead className="bg-slate-50">
+                <tr>
+                  <th scope="col" className={TH}>{t("users.columns.id")}</th>
+                  <th scope="col" className={TH}>{t("users.columns.username")}</th>
+                  <th scope="col" className={TH}>{t("users.columns.email")}</th>
+                  <th scope="col" className={TH}>{t("users.columns.role")}</th>
+                  <th scope="col" className={TH}>{t("users.columns.status")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("users.columns.actions")}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 bg-white">
+                {state.users.map((u) => (
+                  <tr key={u.id} data-testid={`user-row-${u.id}`} className="hover:bg-slate-50/60">
+                    <td className={`${TD} tabular-nums text-slate-500`}>{u.id}</td>
+                    <td className={`${TD} font-medium text-slate-900`}>
+                      {u.username}
+                      {u.id === sessionUser.value?.id && <span className="ml-1.5 text-xs font-normal text-slate-400">{t("users.you")}</span>}
+                    </td>
+                    <td className={TD}>{u.email || t("common.dash")}</td>
+                    <td className={TD}>
+                      <RoleBadge role={u.role} />
+                    </td>
+                    <td className={TD}>
+                      <StatusBadge status={u.status} />
+                    </td>
+                    <td className={`${TD} text-right`}>
+                      <div className="flex justify-end gap-2">
+                        <Link href={`/users/${u.id}`} className={buttonClass("secondary", "sm")} data-testid={`user-edit-${u.id}`}>
+                          {t("common.edit")}
+                        </Link>
+                        <Button
+                          variant="dangerGhost"
+                          size="sm"
+                          busy={deletingId === u.id}
+                          onClick={() => setPending(u)}
+                          data-testid={`user-delete-${u.id}`}
+                        >
+                          {t("common.delete")}
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      <ConfirmDialog
+        open={pending !== null}
+        title={t("users.confirmDelete.title")}
+        message={t("users.confirmDelete.message", { username: pending?.username ?? "" })}
+        confirmLabel={deletingId !== null ? t("common.deleting") : t("users.confirmDelete.confirm")}
+        busy={deletingId !== null}
+        onConfirm={() => void confirmDelete()}
+        onCancel={cancel}
+      />
+    </div>
+  );
+}

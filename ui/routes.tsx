@@ -1,0 +1,84 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { Route, Switch } from "wouter";
+import { ErrorBoundary } from "./components/ErrorBoundary";
+import { RequireAdmin, RequireAuth } from "./components/guards";
+import { Layout } from "./components/Layout";
+import { PageLoading } from "./components/PageLoading";
+
+// Every screen is its own lazily loaded chunk.
+const Home = lazy(() => import("./pages/home/Home"));
+const Login = lazy(() => import("./pages/auth/Login"));
+const Register = lazy(() => import("./pages/auth/Register"));
+const StatusPage = lazy(() => import("./pages/status/StatusPage"));
+const StatusConfig = lazy(() => import("./pages/status/StatusConfig"));
+const Dashboard = lazy(() => import("./pages/dashboard/Dashboard"));
+const MonitorList = lazy(() => import("./pages/monitors/MonitorList"));
+const MonitorCreate = lazy(() => import("./pages/monitors/MonitorCreate"));
+const MonitorEdit = lazy(() => import("./pages/monitors/MonitorEdit"));
+const MonitorDetail = lazy(() => import("./pages/monitors/MonitorDetail"));
+const AgentList = lazy(() => import("./pages/agents/AgentList"));
+const AgentCreate = lazy(() => import("./pages/agents/AgentCreate"));
+const AgentEdit = lazy(() => import("./pages/agents/AgentEdit"));
+const AgentDetail = lazy(() => import("./pages/agents/AgentDetail"));
+const Notifications = lazy(() => import("./pages/notifications/Notifications"));
+const UserList = lazy(() => import("./pages/users/UserList"));
+const UserCreate = lazy(() => import("./pages/users/UserCreate"));
+const UserEdit = lazy(() => import("./pages/users/UserEdit"));
+const Profile = lazy(() => import("./pages/profile/Profile"));
+const NotFound = lazy(() => import("./pages/NotFound"));
+
+type Page = LazyExoticComponent<ComponentType>;
+
+/** A layout route: needs a session, and for /users* the admin role. */
+function authed(Page: Page, admin = false) {
+  return function Guarded() {
+    return <RequireAuth>{admin ? <RequireAdmin><Page /></RequireAdmin> : <Page />}</RequireAuth>;
+  };
+}
+
+// Paths inside the layout (spec §2). Specific paths come before their `:id` siblings.
+const LAYOUT_ROUTES: [string, ComponentType][] = [
+  ["/", Home],
+  ["/login", Login],
+  ["/register", Register],
+  ["/dashboard", authed(Dashboard)],
+  ["/agents", authed(AgentList)],
+  ["/agents/create", authed(AgentCreate)],
+  ["/agents/edit/:id", authed(AgentEdit)],
+  ["/agents/:id", authed(AgentDetail)],
+  ["/status/config", authed(StatusConfig)],
+  ["/monitors", authed(MonitorList)],
+  ["/monitors/create", authed(MonitorCreate)],
+  ["/monitors/edit/:id", authed(MonitorEdit)],
+  ["/monitors/:id", authed(MonitorDetail)],
+  ["/notifications", authed(Notifications)],
+  ["/users", authed(UserList, true)],
+  ["/users/create", authed(UserCreate, true)],
+  ["/users/:id", authed(UserEdit, true)],
+  ["/profile", authed(Profile)],
+];
+
+export function AppRoutes() {
+  return (
+    <Switch>
+      {/* The public status page is the one screen without navbar and footer. */}
+      <Route path="/status">
+        <ErrorBoundary>
+          <Suspense fallback={<PageLoading />}>
+            <StatusPage />
+          </Suspense>
+        </ErrorBoundary>
+      </Route>
+      <Route>
+        <Layout>
+          <Switch>
+            {LAYOUT_ROUTES.map(([path, component]) => (
+              <Route key={path} path={path} component={component} />
+            ))}
+            <Route component={NotFound} />
+          </Switch>
+        </Layout>
+      </Route>
+    </Switch>
+  );
+}
