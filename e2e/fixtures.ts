@@ -18,7 +18,7 @@ export interface Vigil {
 
 async function startVigil(): Promise<{ vigil: Vigil; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-e2e-"));
-  const proc: ChildProcess = spawn(BINARY, ["--port", "0", "--data-dir", dataDir, "--log-level", "warn"], {
+  const proc: ChildProcess = spawn(BINARY, ["--port", "0", "--data-dir", dataDir], {
     cwd: dataDir, // the executable must need nothing beside it
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -78,8 +78,9 @@ export const test = base.extend<{ vigil: Vigil }>({
 /** Signs in through the real login form. */
 export async function signIn(page: Page, username: string, password = PASSWORD) {
   await page.goto("/login");
-  await page.getByTestId("login-username").fill(username);
-  await page.getByTestId("login-password").fill(password);
+  const form = page.getByTestId("login-form");
+  await form.locator("input[name=username]").fill(username);
+  await form.locator("input[name=password]").fill(password);
   await page.getByTestId("login-submit").click();
   await expect(page).toHaveURL(/\/dashboard$/);
 }

@@ -122,15 +122,18 @@ export default function UserList() {
                         <Link href={`/users/${u.id}`} className={buttonClass("secondary", "sm")} data-testid={`user-edit-${u.id}`}>
                           {t("common.edit")}
                         </Link>
-                        <Button
-                          variant="dangerGhost"
-                          size="sm"
-                          busy={deletingId === u.id}
-                          onClick={() => setPending(u)}
-                          data-testid={`user-delete-${u.id}`}
-                        >
-                          {t("common.delete")}
-                        </Button>
+                        {/* Nobody deletes themself (the server refuses it too). */}
+                        {u.id !== sessionUser.value?.id && (
+                          <Button
+                            variant="dangerGhost"
+                            size="sm"
+                            busy={deletingId === u.id}
+                            onClick={() => setPending(u)}
+                            data-testid={`user-delete-${u.id}`}
+                          >
+                            {t("common.delete")}
+                          </Button>
+                        )}
                       </div>
                     </td>
                   </tr>
