@@ -24,7 +24,11 @@ async function startVigil(): Promise<{ vigil: Vigil; stop: () => Promise<void> }
   });
   let output = "";
   const url = await new Promise<string>((resolvePort, reject) => {
-    const timer = setTimeout(() => reject(new Error(`vigil did not start:\n${output}`)), 10_000);
+    const timer = setTimeout(() => {
+      proc.kill("SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+      reject(new Error(`vigil did not start:\n${output}`));
+    }, 10_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const m = output.match(/listening on (http:\/\/[^\s]+)/);

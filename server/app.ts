@@ -5,10 +5,14 @@ import { authRoutes } from "./auth/routes";
 import { sessions } from "./auth/session";
 import type { Config } from "./config";
 import type { Db } from "./db/open";
+import { createEventBus, type EventBus } from "./events";
 import { errorHandling } from "./http/errors";
 import { security } from "./http/security";
 import { defaultUiDir, uiRoutes } from "./http/ui";
 import { silentLogger, type Logger } from "./log";
+import { createLive, type Live } from "./monitors/live";
+import { monitorRoutes } from "./monitors/routes";
+import { createMonitorService, type MonitorService, type MonitorServiceOptions } from "./monitors/service";
 import { createUserStore } from "./users/store";
 import { userRoutes } from "./users/routes";
 import { VERSION } from "./version";
@@ -24,6 +28,31 @@ export interface AppDeps {
   uiDir?: string;
   /** Re-read the UI when it is rebuilt (npm run dev). */
   uiLive?: boolean;
+  /** The long-lived services; built (and left stopped) when absent. */
+  services?: Services;
+}
+
+/** The long-lived parts behind the HTTP app: the event bus, monitors (scheduler, writer, history), live push. */
+export interface Services {
+  events: EventBus;
+  monitors: MonitorService;
+  live: Live;
+}
+
+/**
+ * Builds the services over a database. Nothing starts: main.ts calls `monitors.start()` after listening and stops
+ * them on shutdown; tests start them only when they want timers (or drive them with a fake clock).
+ */
+export function createServices(
+  db: Db,
+  { log = silentLogger, monitors = {} }: { log?: Logger; monitors?: Omit<MonitorServiceOptions, "db" | "bus" | "log"> } = {},
+): Services {
+  const events = createEventBus(log);
+  return {
+    events,
+    monitors: createMonitorService({ db, bus: events, log, ...monitors }),
+    live: createLive({ bus: events, users: createUserStore(db), log }),
+  };
 }
 
 /** The whole HTTP application. Tests build it over an in-memory database and call `app.handle(request)`. */
@@ -32,6 +61,7 @@ export function createApp(deps: AppDeps) {
   const users = createUserStore(deps.db);
   const passwords = deps.passwords ?? createPasswordHasher();
   const session = sessions({ secret: deps.jwtSecret, ttl: deps.config.tokenTtl, users });
+  const services = deps.services ?? createServices(deps.db, { log });
 
   return new Elysia()
     .use(errorHandling(log))
@@ -44,6 +74,8 @@ export function createApp(deps: AppDeps) {
     }))
     .use(authRoutes({ users, passwords, session, limits: deps.limits ?? defaultLoginLimits(), trustProxy: deps.config.trustProxy }))
     .use(userRoutes({ users, passwords, session }))
+    .use(monitorRoutes({ monitors: services.monitors, session }))
+    .use(services.live.routes(session))
     .use(uiRoutes(deps.uiDir ?? defaultUiDir(), { live: deps.uiLive }));
 }
 

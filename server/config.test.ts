@@ -21,6 +21,8 @@ describe("loadConfig", () => {
     [["--log-level", "loud"], /Invalid log level/],
     [["--token-ttl", "forever"], /Invalid token lifetime/],
     [["--jwt-secret", "short"], /at least 32/],
+    [["--check-concurrency", "0"], /Invalid check concurrency/],
+    [["--raw-retention-days", "400"], /Invalid raw retention/],
   ])("rejects %j", (argv, message) => {
     expect(() => loadConfig(argv as string[], {})).toThrow(message);
     expect(() => loadConfig(argv as string[], {})).toThrow(ConfigError);

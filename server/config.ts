@@ -14,6 +14,10 @@ export interface Config {
   /** Trust X-Forwarded-For for the client address (only behind a reverse proxy). */
   trustProxy: boolean;
   links: { blog: string; video: string; tempMail: string };
+  /** HTTP checks running at once. */
+  checkConcurrency: number;
+  /** Days raw check results are kept (rollups are kept 365 days). */
+  rawRetentionDays: number;
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error"];
@@ -27,6 +31,8 @@ const OPTIONS = {
   "token-ttl": { env: "VIGIL_TOKEN_TTL", default: "7d", help: "Lifetime of a session token, e.g. 12h, 7d" },
   "log-level": { env: "VIGIL_LOG_LEVEL", default: "info", help: "debug | info | warn | error" },
   "trust-proxy": { env: "VIGIL_TRUST_PROXY", default: "false", help: "true behind a reverse proxy: client address from X-Forwarded-For" },
+  "check-concurrency": { env: "VIGIL_CHECK_CONCURRENCY", default: "200", help: "HTTP checks running at once (1-10000)" },
+  "raw-retention-days": { env: "VIGIL_RAW_RETENTION_DAYS", default: "7", help: "Days raw check results are kept (1-365); hourly and daily rollups are kept 365 days" },
   "blog-url": { env: "VIGIL_BLOG_URL", default: "https://blog.vigil.dev", help: "Footer link: blog" },
   "video-url": { env: "VIGIL_VIDEO_URL", default: "https://www.youtube.com/@vigil-monitor", help: "Footer link: video channel" },
   "temp-mail-url": { env: "VIGIL_TEMP_MAIL_URL", default: "https://mail.vigil.dev", help: "Footer link: temporary-mail service" },
@@ -40,9 +46,9 @@ export function helpText(): string {
   const lines = ["Usage: vigil [options]", "", "Options (each also read from its environment variable):"];
   for (const [name, o] of Object.entries(OPTIONS)) {
     const def = o.default === undefined ? "" : ` (default: ${o.default})`;
-    lines.push(`  --${name.padEnd(15)} ${o.env.padEnd(20)} ${o.help}${def}`);
+    lines.push(`  --${name.padEnd(19)} ${o.env.padEnd(25)} ${o.help}${def}`);
   }
-  lines.push("  --help, -h                           Show this help", "  --version, -v                        Show the version");
+  lines.push(`  ${"--help, -h".padEnd(47)} Show this help`, `  ${"--version, -v".padEnd(47)} Show the version`);
   return lines.join("\n");
 }
 
@@ -66,6 +72,15 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   const jwtSecret = get("jwt-secret");
   if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError("The JWT secret must be at least 32 characters");
 
+  const checkConcurrency = Number(get("check-concurrency"));
+  if (!Number.isInteger(checkConcurrency) || checkConcurrency < 1 || checkConcurrency > 10_000) {
+    throw new ConfigError(`Invalid check concurrency: ${get("check-concurrency")} (1-10000)`);
+  }
+  const rawRetentionDays = Number(get("raw-retention-days"));
+  if (!Number.isInteger(rawRetentionDays) || rawRetentionDays < 1 || rawRetentionDays > 365) {
+    throw new ConfigError(`Invalid raw retention: ${get("raw-retention-days")} (1-365 days)`);
+  }
+
   return {
     host: get("host")!,
     port,
@@ -75,5 +90,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     logLevel,
     trustProxy: get("trust-proxy") === "true",
     links: { blog: get("blog-url")!, video: get("video-url")!, tempMail: get("temp-mail-url")! },
+    checkConcurrency,
+    rawRetentionDays,
   };
 }

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { createApp } from "./app";
+import { createApp, createServices } from "./app";
 import { ConfigError, helpText, loadConfig, type Config } from "./config";
 import { NewerDatabaseError, openDatabase } from "./db/open";
 import { MAX_BODY_BYTES } from "./http/security";
@@ -44,17 +44,26 @@ function start(argv: string[]) {
     throw e;
   }
 
-  const app = createApp({ db, jwtSecret: jwtSecret(config), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1" });
+  const services = createServices(db, {
+    log,
+    monitors: { concurrency: config.checkConcurrency, rawRetentionDays: config.rawRetentionDays },
+  });
+  const app = createApp({ db, jwtSecret: jwtSecret(config), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES });
+  services.monitors.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
-  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir });
+  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, monitors: services.monitors.store.size });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
+    // Browsers' live sockets first (the HTTP server waits for open connections), then HTTP, then the checks and
+    // timers, writing every pending result and state before the database closes.
+    services.live.close();
     await app.stop();
+    await services.monitors.stop();
     db.$client.close();
     process.exit(0);
   };

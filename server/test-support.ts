@@ -1,5 +1,5 @@
 // Test helpers: an app over an in-memory database, with cheap password hashing and fetch-like helpers.
-import { createApp, type AppDeps } from "./app";
+import { createApp, createServices, type AppDeps } from "./app";
 import { createPasswordHasher } from "./auth/passwords";
 import { openDatabase } from "./db/open";
 import type { PublicUser } from "./users/public";
@@ -15,6 +15,8 @@ export interface Reply<T = Record<string, unknown>> {
 
 export function testApp(overrides: Partial<AppDeps> = {}) {
   const db = overrides.db ?? openDatabase(":memory:");
+  // Built here (not started) so tests can reach the monitor service, its scheduler and the bus.
+  const services = overrides.services ?? createServices(db);
   const app = createApp({
     db,
     jwtSecret: TEST_SECRET,
@@ -22,6 +24,7 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     passwords: createPasswordHasher({ memoryCost: 256, timeCost: 1 }),
     uiDir: "/nonexistent",
     ...overrides,
+    services,
   });
 
   async function call<T = Record<string, unknown>>(
@@ -56,5 +59,56 @@ export function testApp(overrides: Partial<AppDeps> = {}) {
     return { token: res.body.token, user: res.body.user };
   }
 
-  return { app, db, call, signUp, login };
+  return { app, db, services, call, signUp, login };
 }
+
+/**
+ * A clock whose time moves only when told: `advance(ms)` fires due timers in order, letting promises settle between
+ * them, so minutes of scheduling run in milliseconds. Implements the monitors' Clock interface.
+ */
+export function fakeClock(start = Date.UTC(2026, 0, 5, 10, 0, 0)) {
+  let now = start;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  const settle = async () => {
+    for (let i = 0; i < 3; i++) await new Promise<void>((r) => setImmediate(r));
+  };
+  const nextDue = (until: number) => {
+    let best: [number, { at: number; fn: () => void }] | undefined;
+    for (const entry of timers) if (entry[1].at <= until && (!best || entry[1].at < best[1].at)) best = entry;
+    return best;
+  };
+  return {
+    now: () => now,
+    setTimeout(fn: () => void, ms: number): unknown {
+      const id = ++seq;
+      timers.set(id, { at: now + Math.max(0, ms), fn });
+      return id;
+    },
+    clearTimeout(handle: unknown) {
+      timers.delete(handle as number);
+    },
+    /** Moves time forward by `ms`, firing every timer due on the way at its own time. */
+    async advance(ms: number) {
+      const end = now + ms;
+      await settle();
+      for (let t = nextDue(end); t; t = nextDue(end)) {
+        timers.delete(t[0]);
+        now = Math.max(now, t[1].at);
+        t[1].fn();
+        await settle();
+      }
+      now = end;
+      await settle();
+    },
+    /** Moves time without firing anything (a stalled process); the next advance fires what is overdue. */
+    jump(ms: number) {
+      now += ms;
+    },
+    get pending() {
+      return timers.size;
+    },
+  };
+}
+
+export type FakeClock = ReturnType<typeof fakeClock>;

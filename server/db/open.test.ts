@@ -36,24 +36,6 @@ describe("openDatabase", () => {
     again.$client.close();
   });
 
-  test("an older database (missing later migrations) is upgraded in place", () => {
-    const path = tempDb();
-    openDatabase(path).$client.close();
-    // Pretend the last migration never ran: drop what it made and forget it.
-    const raw = new Database(path);
-    raw.run("DELETE FROM __drizzle_migrations WHERE id = (SELECT max(id) FROM __drizzle_migrations)");
-    const remaining = (raw.query("SELECT count(*) AS n FROM __drizzle_migrations").get() as { n: number }).n;
-    if (remaining === 0) {
-      for (const { name } of raw.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]) {
-        raw.run(`DROP TABLE ${name}`);
-      }
-    }
-    raw.close();
-    const db = openDatabase(path);
-    expect(db.$client.query("SELECT count(*) AS n FROM users").get()).toEqual({ n: 0 });
-    db.$client.close();
-  });
-
   test("a database from a newer Vigil is refused with a clear message", () => {
     const path = tempDb();
     openDatabase(path).$client.close();

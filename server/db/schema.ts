@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Every table of the instance. Times are Unix milliseconds (UTC).
 
@@ -31,3 +31,82 @@ export const settings = sqliteTable("settings", {
 });
 
 export type UserRow = typeof users.$inferSelect;
+
+// ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
+
+export const MONITOR_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export const MONITOR_STATUSES = ["pending", "up", "down"] as const;
+
+/** An HTTP monitor: its configuration, and its latest state (also kept in memory; written when it changes). */
+export const monitors = sqliteTable("monitors", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  url: text("url").notNull(),
+  method: text("method", { enum: MONITOR_METHODS }).notNull().default("GET"),
+  /** Minutes between checks. */
+  interval: integer("interval").notNull(),
+  /** Seconds before a check gives up. */
+  timeout: integer("timeout").notNull(),
+  /** "200", "2xx" or a comma list of them. */
+  expectedStatus: text("expected_status").notNull().default("2xx"),
+  headers: text("headers", { mode: "json" }).$type<{ name: string; value: string }[]>().notNull().default(sql`'[]'`),
+  body: text("body"),
+  active: integer("active", { mode: "boolean" }).notNull().default(true),
+  /** Failed checks tolerated before the monitor is down: it takes retries + 1 failures in a row. */
+  retries: integer("retries").notNull().default(1),
+  followRedirects: integer("follow_redirects", { mode: "boolean" }).notNull().default(true),
+  status: text("status", { enum: MONITOR_STATUSES }).notNull().default("pending"),
+  statusChangedAt: integer("status_changed_at"),
+  consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+  lastCheckedAt: integer("last_checked_at"),
+  lastResponseTime: integer("last_response_time"),
+  lastHttpStatus: integer("last_http_status"),
+  lastError: text("last_error"),
+  tlsExpiresAt: integer("tls_expires_at"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** One row per check, kept for the raw retention (7 days by default), then only in the rollups. */
+export const checkResults = sqliteTable(
+  "check_results",
+  {
+    // A rowid alias without AUTOINCREMENT: no sqlite_sequence write per insert.
+    id: integer("id").primaryKey(),
+    monitorId: integer("monitor_id").notNull().references(() => monitors.id, { onDelete: "cascade" }),
+    /** When the check started. */
+    time: integer("time").notNull(),
+    up: integer("up", { mode: "boolean" }).notNull(),
+    /** Milliseconds; null when no response came (timeout, refused, DNS…). */
+    responseTime: integer("response_time"),
+    httpStatus: integer("http_status"),
+    error: text("error"),
+  },
+  (t) => [index("check_results_monitor_time").on(t.monitorId, t.time)],
+);
+
+/** Per-hour and per-day rollups of check_results, keyed (monitor, bucket start) so re-running a rollup is harmless. */
+function rollupTable<N extends string>(name: N) {
+  return sqliteTable(
+    name,
+    {
+      monitorId: integer("monitor_id").notNull().references(() => monitors.id, { onDelete: "cascade" }),
+      bucketStart: integer("bucket_start").notNull(),
+      checks: integer("checks").notNull(),
+      up: integer("up").notNull(),
+      down: integer("down").notNull(),
+      /** Sum and count of the response times present (failed checks may have none): avg = rtSum / rtCount. */
+      rtSum: integer("rt_sum").notNull(),
+      rtCount: integer("rt_count").notNull(),
+      rtMin: integer("rt_min"),
+      rtMax: integer("rt_max"),
+    },
+    (t) => [primaryKey({ columns: [t.monitorId, t.bucketStart] })],
+  );
+}
+
+export const monitorHourly = rollupTable("monitor_hourly");
+export const monitorDaily = rollupTable("monitor_daily");
+
+export type MonitorRow = typeof monitors.$inferSelect;
+export type CheckResultRow = typeof checkResults.$inferSelect;

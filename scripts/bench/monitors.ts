@@ -1,0 +1,204 @@
+// npm run bench — the HTTP monitor benchmark.
+//
+// For each size N: a fresh data dir with N monitors (1-minute interval) pointing at a local target (Bun.serve in this
+// process, 127.0.0.1 only), then the real server as its own process (`bun server/main.ts`, or `--binary dist/vigil`)
+// so CPU and memory are the server's alone. After a warm-up, the run is measured for --duration seconds through the
+// admin-only GET /api/monitors/stats (scheduler counters and lateness histogram) and /proc/<pid>. Then the server is
+// stopped with SIGTERM (it writes what is pending) and the database is measured.
+//
+//   bun scripts/bench/monitors.ts [--sizes 1000,10000] [--duration 180] [--warmup 10] [--binary dist/vigil]
+//                                 [--concurrency 200] [--keep]
+import { Database } from "bun:sqlite";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { openDatabase } from "../../server/db/open";
+import { LatencyHistogram } from "../../server/monitors/scheduler";
+
+const { values: args } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    sizes: { type: "string", default: "1000,10000" },
+    duration: { type: "string", default: "180" },
+    warmup: { type: "string", default: "10" },
+    binary: { type: "string" },
+    concurrency: { type: "string" },
+    keep: { type: "boolean", default: false },
+  },
+});
+const sizes = args.sizes!.split(",").map((s) => Number(s.trim().replace(/_/g, "")));
+const duration = Number(args.duration);
+const warmup = Number(args.warmup);
+if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(duration > 0) || !(warmup >= 0)) {
+  console.error("usage: bun scripts/bench/monitors.ts [--sizes 1000,10000] [--duration 180] [--warmup 10] [--binary dist/vigil]");
+  process.exit(2);
+}
+const ROOT = resolve(import.meta.dir, "../..");
+const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
+const PASSWORD = "bench password 1";
+
+// The target: answers every check with a small 200, counting requests.
+let targetHits = 0;
+const target = Bun.serve({
+  hostname: "127.0.0.1",
+  port: 0,
+  fetch() {
+    targetHits++;
+    return new Response("ok");
+  },
+});
+
+interface Stats {
+  scheduler: { started: number; completed: number; skippedBusy: number; skippedLate: number; lateness: { histogram: [number, number][] } };
+  writer: { written: number; maxFlushMs: number };
+}
+
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return Number(fields[11]) + Number(fields[12]); // utime + stime
+}
+
+function rssBytes(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
+  return Number(line?.match(/(\d+)/)?.[1] ?? 0) * 1024;
+}
+
+const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+const ms = (v: number | null) => (v === null ? "–" : `${v} ms`);
+
+async function run(n: number) {
+  const dir = mkdtempSync(join(tmpdir(), `vigil-bench-${n}-`));
+  const dbPath = join(dir, "vigil.db");
+
+  // N monitors, written straight into the database the server will open (as a restart would find them).
+  const db = openDatabase(dbPath);
+  const insert = db.$client.prepare(
+    "INSERT INTO monitors (name, url, method, interval, timeout, expected_status, retries, created_at, updated_at) VALUES (?, ?, 'GET', 1, 10, '2xx', 1, ?, ?)",
+  );
+  const now = Date.now();
+  db.$client.transaction(() => {
+    for (let i = 1; i <= n; i++) insert.run(`bench ${i}`, `http://127.0.0.1:${target.port}/m/${i}`, now, now);
+  })();
+  db.$client.close();
+  const dbBefore = statSync(dbPath).size;
+
+  const cmd = args.binary ? [resolve(args.binary)] : [process.execPath, join(ROOT, "server/main.ts")];
+  const server = Bun.spawn(
+    [...cmd, "--port", "0", "--data-dir", dir, "--log-level", "info", ...(args.concurrency ? ["--check-concurrency", args.concurrency] : [])],
+    { cwd: dir, stdout: "pipe", stderr: "inherit", env: { ...process.env, VIGIL_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123" } },
+  );
+  // Read the log (the port is in it) and keep draining it.
+  const started = performance.now();
+  let base = "";
+  const decoder = new TextDecoder();
+  const reader = server.stdout.getReader();
+  let log = "";
+  const ready = (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      log += decoder.decode(value);
+      const m = !base && log.match(/listening on (http:\/\/\S+)/);
+      if (m) base = m[1];
+      if (log.length > 100_000) log = log.slice(-10_000);
+    }
+  })();
+  while (!base) {
+    if (server.exitCode !== null) throw new Error(`server exited: ${log}`);
+    if (performance.now() - started > 120_000) throw new Error("server did not start");
+    await Bun.sleep(20);
+  }
+  const startupMs = Math.round(performance.now() - started);
+
+  const call = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return (await res.json()) as Record<string, unknown>;
+  };
+  await call("POST", "/api/auth/register", { username: "bench", password: PASSWORD });
+  const token = (await call("POST", "/api/auth/login", { username: "bench", password: PASSWORD })).token as string;
+  const stats = async () => (await call("GET", "/api/monitors/stats", undefined, token)).stats as Stats;
+
+  await Bun.sleep(warmup * 1000);
+  const a = await stats();
+  const hitsA = targetHits;
+  const cpuA = cpuTicks(server.pid);
+  const tA = performance.now();
+  let peakRss = rssBytes(server.pid);
+  const end = tA + duration * 1000;
+  while (performance.now() < end) {
+    await Bun.sleep(Math.min(5000, end - performance.now()));
+    peakRss = Math.max(peakRss, rssBytes(server.pid));
+  }
+  const b = await stats();
+  const cpuB = cpuTicks(server.pid);
+  const rss = rssBytes(server.pid);
+  const elapsed = (performance.now() - tA) / 1000;
+  const hits = targetHits - hitsA;
+
+  server.kill("SIGTERM");
+  await server.exited;
+  await ready.catch(() => {});
+
+  const after = new Database(dbPath);
+  after.run("PRAGMA wal_checkpoint(TRUNCATE)");
+  const rows = (after.query("SELECT count(*) AS n, sum(up = 0) AS down FROM check_results").get() as { n: number; down: number });
+  const bytes = (after.query("SELECT sum(pgsize) AS b FROM dbstat WHERE name IN ('check_results', 'check_results_monitor_time')").get() as { b: number }).b;
+  after.close();
+  const dbAfter = statSync(dbPath).size;
+  if (!args.keep) rmSync(dir, { recursive: true, force: true });
+
+  const lateness = LatencyHistogram.from(b.scheduler.lateness.histogram).minus(LatencyHistogram.from(a.scheduler.lateness.histogram));
+  return {
+    n,
+    startupMs,
+    elapsed,
+    scheduled: n / 60,
+    achieved: (b.scheduler.started - a.scheduler.started) / elapsed,
+    targetRate: hits / elapsed,
+    p50: lateness.percentile(50),
+    p99: lateness.percentile(99),
+    max: Math.round(lateness.max),
+    skipped: b.scheduler.skippedBusy - a.scheduler.skippedBusy + b.scheduler.skippedLate - a.scheduler.skippedLate,
+    cpu: ((cpuB - cpuA) / CLK_TCK / elapsed) * 100,
+    rss,
+    peakRss,
+    rows: rows.n,
+    down: rows.down ?? 0,
+    bytesPerCheck: rows.n ? bytes / rows.n : 0,
+    fileBytesPerCheck: rows.n ? (dbAfter - dbBefore) / rows.n : 0,
+    maxFlushMs: b.writer.maxFlushMs,
+  };
+}
+
+console.log(
+  `HTTP monitor benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${mb(totalmem())} RAM, Bun ${Bun.version}; ` +
+    `server: ${args.binary ?? "bun server/main.ts"}; 1-minute interval; measured ${duration} s after a ${warmup} s warm-up\n`,
+);
+const results = [];
+for (const n of sizes) {
+  process.stderr.write(`running ${n} monitors for ${duration + warmup} s…\n`);
+  results.push(await run(n));
+}
+target.stop(true);
+
+console.log("| monitors | scheduled checks/s | achieved checks/s | lateness p50 | lateness p99 | lateness max | server CPU (% of 1 core) | RSS end / peak | DB bytes per check | start-up |");
+console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+for (const r of results) {
+  console.log(
+    `| ${r.n.toLocaleString("en-US")} | ${r.scheduled.toFixed(1)} | ${r.achieved.toFixed(1)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.max} ms | ` +
+      `${r.cpu.toFixed(1)} % | ${mb(r.rss)} / ${mb(r.peakRss)} | ${r.bytesPerCheck.toFixed(1)} | ${(r.startupMs / 1000).toFixed(1)} s |`,
+  );
+}
+console.log("");
+for (const r of results) {
+  console.log(
+    `- ${r.n}: target saw ${r.targetRate.toFixed(1)} req/s; ${r.rows} checks stored (${r.down} down); ${r.skipped} slots skipped; ` +
+      `file growth ${r.fileBytesPerCheck.toFixed(1)} B/check; slowest batch write ${r.maxFlushMs.toFixed(1)} ms`,
+  );
+}

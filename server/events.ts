@@ -1,0 +1,54 @@
+// The typed in-process event bus: producers emit what happened, subscribers (live push, notifications, status page
+// cache…) react. Nothing polls the database to find out what changed.
+import { silentLogger, type Logger } from "./log";
+import type { MonitorChangeEvent, MonitorCheckEvent, MonitorStatusEvent } from "./monitors/public";
+
+/** Every event type and its payload. Later features add theirs here (agent presence, thresholds…). */
+export interface EventMap {
+  "monitor.status": MonitorStatusEvent;
+  "monitor.check": MonitorCheckEvent;
+  "monitor.change": MonitorChangeEvent;
+}
+
+export type EventType = keyof EventMap;
+export type Listener<K extends EventType> = (payload: EventMap[K]) => void;
+
+export interface EventBus {
+  /** Subscribes; returns the unsubscribe function. */
+  on<K extends EventType>(type: K, listener: Listener<K>): () => void;
+  /**
+   * Calls every listener of `type` synchronously, in subscription order. A listener that throws is logged and does
+   * not stop the others or the emitter. Listeners with slow work should hand it off (queue, outbox), not block.
+   */
+  emit<K extends EventType>(type: K, payload: EventMap[K]): void;
+  /** Whether anything listens (lets a producer skip building a payload nobody reads). */
+  has(type: EventType): boolean;
+}
+
+export function createEventBus(log: Logger = silentLogger): EventBus {
+  const listeners = new Map<EventType, Set<Listener<never>>>();
+  return {
+    on(type, listener) {
+      let set = listeners.get(type);
+      if (!set) listeners.set(type, (set = new Set()));
+      // Wrapped so the same function may subscribe twice and unsubscribe each time independently.
+      const entry: Listener<never> = (payload) => (listener as Listener<never>)(payload);
+      set.add(entry);
+      return () => void set.delete(entry);
+    },
+    emit(type, payload) {
+      const set = listeners.get(type);
+      if (!set) return;
+      for (const listener of [...set]) {
+        try {
+          (listener as Listener<typeof type>)(payload);
+        } catch (e) {
+          log.error("event listener failed", { type, error: String((e as Error)?.stack ?? e) });
+        }
+      }
+    },
+    has(type) {
+      return (listeners.get(type)?.size ?? 0) > 0;
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { certificateExpiry, createTlsProbe, describeError, runCheck, statusMatches, type CheckTarget } from "./check";
+import { closedPort, selfSignedCert, startTarget } from "./test-target";
+
+const target = startTarget();
+afterAll(() => target.stop());
+
+const check = (path: string, over: Partial<CheckTarget> = {}) =>
+  runCheck({ url: target.url(path), method: "GET", timeout: 5, expectedStatus: "2xx", headers: [], body: null, followRedirects: true, ...over });
+
+describe("expected status", () => {
+  test.each([
+    ["2xx", 200, true],
+    ["2xx", 204, true],
+    ["2xx", 301, false],
+    ["200", 200, true],
+    ["200", 201, false],
+    ["200,301", 301, true],
+    ["200,3xx", 302, true],
+    ["4xx", 404, true],
+    ["5xx", 404, false],
+  ] as const)("%s with %d → %p", (expected, status, up) => {
+    expect(statusMatches(expected, status)).toBe(up);
+  });
+});
+
+describe("runCheck against a local target", () => {
+  test("200 is up, with the response time and status", async () => {
+    const r = await check("/ok");
+    expect(r).toMatchObject({ up: true, httpStatus: 200, error: null });
+    expect(r.responseTime).toBeGreaterThanOrEqual(0);
+    expect(r.responseTime).toBeLessThan(1000);
+    expect(Math.abs(r.time - Date.now())).toBeLessThan(2000);
+  });
+
+  test("500 is down: status 500, expected 2xx", async () => {
+    const r = await check("/status/500");
+    expect(r).toMatchObject({ up: false, httpStatus: 500, error: "status 500, expected 2xx" });
+    expect(r.responseTime).not.toBeNull();
+  });
+
+  test("an exact code that does not match is down; a class that matches is up", async () => {
+    expect(await check("/status/201", { expectedStatus: "200" })).toMatchObject({ up: false, error: "status 201, expected 200" });
+    expect(await check("/status/201", { expectedStatus: "2xx" })).toMatchObject({ up: true });
+    expect(await check("/status/404", { expectedStatus: "404" })).toMatchObject({ up: true, httpStatus: 404 });
+    expect(await check("/status/503", { expectedStatus: "200,3xx" })).toMatchObject({ up: false, error: "status 503, expected 200 or 3xx" });
+  });
+
+  test("a slow answer is a timeout after the monitor's timeout", async () => {
+    const started = performance.now();
+    const r = await check("/slow/3000", { timeout: 1 });
+    expect(r).toMatchObject({ up: false, responseTime: null, error: "timeout after 1 s" });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  test("connection refused", async () => {
+    const r = await runCheck({ url: `http://127.0.0.1:${closedPort()}/`, method: "GET", timeout: 5, expectedStatus: "2xx", headers: [], body: null, followRedirects: true });
+    expect(r).toMatchObject({ up: false, httpStatus: null, responseTime: null, error: "connection refused" });
+  });
+
+  test("an unknown host: could not resolve host", async () => {
+    const r = await runCheck({ url: "http://no-such-host.invalid/", method: "GET", timeout: 5, expectedStatus: "2xx", headers: [], body: null, followRedirects: true });
+    expect(r).toMatchObject({ up: false, error: "could not resolve host" });
+  });
+
+  test("redirects are followed by default, or answered as 3xx when not", async () => {
+    expect(await check("/redirect")).toMatchObject({ up: true, httpStatus: 200 });
+    expect(await check("/redirect", { followRedirects: false })).toMatchObject({ up: false, httpStatus: 302, error: "status 302, expected 2xx" });
+    expect(await check("/redirect", { followRedirects: false, expectedStatus: "3xx" })).toMatchObject({ up: true, httpStatus: 302 });
+  });
+
+  test("a redirect loop is down", async () => {
+    const r = await check("/loop");
+    expect(r.up).toBe(false);
+    expect(r.error).toBeTruthy();
+  });
+
+  test("POST sends the body and the headers; HEAD sends neither body nor reads one", async () => {
+    const before = target.seen.length;
+    const post = await check("/echo", {
+      method: "POST",
+      body: '{"hello":"world"}',
+      headers: [
+        { name: "Content-Type", value: "application/json" },
+        { name: "X-Token", value: "abc 123" },
+      ],
+    });
+    expect(post.up).toBe(true);
+    const seenPost = target.seen[before];
+    expect(seenPost).toMatchObject({ method: "POST", body: '{"hello":"world"}' });
+    expect(seenPost.headers).toMatchObject({ "content-type": "application/json", "x-token": "abc 123" });
+    expect(seenPost.headers["user-agent"]).toMatch(/^Vigil\//);
+
+    const head = await check("/echo", { method: "HEAD", headers: [{ name: "User-Agent", value: "custom-agent" }] });
+    expect(head).toMatchObject({ up: true, httpStatus: 200 });
+    expect(target.seen[before + 1]).toMatchObject({ method: "HEAD", body: "" });
+    expect(target.seen[before + 1].headers["user-agent"]).toBe("custom-agent");
+  });
+
+  test("an endless body does not hang the check: a prefix is read and the rest cancelled", async () => {
+    const started = performance.now();
+    const r = await check("/endless", { timeout: 5 });
+    expect(r).toMatchObject({ up: true, httpStatus: 200 });
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  test("10 MB of body is not read whole", async () => {
+    const r = await check("/big");
+    expect(r).toMatchObject({ up: true, httpStatus: 200 });
+  });
+
+  test("a body that trickles forever ends at the timeout, with the status it had", async () => {
+    const r = await check("/trickle", { timeout: 1 });
+    expect(r).toMatchObject({ up: false, httpStatus: 200, error: "timeout after 1 s" });
+  });
+});
+
+describe("errors", () => {
+  test.each([
+    [{ name: "TimeoutError" }, "timeout after 7 s"],
+    [{ code: "ECONNREFUSED" }, "connection refused"],
+    [{ code: "ENOTFOUND" }, "could not resolve host"],
+    [{ code: "CERT_HAS_EXPIRED" }, "TLS error: certificate has expired"],
+    [{ code: "DEPTH_ZERO_SELF_SIGNED_CERT" }, "TLS error: self-signed certificate"],
+    [{ code: "ECONNRESET" }, "connection reset by the server"],
+    [{ message: "something\nodd   happened" }, "something odd happened"],
+  ])("%j → %s", (error, text) => {
+    expect(describeError(error, 7)).toBe(text);
+  });
+});
+
+describe("TLS", () => {
+  const cert = selfSignedCert(30);
+
+  test.skipIf(!cert)("a self-signed certificate is a TLS error; its expiry is still read", async () => {
+    const tls = startTarget(cert!);
+    try {
+      const r = await runCheck({ url: tls.url("/ok"), method: "GET", timeout: 5, expectedStatus: "2xx", headers: [], body: null, followRedirects: true });
+      expect(r).toMatchObject({ up: false, error: "TLS error: self-signed certificate" });
+      const expiry = await certificateExpiry("127.0.0.1", tls.port, 5000);
+      expect(expiry).not.toBeNull();
+      // openssl's -days 30: within a day of 30 days from now.
+      expect(Math.abs(expiry! - (Date.now() + 30 * 86_400_000))).toBeLessThan(86_400_000 + 60_000);
+    } finally {
+      tls.stop();
+    }
+  });
+
+  test("nothing listening: no expiry", async () => {
+    expect(await certificateExpiry("127.0.0.1", closedPort(), 2000)).toBeNull();
+  });
+
+  test("the probe caches per host for its TTL and looks up in the background", async () => {
+    let now = 1_000_000;
+    const lookups: string[] = [];
+    const probe = createTlsProbe({
+      now: () => now,
+      ttlMs: 1000,
+      lookup: async (host, port) => {
+        lookups.push(`${host}:${port}`);
+        return 42;
+      },
+    });
+    const found: (number | null)[] = [];
+    expect(probe.get("https://example.test/a", (e) => found.push(e))).toBeUndefined();
+    expect(probe.get("http://example.test/a", () => {})).toBeUndefined();
+    await Bun.sleep(0);
+    expect(found).toEqual([42]);
+    expect(probe.get("https://example.test:443/other", () => found.push(-1))).toBe(42);
+    expect(lookups).toEqual(["example.test:443"]);
+    now += 2000;
+    probe.get("https://example.test/", () => {});
+    await Bun.sleep(0);
+    expect(lookups).toHaveLength(2);
+  });
+});

@@ -1,0 +1,230 @@
+// One HTTP check, and the TLS certificate expiry lookup that goes with https monitors.
+import { isIP } from "node:net";
+import { connect } from "node:tls";
+import { VERSION } from "../version";
+import type { MonitorFields } from "./schemas";
+
+/** At most this much of a response body is read; then the stream is cancelled (endless or huge bodies never stall). */
+export const BODY_PREFIX_BYTES = 64 * 1024;
+const USER_AGENT = `Vigil/${VERSION} (uptime monitor)`;
+
+export type CheckTarget = Pick<MonitorFields, "url" | "method" | "timeout" | "expectedStatus" | "headers" | "body" | "followRedirects">;
+
+export interface CheckOutcome {
+  /** When the check started (Unix ms). */
+  time: number;
+  up: boolean;
+  /** Time to the response headers plus the body prefix, ms; null when no response came. */
+  responseTime: number | null;
+  httpStatus: number | null;
+  error: string | null;
+}
+
+export type Checker = (target: CheckTarget, signal?: AbortSignal) => Promise<CheckOutcome>;
+
+const matchers = new Map<string, (status: number) => boolean>();
+
+/** "2xx" matches 200-299, "200" only 200; a comma list matches any of its items. */
+export function statusMatches(expected: string, status: number): boolean {
+  let match = matchers.get(expected);
+  if (!match) {
+    const items = expected.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+    const classes = new Set(items.filter((i) => i.endsWith("xx")).map((i) => Number(i[0])));
+    const codes = new Set(items.filter((i) => !i.endsWith("xx")).map(Number));
+    match = (s) => codes.has(s) || classes.has(Math.floor(s / 100));
+    if (matchers.size > 1000) matchers.clear();
+    matchers.set(expected, match);
+  }
+  return match(status);
+}
+
+/** A short, human error for a failed fetch. */
+export function describeError(error: unknown, timeoutSeconds: number): string {
+  const e = error as { name?: string; code?: string; message?: string } | undefined;
+  const name = e?.name ?? "";
+  const code = String(e?.code ?? "");
+  const message = String(e?.message ?? error ?? "");
+  if (name === "TimeoutError") return `timeout after ${timeoutSeconds} s`;
+  if (name === "AbortError") return "check cancelled";
+  switch (code) {
+    case "ECONNREFUSED":
+    case "ConnectionRefused":
+      return "connection refused";
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+    case "DNSError":
+      return "could not resolve host";
+    case "ECONNRESET":
+    case "ConnectionClosed":
+      return "connection reset by the server";
+    case "ETIMEDOUT":
+    case "ConnectionTimeout":
+      return "connection timed out";
+    case "EHOSTUNREACH":
+      return "host unreachable";
+    case "ENETUNREACH":
+      return "network unreachable";
+    case "TooManyRedirects":
+      return "too many redirects";
+    case "CERT_HAS_EXPIRED":
+      return "TLS error: certificate has expired";
+    case "DEPTH_ZERO_SELF_SIGNED_CERT":
+    case "SELF_SIGNED_CERT_IN_CHAIN":
+      return "TLS error: self-signed certificate";
+    case "ERR_TLS_CERT_ALTNAME_INVALID":
+      return "TLS error: certificate does not match the host name";
+    case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
+    case "UNABLE_TO_GET_ISSUER_CERT":
+    case "UNABLE_TO_GET_ISSUER_CERT_LOCALLY":
+      return "TLS error: certificate is not trusted";
+    case "EPROTO":
+      return "TLS error: handshake failed";
+  }
+  if (/CERT|TLS|SSL/i.test(code)) return `TLS error: ${message.slice(0, 160)}`;
+  if (/redirect/i.test(message)) return "too many redirects";
+  return (message || "request failed").replace(/\s+/g, " ").slice(0, 200);
+}
+
+/** Reads up to `limit` bytes of a body, then cancels the rest. */
+async function drainPrefix(body: ReadableStream<Uint8Array> | null, limit: number): Promise<void> {
+  if (!body) return;
+  const reader = body.getReader();
+  let read = 0;
+  try {
+    while (read < limit) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel().catch(() => {});
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/**
+ * Runs one check: the request as configured, a timeout covering headers and body prefix, at most 64 KB of body read.
+ * Never throws: every failure is a down outcome with a short error.
+ */
+export const runCheck: Checker = async (target, signal) => {
+  const time = Date.now();
+  const started = performance.now();
+  const timeout = AbortSignal.timeout(target.timeout * 1000);
+  const headers = new Headers();
+  headers.set("user-agent", USER_AGENT);
+  for (const h of target.headers) {
+    if (h.name.toLowerCase() === "user-agent") headers.set(h.name, h.value);
+    else headers.append(h.name, h.value);
+  }
+  let httpStatus: number | null = null;
+  try {
+    const res = await fetch(target.url, {
+      method: target.method,
+      headers,
+      body: target.body ?? undefined,
+      redirect: target.followRedirects ? "follow" : "manual",
+      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+    });
+    httpStatus = res.status;
+    if (target.method === "HEAD") await res.body?.cancel().catch(() => {});
+    else await drainPrefix(res.body, BODY_PREFIX_BYTES);
+    const responseTime = Math.round(performance.now() - started);
+    const up = statusMatches(target.expectedStatus, res.status);
+    return {
+      time,
+      up,
+      responseTime,
+      httpStatus,
+      error: up ? null : `status ${res.status}, expected ${target.expectedStatus.replace(/,/g, " or ")}`,
+    };
+  } catch (e) {
+    return { time, up: false, responseTime: null, httpStatus, error: describeError(e, target.timeout) };
+  }
+};
+
+// ── TLS certificate expiry ──────────────────────────────────────────────────────────────────────────────────────
+
+export interface TlsProbeOptions {
+  /** How long a found expiry is trusted. */
+  ttlMs?: number;
+  /** How long to wait before asking again after a failed lookup. */
+  failureTtlMs?: number;
+  timeoutMs?: number;
+  /** Lookups running at once; more are skipped until a later check. */
+  maxConcurrent?: number;
+  now?: () => number;
+  /** Replaceable in tests. */
+  lookup?: (host: string, port: number, timeoutMs: number) => Promise<number | null>;
+}
+
+/** Connects with TLS (any certificate accepted: we only read it) and returns the leaf certificate's expiry. */
+export function certificateExpiry(host: string, port: number, timeoutMs: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const done = (value: number | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(value);
+    };
+    const socket = connect({ host, port, servername: isIP(host) ? undefined : host, rejectUnauthorized: false }, () => {
+      const validTo = socket.getPeerCertificate()?.valid_to;
+      const at = validTo ? Date.parse(validTo) : NaN;
+      done(Number.isFinite(at) ? at : null);
+    });
+    socket.on("error", () => done(null));
+    const timer = setTimeout(() => done(null), timeoutMs);
+  });
+}
+
+/**
+ * Certificate expiry per host:port, cached (12 h by default) and looked up in the background: the check path only
+ * reads the cache and, when stale, starts a lookup whose answer arrives through the callback.
+ */
+export function createTlsProbe(options: TlsProbeOptions = {}) {
+  const ttl = options.ttlMs ?? 12 * 3_600_000;
+  const failureTtl = options.failureTtlMs ?? 3_600_000;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxConcurrent = options.maxConcurrent ?? 4;
+  const now = options.now ?? Date.now;
+  const lookup = options.lookup ?? certificateExpiry;
+  const cache = new Map<string, { expiresAt: number | null; checkedAt: number }>();
+  const pending = new Set<string>();
+
+  return {
+    /**
+     * The cached expiry for an https URL (undefined when unknown or not https). When missing or stale, a lookup
+     * starts (unless too many run) and `onFound` receives its answer.
+     */
+    get(url: string, onFound: (expiresAt: number | null) => void): number | null | undefined {
+      let parsed: URL;
+      try {
+        parsed = new URL(url);
+      } catch {
+        return undefined;
+      }
+      if (parsed.protocol !== "https:") return undefined;
+      const host = parsed.hostname.replace(/^\[|\]$/g, "");
+      const port = Number(parsed.port || 443);
+      const key = `${host}:${port}`;
+      const hit = cache.get(key);
+      const fresh = hit && now() - hit.checkedAt < (hit.expiresAt === null ? failureTtl : ttl);
+      if (!fresh && !pending.has(key) && pending.size < maxConcurrent) {
+        pending.add(key);
+        lookup(host, port, timeoutMs)
+          .catch(() => null)
+          .then((expiresAt) => {
+            pending.delete(key);
+            if (cache.size > 10_000) cache.clear();
+            cache.set(key, { expiresAt, checkedAt: now() });
+            onFound(expiresAt);
+          });
+      }
+      return hit?.expiresAt;
+    },
+    clear: () => cache.clear(),
+  };
+}
+
+export type TlsProbe = ReturnType<typeof createTlsProbe>;

@@ -1,0 +1,223 @@
+import { describe, expect, test } from "bun:test";
+import { openDatabase } from "../db/open";
+import { createEventBus } from "../events";
+import { fakeClock } from "../test-support";
+import { DAY, HOUR } from "./history";
+import { createMonitorService } from "./service";
+
+const T0 = Date.UTC(2026, 0, 5, 0, 0, 0); // a Monday, 00:00 UTC
+
+/** Two monitors and a way to put raw results at chosen times. */
+function setup(options: { rawRetentionDays?: number } = {}) {
+  const db = openDatabase(":memory:");
+  const clock = fakeClock(T0);
+  const service = createMonitorService({ db, bus: createEventBus(), clock, tls: false, checker: async () => ({ time: 0, up: true, responseTime: 1, httpStatus: 200, error: null }), ...options });
+  const a = service.create({ name: "a", url: "http://a.test/" }).id;
+  const b = service.create({ name: "b", url: "http://b.test/" }).id;
+  const insert = db.$client.prepare("INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error) VALUES (?, ?, ?, ?, ?, ?)");
+  const put = (monitorId: number, time: number, up: boolean, rt: number | null, error: string | null = up ? null : "status 500, expected 2xx") =>
+    insert.run(monitorId, time, up ? 1 : 0, rt, up ? 200 : 500, error);
+  const rows = (table: string) => db.$client.query(`SELECT * FROM ${table} ORDER BY monitor_id, bucket_start`).all() as Record<string, number>[];
+  const count = (table: string) => (db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  return { db, clock, service, history: service.history, a, b, put, rows, count };
+}
+
+/** One check a minute for `hours` hours from `from`; every 10th down without a response time. */
+function fill(put: (id: number, t: number, up: boolean, rt: number | null) => void, id: number, from: number, hours: number, rt = (i: number) => 100 + (i % 7)) {
+  for (let i = 0; i < hours * 60; i++) {
+    const down = i % 10 === 9;
+    put(id, from + i * 60_000, !down, down ? null : rt(i));
+  }
+}
+
+describe("rollups", () => {
+  test("hourly rows hold checks, up, down and response time sum/count/min/max of their hour", async () => {
+    const { history, a, b, put, rows } = setup();
+    put(a, T0 + 1000, true, 100);
+    put(a, T0 + 2000, true, 300);
+    put(a, T0 + 3000, false, null);
+    put(a, T0 + HOUR + 5, true, 50);
+    put(b, T0 + 10, false, 999);
+    await history.rollUp(T0 + 2 * HOUR + 3 * 60_000);
+    expect(rows("monitor_hourly")).toEqual([
+      { monitor_id: a, bucket_start: T0, checks: 3, up: 2, down: 1, rt_sum: 400, rt_count: 2, rt_min: 100, rt_max: 300 },
+      { monitor_id: a, bucket_start: T0 + HOUR, checks: 1, up: 1, down: 0, rt_sum: 50, rt_count: 1, rt_min: 50, rt_max: 50 },
+      { monitor_id: b, bucket_start: T0, checks: 1, up: 0, down: 1, rt_sum: 999, rt_count: 1, rt_min: 999, rt_max: 999 },
+    ]);
+    expect(history.watermarks().hourly).toBe(T0 + 2 * HOUR);
+  });
+
+  test("an hour is rolled up only after its grace period; the open hour never", async () => {
+    const { history, a, put, count } = setup();
+    put(a, T0 + 1000, true, 10);
+    await history.rollUp(T0 + HOUR + 60_000); // 1 minute after the hour: within the 2-minute grace
+    expect(count("monitor_hourly")).toBe(0);
+    put(a, T0 + HOUR - 1, true, 20); // a late result of a check started in the hour
+    await history.rollUp(T0 + HOUR + 2 * 60_000);
+    expect(count("monitor_hourly")).toBe(1);
+  });
+
+  test("re-running is harmless: same rows, also when the watermark is reset", async () => {
+    const { db, history, a, b, put, rows } = setup();
+    fill(put, a, T0, 30);
+    fill(put, b, T0 + 5 * HOUR, 3);
+    const now = T0 + 30 * HOUR + 5 * 60_000;
+    await history.rollUp(now);
+    const hourly = rows("monitor_hourly");
+    const daily = rows("monitor_daily");
+    expect(await history.rollUp(now)).toEqual({ hours: 0, days: 0 });
+    db.$client.run("DELETE FROM settings WHERE key LIKE 'monitors.rollup.%'");
+    await history.rollUp(now);
+    expect(rows("monitor_hourly")).toEqual(hourly);
+    expect(rows("monitor_daily")).toEqual(daily);
+  });
+
+  test("catching up after downtime rolls every missed hour and day in one pass", async () => {
+    const { history, a, put, rows } = setup();
+    await history.rollUp(T0 + 3 * 60_000); // first run: watermark at T0
+    fill(put, a, T0, 72); // three days of results the server never rolled up (it was down)
+    const done = await history.rollUp(T0 + 3 * DAY + 10 * HOUR);
+    expect(done).toEqual({ hours: 3 * 24 + 9, days: 3 }); // up to 09:00 on day 4 (10:00 minus the grace)
+    const hourly = rows("monitor_hourly");
+    expect(hourly).toHaveLength(72);
+    expect(hourly.every((r) => r.checks === 60 && r.down === 6 && r.up === 54)).toBe(true);
+    const daily = rows("monitor_daily");
+    expect(daily.map((r) => [r.bucket_start, r.checks, r.up, r.down, r.rt_min, r.rt_max])).toEqual(
+      [0, 1, 2].map((d) => [T0 + d * DAY, 1440, 1296, 144, 100, 106]),
+    );
+    // Daily sums equal the raw sums.
+    expect(daily[0].rt_sum).toBe(hourly.slice(0, 24).reduce((s, r) => s + r.rt_sum, 0));
+  });
+
+  test("the daily rollup waits for the whole day to be rolled into hours", async () => {
+    const { history, a, put, count } = setup();
+    await history.rollUp(T0 + 3 * 60_000);
+    fill(put, a, T0, 24);
+    await history.rollUp(T0 + 23 * HOUR + 30 * 60_000);
+    expect(count("monitor_daily")).toBe(0);
+    await history.rollUp(T0 + DAY + 3 * 60_000);
+    expect(count("monitor_daily")).toBe(1);
+  });
+});
+
+describe("retention", () => {
+  test("raw results go after the raw retention, rollups after 365 days; both are idempotent", async () => {
+    const { history, a, put, count, rows } = setup({ rawRetentionDays: 2 });
+    await history.rollUp(T0 + 3 * 60_000);
+    fill(put, a, T0, 24 * 4);
+    const now = T0 + 4 * DAY + 10 * 60_000;
+    await history.rollUp(now);
+    const before = count("check_results");
+    const pruned = await history.prune(now);
+    expect(pruned.raw).toBe(before - count("check_results"));
+    // What is left starts at now - 2 days.
+    expect(rows("monitor_hourly")[0].bucket_start).toBe(T0);
+    const left = count("check_results");
+    expect(left).toBe(2 * 24 * 60 - 10);
+    expect(await history.prune(now)).toEqual({ raw: 0, rollups: 0 });
+    // Rollups stay for the year, then go.
+    expect(count("monitor_hourly")).toBe(96);
+    const yearOn = T0 + 365 * DAY + DAY;
+    await history.rollUp(yearOn);
+    expect((await history.prune(yearOn)).rollups).toBe(24 + 1); // the first day's hours and the day itself
+    await history.rollUp(yearOn + 3 * DAY);
+    await history.prune(yearOn + 3 * DAY);
+    expect(count("monitor_hourly") + count("monitor_daily") + count("check_results")).toBe(0);
+  });
+
+  test("raw results are never pruned before their hour is rolled up", async () => {
+    const { history, a, put, count } = setup({ rawRetentionDays: 1 });
+    await history.rollUp(T0 + 3 * 60_000); // watermark T0, then the rollup timer never runs again…
+    fill(put, a, T0, 72);
+    // …but a prune runs: nothing at or after the watermark goes.
+    expect((await history.prune(T0 + 3 * DAY)).raw).toBe(0);
+    expect(count("check_results")).toBe(72 * 60);
+  });
+
+  test("maintain rolls up and prunes on its timer", async () => {
+    const { service, clock, a, put, count } = setup({ rawRetentionDays: 1 });
+    fill(put, a, T0 - 3 * DAY, 48);
+    service.start({ maintenanceDelayMs: 1000 });
+    await clock.advance(2000);
+    for (let i = 0; i < 20 && count("monitor_daily") === 0; i++) await Bun.sleep(5);
+    expect(count("monitor_hourly")).toBe(48);
+    expect(count("monitor_daily")).toBe(2);
+    expect(count("check_results")).toBe(0); // older than a day, and rolled up
+    await service.stop();
+  });
+});
+
+describe("history reads", () => {
+  test("24 h: exact window from raw results in 24 one-hour slots ending now", async () => {
+    const { service, a, put } = setup();
+    const now = T0 + 2 * DAY + 30 * 60_000;
+    const from = now - DAY;
+    put(a, from - 1, false, null); // just outside
+    put(a, from + 1, true, 100);
+    put(a, from + 5 * HOUR, false, null, "timeout after 10 s");
+    put(a, now - 1000, true, 300);
+    service.writer.flush();
+    const h = service.history.monitorHistory(a, now);
+    expect(h.day).toMatchObject({
+      from,
+      to: now,
+      total: 3,
+      up: 2,
+      down: 1,
+      avgResponseTime: 200,
+      minResponseTime: 100,
+      maxResponseTime: 300,
+      recordCount: 3,
+      availability: 66.66,
+      latest: { monitorId: a, time: now - 1000, status: "up", responseTime: 300 },
+      error: { time: from + 5 * HOUR, message: "timeout after 10 s" },
+    });
+    expect(h.day.buckets).toHaveLength(24);
+    expect(h.day.buckets[0]).toMatchObject({ start: from, end: from + HOUR, total: 1, status: "up" });
+    expect(h.day.buckets[5]).toMatchObject({ total: 1, down: 1, status: "down", availability: 0 });
+    expect(h.day.buckets[23]).toMatchObject({ end: now, total: 1, status: "up" });
+    expect(h.day.buckets[10]).toMatchObject({ total: 0, status: "empty", availability: null, avgResponseTime: null });
+  });
+
+  test("30 d: rolled-up hours and raw results together, in 30 day slots; the same before and after a rollup", async () => {
+    const { service, history, a, put } = setup();
+    fill(put, a, T0, 24 * 10); // ten days, one check a minute
+    const now = T0 + 10 * DAY + 30 * 60_000;
+    put(a, now - 60_000, false, null);
+    const before = history.monitorHistory(a, now);
+    await history.rollUp(now);
+    const after = history.monitorHistory(a, now);
+    const strip = (w: typeof before.month) => ({ ...w, recordCount: 0 });
+    expect(strip(after.month)).toEqual(strip(before.month));
+    expect(after.month.recordCount).toBeLessThan(before.month.recordCount);
+    expect(after.month).toMatchObject({ total: 14_401, up: 12_960, down: 1441, minResponseTime: 100, maxResponseTime: 106 });
+    expect(after.month.buckets).toHaveLength(30);
+    expect(after.month.buckets.at(-1)!.end).toBe(T0 + 10 * DAY + HOUR);
+    const full = after.month.buckets.filter((b) => b.total > 0);
+    expect(full.length).toBe(11);
+    expect(after.month.buckets.filter((b) => b.status === "partial").length).toBe(11);
+  });
+
+  test("series: raw points for 24 h; one point per hour (every hour present) for 7 d", async () => {
+    const { history, a, put } = setup();
+    fill(put, a, T0, 48);
+    const now = T0 + 2 * DAY - 1;
+    await history.rollUp(now);
+    const day = history.series(a, "24h", now);
+    expect(day.resolution).toBe("raw");
+    expect(day.times).toHaveLength(24 * 60);
+    expect(day.times.every((t, i) => i === 0 || t > day.times[i - 1])).toBe(true);
+    expect(day.responseTimes.filter((v) => v === null)).toHaveLength(144);
+    expect(day.up.filter((v) => v === 0)).toHaveLength(144);
+
+    const week = history.series(a, "7d", now);
+    expect(week.resolution).toBe("hour");
+    expect(week.times).toHaveLength(168);
+    expect(week.times[1] - week.times[0]).toBe(HOUR);
+    expect(week.checks.filter((c) => c > 0)).toHaveLength(48);
+    const i = week.times.indexOf(T0);
+    expect([week.checks[i], week.up[i], week.minResponseTimes[i], week.maxResponseTimes[i]]).toEqual([60, 0.9, 100, 106]);
+    expect(week.responseTimes[i - 1]).toBeNull();
+    expect(history.series(a, "30d", now).times).toHaveLength(720);
+  });
+});

@@ -1,0 +1,430 @@
+// History: hourly and daily rollups of check results, retention, and the per-monitor history and chart reads.
+//
+// Rollups run on a timer and keep two watermarks in the settings table: every hour before `hourly` is in
+// monitor_hourly, every day before `daily` in monitor_daily. Each run rolls up the hours (then days) that closed
+// since (a grace period after their end lets late results land), upserting rows keyed (monitor, bucket start), so a
+// re-run changes nothing and a restart after downtime catches up. Raw results are pruned after the raw retention but
+// never before their hour is rolled up; rollups after the rollup retention.
+import { eq } from "drizzle-orm";
+import type { Statement } from "bun:sqlite";
+import type { Db } from "../db/open";
+import { settings } from "../db/schema";
+import { silentLogger, type Logger } from "../log";
+import type { CheckResult, HistoryWindow, MonitorHistory, MonitorSeries, SeriesRange, StatusBucket } from "./public";
+import { systemClock, type Clock } from "./scheduler";
+
+export const HOUR = 3_600_000;
+export const DAY = 24 * HOUR;
+
+const HOURLY_KEY = "monitors.rollup.hourly";
+const DAILY_KEY = "monitors.rollup.daily";
+
+export interface HistoryOptions {
+  clock?: Clock;
+  log?: Logger;
+  /** Raw results kept (default 7 days). */
+  rawRetentionMs?: number;
+  /** Hourly and daily rollups kept (default 365 days). */
+  rollupRetentionMs?: number;
+  /** How long after an hour ends before it is rolled up (results of checks started in it may still arrive). */
+  graceMs?: number;
+  /** How often the maintenance timer runs. */
+  tickMs?: number;
+  /** Monitors per statement: bounds how long one statement holds the (single) thread. */
+  chunk?: number;
+}
+
+const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The rollup watermarks (null before the first run). */
+export function readWatermarks(db: Db): { hourly: number | null; daily: number | null } {
+  const read = (key: string) => {
+    const row = db.select().from(settings).where(eq(settings.key, key)).get();
+    return row ? Number(row.value) : null;
+  };
+  return { hourly: read(HOURLY_KEY), daily: read(DAILY_KEY) };
+}
+
+function writeWatermark(db: Db, key: string, value: number) {
+  db.insert(settings).values({ key, value: String(value) }).onConflictDoUpdate({ target: settings.key, set: { value: String(value) } }).run();
+}
+
+interface Piece {
+  start: number;
+  checks: number;
+  up: number;
+  rtSum: number;
+  rtCount: number;
+  rtMin: number | null;
+  rtMax: number | null;
+}
+
+interface Acc {
+  total: number;
+  up: number;
+  rtSum: number;
+  rtCount: number;
+  rtMin: number | null;
+  rtMax: number | null;
+}
+
+const emptyAcc = (): Acc => ({ total: 0, up: 0, rtSum: 0, rtCount: 0, rtMin: null, rtMax: null });
+
+function addTo(acc: Acc, p: Piece) {
+  acc.total += p.checks;
+  acc.up += p.up;
+  acc.rtSum += p.rtSum;
+  acc.rtCount += p.rtCount;
+  if (p.rtMin !== null) acc.rtMin = acc.rtMin === null ? p.rtMin : Math.min(acc.rtMin, p.rtMin);
+  if (p.rtMax !== null) acc.rtMax = acc.rtMax === null ? p.rtMax : Math.max(acc.rtMax, p.rtMax);
+}
+
+const pct = (up: number, total: number) => (total > 0 ? Math.floor((up / total) * 10_000 + 1e-9) / 100 : null);
+const avg = (a: Acc) => (a.rtCount > 0 ? Math.round(a.rtSum / a.rtCount) : null);
+
+function bucketOf(acc: Acc, start: number, end: number): StatusBucket {
+  const down = acc.total - acc.up;
+  return {
+    start,
+    end,
+    total: acc.total,
+    up: acc.up,
+    down,
+    availability: pct(acc.up, acc.total),
+    avgResponseTime: avg(acc),
+    status: acc.total === 0 ? "empty" : down === 0 ? "up" : acc.up === 0 ? "down" : "partial",
+  };
+}
+
+interface RawRow {
+  time: number;
+  up: number;
+  response_time: number | null;
+  http_status: number | null;
+  error: string | null;
+}
+
+const toResult = (monitorId: number, r: RawRow): CheckResult => ({
+  monitorId,
+  time: r.time,
+  status: r.up ? "up" : "down",
+  responseTime: r.response_time,
+  httpStatus: r.http_status,
+  error: r.error,
+});
+
+export function createHistory(db: Db, options: HistoryOptions = {}) {
+  const clock = options.clock ?? systemClock;
+  const log = options.log ?? silentLogger;
+  const rawRetention = options.rawRetentionMs ?? 7 * DAY;
+  const rollupRetention = options.rollupRetentionMs ?? 365 * DAY;
+  const grace = options.graceMs ?? 2 * 60_000;
+  const tickMs = options.tickMs ?? 60_000;
+  const chunk = options.chunk ?? 250;
+  const sqlite = db.$client;
+
+  const cache = new Map<string, Statement>();
+  const stmt = (sql: string) => {
+    let s = cache.get(sql);
+    if (!s) cache.set(sql, (s = sqlite.prepare(sql)));
+    return s;
+  };
+  // Monitors (id > ?1 AND id <= ?2): statements run per chunk of monitors, each an index seek per monitor.
+  const IN_CHUNK = "monitor_id IN (SELECT id FROM monitors WHERE id > ?1 AND id <= ?2)";
+
+  function rollupSql(target: "monitor_hourly" | "monitor_daily") {
+    const upsert =
+      `ON CONFLICT (monitor_id, bucket_start) DO UPDATE SET checks = excluded.checks, up = excluded.up, down = excluded.down, ` +
+      `rt_sum = excluded.rt_sum, rt_count = excluded.rt_count, rt_min = excluded.rt_min, rt_max = excluded.rt_max`;
+    if (target === "monitor_hourly") {
+      return (
+        `INSERT INTO monitor_hourly (monitor_id, bucket_start, checks, up, down, rt_sum, rt_count, rt_min, rt_max) ` +
+        `SELECT monitor_id, (time / ${HOUR}) * ${HOUR} AS b, count(*), sum(up), count(*) - sum(up), ` +
+        `coalesce(sum(response_time), 0), count(response_time), min(response_time), max(response_time) ` +
+        `FROM check_results WHERE ${IN_CHUNK} AND time >= ?3 AND time < ?4 GROUP BY monitor_id, b ${upsert}`
+      );
+    }
+    return (
+      `INSERT INTO monitor_daily (monitor_id, bucket_start, checks, up, down, rt_sum, rt_count, rt_min, rt_max) ` +
+      `SELECT monitor_id, (bucket_start / ${DAY}) * ${DAY} AS b, sum(checks), sum(up), sum(down), sum(rt_sum), sum(rt_count), ` +
+      `min(rt_min), max(rt_max) FROM monitor_hourly WHERE ${IN_CHUNK} AND bucket_start >= ?3 AND bucket_start < ?4 ` +
+      `GROUP BY monitor_id, b ${upsert}`
+    );
+  }
+
+  /** Runs `fn(lo, hi)` over every chunk of monitor ids, yielding to the event loop between chunks. */
+  async function forChunks(fn: (lo: number, hi: number) => void) {
+    let lo = 0;
+    for (;;) {
+      const row = sqlite
+        .query<{ hi: number | null }, [number, number]>("SELECT max(id) AS hi FROM (SELECT id FROM monitors WHERE id > ?1 ORDER BY id LIMIT ?2)")
+        .get(lo, chunk);
+      if (row?.hi == null) return;
+      fn(lo, row.hi);
+      lo = row.hi;
+      await yieldToLoop();
+    }
+  }
+
+  /** The oldest raw result (index seek per monitor), or null. */
+  function oldestResult(): number | null {
+    const row = sqlite
+      .query<{ t: number | null }, []>(
+        "SELECT min(t) AS t FROM (SELECT (SELECT time FROM check_results WHERE monitor_id = m.id ORDER BY time LIMIT 1) AS t FROM monitors m)",
+      )
+      .get();
+    return row?.t ?? null;
+  }
+
+  let running: Promise<void> | null = null;
+  let lastPrune = -Infinity;
+
+  /** Rolls up every closed hour and day not rolled up yet. Returns how many hours and days it did. */
+  async function rollUp(now = clock.now()): Promise<{ hours: number; days: number }> {
+    const marks = readWatermarks(db);
+    const closedUntil = floorTo(now - grace, HOUR);
+    let hourly = marks.hourly;
+    if (hourly === null) {
+      const oldest = oldestResult();
+      hourly = oldest === null ? closedUntil : Math.min(floorTo(oldest, HOUR), closedUntil);
+      writeWatermark(db, HOURLY_KEY, hourly);
+    }
+    // Days are rolled from hours: the first day is the one the first rolled hour falls in.
+    let daily = marks.daily ?? floorTo(hourly, DAY);
+    if (marks.daily === null) writeWatermark(db, DAILY_KEY, daily);
+    let hours = 0;
+    // In steps of at most 6 hours, the watermark saved after each: a crash mid-catch-up resumes where it stopped.
+    while (hourly < closedUntil) {
+      const to = Math.min(closedUntil, hourly + 6 * HOUR);
+      const from = hourly;
+      const sql = stmt(rollupSql("monitor_hourly"));
+      await forChunks((lo, hi) => sql.run(lo, hi, from, to));
+      hours += (to - from) / HOUR;
+      hourly = to;
+      writeWatermark(db, HOURLY_KEY, hourly);
+    }
+
+    const daysUntil = floorTo(hourly, DAY);
+    let days = 0;
+    while (daily < daysUntil) {
+      const to = Math.min(daysUntil, daily + 7 * DAY);
+      const from = daily;
+      const sql = stmt(rollupSql("monitor_daily"));
+      await forChunks((lo, hi) => sql.run(lo, hi, from, to));
+      days += (to - from) / DAY;
+      daily = to;
+      writeWatermark(db, DAILY_KEY, daily);
+    }
+    return { hours, days };
+  }
+
+  /** Deletes raw results past the raw retention (never ones not rolled up yet) and rollups past theirs. */
+  async function prune(now = clock.now()): Promise<{ raw: number; rollups: number }> {
+    const hourly = readWatermarks(db).hourly;
+    if (hourly === null) return { raw: 0, rollups: 0 };
+    const rawCutoff = Math.min(now - rawRetention, hourly);
+    const rollupCutoff = now - rollupRetention;
+    let raw = 0;
+    let rollups = 0;
+    const delRaw = stmt(`DELETE FROM check_results WHERE ${IN_CHUNK} AND time < ?3`);
+    const delHourly = stmt(`DELETE FROM monitor_hourly WHERE ${IN_CHUNK} AND bucket_start < ?3`);
+    const delDaily = stmt(`DELETE FROM monitor_daily WHERE ${IN_CHUNK} AND bucket_start < ?3`);
+    await forChunks((lo, hi) => {
+      raw += delRaw.run(lo, hi, rawCutoff).changes;
+      rollups += delHourly.run(lo, hi, rollupCutoff).changes + delDaily.run(lo, hi, rollupCutoff).changes;
+    });
+    return { raw, rollups };
+  }
+
+  /** One maintenance pass: roll up, and prune at most once an hour (or when asked). Never runs twice at once. */
+  function maintain(now = clock.now(), { forcePrune = false } = {}): Promise<void> {
+    if (running) return running;
+    running = (async () => {
+      try {
+        const started = performance.now();
+        const done = await rollUp(now);
+        let pruned = { raw: 0, rollups: 0 };
+        if (forcePrune || done.hours > 0 || now - lastPrune >= HOUR) {
+          pruned = await prune(now);
+          lastPrune = now;
+        }
+        if (done.hours || done.days || pruned.raw || pruned.rollups) {
+          log.debug("history maintenance", { ...done, prunedRaw: pruned.raw, prunedRollups: pruned.rollups, ms: Math.round(performance.now() - started) });
+        }
+      } catch (e) {
+        log.error("history maintenance failed", { error: String((e as Error)?.stack ?? e) });
+      } finally {
+        running = null;
+      }
+    })();
+    return running;
+  }
+
+  let timer: unknown = null;
+  let started = false;
+  const loop = (delay: number) => {
+    timer = clock.setTimeout(() => {
+      void maintain().finally(() => started && loop(tickMs));
+    }, delay);
+  };
+
+  // ── Reads ──
+
+  function rawPieces(monitorId: number, from: number, to: number, unit: number): { pieces: Map<number, Piece>; rows: number } {
+    const rows = stmt(
+      `SELECT (time / ${unit}) * ${unit} AS start, count(*) AS checks, sum(up) AS up, coalesce(sum(response_time), 0) AS rtSum, ` +
+        `count(response_time) AS rtCount, min(response_time) AS rtMin, max(response_time) AS rtMax ` +
+        `FROM check_results WHERE monitor_id = ?1 AND time >= ?2 AND time <= ?3 GROUP BY start`,
+    ).all(monitorId, from, to) as Piece[];
+    const pieces = new Map<number, Piece>();
+    let n = 0;
+    for (const p of rows) {
+      pieces.set(p.start, p);
+      n += p.checks;
+    }
+    return { pieces, rows: n };
+  }
+
+  /** Per-hour pieces for [from, to]: rolled-up hours from monitor_hourly, later ones from raw results. */
+  function hourPieces(monitorId: number, from: number, to: number): { pieces: Map<number, Piece>; records: number } {
+    const wm = Math.max(from, readWatermarks(db).hourly ?? from);
+    const rolled = stmt(
+      "SELECT bucket_start AS start, checks, up, rt_sum AS rtSum, rt_count AS rtCount, rt_min AS rtMin, rt_max AS rtMax " +
+        "FROM monitor_hourly WHERE monitor_id = ?1 AND bucket_start >= ?2 AND bucket_start < ?3",
+    ).all(monitorId, from, wm) as Piece[];
+    const { pieces, rows } = rawPieces(monitorId, wm, to, HOUR);
+    for (const p of rolled) pieces.set(p.start, p);
+    return { pieces, records: rolled.length + rows };
+  }
+
+  function latestResult(monitorId: number, from: number): CheckResult | null {
+    const row = stmt(
+      "SELECT time, up, response_time, http_status, error FROM check_results WHERE monitor_id = ?1 AND time >= ?2 ORDER BY time DESC LIMIT 1",
+    ).get(monitorId, from) as RawRow | null;
+    return row ? toResult(monitorId, row) : null;
+  }
+
+  function lastError(monitorId: number, from: number): HistoryWindow["error"] {
+    const row = stmt(
+      "SELECT time, error FROM check_results WHERE monitor_id = ?1 AND time >= ?2 AND up = 0 ORDER BY time DESC LIMIT 1",
+    ).get(monitorId, from) as { time: number; error: string | null } | null;
+    return row ? { time: row.time, message: row.error ?? "check failed" } : null;
+  }
+
+  function window(acc: Acc, from: number, to: number, recordCount: number, latest: CheckResult | null, error: HistoryWindow["error"]): HistoryWindow {
+    return {
+      from,
+      to,
+      total: acc.total,
+      up: acc.up,
+      down: acc.total - acc.up,
+      avgResponseTime: avg(acc),
+      minResponseTime: acc.rtMin,
+      maxResponseTime: acc.rtMax,
+      recordCount,
+      availability: pct(acc.up, acc.total),
+      latest,
+      error,
+    };
+  }
+
+  return {
+    rollUp,
+    prune,
+    maintain,
+    watermarks: () => readWatermarks(db),
+
+    /** Starts the maintenance timer: a first pass shortly after start (catching up), then every tick. */
+    start(firstDelayMs = 5000) {
+      if (started) return;
+      started = true;
+      loop(firstDelayMs);
+    },
+
+    async stop() {
+      started = false;
+      if (timer !== null) clock.clearTimeout(timer);
+      timer = null;
+      if (running) await running;
+    },
+
+    /** The 24-hour and 30-day aggregates and status bars of one monitor. */
+    monitorHistory(monitorId: number, now = clock.now()): MonitorHistory {
+      // 24 h: exact window from raw results, 24 one-hour slots ending now.
+      const dayFrom = now - DAY;
+      const rows = stmt("SELECT time, up, response_time AS rt FROM check_results WHERE monitor_id = ?1 AND time > ?2 AND time <= ?3").all(
+        monitorId,
+        dayFrom,
+        now,
+      ) as { time: number; up: number; rt: number | null }[];
+      const slots = Array.from({ length: 24 }, emptyAcc);
+      const dayAcc = emptyAcc();
+      for (const r of rows) {
+        const p: Piece = { start: r.time, checks: 1, up: r.up ? 1 : 0, rtSum: r.rt ?? 0, rtCount: r.rt === null ? 0 : 1, rtMin: r.rt, rtMax: r.rt };
+        addTo(slots[Math.min(23, Math.floor((r.time - dayFrom) / HOUR))], p);
+        addTo(dayAcc, p);
+      }
+      const latest = latestResult(monitorId, dayFrom + 1);
+      const day = {
+        ...window(dayAcc, dayFrom, now, rows.length, latest, lastError(monitorId, dayFrom + 1)),
+        buckets: slots.map((a, i) => bucketOf(a, dayFrom + i * HOUR, dayFrom + (i + 1) * HOUR)),
+      };
+
+      // 30 d: whole hours (the current one included), 30 slots of 24 hours ending with the current hour.
+      const monthTo = floorTo(now, HOUR) + HOUR;
+      const monthFrom = monthTo - 30 * DAY;
+      const { pieces, records } = hourPieces(monitorId, monthFrom, now);
+      const daySlots = Array.from({ length: 30 }, emptyAcc);
+      const monthAcc = emptyAcc();
+      for (const p of pieces.values()) {
+        const i = Math.floor((p.start - monthFrom) / DAY);
+        if (i < 0 || i >= 30) continue;
+        addTo(daySlots[i], p);
+        addTo(monthAcc, p);
+      }
+      const month = {
+        ...window(monthAcc, monthFrom, now, records, latestResult(monitorId, monthFrom), lastError(monitorId, Math.max(monthFrom, now - rawRetention))),
+        buckets: daySlots.map((a, i) => bucketOf(a, monthFrom + i * DAY, monthFrom + (i + 1) * DAY)),
+      };
+      return { monitorId, now, day, month };
+    },
+
+    /** Response-time chart points: raw for 24 h, hourly for 7 d and 30 d. */
+    series(monitorId: number, range: SeriesRange, now = clock.now()): MonitorSeries {
+      const base = { monitorId, range, times: [] as number[], responseTimes: [] as (number | null)[], minResponseTimes: [] as (number | null)[], maxResponseTimes: [] as (number | null)[], up: [] as (number | null)[], checks: [] as number[] };
+      if (range === "24h") {
+        const from = now - DAY;
+        const rows = stmt("SELECT time, up, response_time AS rt FROM check_results WHERE monitor_id = ?1 AND time > ?2 AND time <= ?3 ORDER BY time").all(
+          monitorId,
+          from,
+          now,
+        ) as { time: number; up: number; rt: number | null }[];
+        for (const r of rows) {
+          base.times.push(r.time);
+          base.responseTimes.push(r.rt);
+          base.minResponseTimes.push(r.rt);
+          base.maxResponseTimes.push(r.rt);
+          base.up.push(r.up ? 1 : 0);
+          base.checks.push(1);
+        }
+        return { ...base, resolution: "raw", from, to: now };
+      }
+      const hours = range === "7d" ? 7 * 24 : 30 * 24;
+      const from = floorTo(now, HOUR) - (hours - 1) * HOUR;
+      const { pieces } = hourPieces(monitorId, from, now);
+      for (let h = from; h <= now; h += HOUR) {
+        const p = pieces.get(h);
+        base.times.push(h);
+        base.checks.push(p?.checks ?? 0);
+        base.responseTimes.push(p && p.rtCount > 0 ? Math.round(p.rtSum / p.rtCount) : null);
+        base.minResponseTimes.push(p?.rtMin ?? null);
+        base.maxResponseTimes.push(p?.rtMax ?? null);
+        base.up.push(p && p.checks > 0 ? Math.round((p.up / p.checks) * 10_000) / 10_000 : null);
+      }
+      return { ...base, resolution: "hour", from, to: now };
+    },
+  };
+}
+
+export type History = ReturnType<typeof createHistory>;

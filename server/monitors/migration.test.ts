@@ -1,0 +1,36 @@
+import { afterEach, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase } from "../db/open";
+
+const MIGRATIONS = join(import.meta.dir, "../db/migrations");
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+test("a database from before monitors (foundation schema only) is upgraded in place, its users kept", () => {
+  const dir = mkdtempSync(join(tmpdir(), "vigil-upgrade-"));
+  dirs.push(dir);
+  // A migrations folder holding only the first (foundation) migration.
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS, "meta/_journal.json"), "utf8"));
+  const first = journal.entries[0];
+  mkdirSync(join(dir, "old/meta"), { recursive: true });
+  copyFileSync(join(MIGRATIONS, `${first.tag}.sql`), join(dir, "old", `${first.tag}.sql`));
+  writeFileSync(join(dir, "old/meta/_journal.json"), JSON.stringify({ ...journal, entries: [first] }));
+
+  const path = join(dir, "vigil.db");
+  const old = new Database(path);
+  migrate(drizzle({ client: old }), { migrationsFolder: join(dir, "old") });
+  old.run("INSERT INTO users (username, password_hash, created_at, updated_at) VALUES ('alice', 'h', 1, 1)");
+  expect(old.query("SELECT name FROM sqlite_master WHERE name = 'monitors'").get()).toBeNull();
+  old.close();
+
+  const db = openDatabase(path);
+  const tables = (db.$client.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((t) => t.name);
+  expect(tables).toEqual(expect.arrayContaining(["users", "monitors", "check_results", "monitor_hourly", "monitor_daily"]));
+  expect(db.$client.query("SELECT username FROM users").all()).toEqual([{ username: "alice" }]);
+  db.$client.close();
+});

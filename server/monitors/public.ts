@@ -1,0 +1,199 @@
+// What the API shows of monitors. The UI imports these types (`import type`), so keep this file free of runtime
+// dependencies on the server. Times are Unix milliseconds (UTC); response times are milliseconds.
+
+export type MonitorMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+/** pending: no verdict yet (new, or failing but still within its retries); up; down. */
+export type MonitorStatus = "pending" | "up" | "down";
+
+export interface MonitorHeader {
+  name: string;
+  value: string;
+}
+
+/** The fields a user sets (POST body; every field optional in PUT). */
+export interface MonitorInput {
+  name: string;
+  url: string;
+  /** Default GET. */
+  method?: MonitorMethod;
+  /** Minutes, 1-1440. Default 5. */
+  interval?: number;
+  /** Seconds, 1-60 and below interval × 60. Default 30. */
+  timeout?: number;
+  /** "200", "2xx" or a comma list ("200,301,3xx"). Default "2xx". */
+  expectedStatus?: string;
+  headers?: MonitorHeader[];
+  /** Request body; not allowed with GET or HEAD. null or "" for none. */
+  body?: string | null;
+  /** false pauses the monitor. Default true. */
+  active?: boolean;
+  /** Failed checks in a row tolerated before the monitor is down (0-10). Default 1. */
+  retries?: number;
+  /** Default true; when false a 3xx is the answer (expect "3xx" then). */
+  followRedirects?: boolean;
+}
+
+export interface PublicMonitor {
+  id: number;
+  name: string;
+  url: string;
+  method: MonitorMethod;
+  interval: number;
+  timeout: number;
+  expectedStatus: string;
+  headers: MonitorHeader[];
+  body: string | null;
+  active: boolean;
+  retries: number;
+  followRedirects: boolean;
+  createdAt: number;
+  updatedAt: number;
+  // Derived
+  status: MonitorStatus;
+  /** When the status last changed (null while it never did). */
+  statusChangedAt: number | null;
+  /** Failed checks in a row (counts up to retries + 1). */
+  consecutiveFailures: number;
+  lastCheckedAt: number | null;
+  /** Response time of the latest check, ms (null if it got no answer). */
+  responseTime: number | null;
+  /** HTTP status of the latest check. */
+  httpStatus: number | null;
+  /** Error of the latest check, null when it was up. */
+  lastError: string | null;
+  /** Availability over the last 24 hours, percent (0-100, rounded down to 2 decimals); null without checks. */
+  uptime24h: number | null;
+  /** Expiry of the TLS certificate (https monitors), when known. */
+  tlsExpiresAt: number | null;
+}
+
+/** One check. */
+export interface CheckResult {
+  monitorId: number;
+  /** When the check started. */
+  time: number;
+  status: "up" | "down";
+  responseTime: number | null;
+  httpStatus: number | null;
+  /** "timeout after 10 s", "connection refused", "status 503, expected 2xx", "could not resolve host", "TLS error: …" */
+  error: string | null;
+}
+
+/** Aggregates over one window (spec §3 "history aggregates"). */
+export interface HistoryWindow {
+  from: number;
+  to: number;
+  /** Checks in the window. */
+  total: number;
+  up: number;
+  down: number;
+  avgResponseTime: number | null;
+  minResponseTime: number | null;
+  maxResponseTime: number | null;
+  /** Stored records the window was computed from (raw results, plus hourly rollups for the 30-day window). */
+  recordCount: number;
+  /** up / total in percent, rounded down to 2 decimals; null without checks. */
+  availability: number | null;
+  /** The most recent check in the window. */
+  latest: CheckResult | null;
+  /** The most recent failure in the window that raw results still hold (they are kept 7 days). */
+  error: { time: number; message: string } | null;
+}
+
+/** One slot of a status bar. */
+export interface StatusBucket {
+  start: number;
+  end: number;
+  total: number;
+  up: number;
+  down: number;
+  availability: number | null;
+  avgResponseTime: number | null;
+  /** up: every check up; down: every check down; partial: both; empty: no checks. */
+  status: "up" | "down" | "partial" | "empty";
+}
+
+/**
+ * `GET /api/monitors/:id/history`.
+ * day: the 24 hours before now (exact, from raw results), in 24 one-hour slots ending now.
+ * month: 30 days of whole hours ending with the current hour, in 30 slots of 24 hours (from hourly rollups + raw).
+ */
+export interface MonitorHistory {
+  monitorId: number;
+  now: number;
+  day: HistoryWindow & { buckets: StatusBucket[] };
+  month: HistoryWindow & { buckets: StatusBucket[] };
+}
+
+export type SeriesRange = "24h" | "7d" | "30d";
+
+/**
+ * `GET /api/monitors/:id/series?range=` — columnar, ready for uPlot (times in ms: set `ms: 1` on the uPlot options).
+ * 24h: one point per check (resolution "raw"; up is 1 or 0; min/max equal the response time).
+ * 7d / 30d: one point per hour, every hour of the range present (resolution "hour"; responseTimes is the hour's
+ * average, up the fraction of checks up (0-1); nulls where the hour had no checks or no response times).
+ */
+export interface MonitorSeries {
+  monitorId: number;
+  range: SeriesRange;
+  resolution: "raw" | "hour";
+  from: number;
+  to: number;
+  times: number[];
+  responseTimes: (number | null)[];
+  minResponseTimes: (number | null)[];
+  maxResponseTimes: (number | null)[];
+  up: (number | null)[];
+  checks: number[];
+}
+
+/** `GET /api/dashboard`. up/down/pending count active monitors only. */
+export interface DashboardCounts {
+  totalMonitors: number;
+  activeMonitors: number;
+  pausedMonitors: number;
+  up: number;
+  down: number;
+  pending: number;
+}
+
+// ── Events (internal bus, and pushed to browsers on /api/live) ─────────────────────────────────────────────────
+
+/** A monitor's status changed. The notifications feature subscribes to this. */
+export interface MonitorStatusEvent {
+  monitorId: number;
+  name: string;
+  from: MonitorStatus;
+  to: MonitorStatus;
+  at: number;
+  error?: string | null;
+  responseTime?: number | null;
+}
+
+/** A check finished and was applied (every scheduled or manual check). */
+export interface MonitorCheckEvent {
+  monitorId: number;
+  result: CheckResult;
+  /** The monitor's state after this check. */
+  status: MonitorStatus;
+  consecutiveFailures: number;
+  uptime24h: number | null;
+}
+
+/** A monitor was created, edited (pause/resume included) or deleted. `monitor` is absent for deletions. */
+export interface MonitorChangeEvent {
+  action: "created" | "updated" | "deleted";
+  monitorId: number;
+  monitor?: PublicMonitor;
+}
+
+/**
+ * Messages on the `/api/live` WebSocket (JSON text frames, one message per frame).
+ * Connect to `/api/live?token=<session token>`; an invalid session is refused (HTTP 401 before the upgrade), and a
+ * session that stops being valid later (expiry, sign-out elsewhere, disabled) is closed with code 4001.
+ */
+export type LiveMessage =
+  | { type: "hello"; data: { at: number } }
+  | { type: "monitor.status"; data: MonitorStatusEvent }
+  | { type: "monitor.check"; data: MonitorCheckEvent }
+  | { type: "monitor.change"; data: MonitorChangeEvent };

@@ -1,0 +1,210 @@
+import { describe, expect, test } from "bun:test";
+import { fakeClock } from "../test-support";
+import { createScheduler, LatencyHistogram, slotAtOrAfter, spread } from "./scheduler";
+
+const MIN = 60_000;
+
+/** A scheduler over a fake clock whose checks record (id, start time) and take `takes(id)` ms of fake time. */
+function setup({ concurrency = 200, takes = (_id: number): number => 0 }: { concurrency?: number; takes?: (id: number) => number } = {}) {
+  const clock = fakeClock();
+  const runs: { id: number; at: number }[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const scheduler = createScheduler({
+    clock,
+    concurrency,
+    run: (id) => {
+      runs.push({ id, at: clock.now() });
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const ms = takes(id);
+      const done = () => inFlight--;
+      if (ms === 0) return Promise.resolve().then(done);
+      return new Promise<void>((resolve) => clock.setTimeout(() => (done(), resolve()), ms));
+    },
+  });
+  const timesOf = (id: number) => runs.filter((r) => r.id === id).map((r) => r.at);
+  return { clock, scheduler, runs, timesOf, maxInFlight: () => maxInFlight };
+}
+
+describe("grid", () => {
+  test("slots are spread by id, stable, and every interval apart", () => {
+    const t = Date.UTC(2026, 0, 1);
+    for (const id of [1, 2, 3, 999, 123456]) {
+      const s = slotAtOrAfter(t, id, MIN);
+      expect(s).toBeGreaterThanOrEqual(t);
+      expect(s).toBeLessThan(t + MIN);
+      expect(slotAtOrAfter(s, id, MIN)).toBe(s);
+      expect(slotAtOrAfter(s + 1, id, MIN)).toBe(s + MIN);
+      expect((s - (spread(id) % MIN)) % MIN).toBe(0);
+    }
+  });
+
+  test("10 000 monitors' first runs spread over the interval: no second holds more than a few", () => {
+    const t = Date.UTC(2026, 0, 1, 0, 0, 0, 0);
+    const perSecond = new Array(60).fill(0);
+    for (let id = 1; id <= 10_000; id++) perSecond[Math.floor((slotAtOrAfter(t, id, MIN) - t) / 1000)]++;
+    // Perfectly even would be ~167 per second.
+    expect(Math.max(...perSecond)).toBeLessThan(230);
+    expect(Math.min(...perSecond)).toBeGreaterThan(110);
+  });
+});
+
+describe("scheduler", () => {
+  test("each monitor runs on a fixed cadence from its spread first slot", async () => {
+    const { clock, scheduler, timesOf } = setup();
+    const t0 = clock.now();
+    for (const id of [1, 2, 3]) scheduler.schedule(id, 1);
+    scheduler.start();
+    await clock.advance(5 * MIN);
+    for (const id of [1, 2, 3]) {
+      const times = timesOf(id);
+      const first = slotAtOrAfter(t0, id, MIN);
+      expect(times).toEqual([0, 1, 2, 3, 4].map((k) => first + k * MIN).filter((t) => t <= t0 + 5 * MIN));
+    }
+  });
+
+  test("a slow check does not push the next one later (no drift)", async () => {
+    const { clock, scheduler, timesOf } = setup({ takes: () => 45_000 });
+    scheduler.schedule(7, 1);
+    scheduler.start();
+    await clock.advance(10 * MIN);
+    const times = timesOf(7);
+    expect(times.length).toBe(10);
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(MIN);
+  });
+
+  test("a check still running when its next slot comes skips that slot instead of overlapping", async () => {
+    const { clock, scheduler, timesOf } = setup({ takes: () => 90_000 });
+    scheduler.schedule(7, 1);
+    scheduler.start();
+    await clock.advance(6 * MIN);
+    const times = timesOf(7);
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(2 * MIN);
+    expect(scheduler.stats().skippedBusy).toBeGreaterThanOrEqual(2);
+  });
+
+  test("after a stall of several intervals it runs once and skips ahead, no burst", async () => {
+    const { clock, scheduler, timesOf } = setup();
+    scheduler.schedule(1, 1);
+    scheduler.schedule(2, 5);
+    scheduler.start();
+    await clock.advance(MIN);
+    const before = timesOf(1).length;
+    clock.jump(10 * MIN); // the process was frozen
+    await clock.advance(0);
+    expect(timesOf(1).length).toBe(before + 1);
+    const next = scheduler.nextDue(1)!;
+    expect(next).toBeGreaterThan(clock.now());
+    expect(next - clock.now()).toBeLessThanOrEqual(MIN);
+    expect((next - slotAtOrAfter(0, 1, MIN)) % MIN).toBe(0); // back on its own grid
+    expect(scheduler.stats().skippedLate).toBeGreaterThanOrEqual(8);
+    expect(scheduler.stats().lateness.max).toBeGreaterThanOrEqual(9 * MIN);
+  });
+
+  test("concurrency is bounded; the rest wait their turn in order", async () => {
+    const { clock, scheduler, runs, maxInFlight } = setup({ concurrency: 3, takes: () => 1000 });
+    for (let id = 1; id <= 12; id++) scheduler.schedule(id, 1, { kick: true });
+    scheduler.start();
+    await clock.advance(5000);
+    expect(maxInFlight()).toBe(3);
+    expect(runs.filter((r) => r.at === runs[0].at)).toHaveLength(3);
+    expect(new Set(runs.slice(0, 12).map((r) => r.id)).size).toBe(12);
+    expect(scheduler.stats().running).toBe(0);
+  });
+
+  test("kick runs at once, then the grid resumes at least the kick gap later", async () => {
+    const { clock, scheduler, timesOf } = setup();
+    const t0 = clock.now();
+    scheduler.schedule(5, 1, { kick: true });
+    scheduler.start();
+    await clock.advance(0);
+    expect(timesOf(5)).toEqual([t0]);
+    const next = scheduler.nextDue(5)!;
+    expect(next).toBe(slotAtOrAfter(t0 + 5000, 5, MIN));
+    await clock.advance(3 * MIN);
+    expect(timesOf(5).slice(1)).toEqual([next, next + MIN, next + 2 * MIN].filter((t) => t <= clock.now()));
+  });
+
+  test("reschedule (edit) moves a monitor to its new interval; unschedule (pause, delete) stops it", async () => {
+    const { clock, scheduler, timesOf } = setup();
+    scheduler.schedule(9, 5);
+    scheduler.start();
+    await clock.advance(10 * MIN);
+    expect(timesOf(9)).toHaveLength(2);
+    scheduler.schedule(9, 1);
+    await clock.advance(5 * MIN);
+    expect(timesOf(9).length).toBeGreaterThanOrEqual(2 + 4);
+    scheduler.unschedule(9);
+    const n = timesOf(9).length;
+    await clock.advance(10 * MIN);
+    expect(timesOf(9)).toHaveLength(n);
+    expect(scheduler.nextDue(9)).toBeUndefined();
+  });
+
+  test("nothing runs before start or after stop; start resumes the same grid", async () => {
+    const { clock, scheduler, timesOf } = setup();
+    scheduler.schedule(3, 1);
+    await clock.advance(3 * MIN);
+    expect(timesOf(3)).toHaveLength(0);
+    scheduler.start();
+    await clock.advance(2 * MIN);
+    // The overdue slot once at start (late, not three times), then two on the grid.
+    expect(timesOf(3)).toHaveLength(3);
+    await scheduler.stop();
+    await clock.advance(3 * MIN);
+    expect(timesOf(3)).toHaveLength(3);
+    scheduler.start();
+    await clock.advance(2 * MIN);
+    const times = timesOf(3);
+    expect(times.length).toBeGreaterThanOrEqual(5);
+    expect((times.at(-1)! - times[1]) % MIN).toBe(0);
+  });
+
+  test("stop waits for running checks and aborts those that overrun the grace", async () => {
+    const clock = fakeClock();
+    let aborted = false;
+    const scheduler = createScheduler({
+      clock,
+      run: (_id, signal) =>
+        new Promise<void>((resolve) => {
+          signal.addEventListener("abort", () => {
+            aborted = true;
+            resolve();
+          });
+        }),
+    });
+    scheduler.schedule(1, 1, { kick: true });
+    scheduler.start();
+    await clock.advance(0);
+    expect(scheduler.stats().running).toBe(1);
+    await scheduler.stop(50);
+    expect(aborted).toBe(true);
+    expect(scheduler.stats().running).toBe(0);
+  });
+
+  test("lateness is measured from the scheduled slot", async () => {
+    const { clock, scheduler } = setup({ concurrency: 1, takes: () => 100 });
+    for (let id = 1; id <= 5; id++) scheduler.schedule(id, 1);
+    scheduler.start();
+    await clock.advance(2 * MIN);
+    const { lateness, started } = scheduler.stats();
+    expect(lateness.count).toBe(started);
+    expect(lateness.p50).not.toBeNull();
+  });
+});
+
+describe("LatencyHistogram", () => {
+  test("percentiles, and windows by subtraction", () => {
+    const h = new LatencyHistogram();
+    for (let i = 1; i <= 100; i++) h.record(i);
+    expect(h.percentile(50)).toBe(50);
+    expect(h.percentile(99)).toBe(99);
+    const snap = LatencyHistogram.from(h.toJSON());
+    for (let i = 0; i < 100; i++) h.record(2500);
+    const window = h.minus(snap);
+    expect(window.total).toBe(100);
+    expect(window.percentile(50)).toBe(2500);
+    expect(h.percentile(99)).toBe(2500);
+  });
+});

@@ -1,0 +1,292 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openDatabase, type Db } from "../db/open";
+import { createEventBus, type EventMap } from "../events";
+import { fakeClock, type FakeClock } from "../test-support";
+import type { Checker, TlsProbe } from "./check";
+import { slotAtOrAfter } from "./scheduler";
+import { createMonitorService } from "./service";
+
+const MIN = 60_000;
+
+/** A checker whose answer per URL the test sets ("up" by default), recording each call's time. */
+function scripted(clock: FakeClock) {
+  const answers = new Map<string, "up" | "down">();
+  const calls: { url: string; at: number }[] = [];
+  const checker: Checker = async (target) => {
+    calls.push({ url: target.url, at: clock.now() });
+    const up = (answers.get(target.url) ?? "up") === "up";
+    return { time: clock.now(), up, responseTime: up ? 12 : null, httpStatus: up ? 200 : null, error: up ? null : "connection refused" };
+  };
+  return { answers, calls, checker, callsTo: (url: string) => calls.filter((c) => c.url === url) };
+}
+
+function setup(db: Db = openDatabase(":memory:"), clock = fakeClock(), extra: Partial<Parameters<typeof createMonitorService>[0]> = {}) {
+  const bus = createEventBus();
+  const events: { type: keyof EventMap; payload: unknown }[] = [];
+  for (const type of ["monitor.status", "monitor.check", "monitor.change"] as const) bus.on(type, (payload) => events.push({ type, payload }));
+  const script = scripted(clock);
+  const service = createMonitorService({ db, bus, clock, checker: script.checker, tls: false, ...extra });
+  const statusEvents = () => events.filter((e) => e.type === "monitor.status").map((e) => e.payload as EventMap["monitor.status"]);
+  return { db, clock, bus, events, statusEvents, service, ...script };
+}
+
+const dirs: string[] = [];
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+const tempDbPath = () => {
+  const dir = mkdtempSync(join(tmpdir(), "vigil-mon-"));
+  dirs.push(dir);
+  return join(dir, "vigil.db");
+};
+
+describe("status and the retry rule", () => {
+  test("pending until the first result, then up; one failure is tolerated, the second makes it down", async () => {
+    const { service, answers, statusEvents } = setup();
+    const m = service.create({ name: "api", url: "http://svc.test/", interval: 1, retries: 1 });
+    expect(m.status).toBe("pending");
+    await service.checkNow(m.id);
+    expect(service.get(m.id)!.status).toBe("up");
+
+    answers.set("http://svc.test/", "down");
+    await service.checkNow(m.id);
+    expect(service.get(m.id)).toMatchObject({ status: "up", consecutiveFailures: 1, lastError: "connection refused" });
+    await service.checkNow(m.id);
+    expect(service.get(m.id)).toMatchObject({ status: "down", consecutiveFailures: 2 });
+    await service.checkNow(m.id);
+    answers.set("http://svc.test/", "up");
+    await service.checkNow(m.id);
+    expect(service.get(m.id)).toMatchObject({ status: "up", consecutiveFailures: 0, lastError: null });
+
+    expect(statusEvents().map((e) => [e.from, e.to])).toEqual([
+      ["pending", "up"],
+      ["up", "down"],
+      ["down", "up"],
+    ]);
+    expect(statusEvents()[1]).toMatchObject({ monitorId: m.id, name: "api", error: "connection refused", responseTime: null });
+  });
+
+  test("retries 0: the first failure is down; a new monitor failing within its retries stays pending", async () => {
+    const { service, answers } = setup();
+    answers.set("http://a.test/", "down");
+    answers.set("http://b.test/", "down");
+    const a = service.create({ name: "a", url: "http://a.test/", retries: 0 });
+    const b = service.create({ name: "b", url: "http://b.test/", retries: 2 });
+    await service.checkNow(a.id);
+    await service.checkNow(b.id);
+    expect(service.get(a.id)!.status).toBe("down");
+    expect(service.get(b.id)!.status).toBe("pending");
+    await service.checkNow(b.id);
+    expect(service.get(b.id)!.status).toBe("pending");
+    await service.checkNow(b.id);
+    expect(service.get(b.id)!.status).toBe("down");
+  });
+
+  test("every check is an event with the state after it; the list's uptime follows", async () => {
+    const { service, answers, events } = setup();
+    const m = service.create({ name: "x", url: "http://x.test/", retries: 0 });
+    await service.checkNow(m.id);
+    answers.set("http://x.test/", "down");
+    await service.checkNow(m.id);
+    const checks = events.filter((e) => e.type === "monitor.check").map((e) => e.payload as EventMap["monitor.check"]);
+    expect(checks.map((c) => [c.result.status, c.status])).toEqual([
+      ["up", "up"],
+      ["down", "down"],
+    ]);
+    expect(checks[1].uptime24h).toBe(50);
+    expect(service.get(m.id)!.uptime24h).toBe(50);
+    expect(service.counts()).toMatchObject({ totalMonitors: 1, activeMonitors: 1, down: 1, up: 0 });
+  });
+});
+
+describe("scheduling through the service", () => {
+  test("a new monitor is checked at once, then every interval", async () => {
+    const { service, clock, callsTo } = setup();
+    service.start({ maintenanceDelayMs: 3_600_000 });
+    const t0 = clock.now();
+    service.create({ name: "x", url: "http://x.test/", interval: 1 });
+    await clock.advance(3 * MIN + 5000);
+    const times = callsTo("http://x.test/").map((c) => c.at);
+    expect(times[0]).toBe(t0);
+    expect(times.length).toBeGreaterThanOrEqual(4);
+    for (let i = 2; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(MIN);
+    await service.stop();
+  });
+
+  test("pause stops the checks at once; resume checks at once and continues", async () => {
+    const { service, clock, callsTo } = setup();
+    service.start({ maintenanceDelayMs: 3_600_000 });
+    const m = service.create({ name: "x", url: "http://x.test/", interval: 1 });
+    await clock.advance(2 * MIN);
+    service.update(m.id, { active: false });
+    const n = callsTo("http://x.test/").length;
+    await clock.advance(5 * MIN);
+    expect(callsTo("http://x.test/")).toHaveLength(n);
+    expect(service.get(m.id)!.active).toBe(false);
+    expect(service.counts()).toMatchObject({ activeMonitors: 0, pausedMonitors: 1 });
+
+    const resumedAt = clock.now();
+    service.update(m.id, { active: true });
+    await clock.advance(2 * MIN);
+    const after = callsTo("http://x.test/").slice(n);
+    expect(after[0].at).toBe(resumedAt);
+    expect(after.length).toBeGreaterThanOrEqual(2);
+    await service.stop();
+  });
+
+  test("an edit of the check runs it at once on the new interval; a rename does not", async () => {
+    const { service, clock, callsTo } = setup();
+    service.start({ maintenanceDelayMs: 3_600_000 });
+    const m = service.create({ name: "x", url: "http://x.test/", interval: 60 });
+    await clock.advance(10 * MIN);
+    expect(callsTo("http://x.test/")).toHaveLength(1);
+    service.update(m.id, { name: "renamed" });
+    await clock.advance(MIN);
+    expect(callsTo("http://x.test/")).toHaveLength(1);
+
+    const editedAt = clock.now();
+    service.update(m.id, { url: "http://y.test/", interval: 1 });
+    await clock.advance(0);
+    expect(callsTo("http://y.test/").map((c) => c.at)).toEqual([editedAt]);
+    expect(service.scheduler.nextDue(m.id)).toBe(slotAtOrAfter(editedAt + 5000, m.id, MIN));
+    await clock.advance(5 * MIN);
+    expect(callsTo("http://y.test/").length).toBeGreaterThanOrEqual(5);
+    expect(callsTo("http://x.test/")).toHaveLength(1);
+    await service.stop();
+  });
+
+  test("delete stops the checks and drops queued results", async () => {
+    const { service, clock, callsTo, db } = setup();
+    service.start({ maintenanceDelayMs: 3_600_000 });
+    const m = service.create({ name: "x", url: "http://x.test/", interval: 1 });
+    await clock.advance(0);
+    expect(service.remove(m.id)).toBe(true);
+    expect(service.remove(m.id)).toBe(false);
+    await clock.advance(5 * MIN);
+    expect(callsTo("http://x.test/")).toHaveLength(1);
+    service.writer.flush();
+    expect(db.$client.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 0 });
+    await service.stop();
+  });
+});
+
+describe("restart", () => {
+  test("a new service over the same database resumes each monitor's grid, state and history", async () => {
+    const path = tempDbPath();
+    const clock = fakeClock();
+    const first = setup(openDatabase(path), clock);
+    first.service.start({ maintenanceDelayMs: 3_600_000 });
+    const ids = [
+      first.service.create({ name: "a", url: "http://a.test/", interval: 1 }).id,
+      first.service.create({ name: "b", url: "http://b.test/", interval: 5 }).id,
+      first.service.create({ name: "c", url: "http://c.test/", interval: 1, active: false }).id,
+    ];
+    first.answers.set("http://b.test/", "down");
+    await clock.advance(12 * MIN);
+    const before = ids.map((id) => first.service.get(id)!);
+    expect(before.map((m) => m.status)).toEqual(["up", "down", "pending"]);
+    await first.service.stop();
+    first.db.$client.close();
+
+    clock.jump(30_000);
+    const second = setup(openDatabase(path), clock);
+    const after = ids.map((id) => second.service.get(id)!);
+    // Status, failures, last result and uptime come back; the paused one stays paused and unscheduled.
+    for (const [i, m] of after.entries()) {
+      expect(m).toMatchObject({
+        status: before[i].status,
+        consecutiveFailures: before[i].consecutiveFailures,
+        lastCheckedAt: before[i].lastCheckedAt,
+        responseTime: before[i].responseTime,
+        uptime24h: before[i].uptime24h,
+        active: before[i].active,
+      });
+    }
+    expect(second.service.scheduler.has(ids[2])).toBe(false);
+    // Same grid as before the restart: the next slot is on the monitor's own phase, within one interval.
+    for (const [i, id] of ids.slice(0, 2).entries()) {
+      const interval = [1, 5][i] * MIN;
+      const next = second.service.scheduler.nextDue(id)!;
+      expect(next).toBe(slotAtOrAfter(clock.now(), id, interval));
+    }
+    second.service.start({ maintenanceDelayMs: 3_600_000 });
+    await clock.advance(5 * MIN);
+    expect(second.callsTo("http://a.test/").length).toBeGreaterThanOrEqual(5);
+    expect(second.callsTo("http://b.test/").length).toBe(1);
+    expect(second.callsTo("http://c.test/").length).toBe(0);
+    await second.service.stop();
+    const rows = second.db.$client.query("SELECT count(*) AS n FROM check_results").get() as { n: number };
+    expect(rows.n).toBe(first.calls.length + second.calls.length);
+    second.db.$client.close();
+  });
+
+  test("after a crash (no clean stop) the last result is recovered from the results written", async () => {
+    const path = tempDbPath();
+    const clock = fakeClock();
+    const first = setup(openDatabase(path), clock);
+    const id = first.service.create({ name: "a", url: "http://a.test/" }).id;
+    await first.service.checkNow(id);
+    clock.jump(MIN);
+    await first.service.checkNow(id);
+    first.service.writer.flush(); // results written, the row's last_checked_at not (it only changes on status changes)
+    first.db.$client.close();
+    const second = setup(openDatabase(path), clock);
+    expect(second.service.get(id)).toMatchObject({ status: "up", lastCheckedAt: clock.now(), responseTime: 12 });
+    second.db.$client.close();
+  });
+});
+
+describe("writes", () => {
+  test("results are written in batches, not one transaction per check", async () => {
+    const { service, clock, db } = setup(undefined, undefined, { writer: { flushMs: 1000 } });
+    service.start({ maintenanceDelayMs: 3_600_000 });
+    for (let i = 0; i < 50; i++) service.create({ name: `m${i}`, url: `http://m${i}.test/`, interval: 1 });
+    await clock.advance(0);
+    expect(db.$client.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 0 });
+    await clock.advance(1000);
+    // The 50 first checks: one transaction.
+    expect(db.$client.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 50 });
+    expect(service.writer.stats()).toMatchObject({ written: 50, flushes: 1 });
+    await clock.advance(2 * MIN);
+    // Then at most one transaction per second, however many checks landed in it.
+    const { written, flushes } = service.writer.stats();
+    expect(written).toBeGreaterThanOrEqual(100);
+    expect(flushes).toBeLessThanOrEqual(1 + 120);
+    await service.stop();
+  });
+
+  test("stop writes what is pending", async () => {
+    const { service, db } = setup();
+    const m = service.create({ name: "x", url: "http://x.test/" });
+    await service.checkNow(m.id);
+    await service.stop();
+    expect(db.$client.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 1 });
+    expect(db.$client.query("SELECT status, last_checked_at IS NOT NULL AS checked FROM monitors").get()).toEqual({ status: "up", checked: 1 });
+  });
+});
+
+describe("TLS expiry", () => {
+  test("https monitors get the certificate expiry from the probe, kept in their state and row", async () => {
+    const lookups: string[] = [];
+    const fakeTls = {
+      get: (url: string, onFound: (e: number | null) => void) => {
+        lookups.push(url);
+        queueMicrotask(() => onFound(Date.UTC(2027, 0, 1)));
+        return undefined;
+      },
+      clear: () => {},
+    } as TlsProbe;
+    const { service, db } = setup(undefined, undefined, { tls: fakeTls });
+    const https = service.create({ name: "s", url: "https://secure.test/" });
+    const http = service.create({ name: "p", url: "http://plain.test/" });
+    await service.checkNow(https.id);
+    await service.checkNow(http.id);
+    await Bun.sleep(0);
+    expect(lookups).toEqual(["https://secure.test/"]);
+    expect(service.get(https.id)!.tlsExpiresAt).toBe(Date.UTC(2027, 0, 1));
+    expect(service.get(http.id)!.tlsExpiresAt).toBeNull();
+    service.writer.flush();
+    expect(db.$client.query("SELECT tls_expires_at AS t FROM monitors WHERE id = ?").get(https.id)).toEqual({ t: Date.UTC(2027, 0, 1) });
+  });
+});

@@ -1,0 +1,286 @@
+// Monitors: their rows, and their latest state kept in memory (status, last result, failures in a row, TLS expiry,
+// 24 hourly up/total counters for the list's uptime) so lists never touch the history tables.
+import { asc, eq } from "drizzle-orm";
+import type { Db } from "../db/open";
+import { monitors, type MonitorRow } from "../db/schema";
+import type { CheckOutcome } from "./check";
+import { HOUR, readWatermarks } from "./history";
+import type { CheckResult, DashboardCounts, MonitorStatus, PublicMonitor } from "./public";
+import type { MonitorFields } from "./schemas";
+import type { PersistedState } from "./writer";
+
+/** The ring of hourly counters: 25 slots of [hour number, checks, up]. */
+const RING = 25;
+
+export interface MonitorEntry {
+  id: number;
+  fields: MonitorFields;
+  createdAt: number;
+  updatedAt: number;
+  state: PersistedState;
+  /** The state changed since it was last queued for writing (only shutdown writes those). */
+  unsaved: boolean;
+  ring: Uint32Array;
+}
+
+export interface Applied {
+  from: MonitorStatus;
+  to: MonitorStatus;
+  /** The row should be written now: status or the failure count (up to the down threshold) changed. */
+  persist: boolean;
+}
+
+const fieldsOf = (row: MonitorRow): MonitorFields => ({
+  name: row.name,
+  url: row.url,
+  method: row.method,
+  interval: row.interval,
+  timeout: row.timeout,
+  expectedStatus: row.expectedStatus,
+  headers: row.headers,
+  body: row.body,
+  active: row.active,
+  retries: row.retries,
+  followRedirects: row.followRedirects,
+});
+
+const stateOf = (row: MonitorRow): PersistedState => ({
+  status: row.status,
+  statusChangedAt: row.statusChangedAt,
+  consecutiveFailures: row.consecutiveFailures,
+  lastCheckedAt: row.lastCheckedAt,
+  lastResponseTime: row.lastResponseTime,
+  lastHttpStatus: row.lastHttpStatus,
+  lastError: row.lastError,
+  tlsExpiresAt: row.tlsExpiresAt,
+});
+
+function bump(ring: Uint32Array, time: number, up: boolean) {
+  const hour = Math.floor(time / HOUR);
+  const i = (hour % RING) * 3;
+  if (ring[i] !== hour) {
+    ring[i] = hour;
+    ring[i + 1] = 0;
+    ring[i + 2] = 0;
+  }
+  ring[i + 1]++;
+  if (up) ring[i + 2]++;
+}
+
+function add(ring: Uint32Array, hour: number, checks: number, up: number) {
+  const i = (hour % RING) * 3;
+  if (ring[i] !== hour) {
+    ring[i] = hour;
+    ring[i + 1] = 0;
+    ring[i + 2] = 0;
+  }
+  ring[i + 1] += checks;
+  ring[i + 2] += up;
+}
+
+/** Percent with two decimals, rounded down (100 only when nothing failed); null without checks. */
+export function percent(up: number, total: number): number | null {
+  if (total <= 0) return null;
+  return Math.floor((up / total) * 10_000 + 1e-9) / 100;
+}
+
+/**
+ * Availability over the last 24 hours from the hourly ring: the current hour and the 23 before it, plus the part of
+ * the 24th hour back that still lies in the window (pro rata).
+ */
+export function uptime24h(ring: Uint32Array, now: number): number | null {
+  const current = Math.floor(now / HOUR);
+  const frac = (now - current * HOUR) / HOUR;
+  let total = 0;
+  let up = 0;
+  for (let k = 0; k <= 24; k++) {
+    const hour = current - k;
+    const i = (hour % RING) * 3;
+    if (ring[i] !== hour) continue;
+    const w = k === 24 ? 1 - frac : 1;
+    total += ring[i + 1] * w;
+    up += ring[i + 2] * w;
+  }
+  return total > 0 ? percent(up, total) : null;
+}
+
+export function toCheckResult(monitorId: number, o: CheckOutcome): CheckResult {
+  return { monitorId, time: o.time, status: o.up ? "up" : "down", responseTime: o.responseTime, httpStatus: o.httpStatus, error: o.error };
+}
+
+export function createMonitorStore(db: Db) {
+  const entries = new Map<number, MonitorEntry>();
+  const sqlite = db.$client;
+
+  const entryOf = (row: MonitorRow): MonitorEntry => ({
+    id: row.id,
+    fields: fieldsOf(row),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    state: stateOf(row),
+    unsaved: false,
+    ring: new Uint32Array(RING * 3),
+  });
+
+  /** Reads every monitor, then fills in what the rows may lack after a crash: the latest result and the ring. */
+  function load(now = Date.now()) {
+    entries.clear();
+    for (const row of db.select().from(monitors).orderBy(asc(monitors.id)).all()) entries.set(row.id, entryOf(row));
+    if (entries.size === 0) return;
+
+    // The newest result per monitor (index seek per monitor).
+    const latest = sqlite
+      .query<{ monitor_id: number; time: number; up: number; response_time: number | null; http_status: number | null; error: string | null }, []>(
+        `SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error FROM monitors m
+         JOIN check_results c ON c.id = (SELECT id FROM check_results WHERE monitor_id = m.id ORDER BY time DESC LIMIT 1)`,
+      )
+      .all();
+    for (const r of latest) {
+      const e = entries.get(r.monitor_id);
+      if (!e || (e.state.lastCheckedAt ?? 0) >= r.time) continue;
+      e.state.lastCheckedAt = r.time;
+      e.state.lastResponseTime = r.response_time;
+      e.state.lastHttpStatus = r.http_status;
+      e.state.lastError = r.up ? null : r.error;
+    }
+
+    // The hourly ring: rolled-up hours from monitor_hourly, the rest from raw results.
+    const since = (Math.floor(now / HOUR) - (RING - 1)) * HOUR;
+    const watermark = Math.max(since, readWatermarks(db).hourly ?? since);
+    const hourly = sqlite
+      .query<{ monitor_id: number; bucket_start: number; checks: number; up: number }, [number, number]>(
+        `SELECT monitor_id, bucket_start, checks, up FROM monitor_hourly
+         WHERE monitor_id IN (SELECT id FROM monitors) AND bucket_start >= ?1 AND bucket_start < ?2`,
+      )
+      .all(since, watermark);
+    for (const r of hourly) {
+      const e = entries.get(r.monitor_id);
+      if (e) add(e.ring, r.bucket_start / HOUR, r.checks, r.up);
+    }
+    const raw = sqlite
+      .query<{ monitor_id: number; hour: number; checks: number; up: number }, [number]>(
+        `SELECT monitor_id, time / ${HOUR} AS hour, count(*) AS checks, sum(up) AS up FROM check_results
+         WHERE monitor_id IN (SELECT id FROM monitors) AND time >= ?1 GROUP BY monitor_id, hour`,
+      )
+      .all(watermark);
+    for (const r of raw) {
+      const e = entries.get(r.monitor_id);
+      if (e) add(e.ring, r.hour, r.checks, r.up);
+    }
+  }
+
+  return {
+    load,
+    get: (id: number) => entries.get(id),
+    all: () => [...entries.values()],
+    get size() {
+      return entries.size;
+    },
+
+    create(fields: MonitorFields, now = Date.now()): MonitorEntry {
+      const row = db.insert(monitors).values({ ...fields, createdAt: now, updatedAt: now }).returning().get();
+      const entry = entryOf(row);
+      entries.set(row.id, entry);
+      return entry;
+    },
+
+    /** Writes new fields; the in-memory state is written along (it is current). */
+    update(id: number, fields: MonitorFields, now = Date.now()): MonitorEntry | undefined {
+      const entry = entries.get(id);
+      if (!entry) return undefined;
+      const row = db.update(monitors).set({ ...fields, ...entry.state, updatedAt: now }).where(eq(monitors.id, id)).returning().get();
+      if (!row) {
+        entries.delete(id);
+        return undefined;
+      }
+      entry.fields = fieldsOf(row);
+      entry.updatedAt = row.updatedAt;
+      entry.unsaved = false;
+      return entry;
+    },
+
+    /** Deletes a monitor; its results and rollups go with it (ON DELETE CASCADE). */
+    remove(id: number): boolean {
+      const existed = entries.delete(id);
+      const deleted = db.delete(monitors).where(eq(monitors.id, id)).returning({ id: monitors.id }).all();
+      return existed || deleted.length > 0;
+    },
+
+    /**
+     * Applies a check to the state: up resets the failures; a failure counts, and the monitor is down once
+     * retries + 1 checks in a row failed (until then it keeps its status, pending included).
+     */
+    apply(entry: MonitorEntry, o: CheckOutcome): Applied {
+      const s = entry.state;
+      const from = s.status;
+      const failuresBefore = s.consecutiveFailures;
+      s.lastCheckedAt = o.time;
+      s.lastResponseTime = o.responseTime;
+      s.lastHttpStatus = o.httpStatus;
+      s.lastError = o.error;
+      let to: MonitorStatus = from;
+      if (o.up) {
+        s.consecutiveFailures = 0;
+        to = "up";
+      } else {
+        s.consecutiveFailures++;
+        if (s.consecutiveFailures > entry.fields.retries) to = "down";
+      }
+      if (to !== from) {
+        s.status = to;
+        s.statusChangedAt = o.time;
+      }
+      bump(entry.ring, o.time, o.up);
+      const persist = to !== from || (s.consecutiveFailures !== failuresBefore && s.consecutiveFailures <= entry.fields.retries + 1);
+      entry.unsaved = !persist;
+      return { from, to, persist };
+    },
+
+    toPublic(entry: MonitorEntry, now = Date.now()): PublicMonitor {
+      const f = entry.fields;
+      const s = entry.state;
+      return {
+        id: entry.id,
+        name: f.name,
+        url: f.url,
+        method: f.method,
+        interval: f.interval,
+        timeout: f.timeout,
+        expectedStatus: f.expectedStatus,
+        headers: f.headers,
+        body: f.body,
+        active: f.active,
+        retries: f.retries,
+        followRedirects: f.followRedirects,
+        createdAt: entry.createdAt,
+        updatedAt: entry.updatedAt,
+        status: s.status,
+        statusChangedAt: s.statusChangedAt,
+        consecutiveFailures: s.consecutiveFailures,
+        lastCheckedAt: s.lastCheckedAt,
+        responseTime: s.lastResponseTime,
+        httpStatus: s.lastHttpStatus,
+        lastError: s.lastError,
+        uptime24h: uptime24h(entry.ring, now),
+        tlsExpiresAt: s.tlsExpiresAt,
+      };
+    },
+
+    uptime24h: (entry: MonitorEntry, now = Date.now()) => uptime24h(entry.ring, now),
+
+    counts(): DashboardCounts {
+      const c: DashboardCounts = { totalMonitors: entries.size, activeMonitors: 0, pausedMonitors: 0, up: 0, down: 0, pending: 0 };
+      for (const e of entries.values()) {
+        if (!e.fields.active) {
+          c.pausedMonitors++;
+          continue;
+        }
+        c.activeMonitors++;
+        c[e.state.status]++;
+      }
+      return c;
+    },
+  };
+}
+
+export type MonitorStore = ReturnType<typeof createMonitorStore>;
