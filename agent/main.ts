@@ -88,12 +88,12 @@ async function run(opts: ReturnType<typeof options>) {
     fail((e as Error).message);
   }
   const interval = Number(opts.get("interval") ?? 10);
-  if (!Number.isFinite(interval) || interval < 1 || interval > 3600) fail("--interval must be 1-3600 seconds");
+  if (!Number.isInteger(interval) || interval < 1 || interval > 3600) fail("--interval must be a whole number of seconds, 1-3600");
   const capacity = Number(opts.get("buffer") ?? 2160);
   if (!Number.isInteger(capacity) || capacity < 1) fail("--buffer must be a positive integer");
 
   const collector = new Collector({ agentVersion: VERSION, disks: opts.list("disks"), interfaces: opts.list("interfaces") });
-  const reporter = new Reporter({ server: config.server, credential: config.credential, capacity });
+  const reporter = new Reporter({ server: config.server, credential: config.credential, capacity, interval });
   console.log(`vigil-agent ${VERSION} reporting to ${config.server} every ${interval} s`);
 
   let attempt = 0;

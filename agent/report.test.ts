@@ -28,7 +28,7 @@ describe("Reporter", () => {
   test("keeps samples while the server is down and sends them oldest first when it is back", async () => {
     let state: number | "down" = "down";
     const server = fakeServer(() => state);
-    const r = new Reporter({ server: "http://x", credential: "c", capacity: 100, fetch: server.fetchFn, log: () => {} });
+    const r = new Reporter({ server: "http://x", credential: "c", capacity: 100, interval: 10, fetch: server.fetchFn, log: () => {} });
     for (let t = 1; t <= 3; t++) {
       r.add(sample(t));
       expect(await r.flush(host)).toBe("retry");
@@ -46,7 +46,7 @@ describe("Reporter", () => {
 
   test("sends a long backlog in reports of at most 500", async () => {
     const server = fakeServer(() => 200);
-    const r = new Reporter({ server: "http://x", credential: "c", capacity: 2000, fetch: server.fetchFn, log: () => {} });
+    const r = new Reporter({ server: "http://x", credential: "c", capacity: 2000, interval: 10, fetch: server.fetchFn, log: () => {} });
     for (let t = 0; t < 1200; t++) r.add(sample(t));
     expect(await r.flush(host)).toBe("sent");
     expect(server.received.map((b) => b.length)).toEqual([500, 500, 200]);
@@ -55,7 +55,7 @@ describe("Reporter", () => {
 
   test("drops the oldest past its capacity", async () => {
     const server = fakeServer(() => 200);
-    const r = new Reporter({ server: "http://x", credential: "c", capacity: 3, fetch: server.fetchFn, log: () => {} });
+    const r = new Reporter({ server: "http://x", credential: "c", capacity: 3, interval: 10, fetch: server.fetchFn, log: () => {} });
     for (let t = 1; t <= 5; t++) r.add(sample(t));
     await r.flush(host);
     expect(server.received).toEqual([[3, 4, 5]]);
@@ -64,7 +64,7 @@ describe("Reporter", () => {
   test("a batch the server rejects as invalid is dropped, a revoked credential is reported", async () => {
     let status = 400;
     const server = fakeServer(() => status);
-    const r = new Reporter({ server: "http://x", credential: "c", capacity: 10, fetch: server.fetchFn, log: () => {} });
+    const r = new Reporter({ server: "http://x", credential: "c", capacity: 10, interval: 10, fetch: server.fetchFn, log: () => {} });
     r.add(sample(1));
     expect(await r.flush(host)).toBe("rejected");
     expect(r.pending).toBe(0);

@@ -6,6 +6,8 @@ export interface ReporterOptions {
   credential: string;
   /** Samples kept while the server is unreachable; the oldest are dropped past it. */
   capacity: number;
+  /** Seconds between samples, told to the server so it knows when the agent is late. */
+  interval: number;
   fetch?: typeof fetch;
   log?: (msg: string) => void;
 }
@@ -61,7 +63,7 @@ export class Reporter {
       const res = await this.fetch(new URL("/api/agents/report", this.options.server), {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${this.options.credential}` },
-        body: JSON.stringify({ host, samples }),
+        body: JSON.stringify({ host, interval: this.options.interval, samples }),
         signal: AbortSignal.timeout(15_000),
       });
       if (res.ok) return "sent";

@@ -1,11 +1,17 @@
-// npm run build: the UI, then one executable (dist/vigil) with the UI and the migrations embedded.
+// npm run build: the UI, one executable (dist/vigil) with the UI and the migrations embedded, and the Linux agents
+// it serves at /downloads (dist/agents; `npm run build:agents` adds macOS and Windows).
 // `--target bun-linux-arm64` (etc.) cross-compiles; the runtime for that target comes from the npm registry.
 import { parseArgs } from "node:util";
+import { buildAgents } from "./build-agents";
 import { buildUi } from "./build-ui";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { target: { type: "string" }, outfile: { type: "string", default: "dist/vigil" } },
+  options: {
+    target: { type: "string" },
+    outfile: { type: "string", default: "dist/vigil" },
+    "no-agents": { type: "boolean" },
+  },
 });
 
 const started = performance.now();
@@ -26,4 +32,5 @@ const args = [
 ];
 const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });
 if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1);
+if (!values["no-agents"]) await buildAgents(["linux-x64", "linux-arm64"]);
 console.log(`built ${values.outfile} in ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -10,6 +10,10 @@ import { errorHandling } from "./http/errors";
 import { security } from "./http/security";
 import { defaultUiDir, uiRoutes } from "./http/ui";
 import { silentLogger, type Logger } from "./log";
+import { defaultAgentsDir, downloadRoutes } from "./agents/downloads";
+import { agentRoutes } from "./agents/routes";
+import { AgentService } from "./agents/service";
+import { createAgentStore } from "./agents/store";
 import { createLive, type Live } from "./monitors/live";
 import { monitorRoutes } from "./monitors/routes";
 import { createMonitorService, type MonitorService, type MonitorServiceOptions } from "./monitors/service";
@@ -20,7 +24,7 @@ import { VERSION } from "./version";
 export interface AppDeps {
   db: Db;
   jwtSecret: string;
-  config: Pick<Config, "tokenTtl" | "trustProxy" | "links">;
+  config: Pick<Config, "tokenTtl" | "trustProxy" | "links"> & Partial<Pick<Config, "agentsDir" | "publicUrl">>;
   log?: Logger;
   passwords?: PasswordHasher;
   limits?: LoginLimits;
@@ -36,6 +40,7 @@ export interface AppDeps {
 export interface Services {
   events: EventBus;
   monitors: MonitorService;
+  agents: AgentService;
   live: Live;
 }
 
@@ -45,12 +50,25 @@ export interface Services {
  */
 export function createServices(
   db: Db,
-  { log = silentLogger, monitors = {} }: { log?: Logger; monitors?: Omit<MonitorServiceOptions, "db" | "bus" | "log"> } = {},
+  {
+    log = silentLogger,
+    monitors = {},
+    agentTokenTtlMs,
+  }: { log?: Logger; monitors?: Omit<MonitorServiceOptions, "db" | "bus" | "log">; agentTokenTtlMs?: number } = {},
 ): Services {
   const events = createEventBus(log);
   return {
     events,
     monitors: createMonitorService({ db, bus: events, log, ...monitors }),
+    agents: new AgentService({
+      store: createAgentStore(db),
+      transaction: (fn) => db.transaction(() => fn()),
+      log,
+      tokenTtlMs: agentTokenTtlMs,
+      onStatus: (e) => events.emit("agent.status", e),
+      onReport: (state) => events.has("agent.report") && events.emit("agent.report", state),
+      onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
+    }),
     live: createLive({ bus: events, users: createUserStore(db), log }),
   };
 }
@@ -75,6 +93,8 @@ export function createApp(deps: AppDeps) {
     .use(authRoutes({ users, passwords, session, limits: deps.limits ?? defaultLoginLimits(), trustProxy: deps.config.trustProxy }))
     .use(userRoutes({ users, passwords, session }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
+    .use(agentRoutes({ agents: services.agents, session }))
+    .use(downloadRoutes({ dir: deps.config.agentsDir ?? defaultAgentsDir(), publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
     .use(services.live.routes(session))
     .use(uiRoutes(deps.uiDir ?? defaultUiDir(), { live: deps.uiLive }));
 }

@@ -18,6 +18,10 @@ export interface Config {
   checkConcurrency: number;
   /** Days raw check results are kept (rollups are kept 365 days). */
   rawRetentionDays: number;
+  /** Directory with the agent binaries served at /downloads (default: beside the executable, or dist/agents). */
+  agentsDir?: string;
+  /** The address agents and install commands use, when Vigil sits behind a proxy (default: the request's). */
+  publicUrl?: string;
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error"];
@@ -33,6 +37,8 @@ const OPTIONS = {
   "trust-proxy": { env: "VIGIL_TRUST_PROXY", default: "false", help: "true behind a reverse proxy: client address from X-Forwarded-For" },
   "check-concurrency": { env: "VIGIL_CHECK_CONCURRENCY", default: "200", help: "HTTP checks running at once (1-10000)" },
   "raw-retention-days": { env: "VIGIL_RAW_RETENTION_DAYS", default: "7", help: "Days raw check results are kept (1-365); hourly and daily rollups are kept 365 days" },
+  "agents-dir": { env: "VIGIL_AGENTS_DIR", default: undefined, help: "Directory of agent binaries served at /downloads (default: agents/ beside the executable, or dist/agents)" },
+  "public-url": { env: "VIGIL_PUBLIC_URL", default: undefined, help: "Address agents use to reach Vigil, e.g. https://vigil.example.com (default: from each request)" },
   "blog-url": { env: "VIGIL_BLOG_URL", default: "https://blog.vigil.dev", help: "Footer link: blog" },
   "video-url": { env: "VIGIL_VIDEO_URL", default: "https://www.youtube.com/@vigil-monitor", help: "Footer link: video channel" },
   "temp-mail-url": { env: "VIGIL_TEMP_MAIL_URL", default: "https://mail.vigil.dev", help: "Footer link: temporary-mail service" },
@@ -72,6 +78,9 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   const jwtSecret = get("jwt-secret");
   if (jwtSecret !== undefined && jwtSecret.length < 32) throw new ConfigError("The JWT secret must be at least 32 characters");
 
+  const publicUrl = get("public-url");
+  if (publicUrl !== undefined && !/^https?:\/\/[^\s"'`$]+$/.test(publicUrl)) throw new ConfigError(`Invalid public URL: ${publicUrl}`);
+
   const checkConcurrency = Number(get("check-concurrency"));
   if (!Number.isInteger(checkConcurrency) || checkConcurrency < 1 || checkConcurrency > 10_000) {
     throw new ConfigError(`Invalid check concurrency: ${get("check-concurrency")} (1-10000)`);
@@ -92,5 +101,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     links: { blog: get("blog-url")!, video: get("video-url")!, tempMail: get("temp-mail-url")! },
     checkConcurrency,
     rawRetentionDays,
+    agentsDir: get("agents-dir") ? resolve(get("agents-dir")!) : undefined,
+    publicUrl,
   };
 }

@@ -1,6 +1,7 @@
 // The typed in-process event bus: producers emit what happened, subscribers (live push, notifications, status page
 // cache…) react. Nothing polls the database to find out what changed.
 import { silentLogger, type Logger } from "./log";
+import type { AgentState, AgentStatusEvent } from "./agents/service";
 import type { MonitorChangeEvent, MonitorCheckEvent, MonitorStatusEvent } from "./monitors/public";
 
 /** Every event type and its payload. Later features add theirs here (agent presence, thresholds…). */
@@ -8,6 +9,12 @@ export interface EventMap {
   "monitor.status": MonitorStatusEvent;
   "monitor.check": MonitorCheckEvent;
   "monitor.change": MonitorChangeEvent;
+  /** connecting → online, online ↔ offline */
+  "agent.status": AgentStatusEvent;
+  /** an accepted report: the agent's new state (for live lists) */
+  "agent.report": AgentState;
+  /** an agent registered, renamed or deleted */
+  "agent.change": { agentId: number; kind: "created" | "updated" | "deleted" };
 }
 
 export type EventType = keyof EventMap;

@@ -51,6 +51,7 @@ function start(argv: string[]) {
   const app = createApp({ db, jwtSecret: jwtSecret(config), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES });
   services.monitors.start();
+  services.agents.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
   log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, monitors: services.monitors.store.size });
 
@@ -64,6 +65,7 @@ function start(argv: string[]) {
     services.live.close();
     await app.stop();
     await services.monitors.stop();
+    services.agents.stop();
     db.$client.close();
     process.exit(0);
   };

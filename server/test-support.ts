@@ -13,10 +13,10 @@ export interface Reply<T = Record<string, unknown>> {
   headers: Headers;
 }
 
-export function testApp(overrides: Partial<AppDeps> = {}) {
+export function testApp({ agentTokenTtlMs, ...overrides }: Partial<AppDeps> & { agentTokenTtlMs?: number } = {}) {
   const db = overrides.db ?? openDatabase(":memory:");
-  // Built here (not started) so tests can reach the monitor service, its scheduler and the bus.
-  const services = overrides.services ?? createServices(db);
+  // Built here (not started) so tests can reach the services: monitor scheduler, agents, the bus.
+  const services = overrides.services ?? createServices(db, { agentTokenTtlMs });
   const app = createApp({
     db,
     jwtSecret: TEST_SECRET,

@@ -52,6 +52,8 @@ export const hostSchema = t.Object({
 /** One report: the host facts and up to 500 samples, oldest first (more than one after an outage). */
 export const reportSchema = t.Object({
   host: hostSchema,
+  /** seconds between samples: the server marks the agent offline after 3 missed intervals */
+  interval: t.Integer({ minimum: 1, maximum: 3600 }),
   samples: t.Array(sampleSchema, { minItems: 1, maxItems: MAX_SAMPLES_PER_REPORT }),
 });
 

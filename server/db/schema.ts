@@ -32,6 +32,9 @@ export const settings = sqliteTable("settings", {
 
 export type UserRow = typeof users.$inferSelect;
 
+// Agent tables live beside the agent code.
+export * from "../agents/tables";
+
 // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 export const MONITOR_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;

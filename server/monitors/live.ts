@@ -28,7 +28,7 @@ interface Socket {
   send(data: string): unknown;
 }
 
-export function createLive({ bus, users, log = silentLogger, forward = ["monitor.status", "monitor.check", "monitor.change"], sweepMs = 60_000 }: LiveOptions) {
+export function createLive({ bus, users, log = silentLogger, forward = ["monitor.status", "monitor.check", "monitor.change", "agent.status", "agent.report", "agent.change"], sweepMs = 60_000 }: LiveOptions) {
   let server: Server<unknown> | null = null;
   const open = new Map<string, { socket: Socket; claims: SessionClaims }>();
   let sweeper: ReturnType<typeof setInterval> | null = null;

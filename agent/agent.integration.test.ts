@@ -1,0 +1,117 @@
+// The compiled agent against a real Vigil server process: registration, reporting, and no sample lost while the
+// server is down for a few seconds.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { Subprocess } from "bun";
+
+const ROOT = resolve(import.meta.dir, "..");
+const dir = mkdtempSync(join(tmpdir(), "vigil-agent-it-"));
+const agentBin = join(dir, "vigil-agent");
+const configPath = join(dir, "agent", "agent.json");
+const processes: Subprocess[] = [];
+
+function freePort(): number {
+  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
+  const port = s.port!;
+  s.stop(true);
+  return port;
+}
+
+async function startServer(port: number): Promise<Subprocess> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "server/main.ts"), "--port", String(port), "--data-dir", join(dir, "data")], {
+    stdout: "pipe",
+    stderr: "inherit",
+    env: { ...process.env, VIGIL_LOG_LEVEL: "warn" },
+  });
+  processes.push(proc);
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/config`)).ok) return proc;
+    } catch {}
+    await Bun.sleep(100);
+  }
+  throw new Error("server did not start");
+}
+
+async function stop(proc: Subprocess) {
+  proc.kill("SIGTERM");
+  await proc.exited;
+}
+
+beforeAll(async () => {
+  const build = Bun.spawnSync([process.execPath, "build", "--compile", join(ROOT, "agent/main.ts"), "--outfile", agentBin], { stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(build.stderr.toString());
+}, 60_000);
+
+afterAll(() => {
+  for (const p of processes) p.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+test("the compiled agent registers, reports, and buffers across a server restart", async () => {
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  let server = await startServer(port);
+  const api = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await fetch(base + path, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return (await res.json()) as any;
+  };
+  await api("POST", "/api/auth/register", { username: "alice", password: "correct horse" });
+  const { token } = await api("POST", "/api/auth/login", { username: "alice", password: "correct horse" });
+  const { token: registration } = await api("POST", "/api/agents/tokens", undefined, token);
+
+  const reg = Bun.spawnSync([agentBin, "register", "--server", base, "--config", configPath, "--name", "it-agent"], {
+    env: { ...process.env, VIGIL_TOKEN: registration },
+  });
+  expect(reg.exitCode).toBe(0);
+  expect(statSync(configPath).mode & 0o777).toBe(0o600);
+  // The token was single-use.
+  const again = Bun.spawnSync([agentBin, "register", "--server", base, "--config", join(dir, "other.json")], {
+    env: { ...process.env, VIGIL_TOKEN: registration },
+  });
+  expect(again.exitCode).toBe(1);
+  expect(again.stderr.toString()).toContain("already been used");
+
+  const agent = Bun.spawn([agentBin, "run", "--config", configPath, "--interval", "1"], { stdout: "ignore", stderr: "ignore" });
+  processes.push(agent);
+  const waitFor = async (check: () => Promise<boolean>, ms: number) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      if (await check()) return;
+      await Bun.sleep(200);
+    }
+    throw new Error("timed out");
+  };
+  const agents = async () => (await api("GET", "/api/agents", undefined, token)).agents as any[];
+  await waitFor(async () => (await agents())[0]?.status === "online", 10_000);
+  const [online] = await agents();
+  expect(online).toMatchObject({ name: "it-agent", interval: 1 });
+  expect(online.latest.memory.total).toBeGreaterThan(0);
+  expect(online.latest.cpu.cores).toBeGreaterThan(0);
+
+  // Down for ~4 s: the agent keeps its samples and sends them when the server is back.
+  await Bun.sleep(1500);
+  await stop(server);
+  await Bun.sleep(4000);
+  server = await startServer(port);
+  const series = async () => (await api("GET", `/api/agents/${online.id}/series?range=1h`, undefined, token)).series;
+  // Back-off after the outage is at most a few seconds; then the backlog arrives.
+  await waitFor(async () => {
+    const s = await series();
+    return s.times.length > 0 && s.times.at(-1) > Date.now() - 2000 && s.times.length >= 8;
+  }, 20_000);
+  const { times } = await series();
+  const real = (times as number[]).filter((_, i, all) => i === 0 || all[i] !== all[i - 1] + 1); // drop gap markers
+  const gaps = real.slice(1).map((t, i) => t - real[i]);
+  // One sample a second with none missing across the outage (allowing timer jitter).
+  expect(Math.max(...gaps)).toBeLessThan(1900);
+  agent.kill("SIGTERM");
+  await agent.exited;
+  await stop(server);
+}, 60_000);

@@ -1,0 +1,71 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { testApp } from "../test-support";
+
+const dir = mkdtempSync(join(tmpdir(), "vigil-downloads-"));
+const binary = new Uint8Array(50_000).map((_, i) => i % 7);
+writeFileSync(join(dir, "vigil-agent-linux-x64"), binary);
+writeFileSync(join(dir, "vigil-agent-linux-x64.gz"), Bun.gzipSync(binary));
+writeFileSync(join(dir, "vigil-agent-linux-x64.sha256"), `${new Bun.CryptoHasher("sha256").update(binary).digest("hex")}  vigil-agent-linux-x64\n`);
+writeFileSync(join(dir, "secret.txt"), "not for download");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const base = { tokenTtl: "7d", trustProxy: false, links: { blog: "", video: "", tempMail: "" }, agentsDir: dir };
+const { app } = testApp({ config: base });
+const get = (path: string, headers: Record<string, string> = {}, host = "http://localhost") =>
+  app.handle(new Request(host + path, { headers }));
+
+describe("agent downloads", () => {
+  test("the binary, gzip on the wire when accepted, and its sha256", async () => {
+    const gz = await get("/downloads/vigil-agent-linux-x64", { "accept-encoding": "gzip" });
+    expect(gz.status).toBe(200);
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(Bun.gunzipSync(new Uint8Array(await gz.arrayBuffer()))).toEqual(binary);
+    const plain = await get("/downloads/vigil-agent-linux-x64");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(new Uint8Array(await plain.arrayBuffer())).toEqual(binary);
+    const sha = await (await get("/downloads/vigil-agent-linux-x64.sha256")).text();
+    expect(sha).toBe(`${new Bun.CryptoHasher("sha256").update(binary).digest("hex")}  vigil-agent-linux-x64\n`);
+  });
+
+  test.each(["vigil-agent-linux-mips", "secret.txt", "..%2Fsecret.txt", "vigil-agent-darwin-arm64"])("%s is a 404", async (name) => {
+    const res = await get(`/downloads/${name}`);
+    expect(res.status).toBe(404);
+  });
+});
+
+describe("install.sh", () => {
+  test("carries this server's address and verifies the checksum", async () => {
+    const res = await get("/install.sh", {}, "http://vigil.example:3000");
+    expect(res.headers.get("content-type")).toContain("shellscript");
+    const script = await res.text();
+    expect(script).toStartWith("#!/bin/sh");
+    expect(script).toContain('SERVER="http://vigil.example:3000"');
+    expect(script).not.toContain("__SERVER__");
+    expect(script).toContain("sha256sum");
+    expect(script).toContain("User=vigil-agent");
+    // The token travels in the environment, not on a command line.
+    expect(script).toContain('VIGIL_TOKEN="$TOKEN"');
+  });
+
+  test("uses --public-url when set, and X-Forwarded-* only behind a trusted proxy", async () => {
+    const pub = testApp({ config: { ...base, publicUrl: "https://vigil.example.com/" } });
+    expect(await (await pub.app.handle(new Request("http://localhost/install.sh"))).text()).toContain('SERVER="https://vigil.example.com"');
+    const headers = { "x-forwarded-proto": "https", "x-forwarded-host": "status.example.org" };
+    expect(await (await get("/install.sh", headers)).text()).toContain('SERVER="http://localhost"');
+    const proxied = testApp({ config: { ...base, trustProxy: true } });
+    expect(await (await proxied.app.handle(new Request("http://localhost/install.sh", { headers }))).text()).toContain(
+      'SERVER="https://status.example.org"',
+    );
+  });
+
+  test("is valid POSIX shell", async () => {
+    const script = await (await get("/install.sh")).text();
+    const file = join(dir, "install.sh");
+    writeFileSync(file, script);
+    const check = Bun.spawnSync(["sh", "-n", file]);
+    expect(check.exitCode).toBe(0);
+  });
+});

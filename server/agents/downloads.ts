@@ -1,0 +1,67 @@
+import { Elysia } from "elysia";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { notFound } from "../http/errors";
+import installScript from "./install.sh" with { type: "text" };
+
+/**
+ * Where `npm run build` / `npm run build:agents` put the agent binaries: beside the executable
+ * (dist/vigil → dist/agents), or dist/agents in a source checkout.
+ */
+export function defaultAgentsDir(): string {
+  return Bun.isStandaloneExecutable ? join(dirname(process.execPath), "agents") : resolve("dist/agents");
+}
+
+const FILE_NAME = /^vigil-agent-(linux|darwin|windows)-(x64|arm64)(\.exe)?(\.sha256)?$/;
+
+/** The address agents should use: the configured public URL, else the one this request came in on. */
+export function serverUrl(request: Request, publicUrl: string | undefined, trustProxy: boolean): string {
+  if (publicUrl) return publicUrl.replace(/\/+$/, "");
+  const url = new URL(request.url);
+  if (trustProxy) {
+    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
+    const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+    if (proto === "http" || proto === "https") url.protocol = proto;
+    if (host) url.host = host;
+  }
+  return url.origin;
+}
+
+/**
+ * `/downloads/vigil-agent-<os>-<arch>` (gzip on the wire when the client accepts it, from the `.gz` the build wrote),
+ * `<name>.sha256`, and `/install.sh` with this server's address filled in.
+ */
+export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustProxy: boolean }) {
+  return new Elysia({ name: "downloads" })
+    .get("/install.sh", ({ request }) => {
+      const server = serverUrl(request, opts.publicUrl, opts.trustProxy);
+      // The address is pasted into a shell script: allow only what a URL needs.
+      if (!/^https?:\/\/[A-Za-z0-9.\-:[\]]+(\/[A-Za-z0-9._~\/-]*)?$/.test(server)) {
+        return new Response("# Cannot build an install script for this address; set --public-url.\nexit 1\n", { status: 400 });
+      }
+      return new Response(installScript.replaceAll("__SERVER__", server), {
+        headers: { "content-type": "text/x-shellscript; charset=utf-8", "cache-control": "no-cache" },
+      });
+    })
+    .get("/downloads/:file", ({ params, request }) => {
+      const match = FILE_NAME.exec(params.file);
+      const path = join(opts.dir, params.file);
+      if (!match || !existsSync(path)) {
+        throw notFound("DOWNLOAD_NOT_FOUND", `No agent build named ${params.file} on this server: run \`npm run build:agents\``);
+      }
+      if (match[4]) {
+        return new Response(readFileSync(path, "utf8"), { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" } });
+      }
+      const headers: Record<string, string> = {
+        "content-type": "application/octet-stream",
+        "content-disposition": `attachment; filename="${params.file}"`,
+        "cache-control": "no-cache",
+        vary: "accept-encoding",
+      };
+      const gz = `${path}.gz`;
+      if (/\bgzip\b/.test(request.headers.get("accept-encoding") ?? "") && existsSync(gz)) {
+        return new Response(Bun.file(gz), { headers: { ...headers, "content-encoding": "gzip" } });
+      }
+      return new Response(Bun.file(path), { headers });
+    });
+}

@@ -1,0 +1,79 @@
+#!/bin/sh
+# Vigil agent installer for Linux (systemd). Usage:
+#   curl -fsSL __SERVER__/install.sh | sudo sh -s -- --token TOKEN [--interval SECONDS] [--name NAME]
+# Downloads the agent for this architecture, checks its sha256, registers it with the one-time token, and runs it as
+# the unprivileged user vigil-agent under systemd. The credential stays in /etc/vigil-agent/agent.json (mode 0600).
+set -eu
+
+SERVER="__SERVER__"
+TOKEN="${VIGIL_TOKEN:-}"
+INTERVAL=10
+NAME=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --token) TOKEN="$2"; shift 2 ;;
+    --interval) INTERVAL="$2"; shift 2 ;;
+    --name) NAME="$2"; shift 2 ;;
+    --server) SERVER="$2"; shift 2 ;;
+    *) echo "vigil install: unknown option $1" >&2; exit 2 ;;
+  esac
+done
+[ -n "$TOKEN" ] || { echo "vigil install: --token is required (create one on the Agents page)" >&2; exit 2; }
+case "$INTERVAL" in ''|*[!0-9]*) echo "vigil install: --interval must be a whole number of seconds" >&2; exit 2 ;; esac
+[ "$(id -u)" -eq 0 ] || { echo "vigil install: run as root (sudo)" >&2; exit 1; }
+command -v systemctl >/dev/null 2>&1 || { echo "vigil install: systemd not found; run vigil-agent by hand instead" >&2; exit 1; }
+
+case "$(uname -m)" in
+  x86_64|amd64) ARCH=x64 ;;
+  aarch64|arm64) ARCH=arm64 ;;
+  *) echo "vigil install: unsupported architecture $(uname -m)" >&2; exit 1 ;;
+esac
+
+BIN=/usr/local/bin/vigil-agent
+CONFIG_DIR=/etc/vigil-agent
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+echo "Downloading vigil-agent for linux-$ARCH from $SERVER"
+curl -fsSL --compressed -o "$TMP/vigil-agent" "$SERVER/downloads/vigil-agent-linux-$ARCH"
+curl -fsSL -o "$TMP/vigil-agent.sha256" "$SERVER/downloads/vigil-agent-linux-$ARCH.sha256"
+EXPECTED=$(cut -d' ' -f1 "$TMP/vigil-agent.sha256")
+ACTUAL=$(sha256sum "$TMP/vigil-agent" | cut -d' ' -f1)
+[ "$EXPECTED" = "$ACTUAL" ] || { echo "vigil install: checksum mismatch ($ACTUAL, expected $EXPECTED)" >&2; exit 1; }
+install -m 0755 "$TMP/vigil-agent" "$BIN"
+
+id vigil-agent >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin vigil-agent
+install -d -m 0700 -o vigil-agent -g vigil-agent "$CONFIG_DIR"
+
+# The token goes through the environment, never the command line (visible in ps).
+VIGIL_TOKEN="$TOKEN" VIGIL_AGENT_NAME="$NAME" "$BIN" register --server "$SERVER" --config "$CONFIG_DIR/agent.json"
+chown vigil-agent:vigil-agent "$CONFIG_DIR/agent.json"
+chmod 0600 "$CONFIG_DIR/agent.json"
+
+cat > /etc/systemd/system/vigil-agent.service <<UNIT
+[Unit]
+Description=Vigil monitoring agent
+After=network-online.target
+Wants=network-online.target
+
+[Service]
+User=vigil-agent
+Group=vigil-agent
+ExecStart=$BIN run --config $CONFIG_DIR/agent.json --interval $INTERVAL
+Restart=always
+RestartSec=5
+# 78: the server no longer accepts this agent (deleted): do not restart in a loop.
+RestartPreventExitStatus=78
+NoNewPrivileges=yes
+ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+ReadOnlyPaths=/
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+
+systemctl daemon-reload
+systemctl enable --now vigil-agent
+echo "vigil-agent is running: systemctl status vigil-agent"

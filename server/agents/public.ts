@@ -1,0 +1,15 @@
+// Types the UI imports (import type): what the agent API returns.
+export type { AgentState as PublicAgent, AgentStatus } from "./service";
+export type { Sample, DiskSample, InterfaceSample } from "./protocol";
+
+export type SeriesRange = "1h" | "24h" | "7d" | "30d";
+
+/** Chart data, columnar for uPlot: `times[i]` (Unix ms) goes with `avg[key][i]` and `max[key][i]`; null is a gap. */
+export interface AgentSeries {
+  range: SeriesRange;
+  /** bucket length in ms: 0 for raw samples */
+  step: number;
+  times: number[];
+  avg: Record<string, (number | null)[]>;
+  max: Record<string, (number | null)[]>;
+}

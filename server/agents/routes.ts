@@ -1,0 +1,158 @@
+import { Elysia, t } from "elysia";
+import type { sessions } from "../auth/session";
+import { HttpError, badRequest, notFound } from "../http/errors";
+import { idParams } from "../http/ids";
+import { hostSchema, reportSchema } from "./protocol";
+import type { AgentSeries, SeriesRange } from "./public";
+import { AgentService, SampleTimeError } from "./service";
+import type { Resolution, RollupRow } from "./store";
+
+const agentNotFound = () => notFound("AGENT_NOT_FOUND", "Agent not found");
+const nameField = t.String({ minLength: 1, maxLength: 100, pattern: "\\S", error: "Agent name must be 1-100 characters" });
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const RANGES: Record<SeriesRange, { span: number; resolution: Resolution; step: number }> = {
+  "1h": { span: HOUR, resolution: "raw", step: 0 },
+  "24h": { span: 24 * HOUR, resolution: "minute", step: MINUTE },
+  "7d": { span: 7 * 24 * HOUR, resolution: "hour", step: HOUR },
+  "30d": { span: 30 * 24 * HOUR, resolution: "hour", step: HOUR },
+};
+
+/** Columnar series with a null point wherever the data has a hole, so charts show the gap instead of a line. */
+export function buildSeries(range: SeriesRange, rows: RollupRow[], intervalMs: number): AgentSeries {
+  const { step } = RANGES[range];
+  const gap = 3 * (step || intervalMs);
+  const keys = new Set<string>();
+  for (const r of rows) for (const k of Object.keys(r.avg)) keys.add(k);
+  const out: AgentSeries = { range, step, times: [], avg: {}, max: {} };
+  for (const k of keys) {
+    out.avg[k] = [];
+    out.max[k] = [];
+  }
+  let prev: number | undefined;
+  for (const r of rows) {
+    if (prev !== undefined && r.time - prev > gap) {
+      out.times.push(prev + 1);
+      for (const k of keys) {
+        out.avg[k].push(null);
+        out.max[k].push(null);
+      }
+    }
+    out.times.push(r.time);
+    for (const k of keys) {
+      out.avg[k].push(r.avg[k] ?? null);
+      out.max[k].push(r.max[k] ?? null);
+    }
+    prev = r.time;
+  }
+  return out;
+}
+
+export interface AgentRouteDeps {
+  agents: AgentService;
+  session: ReturnType<typeof sessions>;
+}
+
+export function agentRoutes({ agents, session }: AgentRouteDeps) {
+  const invalidToken = (reason: "unknown" | "used" | "expired") =>
+    new HttpError(401, "INVALID_TOKEN", {
+      unknown: "This registration token is not valid",
+      used: "This registration token has already been used",
+      expired: "This registration token has expired: create a new one",
+    }[reason]);
+
+  return (
+    new Elysia({ prefix: "/api/agents" })
+      .use(session)
+      // --- called by agents -------------------------------------------------------------------------------
+      .post(
+        "/register",
+        ({ body, set }) => {
+          const result = agents.register(body.token, body.name, body.host);
+          if (typeof result === "string") throw invalidToken(result);
+          set.status = 201;
+          return { success: true, message: "Agent registered", agentId: result.agent.id, credential: result.credential };
+        },
+        {
+          body: t.Object({
+            token: t.String({ minLength: 1, maxLength: 200, error: "A registration token is required" }),
+            name: t.Optional(t.String({ maxLength: 100, error: "Agent name must be at most 100 characters" })),
+            host: hostSchema,
+          }),
+        },
+      )
+      .post(
+        "/report",
+        ({ body, request }) => {
+          const header = request.headers.get("authorization") ?? ""; // not `headers`: see auth/session.ts
+          const agentId = header.startsWith("Bearer ") ? agents.authenticate(header.slice(7).trim()) : undefined;
+          if (agentId === undefined) throw new HttpError(401, "AGENT_UNKNOWN", "This agent's credential is not accepted (deleted or revoked)");
+          try {
+            return { success: true, accepted: agents.ingest(agentId, body) };
+          } catch (e) {
+            if (e instanceof SampleTimeError) throw badRequest("SAMPLE_TIME", e.message);
+            throw e;
+          }
+        },
+        { body: reportSchema },
+      )
+      // --- called by people -------------------------------------------------------------------------------
+      .post(
+        "/tokens",
+        ({ user, set }) => {
+          set.status = 201;
+          return { success: true, message: "Registration token created", ...agents.createToken(user.id) };
+        },
+        { auth: "user" },
+      )
+      .get("/", () => ({ success: true, agents: agents.list() }), { auth: "user" })
+      .get(
+        "/:id",
+        ({ params }) => {
+          const agent = agents.get(params.id);
+          if (!agent) throw agentNotFound();
+          return { success: true, agent };
+        },
+        { auth: "user", params: idParams("agent") },
+      )
+      .get(
+        "/:id/series",
+        ({ params, query }) => {
+          const agent = agents.get(params.id);
+          if (!agent) throw agentNotFound();
+          const range = query.range ?? "1h";
+          const { span, resolution } = RANGES[range];
+          const now = Date.now();
+          const rows = agents.range(agent.id, resolution, now - span, now + MINUTE);
+          return { success: true, series: buildSeries(range, rows, agent.interval * 1000) };
+        },
+        {
+          auth: "user",
+          params: idParams("agent"),
+          query: t.Object({
+            range: t.Optional(
+              t.Union([t.Literal("1h"), t.Literal("24h"), t.Literal("7d"), t.Literal("30d")], { error: "range must be 1h, 24h, 7d or 30d" }),
+            ),
+          }),
+        },
+      )
+      .put(
+        "/:id",
+        ({ params, body }) => {
+          const agent = agents.rename(params.id, body.name.trim());
+          if (!agent) throw agentNotFound();
+          return { success: true, message: "Agent updated", agent };
+        },
+        { auth: "user", params: idParams("agent"), body: t.Object({ name: nameField }) },
+      )
+      .delete(
+        "/:id",
+        ({ params }) => {
+          if (!agents.remove(params.id)) throw agentNotFound();
+          return { success: true, message: "Agent deleted" };
+        },
+        { auth: "user", params: idParams("agent") },
+      )
+  );
+}

@@ -1,0 +1,309 @@
+import { BatchWriter } from "../db/batch-writer";
+import type { Logger } from "../log";
+import type { HostInfo, Report, Sample } from "./protocol";
+import { hashSecret, newSecret } from "./secrets";
+import { rollUp, sampleToSeries } from "./series";
+import type { AgentStore, Resolution, SampleRow } from "./store";
+import type { AgentRow } from "./tables";
+
+export type AgentStatus = "connecting" | "online" | "offline";
+
+/** What lists and the detail page show: the row's facts, the newest sample and the derived status. */
+export interface AgentState {
+  id: number;
+  name: string;
+  hostname: string;
+  ips: string[];
+  os: string;
+  kernel: string;
+  arch: string;
+  agentVersion: string;
+  interval: number;
+  uptime: number;
+  createdAt: number;
+  lastSeenAt: number | null;
+  latest: Sample | null;
+  status: AgentStatus;
+}
+
+export interface AgentStatusEvent {
+  agentId: number;
+  name: string;
+  from: AgentStatus;
+  to: AgentStatus;
+  at: number;
+}
+
+export interface AgentServiceOptions {
+  store: AgentStore;
+  transaction: (fn: () => void) => void;
+  log: Logger;
+  /** Told of every status change (online ↔ offline, connecting → online) and of every accepted report. */
+  onStatus?: (e: AgentStatusEvent) => void;
+  onReport?: (state: AgentState) => void;
+  onChange?: (agentId: number, kind: "created" | "updated" | "deleted") => void;
+  now?: () => number;
+  tokenTtlMs?: number;
+  retention?: { rawMs: number; minuteMs: number; hourMs: number };
+}
+
+const MINUTE = 60_000;
+const HOUR = 3_600_000;
+const DAY = 86_400_000;
+/** Samples may be this far in the future (clock skew) … */
+const MAX_FUTURE_MS = 5 * MINUTE;
+/** … or this old (an agent's buffer after a long outage). */
+const MAX_AGE_MS = 7 * DAY;
+
+export class SampleTimeError extends Error {}
+
+/** Offline after 3 missed intervals, and never sooner than 30 s. */
+export const offlineAfterMs = (intervalSeconds: number) => Math.max(30_000, 3 * intervalSeconds * 1000);
+
+/**
+ * Agents at run time: registration, ingestion (validated, queued, written in batches), the newest state of each
+ * agent in memory for fast lists, presence (online/offline) and the minute/hour rollups with retention.
+ */
+export class AgentService {
+  private readonly states = new Map<number, AgentState>();
+  private readonly byCredential = new Map<string, number>();
+  private readonly writer: BatchWriter<SampleRow>;
+  private latestPending = new Map<number, { host: HostInfo; interval: number; sample: Sample; seenAt: number }>();
+  /** Minute buckets that got samples after they closed (an agent's backlog): rolled up on the next pass. */
+  private lateMinutes = new Map<number, Set<number>>();
+  private rolledUpTo: number;
+  private timers: Timer[] = [];
+  private readonly now: () => number;
+
+  constructor(private readonly o: AgentServiceOptions) {
+    this.now = o.now ?? Date.now;
+    for (const row of o.store.all()) this.remember(row);
+    this.writer = new BatchWriter<SampleRow>({
+      transaction: o.transaction,
+      write: (rows) => {
+        const latest = this.latestPending;
+        this.latestPending = new Map();
+        // An agent deleted while its samples waited: drop them.
+        o.store.writeSamples(rows.filter((r) => this.states.has(r.agentId)), new Map([...latest].filter(([id]) => this.states.has(id))));
+      },
+      log: o.log,
+    });
+    // Catch up from the newest minute rolled up before the last stop (or a day back on a fresh database).
+    this.rolledUpTo = o.store.newestRollup("minute") ?? Math.floor((this.now() - DAY) / MINUTE) * MINUTE;
+  }
+
+  private remember(row: AgentRow): AgentState {
+    const lastSeenAt = row.lastSeenAt;
+    const status: AgentStatus =
+      lastSeenAt === null ? "connecting" : this.now() - lastSeenAt < offlineAfterMs(row.interval) ? "online" : "offline";
+    const state: AgentState = {
+      id: row.id,
+      name: row.name,
+      hostname: row.hostname,
+      ips: row.ips,
+      os: row.os,
+      kernel: row.kernel,
+      arch: row.arch,
+      agentVersion: row.agentVersion,
+      interval: row.interval,
+      uptime: row.uptime,
+      createdAt: row.createdAt,
+      lastSeenAt,
+      latest: row.latest ?? null,
+      status,
+    };
+    this.states.set(row.id, state);
+    this.byCredential.set(row.credentialHash, row.id);
+    return state;
+  }
+
+  list(): AgentState[] {
+    return [...this.states.values()].sort((a, b) => a.id - b.id);
+  }
+
+  get(id: number): AgentState | undefined {
+    return this.states.get(id);
+  }
+
+  counts() {
+    const all = this.list();
+    return {
+      total: all.length,
+      online: all.filter((a) => a.status === "online").length,
+      offline: all.filter((a) => a.status === "offline").length,
+      connecting: all.filter((a) => a.status === "connecting").length,
+    };
+  }
+
+  /** A one-time registration token; only its hash is stored. */
+  createToken(userId: number): { token: string; expiresAt: number } {
+    const token = newSecret("vgl_reg");
+    const row = this.o.store.createToken(hashSecret(token), userId, this.now(), this.o.tokenTtlMs ?? DAY);
+    return { token, expiresAt: row.expiresAt };
+  }
+
+  /** Spends a token and creates the agent; returns its credential (shown to the agent once, stored hashed). */
+  register(token: string, name: string | undefined, host: HostInfo) {
+    const credential = newSecret("vgl_agent");
+    const result = this.o.store.register(hashSecret(token), hashSecret(credential), name?.trim() || host.hostname, host, this.now());
+    if (typeof result === "string") return result;
+    const state = this.remember(result);
+    this.o.log.info("agent registered", { id: state.id, name: state.name });
+    this.o.onChange?.(state.id, "created");
+    return { agent: state, credential };
+  }
+
+  /** The agent a credential belongs to, if it still exists. */
+  authenticate(credential: string): number | undefined {
+    return this.byCredential.get(hashSecret(credential));
+  }
+
+  rename(id: number, name: string): AgentState | undefined {
+    const row = this.o.store.rename(id, name);
+    if (!row) return undefined;
+    const state = this.states.get(id)!;
+    state.name = row.name;
+    this.o.onChange?.(id, "updated");
+    return state;
+  }
+
+  remove(id: number): boolean {
+    this.writer.flush();
+    if (!this.o.store.remove(id)) return false;
+    this.states.delete(id);
+    for (const [hash, agentId] of this.byCredential) if (agentId === id) this.byCredential.delete(hash);
+    this.lateMinutes.delete(id);
+    this.o.onChange?.(id, "deleted");
+    return true;
+  }
+
+  /** Accepts a report: checks the sample times, queues the rows, updates the in-memory state. */
+  ingest(agentId: number, report: Report): number {
+    const state = this.states.get(agentId);
+    if (!state) return 0;
+    const now = this.now();
+    for (const s of report.samples) {
+      if (s.time > now + MAX_FUTURE_MS) throw new SampleTimeError("A sample is more than 5 minutes in the future: check the agent's clock");
+      if (s.time < now - MAX_AGE_MS) throw new SampleTimeError("A sample is more than 7 days old");
+    }
+    const currentMinute = Math.floor(now / MINUTE) * MINUTE;
+    let newest = state.latest;
+    for (const s of report.samples) {
+      this.writer.push({ agentId, time: s.time, values: sampleToSeries(s) });
+      const minute = Math.floor(s.time / MINUTE) * MINUTE;
+      if (minute < this.rolledUpTo || minute < currentMinute - MINUTE) {
+        let set = this.lateMinutes.get(agentId);
+        if (!set) this.lateMinutes.set(agentId, (set = new Set()));
+        set.add(minute);
+      }
+      if (!newest || s.time >= newest.time) newest = s;
+    }
+    Object.assign(state, {
+      hostname: report.host.hostname,
+      ips: report.host.ips,
+      os: report.host.os,
+      kernel: report.host.kernel,
+      arch: report.host.arch,
+      agentVersion: report.host.agentVersion,
+      uptime: report.host.uptime,
+      interval: report.interval,
+      latest: newest,
+      lastSeenAt: now,
+    });
+    this.latestPending.set(agentId, { host: report.host, interval: report.interval, sample: newest!, seenAt: now });
+    this.setStatus(state, "online");
+    this.o.onReport?.(state);
+    return report.samples.length;
+  }
+
+  private setStatus(state: AgentState, to: AgentStatus) {
+    if (state.status === to) return;
+    const from = state.status;
+    state.status = to;
+    this.o.onStatus?.({ agentId: state.id, name: state.name, from, to, at: this.now() });
+  }
+
+  /** Marks agents offline once they miss 3 intervals. */
+  checkPresence(): void {
+    const now = this.now();
+    for (const state of this.states.values()) {
+      if (state.status === "online" && state.lastSeenAt !== null && now - state.lastSeenAt >= offlineAfterMs(state.interval)) {
+        this.setStatus(state, "offline");
+      }
+    }
+  }
+
+  /**
+   * Rolls closed minutes into agent_minutely and closed hours into agent_hourly, including late buckets, then prunes
+   * by retention. Idempotent (upserts keyed by agent and bucket), and it catches up after downtime.
+   */
+  rollUpAndPrune(): void {
+    this.writer.flush();
+    const now = this.now();
+    const closedMinute = Math.floor(now / MINUTE) * MINUTE; // buckets before this are complete
+    const minutes = new Map<number, Set<number>>();
+    const add = (agentId: number, minute: number) => {
+      let set = minutes.get(agentId);
+      if (!set) minutes.set(agentId, (set = new Set()));
+      set.add(minute);
+    };
+    const from = Math.max(this.rolledUpTo - MINUTE, closedMinute - DAY);
+    for (const id of this.states.keys()) {
+      for (const row of this.o.store.range(id, "raw", from, closedMinute)) add(id, Math.floor(row.time / MINUTE) * MINUTE);
+    }
+    for (const [id, late] of this.lateMinutes) for (const m of late) if (m < closedMinute) add(id, m);
+    this.lateMinutes = new Map([...this.lateMinutes].map(([id, set]) => [id, new Set([...set].filter((m) => m >= closedMinute))]));
+
+    this.o.transaction(() => {
+      const hours = new Map<number, Set<number>>();
+      for (const [id, set] of minutes) {
+        for (const minute of set) {
+          const rows = this.o.store.range(id, "raw", minute, minute + MINUTE);
+          if (rows.length) this.o.store.upsertRollup("minute", { agentId: id, time: minute, ...rollUp(rows) });
+          const hour = Math.floor(minute / HOUR) * HOUR;
+          if (!hours.has(id)) hours.set(id, new Set());
+          hours.get(id)!.add(hour);
+        }
+      }
+      // Hours are re-rolled whenever one of their minutes changed, so the current hour is always up to date.
+      for (const [id, set] of hours) {
+        for (const hour of set) {
+          const rows = this.o.store.range(id, "minute", hour, hour + HOUR);
+          if (rows.length) this.o.store.upsertRollup("hour", { agentId: id, time: hour, ...rollUp(rows) });
+        }
+      }
+      const r = this.o.retention ?? { rawMs: DAY, minuteMs: 30 * DAY, hourMs: 365 * DAY };
+      for (const id of this.states.keys()) {
+        this.o.store.prune(id, "raw", now - r.rawMs);
+        this.o.store.prune(id, "minute", now - r.minuteMs);
+        this.o.store.prune(id, "hour", now - r.hourMs);
+      }
+      this.o.store.pruneTokens(now - DAY);
+    });
+    this.rolledUpTo = closedMinute;
+  }
+
+  start(): void {
+    this.writer.start();
+    this.timers.push(setInterval(() => this.checkPresence(), 5_000));
+    this.rollUpAndPrune();
+    this.timers.push(setInterval(() => this.rollUpAndPrune(), MINUTE));
+  }
+
+  stop(): void {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    this.writer.stop();
+  }
+
+  /** Chart rows of one agent at a resolution, newest samples included. */
+  range(id: number, resolution: Resolution, from: number, to: number) {
+    this.writer.flush();
+    return this.o.store.range(id, resolution, from, to);
+  }
+
+  /** Writes queued samples now (tests; shutdown goes through stop()). */
+  flush(): void {
+    this.writer.flush();
+  }
+}
