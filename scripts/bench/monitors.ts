@@ -9,13 +9,13 @@
 //   bun scripts/bench/monitors.ts [--sizes 1000,10000] [--duration 180] [--warmup 10] [--binary dist/vigil]
 //                                 [--concurrency 200] [--keep]
 import { Database } from "bun:sqlite";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../../server/db/open";
 import { LatencyHistogram } from "../../server/monitors/scheduler";
+import { apiClient, cpuSeconds, mb, rssBytes, startServer } from "./proc";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2),
@@ -35,8 +35,6 @@ if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(duration > 0) || !(war
   console.error("usage: bun scripts/bench/monitors.ts [--sizes 1000,10000] [--duration 180] [--warmup 10] [--binary dist/vigil]");
   process.exit(2);
 }
-const ROOT = resolve(import.meta.dir, "../..");
-const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
 const PASSWORD = "bench password 1";
 
 // The target: answers every check with a small 200, counting requests.
@@ -55,17 +53,6 @@ interface Stats {
   writer: { written: number; maxFlushMs: number };
 }
 
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
-}
-
-function rssBytes(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"));
-  return Number(line?.match(/(\d+)/)?.[1] ?? 0) * 1024;
-}
-
-const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const ms = (v: number | null) => (v === null ? "–" : `${v} ms`);
 
 async function run(n: number) {
@@ -84,42 +71,9 @@ async function run(n: number) {
   db.$client.close();
   const dbBefore = statSync(dbPath).size;
 
-  const cmd = args.binary ? [resolve(args.binary)] : [process.execPath, join(ROOT, "server/main.ts")];
-  const server = Bun.spawn(
-    [...cmd, "--port", "0", "--data-dir", dir, "--log-level", "info", ...(args.concurrency ? ["--check-concurrency", args.concurrency] : [])],
-    { cwd: dir, stdout: "pipe", stderr: "inherit", env: { ...process.env, VIGIL_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123" } },
-  );
-  // Read the log (the port is in it) and keep draining it.
-  const started = performance.now();
-  let base = "";
-  const decoder = new TextDecoder();
-  const reader = server.stdout.getReader();
-  let log = "";
-  const ready = (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      log += decoder.decode(value);
-      const m = !base && log.match(/listening on (http:\/\/\S+)/);
-      if (m) base = m[1];
-      if (log.length > 100_000) log = log.slice(-10_000);
-    }
-  })();
-  while (!base) {
-    if (server.exitCode !== null) throw new Error(`server exited: ${log}`);
-    if (performance.now() - started > 120_000) throw new Error("server did not start");
-    await Bun.sleep(20);
-  }
-  const startupMs = Math.round(performance.now() - started);
-
-  const call = async (method: string, path: string, body?: unknown, token?: string) => {
-    const res = await fetch(base + path, {
-      method,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await res.json()) as Record<string, unknown>;
-  };
+  const server = await startServer(dir, { binary: args.binary, args: args.concurrency ? ["--check-concurrency", args.concurrency] : [] });
+  const { startupMs } = server;
+  const call = apiClient(server.base);
   await call("POST", "/api/auth/register", { username: "bench", password: PASSWORD });
   const token = (await call("POST", "/api/auth/login", { username: "bench", password: PASSWORD })).token as string;
   const stats = async () => (await call("GET", "/api/monitors/stats", undefined, token)).stats as Stats;
@@ -127,23 +81,22 @@ async function run(n: number) {
   await Bun.sleep(warmup * 1000);
   const a = await stats();
   const hitsA = targetHits;
-  const cpuA = cpuTicks(server.pid);
+  const pid = server.proc.pid;
+  const cpuA = cpuSeconds(pid);
   const tA = performance.now();
-  let peakRss = rssBytes(server.pid);
+  let peakRss = rssBytes(pid);
   const end = tA + duration * 1000;
   while (performance.now() < end) {
     await Bun.sleep(Math.min(5000, end - performance.now()));
-    peakRss = Math.max(peakRss, rssBytes(server.pid));
+    peakRss = Math.max(peakRss, rssBytes(pid));
   }
   const b = await stats();
-  const cpuB = cpuTicks(server.pid);
-  const rss = rssBytes(server.pid);
+  const cpuB = cpuSeconds(pid);
+  const rss = rssBytes(pid);
   const elapsed = (performance.now() - tA) / 1000;
   const hits = targetHits - hitsA;
 
-  server.kill("SIGTERM");
-  await server.exited;
-  await ready.catch(() => {});
+  await server.stop();
 
   const after = new Database(dbPath);
   after.run("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -165,7 +118,7 @@ async function run(n: number) {
     p99: lateness.percentile(99),
     max: Math.round(lateness.max),
     skipped: b.scheduler.skippedBusy - a.scheduler.skippedBusy + b.scheduler.skippedLate - a.scheduler.skippedLate,
-    cpu: ((cpuB - cpuA) / CLK_TCK / elapsed) * 100,
+    cpu: ((cpuB - cpuA) / elapsed) * 100,
     rss,
     peakRss,
     rows: rows.n,

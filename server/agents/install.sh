@@ -29,6 +29,8 @@ case "$(uname -m)" in
   *) echo "vigil install: unsupported architecture $(uname -m)" >&2; exit 1 ;;
 esac
 
+# VIGIL_INSTALL_ROOT installs under another root (a package build, or the project's tests); normally empty.
+ROOT="${VIGIL_INSTALL_ROOT:-}"
 BIN=/usr/local/bin/vigil-agent
 CONFIG_DIR=/etc/vigil-agent
 TMP=$(mktemp -d)
@@ -40,17 +42,19 @@ curl -fsSL -o "$TMP/vigil-agent.sha256" "$SERVER/downloads/vigil-agent-linux-$AR
 EXPECTED=$(cut -d' ' -f1 "$TMP/vigil-agent.sha256")
 ACTUAL=$(sha256sum "$TMP/vigil-agent" | cut -d' ' -f1)
 [ "$EXPECTED" = "$ACTUAL" ] || { echo "vigil install: checksum mismatch ($ACTUAL, expected $EXPECTED)" >&2; exit 1; }
-install -m 0755 "$TMP/vigil-agent" "$BIN"
+install -d "$ROOT/usr/local/bin" "$ROOT/etc/systemd/system"
+install -m 0755 "$TMP/vigil-agent" "$ROOT$BIN"
 
 id vigil-agent >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin vigil-agent
-install -d -m 0700 -o vigil-agent -g vigil-agent "$CONFIG_DIR"
+install -d -m 0700 "$ROOT$CONFIG_DIR"
+chown vigil-agent:vigil-agent "$ROOT$CONFIG_DIR"
 
 # The token goes through the environment, never the command line (visible in ps).
-VIGIL_TOKEN="$TOKEN" VIGIL_AGENT_NAME="$NAME" "$BIN" register --server "$SERVER" --config "$CONFIG_DIR/agent.json"
-chown vigil-agent:vigil-agent "$CONFIG_DIR/agent.json"
-chmod 0600 "$CONFIG_DIR/agent.json"
+VIGIL_TOKEN="$TOKEN" VIGIL_AGENT_NAME="$NAME" "$ROOT$BIN" register --server "$SERVER" --config "$ROOT$CONFIG_DIR/agent.json"
+chown vigil-agent:vigil-agent "$ROOT$CONFIG_DIR/agent.json"
+chmod 0600 "$ROOT$CONFIG_DIR/agent.json"
 
-cat > /etc/systemd/system/vigil-agent.service <<UNIT
+cat > "$ROOT/etc/systemd/system/vigil-agent.service" <<UNIT
 [Unit]
 Description=Vigil monitoring agent
 After=network-online.target

@@ -75,57 +75,57 @@ describe("presence", () => {
 });
 
 describe("rollups and retention", () => {
-  test("closed minutes and hours get avg and max; re-running changes nothing", () => {
+  test("closed minutes and hours get avg and max; re-running changes nothing", async () => {
     const { service, store, clock, id } = setup();
     const t0 = clock.now; // 12:00:00
     service.ingest(id, { host, interval: 10, samples: [10, 20, 30, 40, 50, 60].map((cpu, i) => sample(t0 + i * 10_000, cpu)) });
     service.ingest(id, { host, interval: 10, samples: [sample(t0 + MINUTE, 100)] });
     clock.now = t0 + 2 * MINUTE;
-    service.rollUpAndPrune();
+    await service.rollUpAndPrune();
     const minutes = store.range(id, "minute", t0, t0 + HOUR);
     expect(minutes.map((m) => [m.time - t0, m.avg.cpu, m.max.cpu])).toEqual([[0, 35, 60], [MINUTE, 100, 100]]);
     const hours = store.range(id, "hour", t0, t0 + HOUR);
     expect(hours.map((h) => [h.avg.cpu, h.max.cpu])).toEqual([[67.5, 100]]);
-    service.rollUpAndPrune();
+    await service.rollUpAndPrune();
     expect(store.range(id, "minute", t0, t0 + HOUR)).toEqual(minutes);
     expect(store.range(id, "hour", t0, t0 + HOUR)).toEqual(hours);
   });
 
-  test("a backlog sent after an outage is rolled into its own (old) minutes", () => {
+  test("a backlog sent after an outage is rolled into its own (old) minutes", async () => {
     const { service, store, clock, id } = setup();
     const t0 = clock.now;
     clock.now = t0 + 2 * HOUR;
-    service.rollUpAndPrune(); // nothing yet
+    await service.rollUpAndPrune(); // nothing yet
     const backlog = Array.from({ length: 12 }, (_, i) => sample(t0 + i * 10_000, i < 6 ? 10 : 20));
     service.ingest(id, { host, interval: 10, samples: backlog });
     clock.now += MINUTE;
-    service.rollUpAndPrune();
+    await service.rollUpAndPrune();
     expect(store.range(id, "minute", t0, t0 + HOUR).map((m) => m.avg.cpu)).toEqual([10, 20]);
     expect(store.range(id, "hour", t0, t0 + HOUR).map((h) => h.avg.cpu)).toEqual([15]);
   });
 
-  test("a restart catches up on minutes it did not roll up", () => {
+  test("a restart catches up on minutes it did not roll up", async () => {
     const { service, make, store, clock, id } = setup();
     const t0 = clock.now;
     service.ingest(id, { host, interval: 10, samples: [sample(t0, 10), sample(t0 + MINUTE, 30)] });
     service.flush(); // written, never rolled up: the process "crashes" here
     clock.now = t0 + 10 * MINUTE;
-    make().rollUpAndPrune();
+    await make().rollUpAndPrune();
     expect(store.range(id, "minute", t0, t0 + HOUR).map((m) => m.avg.cpu)).toEqual([10, 30]);
   });
 
-  test("raw samples go after 24 h, minutes after 30 d", () => {
+  test("raw samples go after 24 h, minutes after 30 d", async () => {
     const { service, store, clock, id } = setup();
     const t0 = clock.now;
     service.ingest(id, { host, interval: 10, samples: [sample(t0, 10)] });
     clock.now = t0 + 2 * MINUTE;
-    service.rollUpAndPrune();
+    await service.rollUpAndPrune();
     clock.now = t0 + DAY + MINUTE;
-    service.rollUpAndPrune();
+    await service.rollUpAndPrune();
     expect(store.range(id, "raw", 0, clock.now)).toEqual([]);
     expect(store.range(id, "minute", 0, clock.now)).toHaveLength(1);
     clock.now = t0 + 31 * DAY;
-    service.rollUpAndPrune();
+    await service.rollUpAndPrune();
     expect(store.range(id, "minute", 0, clock.now)).toEqual([]);
     expect(store.range(id, "hour", 0, clock.now)).toHaveLength(1);
   });

@@ -3,7 +3,7 @@ import type { Logger } from "../log";
 import type { HostInfo, Report, Sample } from "./protocol";
 import { hashSecret, newSecret } from "./secrets";
 import { rollUp, sampleToSeries } from "./series";
-import type { AgentStore, Resolution, SampleRow } from "./store";
+import type { AgentStore, Resolution, RollupRow, SampleRow } from "./store";
 import type { AgentRow } from "./tables";
 
 export type AgentStatus = "connecting" | "online" | "offline";
@@ -54,6 +54,8 @@ const DAY = 86_400_000;
 const MAX_FUTURE_MS = 5 * MINUTE;
 /** … or this old (an agent's buffer after a long outage). */
 const MAX_AGE_MS = 7 * DAY;
+/** Agents rolled up per transaction before yielding to the event loop. */
+const ROLLUP_CHUNK = 100;
 
 export class SampleTimeError extends Error {}
 
@@ -72,6 +74,8 @@ export class AgentService {
   /** Minute buckets that got samples after they closed (an agent's backlog): rolled up on the next pass. */
   private lateMinutes = new Map<number, Set<number>>();
   private rolledUpTo: number;
+  private lastPrune = 0;
+  private rolling = false;
   private timers: Timer[] = [];
   private readonly now: () => number;
 
@@ -234,60 +238,89 @@ export class AgentService {
   }
 
   /**
-   * Rolls closed minutes into agent_minutely and closed hours into agent_hourly, including late buckets, then prunes
-   * by retention. Idempotent (upserts keyed by agent and bucket), and it catches up after downtime.
+   * Rolls closed minutes into agent_minutely and their hours into agent_hourly (late buckets included), and every
+   * 10 minutes prunes by retention. Idempotent (upserts keyed by agent and bucket); catches up after downtime.
+   * Works through the agents in chunks, yielding between them, so ingestion is never held up for long.
    */
-  rollUpAndPrune(): void {
-    this.writer.flush();
-    const now = this.now();
-    const closedMinute = Math.floor(now / MINUTE) * MINUTE; // buckets before this are complete
-    const minutes = new Map<number, Set<number>>();
-    const add = (agentId: number, minute: number) => {
-      let set = minutes.get(agentId);
-      if (!set) minutes.set(agentId, (set = new Set()));
-      set.add(minute);
-    };
-    const from = Math.max(this.rolledUpTo - MINUTE, closedMinute - DAY);
-    for (const id of this.states.keys()) {
-      for (const row of this.o.store.range(id, "raw", from, closedMinute)) add(id, Math.floor(row.time / MINUTE) * MINUTE);
-    }
-    for (const [id, late] of this.lateMinutes) for (const m of late) if (m < closedMinute) add(id, m);
-    this.lateMinutes = new Map([...this.lateMinutes].map(([id, set]) => [id, new Set([...set].filter((m) => m >= closedMinute))]));
-
-    this.o.transaction(() => {
-      const hours = new Map<number, Set<number>>();
-      for (const [id, set] of minutes) {
-        for (const minute of set) {
-          const rows = this.o.store.range(id, "raw", minute, minute + MINUTE);
-          if (rows.length) this.o.store.upsertRollup("minute", { agentId: id, time: minute, ...rollUp(rows) });
-          const hour = Math.floor(minute / HOUR) * HOUR;
-          if (!hours.has(id)) hours.set(id, new Set());
-          hours.get(id)!.add(hour);
-        }
-      }
-      // Hours are re-rolled whenever one of their minutes changed, so the current hour is always up to date.
-      for (const [id, set] of hours) {
-        for (const hour of set) {
-          const rows = this.o.store.range(id, "minute", hour, hour + HOUR);
-          if (rows.length) this.o.store.upsertRollup("hour", { agentId: id, time: hour, ...rollUp(rows) });
-        }
-      }
+  async rollUpAndPrune(): Promise<void> {
+    if (this.rolling) return;
+    this.rolling = true;
+    try {
+      this.writer.flush();
+      const now = this.now();
+      const closedMinute = Math.floor(now / MINUTE) * MINUTE; // buckets before this are complete
+      const from = Math.max(this.rolledUpTo - MINUTE, closedMinute - DAY);
+      const late = this.lateMinutes;
+      this.lateMinutes = new Map();
+      const prune = now - this.lastPrune >= 10 * MINUTE;
       const r = this.o.retention ?? { rawMs: DAY, minuteMs: 30 * DAY, hourMs: 365 * DAY };
-      for (const id of this.states.keys()) {
-        this.o.store.prune(id, "raw", now - r.rawMs);
-        this.o.store.prune(id, "minute", now - r.minuteMs);
-        this.o.store.prune(id, "hour", now - r.hourMs);
+      const ids = [...this.states.keys()];
+      for (let i = 0; i < ids.length; i += ROLLUP_CHUNK) {
+        if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+        this.o.transaction(() => {
+          for (const id of ids.slice(i, i + ROLLUP_CHUNK)) {
+            if (!this.states.has(id)) continue; // deleted meanwhile
+            this.rollUpAgent(id, from, closedMinute, late.get(id));
+            if (prune) {
+              this.o.store.prune(id, "raw", now - r.rawMs);
+              this.o.store.prune(id, "minute", now - r.minuteMs);
+              this.o.store.prune(id, "hour", now - r.hourMs);
+            }
+          }
+        });
       }
-      this.o.store.pruneTokens(now - DAY);
-    });
-    this.rolledUpTo = closedMinute;
+      // Late minutes still open stay for the next pass.
+      for (const [id, set] of late) {
+        for (const m of set) {
+          if (m < closedMinute) continue;
+          if (!this.lateMinutes.has(id)) this.lateMinutes.set(id, new Set());
+          this.lateMinutes.get(id)!.add(m);
+        }
+      }
+      if (prune) {
+        this.o.store.pruneTokens(now - DAY);
+        this.lastPrune = now;
+      }
+      this.rolledUpTo = closedMinute;
+    } finally {
+      this.rolling = false;
+    }
+  }
+
+  /** One agent: the closed minutes in [from, closedMinute) plus its late ones, then every hour they touch. */
+  private rollUpAgent(id: number, from: number, closedMinute: number, late: Set<number> | undefined) {
+    const byMinute = new Map<number, RollupRow[]>();
+    const collect = (rows: RollupRow[]) => {
+      for (const row of rows) {
+        const minute = Math.floor(row.time / MINUTE) * MINUTE;
+        if (minute >= closedMinute) continue;
+        const list = byMinute.get(minute);
+        if (list) list.push(row);
+        else byMinute.set(minute, [row]);
+      }
+    };
+    collect(this.o.store.range(id, "raw", from, closedMinute));
+    for (const minute of late ?? []) {
+      if (minute < from && minute < closedMinute) collect(this.o.store.range(id, "raw", minute, minute + MINUTE));
+    }
+    const hours = new Set<number>();
+    for (const [minute, rows] of byMinute) {
+      this.o.store.upsertRollup("minute", { agentId: id, time: minute, ...rollUp(rows) });
+      hours.add(Math.floor(minute / HOUR) * HOUR);
+    }
+    // An hour is re-rolled whenever one of its minutes changed, so the current hour is always up to date.
+    for (const hour of hours) {
+      const rows = this.o.store.range(id, "minute", hour, hour + HOUR);
+      if (rows.length) this.o.store.upsertRollup("hour", { agentId: id, time: hour, ...rollUp(rows) });
+    }
   }
 
   start(): void {
     this.writer.start();
     this.timers.push(setInterval(() => this.checkPresence(), 5_000));
-    this.rollUpAndPrune();
-    this.timers.push(setInterval(() => this.rollUpAndPrune(), MINUTE));
+    const roll = () => void this.rollUpAndPrune().catch((e) => this.o.log.error("agent rollup failed", { error: String(e) }));
+    roll();
+    this.timers.push(setInterval(roll, MINUTE));
   }
 
   stop(): void {

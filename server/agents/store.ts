@@ -21,6 +21,46 @@ export type Resolution = "raw" | "minute" | "hour";
 /** Database access for agents: rows, tokens, samples and rollups. No business rules here. */
 export function createAgentStore(db: Db) {
   const rollupTable = (r: "minute" | "hour") => (r === "minute" ? agentMinutely : agentHourly);
+  const p = <T extends string>(name: T) => sql.placeholder(name);
+
+  // The paths that run for every sample or every agent each minute are prepared once.
+  const rangeOf = (table: typeof agentMinutely | typeof agentHourly) =>
+    db.select().from(table)
+      .where(and(eq(table.agentId, p("agentId")), gte(table.time, p("from")), lt(table.time, p("to"))))
+      .orderBy(asc(table.time)).prepare();
+  const upsertOf = (table: typeof agentMinutely | typeof agentHourly) =>
+    db.insert(table)
+      .values({ agentId: p("agentId"), time: p("time"), avg: p("avg"), max: p("max") })
+      .onConflictDoUpdate({ target: [table.agentId, table.time], set: { avg: sql`excluded.avg`, max: sql`excluded.max` } })
+      .prepare();
+  const pruneOf = (table: typeof agentSamples | typeof agentMinutely | typeof agentHourly) =>
+    db.delete(table).where(and(eq(table.agentId, p("agentId")), lt(table.time, p("before")))).prepare();
+  const q = {
+    insertSample: db.insert(agentSamples)
+      .values({ agentId: p("agentId"), time: p("time"), values: p("values") })
+      .onConflictDoUpdate({ target: [agentSamples.agentId, agentSamples.time], set: { values: sql`excluded.${sql.identifier("values")}` } })
+      .prepare(),
+    updateLatest: db.update(agents).set({
+      hostname: sql`${p("hostname")}`,
+      ips: sql`${p("ips")}`,
+      os: sql`${p("os")}`,
+      kernel: sql`${p("kernel")}`,
+      arch: sql`${p("arch")}`,
+      agentVersion: sql`${p("agentVersion")}`,
+      uptime: sql`${p("uptime")}`,
+      interval: sql`${p("interval")}`,
+      latest: sql`${p("latest")}`,
+      lastSeenAt: sql`${p("seenAt")}`,
+    }).where(eq(agents.id, p("id"))).prepare(),
+    rawRange: db.select().from(agentSamples)
+      .where(and(eq(agentSamples.agentId, p("agentId")), gte(agentSamples.time, p("from")), lt(agentSamples.time, p("to"))))
+      .orderBy(asc(agentSamples.time)).prepare(),
+    minuteRange: rangeOf(agentMinutely),
+    hourRange: rangeOf(agentHourly),
+    upsertMinute: upsertOf(agentMinutely),
+    upsertHour: upsertOf(agentHourly),
+    prune: { raw: pruneOf(agentSamples), minute: pruneOf(agentMinutely), hour: pruneOf(agentHourly) },
+  };
 
   return {
     all: (): AgentRow[] => db.select().from(agents).orderBy(asc(agents.id)).all(),
@@ -67,45 +107,39 @@ export function createAgentStore(db: Db) {
 
     /** Writes samples and each agent's newest facts. Call inside a transaction (the batch writer does). */
     writeSamples(rows: SampleRow[], latest: Map<number, { host: HostInfo; interval: number; sample: Sample; seenAt: number }>) {
-      for (const row of rows) {
-        db.insert(agentSamples).values(row).onConflictDoUpdate({
-          target: [agentSamples.agentId, agentSamples.time],
-          set: { values: row.values },
-        }).run();
-      }
+      // drizzle encodes the JSON column for the placeholder.
+      for (const row of rows) q.insertSample.run({ agentId: row.agentId, time: row.time, values: row.values });
       for (const [id, l] of latest) {
-        db.update(agents).set({
+        q.updateLatest.run({
+          id,
           hostname: l.host.hostname,
-          ips: l.host.ips,
+          ips: JSON.stringify(l.host.ips),
           os: l.host.os,
           kernel: l.host.kernel,
           arch: l.host.arch,
           agentVersion: l.host.agentVersion,
           uptime: l.host.uptime,
           interval: l.interval,
-          latest: l.sample,
-          lastSeenAt: l.seenAt,
-        }).where(eq(agents.id, id)).run();
+          latest: JSON.stringify(l.sample),
+          seenAt: l.seenAt,
+        });
       }
     },
 
     /** Rows of one agent in [from, to), oldest first, at a resolution. */
     range(agentId: number, resolution: Resolution, from: number, to: number): RollupRow[] {
-      if (resolution === "raw") {
-        return db.select().from(agentSamples)
-          .where(and(eq(agentSamples.agentId, agentId), gte(agentSamples.time, from), lt(agentSamples.time, to)))
-          .orderBy(asc(agentSamples.time)).all()
-          .map((r) => ({ agentId: r.agentId, time: r.time, avg: r.values, max: r.values }));
-      }
-      const table = rollupTable(resolution);
-      return db.select().from(table)
-        .where(and(eq(table.agentId, agentId), gte(table.time, from), lt(table.time, to)))
-        .orderBy(asc(table.time)).all();
+      const args = { agentId, from, to };
+      if (resolution === "raw") return q.rawRange.all(args).map((r) => ({ agentId: r.agentId, time: r.time, avg: r.values, max: r.values }));
+      return (resolution === "minute" ? q.minuteRange : q.hourRange).all(args);
     },
 
     upsertRollup(resolution: "minute" | "hour", row: RollupRow) {
-      const table = rollupTable(resolution);
-      db.insert(table).values(row).onConflictDoUpdate({ target: [table.agentId, table.time], set: { avg: row.avg, max: row.max } }).run();
+      (resolution === "minute" ? q.upsertMinute : q.upsertHour).run({
+        agentId: row.agentId,
+        time: row.time,
+        avg: row.avg,
+        max: row.max,
+      });
     },
 
     /** The newest rollup bucket of any agent: where a catch-up after downtime starts. */
@@ -116,8 +150,7 @@ export function createAgentStore(db: Db) {
 
     /** Deletes one agent's rows older than `before` through the primary key (no full scans). */
     prune(agentId: number, resolution: Resolution, before: number): void {
-      const table = resolution === "raw" ? agentSamples : rollupTable(resolution);
-      db.delete(table).where(and(eq(table.agentId, agentId), lt(table.time, before))).run();
+      q.prune[resolution].run({ agentId, before });
     },
 
     pruneTokens: (before: number) => void db.delete(agentTokens).where(lt(agentTokens.expiresAt, before)).run(),

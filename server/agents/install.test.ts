@@ -1,0 +1,97 @@
+// Runs /install.sh for real against a listening server: download, checksum, registration, systemd unit — installed
+// under a temporary root, with useradd, chown and systemctl replaced by recorders.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { testApp } from "../test-support";
+
+const ARCH = process.arch === "arm64" ? "arm64" : "x64";
+const canRun = process.platform === "linux" && process.getuid?.() === 0 && !!Bun.which("curl") && !!Bun.which("sha256sum");
+const dir = mkdtempSync(join(tmpdir(), "vigil-install-"));
+const agentsDir = join(dir, "agents");
+const fakeBin = join(dir, "bin");
+const calls = join(dir, "calls.log");
+const t = testApp({ config: { tokenTtl: "7d", trustProxy: false, links: { blog: "", video: "", tempMail: "" }, agentsDir } });
+let base = "";
+let userToken = "";
+
+beforeAll(async () => {
+  if (!canRun) return;
+  mkdirSync(agentsDir);
+  const bin = join(agentsDir, `vigil-agent-linux-${ARCH}`);
+  const build = Bun.spawnSync([process.execPath, "build", "--compile", resolve(import.meta.dir, "../../agent/main.ts"), "--outfile", bin]);
+  if (build.exitCode !== 0) throw new Error(build.stderr.toString());
+  const sha = new Bun.CryptoHasher("sha256").update(readFileSync(bin)).digest("hex");
+  writeFileSync(`${bin}.sha256`, `${sha}  vigil-agent-linux-${ARCH}\n`);
+  mkdirSync(fakeBin);
+  for (const cmd of ["useradd", "chown", "systemctl"]) {
+    writeFileSync(join(fakeBin, cmd), `#!/bin/sh\necho "${cmd} $*" >> "${calls}"\n`);
+    chmodSync(join(fakeBin, cmd), 0o755);
+  }
+  t.app.listen({ hostname: "127.0.0.1", port: 0 });
+  base = `http://127.0.0.1:${t.app.server!.port}`;
+  userToken = (await t.signUp("alice")).token;
+}, 60_000);
+
+afterAll(async () => {
+  await t.app.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function install(root: string, extra: string[] = []) {
+  const { token } = (await t.call<{ token: string }>("POST", "/api/agents/tokens", { token: userToken })).body;
+  const script = join(dir, "install.sh");
+  writeFileSync(script, await (await fetch(`${base}/install.sh`)).text());
+  // Asynchronously: the server answering the script's downloads runs in this process.
+  const proc = Bun.spawn(["sh", script, "--token", token, "--interval", "5", ...extra], {
+    env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH}`, VIGIL_INSTALL_ROOT: root },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stderr, exitCode] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  return { exitCode, stderr };
+}
+
+describe.skipIf(!canRun)("install.sh", () => {
+  test("downloads, verifies, registers and installs a systemd unit", async () => {
+    const root = join(dir, "root1");
+    const run = await install(root, ["--name", "from-installer"]);
+    expect(run.stderr).toBe("");
+    expect(run.exitCode).toBe(0);
+    expect(statSync(join(root, "usr/local/bin/vigil-agent")).mode & 0o777).toBe(0o755);
+    expect(statSync(join(root, "etc/vigil-agent/agent.json")).mode & 0o777).toBe(0o600);
+    const unit = readFileSync(join(root, "etc/systemd/system/vigil-agent.service"), "utf8");
+    expect(unit).toContain("User=vigil-agent");
+    expect(unit).toContain("ExecStart=/usr/local/bin/vigil-agent run --config /etc/vigil-agent/agent.json --interval 5");
+    expect(unit).not.toContain("vgl_");
+    const log = readFileSync(calls, "utf8");
+    expect(log).toContain("useradd --system --no-create-home --shell /usr/sbin/nologin vigil-agent");
+    expect(log).toContain("systemctl daemon-reload");
+    expect(log).toContain("systemctl enable --now vigil-agent");
+    const agents = await t.call<{ agents: { name: string }[] }>("GET", "/api/agents", { token: userToken });
+    expect(agents.body.agents.map((a) => a.name)).toContain("from-installer");
+  }, 30_000);
+
+  test("refuses a binary whose checksum does not match", async () => {
+    const sums = join(agentsDir, `vigil-agent-linux-${ARCH}.sha256`);
+    const good = readFileSync(sums, "utf8");
+    writeFileSync(sums, `${"0".repeat(64)}  vigil-agent-linux-${ARCH}\n`);
+    try {
+      const root = join(dir, "root2");
+      const run = await install(root);
+      expect(run.exitCode).not.toBe(0);
+      expect(run.stderr).toContain("checksum mismatch");
+      expect(existsSync(join(root, "usr/local/bin/vigil-agent"))).toBe(false);
+    } finally {
+      writeFileSync(sums, good);
+    }
+  }, 30_000);
+
+  test("needs a token", async () => {
+    const script = join(dir, "install.sh");
+    const run = Bun.spawnSync(["sh", script], { env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH}` } });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr.toString()).toContain("--token is required");
+  });
+});
