@@ -2,6 +2,13 @@
 export type { AgentState as PublicAgent, AgentStatus } from "./service";
 export type { Sample, DiskSample, InterfaceSample } from "./protocol";
 
+/** What /api/live pushes about agents. */
+export type AgentLiveMessages = {
+  "agent.status": import("./service").AgentStatusEvent;
+  "agent.report": import("./service").AgentState;
+  "agent.change": { agentId: number; kind: "created" | "updated" | "deleted" };
+};
+
 export type SeriesRange = "1h" | "24h" | "7d" | "30d";
 
 /** Chart data, columnar for uPlot: `times[i]` (Unix ms) goes with `avg[key][i]` and `max[key][i]`; null is a gap. */

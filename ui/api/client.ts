@@ -22,8 +22,11 @@ export class ApiError extends Error {
   }
 }
 
-/** What a 401 does: forget the session and go to /login (staying there, form intact, when already on it). */
-function onUnauthorized() {
+/**
+ * What a 401 does: forget the session and go to /login (staying there, form intact, when already on it). Also used by
+ * the live socket when the server closes it because the session ended (code 4001).
+ */
+export function onUnauthorized() {
   clearSession();
   if (typeof window !== "undefined" && window.location.pathname !== "/login") navigate("/login", { replace: true });
 }

@@ -22,3 +22,15 @@ test("else the server's message, else the fallback", () => {
   expect(errorMessage(new ApiError(0, undefined, ""), "Login failed, please try again later.")).toBe("Login failed, please try again later.");
   expect(errorMessage(new Error("boom"), "fallback")).toBe("fallback");
 });
+
+test("the agent API's error codes are translated in both languages", async () => {
+  for (const [lng, expected] of [
+    ["zh-CN", ["客户端不存在", "注册令牌无效、已使用或已过期"]],
+    ["en-US", ["Agent not found", "This registration token is not valid, already used or expired"]],
+  ] as const) {
+    await i18n.changeLanguage(lng);
+    expect(errorMessage(new ApiError(404, "AGENT_NOT_FOUND", "Agent not found"), "f")).toBe(expected[0]);
+    expect(errorMessage(new ApiError(401, "INVALID_TOKEN", "x"), "f")).toBe(expected[1]);
+    for (const code of ["AGENT_UNKNOWN", "SAMPLE_TIME"]) expect(i18n.exists(`errors.${code}`)).toBe(true);
+  }
+});

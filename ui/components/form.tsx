@@ -11,11 +11,14 @@ interface FieldProps {
   hint?: ReactNode;
   /** Adds "(optional)" after the label. */
   optionalLabel?: string;
+  /** A problem with the value, in red under the control (its id is `${id}-error`, for aria-describedby). */
+  error?: ReactNode;
+  errorTestId?: string;
   children: (id: string) => ReactNode;
 }
 
 /** A label above its control; the control gets the generated id through the render prop. */
-export function Field({ label, hint, optionalLabel, children }: FieldProps) {
+export function Field({ label, hint, optionalLabel, error, errorTestId, children }: FieldProps) {
   const id = useId();
   return (
     <div className="space-y-1.5">
@@ -24,7 +27,13 @@ export function Field({ label, hint, optionalLabel, children }: FieldProps) {
         {optionalLabel && <span className="ml-1 font-normal text-slate-400">({optionalLabel})</span>}
       </label>
       {children(id)}
-      {hint && <p className="text-xs text-slate-500">{hint}</p>}
+      {error ? (
+        <p id={`${id}-error`} data-testid={errorTestId} className="text-xs font-medium text-red-600">
+          {error}
+        </p>
+      ) : (
+        hint && <p className="text-xs text-slate-500">{hint}</p>
+      )}
     </div>
   );
 }

@@ -59,6 +59,9 @@ describe("i18n resources", () => {
       "Webhook URL is required",
       "Profile updated",
       "Password changed",
+      "Agent updated",
+      "Update failed",
+      "Deletion failed",
       "Notifications",
     ]) {
       expect(values.has(message)).toBe(true);

@@ -1,8 +1,465 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { NotBuiltYet } from "../../components/NotBuiltYet";
+import { toast } from "sonner";
+import { useLocation, useParams } from "wouter";
+import {
+  SERIES_RANGES,
+  deleteAgent,
+  getAgent,
+  getAgentSeries,
+  type AgentSeries,
+  type PublicAgent,
+  type Sample,
+  type SeriesRange,
+} from "../../api/agents";
+import { errorMessage } from "../../api/errors";
+import { Button, ButtonLink } from "../../components/Button";
+import { Card, PageHeader } from "../../components/Card";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { BINARY_INCRS, TimeSeriesChart, type ChartSeries } from "../../components/charts/TimeSeriesChart";
+import { formatBytes, formatBytesCompact, formatCount, formatDuration, formatLoad, formatPercent, formatRate } from "../../components/format";
+import { useNow, usePolling } from "../../components/hooks";
+import { PageLoading } from "../../components/PageLoading";
+import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { diskSlug, totalRates } from "./model";
+import { AgentStatusBadge, Fact, UsageBar, useAgo, useDurationUnits } from "./parts";
+import { buildDetailCharts, type ChartLabels } from "./seriesCharts";
 
-/** Agent detail: CPU, memory, disk, network and load. Built by a later issue; until then an honest placeholder. */
+/** How often the snapshot refreshes, and the charts per range (rollups change slowly). */
+const AGENT_POLL_MS = 10_000;
+const SERIES_POLL_MS: Record<SeriesRange, number> = { "1h": 15_000, "24h": 60_000, "7d": 300_000, "30d": 300_000 };
+
+const TH = "px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
+const TD = "px-4 py-2.5 text-sm text-slate-700 whitespace-nowrap tabular-nums";
+
+/** "12s ago", ticking on its own so the rest of the page does not re-render every second. */
+function LastSeen({ at }: { at: number | null }) {
+  const now = useNow(1000);
+  const ago = useAgo();
+  return <>{ago(at, now)}</>;
+}
+
+function Section({ title, actions, children, testId }: { title: ReactNode; actions?: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <section data-testid={testId} className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="text-lg font-semibold text-slate-900">{title}</h2>
+        {actions}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+function Tile({ label, value, detail, children, testId }: { label: ReactNode; value: ReactNode; detail?: ReactNode; children?: ReactNode; testId?: string }) {
+  return (
+    <Card className="p-4" data-testid={testId}>
+      <p className="text-xs font-medium uppercase tracking-wide text-slate-400">{label}</p>
+      <p className="mt-1 text-2xl font-semibold tabular-nums text-slate-900">{value}</p>
+      {children}
+      {detail && <p className="mt-1 truncate text-xs text-slate-500">{detail}</p>}
+    </Card>
+  );
+}
+
+function Facts({ agent }: { agent: PublicAgent }) {
+  const { t, i18n } = useTranslation();
+  const units = useDurationUnits();
+  const cpu = agent.latest?.cpu;
+  const dash = t("common.dash");
+  return (
+    <Card className="p-5 sm:p-6" data-testid="agent-facts">
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-4 sm:grid-cols-3 lg:grid-cols-4">
+        <Fact label={t("agents.fields.hostname")} testId="agent-fact-hostname">{agent.hostname || dash}</Fact>
+        <Fact label={t("agents.fields.ips")} testId="agent-fact-ips">{agent.ips.length ? agent.ips.join(", ") : dash}</Fact>
+        <Fact label={t("agents.fields.os")} testId="agent-fact-os">{agent.os || dash}</Fact>
+        <Fact label={t("agents.fields.kernel")}>{agent.kernel || dash}</Fact>
+        <Fact label={t("agents.fields.arch")}>{agent.arch || dash}</Fact>
+        <Fact label={t("agents.fields.agentVersion")} testId="agent-fact-version">{agent.agentVersion || dash}</Fact>
+        <Fact label={t("agents.fields.cpuModel")}>{cpu?.model || dash}</Fact>
+        <Fact label={t("agents.fields.cores")}>{cpu?.cores ?? dash}</Fact>
+        <Fact label={t("agents.fields.uptime")} testId="agent-fact-uptime">{agent.latest ? formatDuration(agent.uptime, units) : dash}</Fact>
+        <Fact label={t("agents.fields.lastSeen")} testId="agent-fact-last-seen">
+          <LastSeen at={agent.lastSeenAt} />
+        </Fact>
+        <Fact label={t("agents.fields.interval")}>{t("agents.seconds", { count: agent.interval })}</Fact>
+        <Fact label={t("agents.fields.createdAt")}>{new Date(agent.createdAt).toLocaleString(i18n.language)}</Fact>
+      </dl>
+    </Card>
+  );
+}
+
+function Current({ sample }: { sample: Sample }) {
+  const { t, i18n } = useTranslation();
+  const rates = totalRates(sample.network);
+  return (
+    <div className="space-y-4" data-testid="agent-current">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+        <Tile label={t("agents.metrics.cpu")} value={formatPercent(sample.cpu.usage)} detail={t("agents.coresCount", { count: sample.cpu.cores })} testId="agent-current-cpu">
+          <UsageBar percent={sample.cpu.usage} className="mt-2" />
+        </Tile>
+        <Tile
+          label={t("agents.metrics.memory")}
+          value={formatPercent(sample.memory.usageRate)}
+          detail={t("agents.usedOfTotal", { used: formatBytes(sample.memory.used), total: formatBytes(sample.memory.total) })}
+          testId="agent-current-memory"
+        >
+          <UsageBar percent={sample.memory.usageRate} className="mt-2" />
+        </Tile>
+        <Tile
+          label={t("agents.metrics.load")}
+          value={formatLoad(sample.load.one)}
+          detail={`${t("agents.load.five")} ${formatLoad(sample.load.five)} · ${t("agents.load.fifteen")} ${formatLoad(sample.load.fifteen)}`}
+          testId="agent-current-load"
+        />
+        <Tile
+          label={t("agents.metrics.network")}
+          value={<span className="text-lg">↓ {formatRate(rates?.rx)}</span>}
+          detail={`↑ ${formatRate(rates?.tx)}`}
+          testId="agent-current-network"
+        />
+      </div>
+
+      <Card className="overflow-hidden">
+        <h3 className="border-b border-slate-100 px-4 py-3 text-sm font-semibold text-slate-900">{t("agents.disks")}</h3>
+        {sample.disks.length === 0 ? (
+          <p className="px-4 py-6 text-sm text-slate-500">{t("agents.noDisks")}</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="min-w-full divide-y divide-slate-100" data-testid="agent-disks">
+              <thead className="bg-slate-50">
+                <tr>
+                  <th scope="col" className={TH}>{t("agents.disk.mountPoint")}</th>
+                  <th scope="col" className={TH}>{t("agents.disk.device")}</th>
+                  <th scope="col" className={TH}>{t("agents.disk.fsType")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("agents.disk.used")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("agents.disk.free")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("agents.disk.total")}</th>
+                  <th scope="col" className={`${TH} w-48`}>{t("agents.disk.usage")}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {sample.disks.map((d) => (
+                  <tr key={d.mountPoint} data-testid={`agent-disk-${diskSlug(d.mountPoint)}`}>
+                    <td className={`${TD} font-medium text-slate-900`}>{d.mountPoint}</td>
+                    <td className={`${TD} text-slate-500`}>{d.device}</td>
+                    <td className={`${TD} text-slate-500`}>{d.fsType}</td>
+                    <td className={`${TD} text-right`}>{formatBytes(d.used)}</td>
+                    <td className={`${TD} text-right`}>{formatBytes(d.free)}</td>
+                    <td className={`${TD} text-right`}>{formatBytes(d.total)}</td>
+                    <td className={TD}>
+                      <div className="flex items-center gap-2">
+                        <UsageBar percent={d.usageRate} className="min-w-20" />
+                        <span className="w-14 text-right text-xs">{formatPercent(d.usageRate)}</span>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+
+      <Card className="overflow-hidden">
+        <h3 className="border-b border-slate-100 px-4 py-3 text-sm font-semibold text-slate-900">{t("agents.interfaces")}</h3>
+        {sample.network.length === 0 ? (
+          <p className="px-4 py-6 text-sm text-slate-500">{t("agents.noInterfaces")}</p>
+        ) : (
+          <div className="overflow-x-auto">
+            <table className="min-w-full divide-y divide-slate-100" data-testid="agent-interfaces">
+              <thead className="bg-slate-50">
+                <tr>
+                  <th scope="col" className={TH}>{t("agents.iface.name")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("agents.iface.rxRate")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("agents.iface.txRate")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("agents.iface.received")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("agents.iface.sent")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("agents.iface.packetsReceived")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("agents.iface.packetsSent")}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {sample.network.map((n) => (
+                  <tr key={n.name} data-testid={`agent-iface-${n.name}`}>
+                    <td className={`${TD} font-medium text-slate-900`}>{n.name}</td>
+                    <td className={`${TD} text-right`}>{formatRate(n.rxRate)}</td>
+                    <td className={`${TD} text-right`}>{formatRate(n.txRate)}</td>
+                    <td className={`${TD} text-right`}>{formatBytes(n.received)}</td>
+                    <td className={`${TD} text-right`}>{formatBytes(n.sent)}</td>
+                    <td className={`${TD} text-right`}>{formatCount(n.packetsReceived, i18n.language)}</td>
+                    <td className={`${TD} text-right`}>{formatCount(n.packetsSent, i18n.language)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+function RangeTabs({ range, onChange }: { range: SeriesRange; onChange: (r: SeriesRange) => void }) {
+  const { t } = useTranslation();
+  return (
+    <div role="tablist" aria-label={t("agents.range.label")} className="inline-flex rounded-lg bg-slate-100 p-0.5">
+      {SERIES_RANGES.map((r) => (
+        <button
+          key={r}
+          type="button"
+          role="tab"
+          aria-selected={range === r}
+          onClick={() => onChange(r)}
+          data-testid={`agent-range-${r}`}
+          className={`rounded-md px-3 py-1.5 text-sm font-medium transition-colors ${
+            range === r ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-200" : "text-slate-500 hover:text-slate-800"
+          }`}
+        >
+          {t(`agents.range.${r}`)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function ChartCard({ title, subtitle, children }: { title: ReactNode; subtitle?: ReactNode; children: ReactNode }) {
+  return (
+    <Card className="min-w-0 p-4">
+      <div className="mb-2 flex items-baseline justify-between gap-3">
+        <h3 className="truncate text-sm font-semibold text-slate-900">{title}</h3>
+        {subtitle && <span className="truncate text-xs text-slate-500">{subtitle}</span>}
+      </div>
+      {children}
+    </Card>
+  );
+}
+
+/** Percent axes in whole numbers, the legend with one decimal. */
+const pct = (v: number) => formatPercent(v, 0);
+const pctLegend = (v: number) => formatPercent(v);
+
+function Charts({ series, latest }: { series: AgentSeries; latest: Sample | null }) {
+  const { t } = useTranslation();
+  const layout = JSON.stringify([latest?.disks.map((d) => d.mountPoint), latest?.network.map((n) => n.name)]);
+  const charts = useMemo(() => {
+    const labels: ChartLabels = {
+      cpu: t("agents.metrics.cpu"),
+      memory: t("agents.metrics.memory"),
+      max: (label) => t("charts.max", { label }),
+      load1: t("agents.load.one"),
+      load5: t("agents.load.five"),
+      load15: t("agents.load.fifteen"),
+      rx: (name) => t("charts.rx", { name }),
+      tx: (name) => t("charts.tx", { name }),
+      disk: t("agents.disk.usage"),
+    };
+    return buildDetailCharts(series, latest, labels);
+    // `latest` only names and orders disks and interfaces: a new snapshot every poll must not rebuild the charts,
+    // only a change in which disks and interfaces there are.
+  }, [series, t, layout]);
+  const chart = (
+    testId: string,
+    title: ReactNode,
+    data: ChartSeries[],
+    format: (v: number) => string,
+    opts: { percent?: boolean; bytes?: boolean; subtitle?: ReactNode } = {},
+  ) => (
+    <ChartCard title={title} subtitle={opts.subtitle}>
+      <TimeSeriesChart
+        data-testid={testId}
+        label={typeof title === "string" ? title : undefined}
+        times={charts.times}
+        series={data}
+        formatValue={format}
+        formatAxis={opts.bytes ? (v) => `${formatBytesCompact(v)}/s` : opts.percent ? pct : undefined}
+        yIncrs={opts.bytes ? BINARY_INCRS : undefined}
+        yMin={opts.percent ? 0 : undefined}
+        yMax={opts.percent ? 100 : undefined}
+        height={190}
+      />
+    </ChartCard>
+  );
+  const resolution = series.step === 0 ? "raw" : series.step < 3_600_000 ? "minute" : "hour";
+  return (
+    <div className="space-y-3">
+      <p className="text-xs text-slate-500" data-testid="agent-series-resolution">
+        {t(`agents.resolution.${resolution}`)}
+      </p>
+      <div className="grid gap-4 lg:grid-cols-2" data-testid="agent-charts">
+        {chart("chart-cpu", t("charts.cpu"), charts.cpu, pctLegend, { percent: true })}
+        {chart("chart-memory", t("charts.memory"), charts.memory, pctLegend, { percent: true })}
+        {chart("chart-network", t("charts.network"), charts.network, (v) => formatRate(v), { bytes: true })}
+        {chart("chart-load", t("charts.load"), charts.load, (v) => formatLoad(v))}
+        {charts.disks.map((d) => (
+          <div key={d.mountPoint} className="min-w-0">
+            {chart(`chart-disk-${diskSlug(d.mountPoint)}`, t("charts.disk", { mountPoint: d.mountPoint }), d.series, pctLegend, {
+              percent: true,
+              subtitle: latest?.disks.find((x) => x.mountPoint === d.mountPoint)?.device,
+            })}
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
 export default function AgentDetail() {
   const { t } = useTranslation();
-  return <NotBuiltYet title={t("agents.detailTitle")} />;
+  const [, navigate] = useLocation();
+  const { id } = useParams<{ id: string }>();
+  const agentId = Number(id);
+  const [agent, setAgent] = useState<PublicAgent | null>(null);
+  const [error, setError] = useState("");
+  const [range, setRange] = useState<SeriesRange>("1h");
+  const [series, setSeries] = useState<AgentSeries | null>(null);
+  const shownRange = useRef(range); // a late answer for a range no longer selected is dropped
+  shownRange.current = range;
+  const [seriesError, setSeriesError] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  useDocumentTitle(agent ? `${agent.name} · ${t("agents.detailTitle")}` : t("agents.detailTitle"));
+
+  const loadAgent = useCallback(
+    async (first: boolean) => {
+      try {
+        const reply = await getAgent(agentId);
+        setAgent(reply.agent);
+        setError("");
+      } catch (err) {
+        // A failed refresh keeps what is shown; only the first load (or a deletion elsewhere) shows the error.
+        if (first || (err as { status?: number }).status === 404) setError(errorMessage(err, t("agents.fetchAgentFailed")));
+      }
+    },
+    [agentId, t],
+  );
+
+  const loadSeries = useCallback(async () => {
+    try {
+      const reply = await getAgentSeries(agentId, range);
+      if (shownRange.current !== range) return;
+      setSeries(reply.series);
+      setSeriesError("");
+    } catch (err) {
+      if (shownRange.current === range) setSeriesError(errorMessage(err, t("agents.seriesFailed")));
+    }
+  }, [agentId, range, t]);
+
+  useEffect(() => {
+    setAgent(null);
+    setError("");
+    if (!Number.isInteger(agentId) || agentId <= 0) {
+      setError(t("errors.AGENT_NOT_FOUND"));
+      return;
+    }
+    void loadAgent(true);
+  }, [agentId, loadAgent, t]);
+
+  useEffect(() => {
+    if (!Number.isInteger(agentId) || agentId <= 0) return;
+    setSeries(null);
+    setSeriesError("");
+    void loadSeries();
+  }, [agentId, loadSeries]);
+
+  usePolling(() => loadAgent(false), AGENT_POLL_MS, agent !== null && !error);
+  usePolling(loadSeries, SERIES_POLL_MS[range], agent !== null && !error);
+
+  const confirmDelete = async () => {
+    setDeleting(true);
+    try {
+      await deleteAgent(agentId);
+      toast.success(t("agents.deleted"));
+      navigate("/agents");
+    } catch (err) {
+      toast.error(errorMessage(err, t("agents.deleteFailed")));
+      setDeleting(false);
+      setConfirming(false);
+    }
+  };
+  const cancel = useCallback(() => setConfirming(false), []);
+
+  if (error) {
+    return (
+      <div className="mx-auto max-w-2xl">
+        <PageHeader title={t("agents.detailTitle")} />
+        <Card className="flex flex-col items-center gap-4 px-6 py-12 text-center">
+          <p role="alert" data-testid="agent-load-error" className="text-sm text-red-600">
+            {error}
+          </p>
+          <ButtonLink href="/agents" variant="secondary" data-testid="agent-back">
+            {t("agents.backToList")}
+          </ButtonLink>
+        </Card>
+      </div>
+    );
+  }
+  if (!agent) return <PageLoading />;
+
+  return (
+    <div className="space-y-8">
+      <div>
+        <PageHeader
+          title={
+            <span className="flex flex-wrap items-center gap-3">
+              <span data-testid="agent-name">{agent.name}</span>
+              <AgentStatusBadge status={agent.status} data-testid={`agent-status-${agent.id}`} />
+            </span>
+          }
+          description={[agent.hostname, agent.ips[0], agent.os].filter(Boolean).join(" · ")}
+          actions={
+            <>
+              <ButtonLink href="/agents" variant="ghost" data-testid="agent-back">
+                {t("agents.backToList")}
+              </ButtonLink>
+              <ButtonLink href={`/agents/edit/${agent.id}`} variant="secondary" data-testid={`agent-edit-${agent.id}`}>
+                {t("common.edit")}
+              </ButtonLink>
+              <Button variant="dangerGhost" onClick={() => setConfirming(true)} data-testid={`agent-delete-${agent.id}`}>
+                {t("common.delete")}
+              </Button>
+            </>
+          }
+        />
+        <Facts agent={agent} />
+      </div>
+
+      <Section title={t("agents.currentTitle")}>
+        {agent.latest ? (
+          <Current sample={agent.latest} />
+        ) : (
+          <Card className="px-6 py-10 text-center text-sm text-slate-500" data-testid="agent-no-data">
+            {t("agents.waitingFirstReport")}
+          </Card>
+        )}
+      </Section>
+
+      <Section title={t("agents.historyTitle")} actions={<RangeTabs range={range} onChange={setRange} />} testId="agent-history">
+        {seriesError && (
+          <p role="alert" data-testid="agent-series-error" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-600">
+            {seriesError}
+          </p>
+        )}
+        {series ? (
+          <Charts series={series} latest={agent.latest} />
+        ) : (
+          !seriesError && (
+            <p role="status" data-testid="agent-series-loading" className="py-10 text-center text-sm text-slate-500">
+              {t("agents.seriesLoading")}
+            </p>
+          )
+        )}
+      </Section>
+
+      <ConfirmDialog
+        open={confirming}
+        title={t("agents.confirmDelete.title")}
+        message={t("agents.confirmDelete.message", { name: agent.name })}
+        confirmLabel={deleting ? t("common.deleting") : t("agents.confirmDelete.confirm")}
+        busy={deleting}
+        onConfirm={() => void confirmDelete()}
+        onCancel={cancel}
+      />
+    </div>
+  );
 }

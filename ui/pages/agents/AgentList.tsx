@@ -1,8 +1,326 @@
+import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { NotBuiltYet } from "../../components/NotBuiltYet";
+import { toast } from "sonner";
+import { Link } from "wouter";
+import { deleteAgent, type PublicAgent } from "../../api/agents";
+import { errorMessage } from "../../api/errors";
+import { Button, ButtonLink, buttonClass } from "../../components/Button";
+import { Card, PageHeader } from "../../components/Card";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { formatBytes, formatDuration, formatLoad, formatPercent, formatRate } from "../../components/format";
+import { useNow } from "../../components/hooks";
+import { GridIcon, ListIcon, PlusIcon, ServerIcon } from "../../components/icons";
+import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { fullestDisk, loadView, saveView, totalRates, type AgentView } from "./model";
+import { AgentStatusBadge, UsageMeter, useAgo, useDurationUnits } from "./parts";
+import { useAgents } from "./useAgents";
 
-/** Agent list: card view and table view. Built by a later issue; until then an honest placeholder. */
+const TH = "px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
+const TD = "px-3 py-3 text-sm text-slate-700 whitespace-nowrap";
+
+interface RowProps {
+  agent: PublicAgent;
+  now: number;
+  deleting: boolean;
+  onDelete: (agent: PublicAgent) => void;
+}
+
+/** Edit and Delete, as on the user list. */
+function Actions({ agent, deleting, onDelete }: Omit<RowProps, "now">) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex justify-end gap-2">
+      <Link href={`/agents/edit/${agent.id}`} className={buttonClass("secondary", "sm")} data-testid={`agent-edit-${agent.id}`}>
+        {t("common.edit")}
+      </Link>
+      <Button variant="dangerGhost" size="sm" busy={deleting} onClick={() => onDelete(agent)} data-testid={`agent-delete-${agent.id}`}>
+        {t("common.delete")}
+      </Button>
+    </div>
+  );
+}
+
+/** Hostname and the first IP (all of them in the tooltip). */
+function hostLine(agent: PublicAgent) {
+  return [agent.hostname, agent.ips[0]].filter(Boolean).join(" · ");
+}
+
+function AgentCard({ agent, now, deleting, onDelete }: RowProps) {
+  const { t } = useTranslation();
+  const ago = useAgo();
+  const units = useDurationUnits();
+  const s = agent.latest;
+  const disk = fullestDisk(s?.disks);
+  const rates = totalRates(s?.network);
+  return (
+    <Card className="flex flex-col" data-testid={`agent-card-${agent.id}`}>
+      <div className="flex items-start justify-between gap-3 border-b border-slate-100 px-5 py-4">
+        <div className="min-w-0">
+          <Link href={`/agents/${agent.id}`} className="block truncate text-base font-semibold text-slate-900 hover:text-indigo-600" data-testid={`agent-link-${agent.id}`}>
+            {agent.name}
+          </Link>
+          <p className="mt-0.5 truncate text-xs text-slate-500" title={agent.ips.join(", ")}>
+            {hostLine(agent) || t("common.dash")}
+          </p>
+          <p className="truncate text-xs text-slate-400">{[agent.os, agent.arch].filter(Boolean).join(" · ") || t("common.dash")}</p>
+        </div>
+        <AgentStatusBadge status={agent.status} data-testid={`agent-status-${agent.id}`} />
+      </div>
+      {s ? (
+        <div className="grid flex-1 grid-cols-3 gap-3 px-5 py-4 sm:gap-4">
+          <UsageMeter label={t("agents.metrics.cpu")} percent={s.cpu.usage} detail={t("agents.coresCount", { count: s.cpu.cores })} />
+          <UsageMeter
+            label={t("agents.metrics.memory")}
+            percent={s.memory.usageRate}
+            detail={`${formatBytes(s.memory.used)} / ${formatBytes(s.memory.total)}`}
+          />
+          <UsageMeter label={t("agents.metrics.disk")} percent={disk?.usageRate} detail={disk?.mountPoint ?? t("common.dash")} />
+          <dl className="col-span-3 grid grid-cols-2 gap-x-4 gap-y-2 text-xs sm:grid-cols-3">
+            <div className="min-w-0">
+              <dt className="text-slate-400">{t("agents.metrics.network")}</dt>
+              <dd className="tabular-nums text-slate-700">
+                <span title={t("agents.rx")}>↓ {formatRate(rates?.rx)}</span>
+                <br />
+                <span title={t("agents.tx")}>↑ {formatRate(rates?.tx)}</span>
+              </dd>
+            </div>
+            <div className="min-w-0">
+              <dt className="text-slate-400">{t("agents.metrics.load")}</dt>
+              <dd className="tabular-nums text-slate-700">
+                {formatLoad(s.load.one)} / {formatLoad(s.load.five)} / {formatLoad(s.load.fifteen)}
+              </dd>
+            </div>
+            <div className="min-w-0">
+              <dt className="text-slate-400">{t("agents.fields.uptime")}</dt>
+              <dd className="tabular-nums text-slate-700">{formatDuration(agent.uptime, units)}</dd>
+            </div>
+          </dl>
+        </div>
+      ) : (
+        <p className="flex-1 px-5 py-6 text-sm text-slate-500">{t("agents.waitingFirstReport")}</p>
+      )}
+      <div className="flex items-center justify-between gap-3 border-t border-slate-100 px-5 py-3">
+        <span className="truncate text-xs text-slate-500" data-testid={`agent-last-seen-${agent.id}`}>
+          {t("agents.fields.lastSeen")}: {ago(agent.lastSeenAt, now)}
+        </span>
+        <Actions agent={agent} deleting={deleting} onDelete={onDelete} />
+      </div>
+    </Card>
+  );
+}
+
+function AgentTable({ agents, now, deletingId, onDelete }: { agents: PublicAgent[]; now: number; deletingId: number | null; onDelete: (a: PublicAgent) => void }) {
+  const { t } = useTranslation();
+  const ago = useAgo();
+  const units = useDurationUnits();
+  return (
+    <Card className="overflow-hidden">
+      <div className="overflow-x-auto">
+        <table data-testid="agents-table" className="min-w-full divide-y divide-slate-200">
+          <thead className="bg-slate-50">
+            <tr>
+              <th scope="col" className={TH}>{t("agents.fields.name")}</th>
+              <th scope="col" className={TH}>{t("agents.fields.host")}</th>
+              <th scope="col" className={TH}>{t("agents.fields.os")}</th>
+              <th scope="col" className={`${TH} text-right`}>{t("agents.metrics.cpu")}</th>
+              <th scope="col" className={`${TH} text-right`}>{t("agents.metrics.memory")}</th>
+              <th scope="col" className={`${TH} text-right`}>{t("agents.metrics.disk")}</th>
+              <th scope="col" className={`${TH} text-right`}>{t("agents.metrics.network")}</th>
+              <th scope="col" className={`${TH} text-right`}>{t("agents.metrics.load")}</th>
+              <th scope="col" className={`${TH} text-right`}>{t("agents.fields.uptime")}</th>
+              <th scope="col" className={TH}>{t("agents.fields.lastSeen")}</th>
+              <th scope="col" className={`${TH} text-right`}>{t("agents.fields.actions")}</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 bg-white">
+            {agents.map((agent) => {
+              const s = agent.latest;
+              const disk = fullestDisk(s?.disks);
+              const rates = totalRates(s?.network);
+              return (
+                <tr key={agent.id} data-testid={`agent-row-${agent.id}`} className="hover:bg-slate-50/60">
+                  <td className={TD}>
+                    <Link href={`/agents/${agent.id}`} className="block max-w-48 truncate font-medium text-slate-900 hover:text-indigo-600" data-testid={`agent-link-${agent.id}`}>
+                      {agent.name}
+                    </Link>
+                    <div className="mt-1">
+                      <AgentStatusBadge status={agent.status} data-testid={`agent-status-${agent.id}`} />
+                    </div>
+                  </td>
+                  <td className={TD} title={agent.ips.join(", ")}>
+                    <div className="text-slate-800">{agent.hostname || t("common.dash")}</div>
+                    <div className="text-xs text-slate-400">{agent.ips[0] ?? t("common.dash")}</div>
+                  </td>
+                  <td className={`${TD} max-w-44 truncate`} title={agent.os}>
+                    <div className="truncate">{agent.os || t("common.dash")}</div>
+                    <div className="text-xs text-slate-400">{agent.arch}</div>
+                  </td>
+                  <td className={`${TD} text-right tabular-nums`}>{formatPercent(s?.cpu.usage)}</td>
+                  <td className={`${TD} text-right tabular-nums`}>{formatPercent(s?.memory.usageRate)}</td>
+                  <td className={`${TD} text-right tabular-nums`} title={disk?.mountPoint}>
+                    {formatPercent(disk?.usageRate)}
+                  </td>
+                  <td className={`${TD} text-right text-xs tabular-nums`}>
+                    {rates ? (
+                      <>
+                        <div title={t("agents.rx")}>↓ {formatRate(rates.rx)}</div>
+                        <div title={t("agents.tx")}>↑ {formatRate(rates.tx)}</div>
+                      </>
+                    ) : (
+                      t("common.dash")
+                    )}
+                  </td>
+                  <td className={`${TD} text-right tabular-nums`}>
+                    {s ? `${formatLoad(s.load.one)} / ${formatLoad(s.load.five)} / ${formatLoad(s.load.fifteen)}` : t("common.dash")}
+                  </td>
+                  <td className={`${TD} text-right tabular-nums`}>{s ? formatDuration(agent.uptime, units) : t("common.dash")}</td>
+                  <td className={`${TD} text-slate-500`} data-testid={`agent-last-seen-${agent.id}`}>
+                    {ago(agent.lastSeenAt, now)}
+                  </td>
+                  <td className={`${TD} text-right`}>
+                    <Actions agent={agent} deleting={deletingId === agent.id} onDelete={onDelete} />
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+    </Card>
+  );
+}
+
+function ViewToggle({ view, onChange }: { view: AgentView; onChange: (v: AgentView) => void }) {
+  const { t } = useTranslation();
+  const item = (value: AgentView, label: string, Icon: typeof GridIcon) => (
+    <button
+      type="button"
+      onClick={() => onChange(value)}
+      aria-pressed={view === value}
+      title={label}
+      data-testid={`agents-view-${value}`}
+      className={`inline-flex items-center gap-1.5 rounded-md px-2.5 py-1.5 text-sm font-medium transition-colors ${
+        view === value ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-200" : "text-slate-500 hover:text-slate-800"
+      }`}
+    >
+      <Icon className="size-4" />
+      <span className="hidden sm:inline">{label}</span>
+    </button>
+  );
+  return (
+    <div role="group" aria-label={t("agents.view.label")} className="inline-flex rounded-lg bg-slate-100 p-0.5">
+      {item("cards", t("agents.view.cards"), GridIcon)}
+      {item("table", t("agents.view.table"), ListIcon)}
+    </div>
+  );
+}
+
+function EmptyState() {
+  const { t } = useTranslation();
+  return (
+    <div data-testid="agents-empty" className="flex flex-col items-center rounded-xl border border-dashed border-slate-300 bg-white px-6 py-16 text-center">
+      <span className="flex size-12 items-center justify-center rounded-full bg-indigo-50 text-indigo-600">
+        <ServerIcon className="size-6" />
+      </span>
+      <h2 className="mt-4 text-base font-semibold text-slate-900">{t("agents.empty.title")}</h2>
+      <p className="mt-2 max-w-md text-sm text-slate-600">{t("agents.empty.message")}</p>
+      <ButtonLink href="/agents/create" className="mt-6" data-testid="agents-empty-create">
+        <PlusIcon className="size-4" />
+        {t("agents.add")}
+      </ButtonLink>
+    </div>
+  );
+}
+
 export default function AgentList() {
   const { t } = useTranslation();
-  return <NotBuiltYet title={t("agents.title")} />;
+  useDocumentTitle(t("agents.title"));
+  const { state, remove, reload } = useAgents();
+  const [view, setView] = useState<AgentView>(() => loadView());
+  const [pending, setPending] = useState<PublicAgent | null>(null); // asked to delete, not yet confirmed
+  const [deletingId, setDeletingId] = useState<number | null>(null);
+  const now = useNow(1000);
+
+  const changeView = (next: AgentView) => {
+    setView(next);
+    saveView(next);
+  };
+  const cancel = useCallback(() => setPending(null), []);
+
+  const confirmDelete = async () => {
+    if (!pending) return;
+    const id = pending.id;
+    setDeletingId(id);
+    try {
+      await deleteAgent(id);
+      remove(id);
+      toast.success(t("agents.deleted"));
+    } catch (err) {
+      toast.error(errorMessage(err, t("agents.deleteFailed")));
+    } finally {
+      setDeletingId(null);
+      setPending(null);
+    }
+  };
+
+  const agents = state.phase === "loaded" ? state.agents : [];
+  return (
+    <div>
+      <PageHeader
+        title={t("agents.title")}
+        description={t("agents.subtitle")}
+        actions={
+          <>
+            <ViewToggle view={view} onChange={changeView} />
+            <ButtonLink href="/agents/create" data-testid="agent-create-button">
+              <PlusIcon className="size-4" />
+              {t("agents.add")}
+            </ButtonLink>
+          </>
+        }
+      />
+      {state.phase === "loading" && (
+        <Card>
+          <p data-testid="agents-loading" role="status" className="px-6 py-12 text-center text-sm text-slate-500">
+            {t("agents.loading")}
+          </p>
+        </Card>
+      )}
+      {state.phase === "error" && (
+        <Card>
+          <div className="flex flex-col items-center gap-4 px-6 py-12 text-center">
+            <p data-testid="agents-error" role="alert" className="text-sm text-red-600">
+              {state.message}
+            </p>
+            <Button variant="secondary" size="sm" onClick={() => void reload()}>
+              {t("common.retry")}
+            </Button>
+          </div>
+        </Card>
+      )}
+      {state.phase === "loaded" && state.stale && (
+        <p data-testid="agents-stale" role="status" className="mb-4 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-800">
+          {t("agents.staleList", { message: state.stale })}
+        </p>
+      )}
+      {state.phase === "loaded" && agents.length === 0 && <EmptyState />}
+      {agents.length > 0 && view === "cards" && (
+        <div data-testid="agents-cards" className="grid gap-5 md:grid-cols-2 xl:grid-cols-3">
+          {agents.map((agent) => (
+            <AgentCard key={agent.id} agent={agent} now={now} deleting={deletingId === agent.id} onDelete={setPending} />
+          ))}
+        </div>
+      )}
+      {agents.length > 0 && view === "table" && <AgentTable agents={agents} now={now} deletingId={deletingId} onDelete={setPending} />}
+      <ConfirmDialog
+        open={pending !== null}
+        title={t("agents.confirmDelete.title")}
+        message={t("agents.confirmDelete.message", { name: pending?.name ?? "" })}
+        confirmLabel={deletingId !== null ? t("common.deleting") : t("agents.confirmDelete.confirm")}
+        busy={deletingId !== null}
+        onConfirm={() => void confirmDelete()}
+        onCancel={cancel}
+      />
+    </div>
+  );
 }

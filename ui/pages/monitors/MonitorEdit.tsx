@@ -1,8 +1,65 @@
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { NotBuiltYet } from "../../components/NotBuiltYet";
+import { toast } from "sonner";
+import { useLocation, useParams } from "wouter";
+import { errorMessage } from "../../api/errors";
+import { getMonitor, updateMonitor, type PublicMonitor } from "../../api/monitors";
+import { ButtonLink } from "../../components/Button";
+import { PageHeader } from "../../components/Card";
+import { PageLoading } from "../../components/PageLoading";
+import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { formFromMonitor } from "./model";
+import { MonitorForm } from "./MonitorForm";
 
-/** Monitor edit form. Built by a later issue; until then an honest placeholder. */
 export default function MonitorEdit() {
   const { t } = useTranslation();
-  return <NotBuiltYet title={t("monitors.editTitle")} />;
+  const [, navigate] = useLocation();
+  const { id } = useParams<{ id: string }>();
+  const [monitor, setMonitor] = useState<PublicMonitor | null>(null);
+  const [error, setError] = useState("");
+  useDocumentTitle(monitor ? `${t("monitors.editTitle")}: ${monitor.name}` : t("monitors.editTitle"));
+
+  useEffect(() => {
+    let live = true;
+    setMonitor(null);
+    setError("");
+    getMonitor(Number(id))
+      .then((reply) => live && setMonitor(reply.monitor))
+      .catch((err) => live && setError(errorMessage(err, t("monitors.fetchFailed"))));
+    return () => {
+      live = false;
+    };
+  }, [id, t]);
+
+  return (
+    <div className="mx-auto max-w-4xl">
+      <PageHeader
+        title={monitor ? `${t("monitors.editTitle")}: ${monitor.name}` : t("monitors.editTitle")}
+        actions={
+          <ButtonLink href={monitor ? `/monitors/${monitor.id}` : "/monitors"} variant="secondary" data-testid="monitor-back">
+            {monitor ? t("common.back") : t("monitors.backToList")}
+          </ButtonLink>
+        }
+      />
+      {error && (
+        <p role="alert" data-testid="monitor-load-error" className="text-sm text-red-600">
+          {error}
+        </p>
+      )}
+      {!error && !monitor && <PageLoading />}
+      {monitor && (
+        <MonitorForm
+          key={monitor.id}
+          mode="edit"
+          initial={formFromMonitor(monitor)}
+          cancelHref={`/monitors/${monitor.id}`}
+          onSave={async (input) => (await updateMonitor(monitor.id, input)).monitor}
+          onSaved={(saved) => {
+            toast.success(t("monitors.updated"));
+            navigate(`/monitors/${saved.id}`);
+          }}
+        />
+      )}
+    </div>
+  );
 }

@@ -1,8 +1,235 @@
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { NotBuiltYet } from "../../components/NotBuiltYet";
+import { toast } from "sonner";
+import { Link } from "wouter";
+import { errorMessage } from "../../api/errors";
+import { checkMonitor, deleteMonitor, listMonitors, updateMonitor, type PublicMonitor } from "../../api/monitors";
+import { Button, ButtonLink, buttonClass } from "../../components/Button";
+import { Card, PageHeader } from "../../components/Card";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { PlusIcon } from "../../components/icons";
+import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { useLive } from "../../state/live";
+import { applyPush, displayStatus, formatAvailability, formatMs, type MonitorPush } from "./model";
+import { Ago, LiveIndicator, MonitorStatusBadge, useCheckSummary } from "./parts";
 
-/** Monitor list: name, URL, status, response time, uptime, actions. Built by a later issue; until then an honest placeholder. */
+type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; monitors: PublicMonitor[] };
+
+const TH = "px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
+const TD = "px-3 py-3 text-sm text-slate-700 whitespace-nowrap";
+
 export default function MonitorList() {
   const { t } = useTranslation();
-  return <NotBuiltYet title={t("monitors.title")} />;
+  useDocumentTitle(t("monitors.title"));
+  const summary = useCheckSummary();
+  const [state, setState] = useState<ListState>({ phase: "loading" });
+  const [pending, setPending] = useState<PublicMonitor | null>(null); // asked to delete, not yet confirmed
+  const [deletingId, setDeletingId] = useState<number | null>(null);
+  const [busy, setBusy] = useState<Record<string, boolean>>({}); // "check-3", "pause-3"
+  const deleted = useRef(new Set<number>());
+
+  const load = useCallback(
+    async (showLoading: boolean) => {
+      if (showLoading) setState({ phase: "loading" });
+      try {
+        const reply = await listMonitors();
+        const monitors = (reply.monitors ?? []).filter((m) => !deleted.current.has(m.id));
+        setState({ phase: "loaded", monitors });
+      } catch (err) {
+        const message = errorMessage(err, t("monitors.fetchFailed"));
+        // A failed background refresh keeps the rows shown.
+        setState((s) => (showLoading || s.phase !== "loaded" ? { phase: "error", message } : s));
+      }
+    },
+    [t],
+  );
+
+  useEffect(() => {
+    void load(true);
+  }, [load]);
+
+  const apply = useCallback((push: MonitorPush) => {
+    if (push.type === "monitor.change" && push.data.action === "deleted") deleted.current.add(push.data.monitorId);
+    setState((s) => (s.phase === "loaded" ? { ...s, monitors: applyPush(s.monitors, push) } : s));
+  }, []);
+  const replaceMonitor = (monitor: PublicMonitor) => apply({ type: "monitor.change", data: { action: "updated", monitorId: monitor.id, monitor } });
+
+  useLive("monitor.check", (data) => apply({ type: "monitor.check", data }));
+  useLive("monitor.status", (data) => apply({ type: "monitor.status", data }));
+  useLive("monitor.change", (data) => apply({ type: "monitor.change", data }));
+  // (Re)connected: catch up on whatever happened while the socket was not open.
+  useLive("hello", () => void load(false));
+
+  const withBusy = async (key: string, work: () => Promise<void>) => {
+    setBusy((b) => ({ ...b, [key]: true }));
+    try {
+      await work();
+    } finally {
+      setBusy((b) => ({ ...b, [key]: false }));
+    }
+  };
+
+  const check = (m: PublicMonitor) =>
+    withBusy(`check-${m.id}`, async () => {
+      try {
+        const reply = await checkMonitor(m.id);
+        replaceMonitor(reply.monitor);
+        const text = t(reply.result.status === "up" ? "monitors.checkUp" : "monitors.checkDown", { name: m.name, detail: summary(reply.result) });
+        if (reply.result.status === "up") toast.success(text);
+        else toast.error(text);
+      } catch (err) {
+        toast.error(errorMessage(err, t("monitors.checkFailed")));
+      }
+    });
+
+  const togglePause = (m: PublicMonitor) =>
+    withBusy(`pause-${m.id}`, async () => {
+      try {
+        const reply = await updateMonitor(m.id, { active: !m.active });
+        replaceMonitor(reply.monitor);
+        toast.success(t(reply.monitor.active ? "monitors.resumed" : "monitors.paused", { name: m.name }));
+      } catch (err) {
+        toast.error(errorMessage(err, t("monitors.saveFailed")));
+      }
+    });
+
+  const cancel = useCallback(() => setPending(null), []);
+
+  const confirmDelete = async () => {
+    if (!pending) return;
+    const id = pending.id;
+    setDeletingId(id);
+    try {
+      await deleteMonitor(id);
+      apply({ type: "monitor.change", data: { action: "deleted", monitorId: id } });
+      toast.success(t("monitors.deleted"));
+    } catch (err) {
+      toast.error(errorMessage(err, t("monitors.deleteFailed")));
+    } finally {
+      setDeletingId(null);
+      setPending(null);
+    }
+  };
+
+  return (
+    <div>
+      <PageHeader
+        title={t("monitors.title")}
+        description={t("monitors.subtitle")}
+        actions={
+          <>
+            <LiveIndicator />
+            <ButtonLink href="/monitors/create" data-testid="monitor-create-button">
+              <PlusIcon className="size-4" />
+              {t("monitors.create")}
+            </ButtonLink>
+          </>
+        }
+      />
+      <Card className="overflow-hidden">
+        {state.phase === "loading" && (
+          <p data-testid="monitors-loading" role="status" className="px-6 py-12 text-center text-sm text-slate-500">
+            {t("monitors.loading")}
+          </p>
+        )}
+        {state.phase === "error" && (
+          <div className="flex flex-col items-center gap-4 px-6 py-12 text-center">
+            <p data-testid="monitors-error" role="alert" className="text-sm text-red-600">
+              {state.message}
+            </p>
+            <Button variant="secondary" size="sm" onClick={() => void load(true)}>
+              {t("common.retry")}
+            </Button>
+          </div>
+        )}
+        {state.phase === "loaded" && state.monitors.length === 0 && (
+          <div data-testid="monitors-empty" className="flex flex-col items-center gap-4 px-6 py-14 text-center">
+            <p className="text-sm text-slate-500">{t("monitors.empty")}</p>
+            <ButtonLink href="/monitors/create" variant="secondary" size="sm">
+              <PlusIcon className="size-4" />
+              {t("monitors.create")}
+            </ButtonLink>
+          </div>
+        )}
+        {state.phase === "loaded" && state.monitors.length > 0 && (
+          <div className="overflow-x-auto">
+            <table data-testid="monitors-table" className="min-w-full divide-y divide-slate-200">
+              <thead className="bg-slate-50">
+                <tr>
+                  <th scope="col" className={`${TH} pl-4`}>{t("monitors.columns.name")}</th>
+                  <th scope="col" className={`${TH} hidden md:table-cell`}>{t("monitors.columns.url")}</th>
+                  <th scope="col" className={TH}>{t("monitors.columns.status")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("monitors.columns.responseTime")}</th>
+                  <th scope="col" className={`${TH} text-right`}>{t("monitors.columns.uptime")}</th>
+                  <th scope="col" className={TH}>{t("monitors.columns.lastChecked")}</th>
+                  <th scope="col" className={`${TH} pr-4 text-right`}>{t("monitors.columns.actions")}</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100 bg-white">
+                {state.monitors.map((m) => (
+                  <tr key={m.id} data-testid={`monitor-row-${m.id}`} className="hover:bg-slate-50/60">
+                    <td className={`${TD} max-w-52 pl-4`}>
+                      <Link
+                        href={`/monitors/${m.id}`}
+                        data-testid={`monitor-link-${m.id}`}
+                        className="block truncate font-medium text-slate-900 hover:text-indigo-600"
+                        title={m.name}
+                      >
+                        {m.name}
+                      </Link>
+                      {/* Small screens: the URL under the name instead of its own column. */}
+                      <span className="block max-w-52 truncate font-mono text-[11px] text-slate-400 md:hidden">{m.url}</span>
+                    </td>
+                    <td className={`${TD} hidden max-w-60 md:table-cell`}>
+                      <span className="block truncate font-mono text-xs text-slate-500" title={m.url}>
+                        <span className="mr-1.5 text-slate-400">{m.method}</span>
+                        {m.url}
+                      </span>
+                    </td>
+                    <td className={TD} title={m.lastError ?? undefined}>
+                      <MonitorStatusBadge status={displayStatus(m)} data-testid={`monitor-status-${m.id}`} />
+                    </td>
+                    <td className={`${TD} text-right tabular-nums`} data-testid={`monitor-response-${m.id}`}>
+                      {formatMs(m.responseTime, t("common.dash"))}
+                    </td>
+                    <td className={`${TD} text-right tabular-nums`} data-testid={`monitor-uptime-${m.id}`}>
+                      {formatAvailability(m.uptime24h, t("common.dash"))}
+                    </td>
+                    <td className={`${TD} text-slate-500`} data-testid={`monitor-checked-${m.id}`}>
+                      <Ago at={m.lastCheckedAt} />
+                    </td>
+                    <td className={`${TD} pr-4 text-right`}>
+                      <div className="flex justify-end gap-1">
+                        <Button variant="secondary" size="sm" busy={busy[`check-${m.id}`]} onClick={() => void check(m)} data-testid={`monitor-check-${m.id}`}>
+                          {busy[`check-${m.id}`] ? t("monitors.actions.checking") : t("monitors.actions.check")}
+                        </Button>
+                        <Button variant="ghost" size="sm" busy={busy[`pause-${m.id}`]} onClick={() => void togglePause(m)} data-testid={`monitor-pause-${m.id}`}>
+                          {m.active ? t("monitors.actions.pause") : t("monitors.actions.resume")}
+                        </Button>
+                        <Link href={`/monitors/edit/${m.id}`} className={buttonClass("ghost", "sm")} data-testid={`monitor-edit-${m.id}`}>
+                          {t("common.edit")}
+                        </Link>
+                        <Button variant="dangerGhost" size="sm" busy={deletingId === m.id} onClick={() => setPending(m)} data-testid={`monitor-delete-${m.id}`}>
+                          {t("common.delete")}
+                        </Button>
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+      <ConfirmDialog
+        open={pending !== null}
+        title={t("monitors.confirmDelete.title")}
+        message={t("monitors.confirmDelete.message", { name: pending?.name ?? "" })}
+        confirmLabel={deletingId !== null ? t("common.deleting") : t("monitors.confirmDelete.confirm")}
+        busy={deletingId !== null}
+        onConfirm={() => void confirmDelete()}
+        onCancel={cancel}
+      />
+    </div>
+  );
 }

@@ -1,0 +1,39 @@
+import type {
+  AgentSeries,
+  AgentStatus,
+  DiskSample,
+  InterfaceSample,
+  PublicAgent,
+  Sample,
+  SeriesRange,
+} from "../../server/agents/public";
+import { api } from "./client";
+
+export type { AgentSeries, AgentStatus, DiskSample, InterfaceSample, PublicAgent, Sample, SeriesRange };
+
+/** The chart ranges of the detail page, shortest first. */
+export const SERIES_RANGES: readonly SeriesRange[] = ["1h", "24h", "7d", "30d"];
+
+/** Agent names, as the server checks them. */
+export const AGENT_NAME_MAX = 100;
+
+export interface RegistrationToken {
+  /** The token itself: shown once, the server keeps only its hash. */
+  token: string;
+  /** Unix ms. */
+  expiresAt: number;
+}
+
+export const listAgents = () => api.get<{ agents: PublicAgent[] }>("/api/agents");
+
+export const getAgent = (id: number) => api.get<{ agent: PublicAgent }>(`/api/agents/${id}`);
+
+export const getAgentSeries = (id: number, range: SeriesRange) =>
+  api.get<{ series: AgentSeries }>(`/api/agents/${id}/series?range=${encodeURIComponent(range)}`);
+
+export const updateAgent = (id: number, input: { name: string }) => api.put<{ agent: PublicAgent }>(`/api/agents/${id}`, input);
+
+export const deleteAgent = (id: number) => api.delete<object>(`/api/agents/${id}`);
+
+/** A one-time registration token for /agents/create (valid 24 h, single use). */
+export const createAgentToken = () => api.post<RegistrationToken>("/api/agents/tokens");

@@ -1,0 +1,63 @@
+import type {
+  CheckResult,
+  DashboardCounts,
+  HistoryWindow,
+  MonitorChangeEvent,
+  MonitorCheckEvent,
+  MonitorHeader,
+  MonitorHistory,
+  MonitorInput,
+  MonitorMethod,
+  MonitorSeries,
+  MonitorStatus,
+  MonitorStatusEvent,
+  PublicMonitor,
+  SeriesRange,
+  StatusBucket,
+} from "../../server/monitors/public";
+import { api } from "./client";
+
+export type {
+  CheckResult,
+  DashboardCounts,
+  HistoryWindow,
+  MonitorChangeEvent,
+  MonitorCheckEvent,
+  MonitorHeader,
+  MonitorHistory,
+  MonitorInput,
+  MonitorMethod,
+  MonitorSeries,
+  MonitorStatus,
+  MonitorStatusEvent,
+  PublicMonitor,
+  SeriesRange,
+  StatusBucket,
+};
+
+/** The methods a monitor may use, in the order the form offers them. */
+export const MONITOR_METHODS: readonly MonitorMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** The ranges of the response-time chart, shortest first. */
+export const SERIES_RANGES: readonly SeriesRange[] = ["24h", "7d", "30d"];
+
+export const listMonitors = () => api.get<{ monitors: PublicMonitor[] }>("/api/monitors");
+
+export const getMonitor = (id: number) => api.get<{ monitor: PublicMonitor }>(`/api/monitors/${id}`);
+
+export const createMonitor = (input: MonitorInput) => api.post<{ monitor: PublicMonitor }>("/api/monitors", input);
+
+/** Any subset of the fields; `{ active: false }` pauses. */
+export const updateMonitor = (id: number, input: Partial<MonitorInput>) => api.put<{ monitor: PublicMonitor }>(`/api/monitors/${id}`, input);
+
+export const deleteMonitor = (id: number) => api.delete<object>(`/api/monitors/${id}`);
+
+/** Runs a check now and answers with its result and the monitor's state after it. */
+export const checkMonitor = (id: number) => api.post<{ result: CheckResult; monitor: PublicMonitor }>(`/api/monitors/${id}/check`);
+
+export const getMonitorHistory = (id: number) => api.get<{ history: MonitorHistory }>(`/api/monitors/${id}/history`);
+
+export const getMonitorSeries = (id: number, range: SeriesRange) =>
+  api.get<{ series: MonitorSeries }>(`/api/monitors/${id}/series?range=${encodeURIComponent(range)}`);
+
+export const getDashboard = () => api.get<DashboardCounts>("/api/dashboard");

@@ -1,0 +1,90 @@
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { AgentStatus } from "../../api/agents";
+import { formatDuration, formatPercent, secondsSince, usageLevel, type DurationUnits } from "../../components/format";
+
+// Small pieces shared by the agent screens.
+
+const STATUS_STYLE: Record<AgentStatus, { badge: string; dot: string }> = {
+  online: { badge: "bg-emerald-50 text-emerald-700 ring-emerald-600/20", dot: "bg-emerald-500" },
+  offline: { badge: "bg-slate-100 text-slate-600 ring-slate-500/20", dot: "bg-red-500" },
+  connecting: { badge: "bg-amber-50 text-amber-800 ring-amber-600/25", dot: "bg-amber-500 animate-pulse" },
+};
+
+/** Online (green), offline (grey with a red dot), connecting (amber, pulsing): spec §4. */
+export function AgentStatusBadge({ status, "data-testid": testId }: { status: AgentStatus; "data-testid"?: string }) {
+  const { t } = useTranslation();
+  const style = STATUS_STYLE[status] ?? STATUS_STYLE.offline;
+  return (
+    <span
+      data-testid={testId}
+      data-status={status}
+      className={`inline-flex shrink-0 items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${style.badge}`}
+    >
+      <span aria-hidden="true" className={`size-1.5 rounded-full ${style.dot}`} />
+      {t(`agents.status.${status}`)}
+    </span>
+  );
+}
+
+const BAR: Record<ReturnType<typeof usageLevel>, string> = {
+  ok: "bg-emerald-500",
+  warn: "bg-amber-500",
+  critical: "bg-red-500",
+};
+
+/** A thin horizontal bar for a percentage, green / amber / red by how full it is. */
+export function UsageBar({ percent, className = "" }: { percent: number | null | undefined; className?: string }) {
+  const value = typeof percent === "number" && Number.isFinite(percent) ? Math.min(100, Math.max(0, percent)) : 0;
+  return (
+    <div
+      className={`h-1.5 w-full overflow-hidden rounded-full bg-slate-100 ${className}`}
+      role="progressbar"
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-valuenow={Math.round(value)}
+    >
+      <div className={`h-full rounded-full transition-[width] duration-500 ${BAR[usageLevel(percent)]}`} style={{ width: `${value}%` }} />
+    </div>
+  );
+}
+
+/** A labelled percentage with its bar (card view, current values). */
+export function UsageMeter({ label, percent, detail }: { label: ReactNode; percent: number | null | undefined; detail?: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <div className="flex items-baseline justify-between gap-2 text-xs">
+        <span className="truncate text-slate-500">{label}</span>
+        <span className="font-medium tabular-nums text-slate-800">{formatPercent(percent)}</span>
+      </div>
+      <UsageBar percent={percent} className="mt-1" />
+      {detail && <div className="mt-1 truncate text-[11px] tabular-nums text-slate-400">{detail}</div>}
+    </div>
+  );
+}
+
+/** Duration units in the current language ("12s" / "12秒"). */
+export function useDurationUnits(): DurationUnits {
+  const { t } = useTranslation();
+  return { d: t("common.units.d"), h: t("common.units.h"), m: t("common.units.m"), s: t("common.units.s") };
+}
+
+/** "12s ago", or "Never" when the agent has not reported. */
+export function useAgo() {
+  const { t } = useTranslation();
+  const units = useDurationUnits();
+  return (then: number | null | undefined, now: number) =>
+    then ? t("common.ago", { time: formatDuration(secondsSince(then, now), units) }) : t("agents.never");
+}
+
+/** One fact of a definition list: label above value. */
+export function Fact({ label, children, testId }: { label: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">{label}</dt>
+      <dd data-testid={testId} className="mt-1 break-words text-sm text-slate-800">
+        {children}
+      </dd>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import { beforeAll, expect, test } from "bun:test";
+import i18n from "i18next";
+import { ApiError } from "../../api/client";
+import { errorMessage } from "../../api/errors";
+import { i18nOptions } from "../../i18n";
+
+beforeAll(async () => {
+  await i18n.init({ ...i18nOptions, lng: "zh-CN", detection: undefined });
+});
+
+test("spec §8 monitor messages exist in both languages", async () => {
+  for (const [lng, expected] of [
+    ["en-US", ["Failed to fetch monitor data", "Failed to create or update the monitor", "Deletion failed, please try again"]],
+    ["zh-CN", ["获取监控数据失败", "创建或更新监控失败", "删除失败，请重试"]],
+  ] as const) {
+    await i18n.changeLanguage(lng);
+    expect([i18n.t("monitors.fetchFailed"), i18n.t("monitors.saveFailed"), i18n.t("monitors.deleteFailed")]).toEqual([...expected]);
+  }
+});
+
+test("the monitor API's error codes are translated in both languages", async () => {
+  for (const lng of ["zh-CN", "en-US"]) {
+    await i18n.changeLanguage(lng);
+    for (const code of ["VALIDATION", "INVALID_URL", "TIMEOUT_TOO_LONG", "BODY_NOT_ALLOWED", "RESERVED_HEADER", "MONITOR_NOT_FOUND"]) {
+      expect({ lng, code, ok: i18n.exists(`errors.${code}`) }).toEqual({ lng, code, ok: true });
+    }
+  }
+  await i18n.changeLanguage("en-US");
+  expect(errorMessage(new ApiError(404, "MONITOR_NOT_FOUND", "Monitor not found"), "f")).toBe("Monitor not found");
+  await i18n.changeLanguage("zh-CN");
+  expect(errorMessage(new ApiError(400, "TIMEOUT_TOO_LONG", "x"), "f")).toBe("超时必须短于检查间隔");
+});
+
+test("a VALIDATION error keeps the server's sentence", async () => {
+  await i18n.changeLanguage("en-US");
+  const err = new ApiError(400, "VALIDATION", "At most 50 headers");
+  expect(errorMessage(err, "f")).toBe("Some values are not valid: At most 50 headers");
+});

@@ -1,0 +1,235 @@
+import { describe, expect, test } from "bun:test";
+import type { MonitorCheckEvent, PublicMonitor } from "../../api/monitors";
+import {
+  applyCheck,
+  applyPush,
+  displayStatus,
+  emptyForm,
+  formFromMonitor,
+  formatAvailability,
+  formatMs,
+  headerRow,
+  isMonitorUrl,
+  tlsExpiry,
+  toMonitorInput,
+  validateMonitorForm,
+  type MonitorFormValues,
+} from "./model";
+
+function monitor(over: Partial<PublicMonitor> = {}): PublicMonitor {
+  return {
+    id: 1,
+    name: "API",
+    url: "https://example.com/health",
+    method: "GET",
+    interval: 5,
+    timeout: 30,
+    expectedStatus: "2xx",
+    headers: [],
+    body: null,
+    active: true,
+    retries: 1,
+    followRedirects: true,
+    createdAt: 1_000,
+    updatedAt: 1_000,
+    status: "pending",
+    statusChangedAt: null,
+    consecutiveFailures: 0,
+    lastCheckedAt: null,
+    responseTime: null,
+    httpStatus: null,
+    lastError: null,
+    uptime24h: null,
+    tlsExpiresAt: null,
+    ...over,
+  };
+}
+
+const checkEvent = (over: Partial<MonitorCheckEvent["result"]> = {}, status: "up" | "down" | "pending" = "up"): MonitorCheckEvent => ({
+  monitorId: 1,
+  result: { monitorId: 1, time: 5_000, status: "up", responseTime: 12, httpStatus: 200, error: null, ...over },
+  status,
+  consecutiveFailures: status === "up" ? 0 : 1,
+  uptime24h: 100,
+});
+
+const form = (over: Partial<MonitorFormValues> = {}): MonitorFormValues => ({ ...emptyForm(), name: "API", url: "https://example.com", ...over });
+
+describe("displayStatus", () => {
+  test("a paused monitor shows paused whatever its verdict", () => {
+    expect(displayStatus({ active: true, status: "up" })).toBe("up");
+    expect(displayStatus({ active: true, status: "pending" })).toBe("pending");
+    expect(displayStatus({ active: false, status: "down" })).toBe("paused");
+  });
+});
+
+describe("live updates", () => {
+  test("a check updates status, response time, uptime and last checked", () => {
+    const after = applyCheck(monitor(), checkEvent());
+    expect(after).toMatchObject({ status: "up", statusChangedAt: 5_000, lastCheckedAt: 5_000, responseTime: 12, httpStatus: 200, uptime24h: 100, lastError: null });
+    const failed = applyCheck(after, { ...checkEvent({ time: 6_000, status: "down", error: "status 500, expected 2xx", httpStatus: 500 }, "up"), consecutiveFailures: 1 });
+    expect(failed).toMatchObject({ status: "up", statusChangedAt: 5_000, lastError: "status 500, expected 2xx", consecutiveFailures: 1 });
+  });
+
+  test("an older check does not overwrite a newer one", () => {
+    const m = monitor({ lastCheckedAt: 9_000, status: "down" });
+    expect(applyCheck(m, checkEvent())).toBe(m);
+  });
+
+  test("list: check, status, created, updated, deleted; unknown ids change nothing", () => {
+    const list = [monitor({ id: 1 }), monitor({ id: 3, name: "C" })];
+    const checked = applyPush(list, { type: "monitor.check", data: checkEvent() });
+    expect(checked[0].status).toBe("up");
+    expect(checked[1]).toBe(list[1]);
+    expect(applyPush(list, { type: "monitor.check", data: { ...checkEvent(), monitorId: 9 } })).toBe(list);
+
+    const down = applyPush(checked, { type: "monitor.status", data: { monitorId: 1, name: "API", from: "up", to: "down", at: 7_000 } });
+    expect(down[0]).toMatchObject({ status: "down", statusChangedAt: 7_000 });
+
+    const created = applyPush(list, { type: "monitor.change", data: { action: "created", monitorId: 2, monitor: monitor({ id: 2, name: "B" }) } });
+    expect(created.map((m) => m.id)).toEqual([1, 2, 3]);
+    const updated = applyPush(created, { type: "monitor.change", data: { action: "updated", monitorId: 2, monitor: monitor({ id: 2, name: "B2", active: false }) } });
+    expect(updated[1]).toMatchObject({ name: "B2", active: false });
+    const deleted = applyPush(updated, { type: "monitor.change", data: { action: "deleted", monitorId: 2 } });
+    expect(deleted.map((m) => m.id)).toEqual([1, 3]);
+    expect(applyPush(deleted, { type: "monitor.change", data: { action: "deleted", monitorId: 2 } })).toBe(deleted);
+  });
+});
+
+describe("form validation", () => {
+  test("a new form with a name and an http(s) URL is valid", () => {
+    expect(validateMonitorForm(form())).toEqual({});
+    expect(validateMonitorForm(form({ url: "http://127.0.0.1:8080/x?y=1" }))).toEqual({});
+  });
+
+  test("name and URL are required", () => {
+    const errors = validateMonitorForm(form({ name: "  ", url: "" }));
+    expect(errors.name).toBe("monitors.validation.nameRequired");
+    expect(errors.url).toBe("monitors.validation.urlRequired");
+    expect(validateMonitorForm(form({ name: "x".repeat(101) })).name).toBe("monitors.validation.nameTooLong");
+  });
+
+  test("only http and https URLs with a host", () => {
+    for (const url of ["javascript:alert(1)", "ftp://example.com", "example.com", "http://", "https://exa mple.com", "file:///etc/passwd", "data:text/html,x"]) {
+      expect({ url, error: validateMonitorForm(form({ url })).url }).toEqual({ url, error: "monitors.validation.urlInvalid" });
+    }
+    expect(isMonitorUrl(" https://example.com ")).toBe(true);
+    expect(validateMonitorForm(form({ url: `https://e.com/${"a".repeat(2048)}` })).url).toBe("monitors.validation.urlTooLong");
+  });
+
+  test("interval: whole minutes from 1 to 1440", () => {
+    for (const interval of ["0", "-1", "1.5", "", "abc", "1441", "1e3", "1000000000"]) {
+      expect({ interval, error: validateMonitorForm(form({ interval })).interval }).toEqual({ interval, error: "monitors.validation.intervalInvalid" });
+    }
+    expect(validateMonitorForm(form({ interval: "1", timeout: "30" }))).toEqual({});
+    expect(validateMonitorForm(form({ interval: "1440" }))).toEqual({});
+  });
+
+  test("timeout: 1 to 60 seconds and below the interval", () => {
+    expect(validateMonitorForm(form({ timeout: "0" })).timeout).toBe("monitors.validation.timeoutInvalid");
+    expect(validateMonitorForm(form({ timeout: "61" })).timeout).toBe("monitors.validation.timeoutInvalid");
+    expect(validateMonitorForm(form({ interval: "1", timeout: "60" })).timeout).toBe("monitors.validation.timeoutTooLong");
+    expect(validateMonitorForm(form({ interval: "1", timeout: "59" }))).toEqual({});
+    // An invalid interval is reported once, not as a timeout problem too.
+    expect(validateMonitorForm(form({ interval: "0", timeout: "30" })).timeout).toBeUndefined();
+  });
+
+  test("expected status: codes and classes, comma-separated", () => {
+    for (const ok of ["200", "2xx", "2XX", "200,301", "200, 3xx"]) expect(validateMonitorForm(form({ expectedStatus: ok }))).toEqual({});
+    for (const bad of ["", "20", "600", "2x", "ok", "200,", "xx"]) {
+      expect({ bad, error: validateMonitorForm(form({ expectedStatus: bad })).expectedStatus }).toEqual({ bad, error: "monitors.validation.expectedStatusInvalid" });
+    }
+  });
+
+  test("retries: 0 to 10", () => {
+    expect(validateMonitorForm(form({ retries: "0" }))).toEqual({});
+    expect(validateMonitorForm(form({ retries: "10" }))).toEqual({});
+    expect(validateMonitorForm(form({ retries: "11" })).retries).toBe("monitors.validation.retriesInvalid");
+    expect(validateMonitorForm(form({ retries: "-1" })).retries).toBe("monitors.validation.retriesInvalid");
+  });
+
+  test("headers: names are tokens, not reserved; values have no line breaks; empty rows are ignored", () => {
+    const good = headerRow("X-Token", "abc");
+    const empty = headerRow("", "");
+    expect(validateMonitorForm(form({ headers: [good, empty] }))).toEqual({});
+    const noName = headerRow("", "value");
+    const badName = headerRow("Bad Name", "v");
+    const reserved = headerRow("Content-Length", "5");
+    const badValue = headerRow("X-A", "line\nbreak");
+    const errors = validateMonitorForm(form({ headers: [noName, badName, reserved, badValue] }));
+    expect(errors[`headers.${noName.key}.name`]).toBe("monitors.validation.headerNameRequired");
+    expect(errors[`headers.${badName.key}.name`]).toBe("monitors.validation.headerNameInvalid");
+    expect(errors[`headers.${reserved.key}.name`]).toBe("monitors.validation.headerReserved");
+    expect(errors[`headers.${badValue.key}.value`]).toBe("monitors.validation.headerValueInvalid");
+    const many = Array.from({ length: 51 }, (_, i) => headerRow(`X-${i}`, "v"));
+    expect(validateMonitorForm(form({ headers: many })).headers).toBe("monitors.validation.tooManyHeaders");
+  });
+
+  test("body: at most 64 KB, and only checked for methods that send one", () => {
+    const big = "x".repeat(64 * 1024 + 1);
+    expect(validateMonitorForm(form({ method: "POST", body: big })).body).toBe("monitors.validation.bodyTooLarge");
+    expect(validateMonitorForm(form({ method: "GET", body: big }))).toEqual({});
+  });
+});
+
+describe("payload", () => {
+  test("numbers parsed, strings trimmed, empty header rows dropped", () => {
+    const input = toMonitorInput(
+      form({ name: " API ", url: " https://e.com ", interval: "2", timeout: "10", retries: "0", headers: [headerRow(" X-A ", "1"), headerRow("", "")], expectedStatus: " 200 " }),
+    );
+    expect(input).toEqual({
+      name: "API",
+      url: "https://e.com",
+      method: "GET",
+      interval: 2,
+      timeout: 10,
+      expectedStatus: "200",
+      retries: 0,
+      followRedirects: true,
+      active: true,
+      headers: [{ name: "X-A", value: "1" }],
+      body: null,
+    });
+  });
+
+  test("a body is sent only with a method that carries one", () => {
+    expect(toMonitorInput(form({ method: "POST", body: '{"a":1}' })).body).toBe('{"a":1}');
+    expect(toMonitorInput(form({ method: "POST", body: "" })).body).toBeNull();
+    expect(toMonitorInput(form({ method: "GET", body: "left over" })).body).toBeNull();
+  });
+
+  test("an existing monitor round-trips through the form", () => {
+    const m = monitor({ method: "PUT", interval: 3, timeout: 20, expectedStatus: "200,3xx", retries: 4, followRedirects: false, active: false, headers: [{ name: "A", value: "b" }], body: "x" });
+    const v = formFromMonitor(m);
+    expect(validateMonitorForm(v)).toEqual({});
+    const { name, url, method, interval, timeout, expectedStatus, retries, followRedirects, active, headers, body } = m;
+    expect(toMonitorInput(v)).toEqual({ name, url, method, interval, timeout, expectedStatus, retries, followRedirects, active, headers, body });
+  });
+});
+
+describe("formatting", () => {
+  test("response times", () => {
+    expect(formatMs(12.4)).toBe("12 ms");
+    expect(formatMs(1234)).toBe("1,234 ms");
+    expect(formatMs(null)).toBe("-");
+    expect(formatMs(undefined, "—")).toBe("—");
+  });
+
+  test("availability: two decimals at most, rounded down", () => {
+    expect(formatAvailability(100)).toBe("100%");
+    expect(formatAvailability(99.5)).toBe("99.5%");
+    expect(formatAvailability(99.95)).toBe("99.95%");
+    expect(formatAvailability(99.999)).toBe("99.99%");
+    expect(formatAvailability(0)).toBe("0%");
+    expect(formatAvailability(null)).toBe("-");
+  });
+
+  test("TLS expiry: warn under 14 days, expired once past", () => {
+    const day = 86_400_000;
+    expect(tlsExpiry(100 * day, 0)).toEqual({ days: 100, level: "ok" });
+    expect(tlsExpiry(14 * day, 0)).toEqual({ days: 14, level: "ok" });
+    expect(tlsExpiry(13.5 * day, 0)).toEqual({ days: 13, level: "warn" });
+    expect(tlsExpiry(0.5 * day, 0)).toEqual({ days: 0, level: "warn" });
+    expect(tlsExpiry(0, day).level).toBe("expired");
+  });
+});

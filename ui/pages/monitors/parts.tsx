@@ -1,0 +1,196 @@
+import { signal } from "@preact/signals-react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { useEffect, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import type { CheckResult, StatusBucket } from "../../api/monitors";
+import { formatDuration, secondsSince, type DurationUnits } from "../../components/format";
+import { liveState } from "../../state/live";
+import { formatAvailability, formatMs, type DisplayStatus } from "./model";
+
+// Small pieces shared by the monitor screens.
+
+const STATUS_STYLE: Record<DisplayStatus, { badge: string; dot: string }> = {
+  up: { badge: "bg-emerald-50 text-emerald-700 ring-emerald-600/20", dot: "bg-emerald-500" },
+  down: { badge: "bg-red-50 text-red-700 ring-red-600/20", dot: "bg-red-500" },
+  pending: { badge: "bg-amber-50 text-amber-800 ring-amber-600/25", dot: "bg-amber-500" },
+  paused: { badge: "bg-slate-100 text-slate-600 ring-slate-500/20", dot: "bg-slate-400" },
+};
+
+/** Up green, down red, pending amber, paused grey. */
+export function MonitorStatusBadge({ status, size = "sm", "data-testid": testId }: { status: DisplayStatus; size?: "sm" | "md"; "data-testid"?: string }) {
+  const { t } = useTranslation();
+  const style = STATUS_STYLE[status] ?? STATUS_STYLE.pending;
+  return (
+    <span
+      data-testid={testId}
+      data-status={status}
+      className={`inline-flex shrink-0 items-center gap-1.5 rounded-full font-medium ring-1 ring-inset ${style.badge} ${
+        size === "md" ? "px-2.5 py-1 text-sm" : "px-2 py-0.5 text-xs"
+      }`}
+    >
+      <span aria-hidden="true" className={`rounded-full ${style.dot} ${size === "md" ? "size-2" : "size-1.5"}`} />
+      {t(`monitors.status.${status}`)}
+    </span>
+  );
+}
+
+// One clock for every "12s ago" on the page: a single timer, and only the components showing a time re-render.
+const clock = signal(Date.now());
+let clockUsers = 0;
+let clockTimer: ReturnType<typeof setInterval> | null = null;
+
+/** The current time (Unix ms), ticking every second while a component uses it. */
+export function useClock(): number {
+  useSignals();
+  useEffect(() => {
+    if (clockUsers++ === 0) {
+      clock.value = Date.now();
+      clockTimer = setInterval(() => (clock.value = Date.now()), 1000);
+    }
+    return () => {
+      if (--clockUsers === 0 && clockTimer) {
+        clearInterval(clockTimer);
+        clockTimer = null;
+      }
+    };
+  }, []);
+  return clock.value;
+}
+
+export function useDurationUnits(): DurationUnits {
+  const { t } = useTranslation();
+  return { d: t("common.units.d"), h: t("common.units.h"), m: t("common.units.m"), s: t("common.units.s") };
+}
+
+/** "12s ago" (ticking), or "Never"; the exact time on hover. */
+export function Ago({ at, never }: { at: number | null | undefined; never?: string }) {
+  const { t, i18n } = useTranslation();
+  const now = useClock();
+  const units = useDurationUnits();
+  if (!at) return <>{never ?? t("monitors.never")}</>;
+  return (
+    <time dateTime={new Date(at).toISOString()} title={formatDateTime(at, i18n.language)}>
+      {t("common.ago", { time: formatDuration(secondsSince(at, now), units) })}
+    </time>
+  );
+}
+
+/** Date and time to the second, in the interface language. */
+export function formatDateTime(at: number, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false }).format(at);
+}
+
+function formatSlot(bucket: StatusBucket, daily: boolean, locale: string): string {
+  if (daily) return new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric" }).format(bucket.start);
+  const time = new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12: false });
+  const day = new Intl.DateTimeFormat(locale, { month: "short", day: "numeric" });
+  return `${day.format(bucket.start)} ${time.format(bucket.start)} – ${time.format(bucket.end)}`;
+}
+
+const BUCKET_COLOR: Record<StatusBucket["status"], string> = {
+  up: "bg-emerald-500 hover:bg-emerald-600",
+  down: "bg-red-500 hover:bg-red-600",
+  partial: "bg-amber-400 hover:bg-amber-500",
+  empty: "bg-slate-200 hover:bg-slate-300",
+};
+
+const BUCKET_TEXT: Record<StatusBucket["status"], "bucketUp" | "bucketDown" | "bucketPartial" | "bucketEmpty"> = {
+  up: "bucketUp",
+  down: "bucketDown",
+  partial: "bucketPartial",
+  empty: "bucketEmpty",
+};
+
+/**
+ * A row of slots, oldest left: green all up, red all down, amber mixed, grey no checks. Hovering (or focusing) a slot
+ * shows its time, checks, availability and average response time.
+ */
+export function StatusBar({
+  buckets,
+  daily,
+  label,
+  startLabel,
+  endLabel,
+  "data-testid": testId,
+}: {
+  buckets: StatusBucket[];
+  daily: boolean;
+  label: string;
+  startLabel: ReactNode;
+  endLabel: ReactNode;
+  "data-testid"?: string;
+}) {
+  const { t, i18n } = useTranslation();
+  const [active, setActive] = useState<number | null>(null);
+  const describe = (b: StatusBucket) => {
+    const parts = [formatSlot(b, daily, i18n.language), t(`monitors.detail.${BUCKET_TEXT[b.status]}`)];
+    if (b.total > 0) {
+      parts.push(`${t("monitors.detail.bucketChecks", { up: b.up, total: b.total })} (${formatAvailability(b.availability)})`);
+      if (b.avgResponseTime !== null) parts.push(t("monitors.detail.bucketAvg", { value: formatMs(b.avgResponseTime) }));
+    }
+    return parts;
+  };
+  const shown = active !== null ? buckets[active] : null;
+  return (
+    <div data-testid={testId} className="relative">
+      <div role="list" aria-label={label} className="flex h-9 items-stretch gap-[3px]" onMouseLeave={() => setActive(null)}>
+        {buckets.map((b, i) => (
+          <div
+            key={b.start}
+            role="listitem"
+            tabIndex={0}
+            aria-label={describe(b).join(", ")}
+            data-status={b.status}
+            data-testid={testId ? `${testId}-slot` : undefined}
+            onMouseEnter={() => setActive(i)}
+            onFocus={() => setActive(i)}
+            onBlur={() => setActive((a) => (a === i ? null : a))}
+            className={`min-w-0 flex-1 cursor-default rounded-[3px] outline-offset-2 transition-colors focus-visible:outline-2 focus-visible:outline-indigo-500 ${BUCKET_COLOR[b.status]}`}
+          />
+        ))}
+      </div>
+      {shown && active !== null && (
+        <div
+          role="tooltip"
+          data-testid={testId ? `${testId}-tooltip` : undefined}
+          className="pointer-events-none absolute bottom-full z-10 mb-2 w-max max-w-64 -translate-x-1/2 rounded-lg bg-slate-900 px-3 py-2 text-xs leading-5 text-white shadow-lg"
+          style={{ left: `${Math.min(90, Math.max(10, ((active + 0.5) / buckets.length) * 100))}%` }}
+        >
+          {describe(shown).map((line, i) => (
+            <div key={i} className={i === 0 ? "font-medium" : "text-slate-300"}>
+              {line}
+            </div>
+          ))}
+        </div>
+      )}
+      <div className="mt-1.5 flex justify-between text-[11px] text-slate-400">
+        <span>{startLabel}</span>
+        <span>{endLabel}</span>
+      </div>
+    </div>
+  );
+}
+
+/** The text of a check's outcome: "200 · 12 ms" or its error. */
+export function useCheckSummary() {
+  const { t } = useTranslation();
+  return (result: CheckResult) => {
+    if (result.status === "up") return [result.httpStatus, formatMs(result.responseTime, "")].filter(Boolean).join(" · ");
+    return result.error ?? (result.httpStatus !== null ? `HTTP ${result.httpStatus}` : t("monitors.status.down"));
+  };
+}
+
+/** Whether the socket is live: a small dot in the header. */
+export function LiveIndicator() {
+  useSignals();
+  const { t } = useTranslation();
+  const state = liveState.value;
+  const dot = state === "open" ? "bg-emerald-500" : state === "idle" ? "bg-slate-300" : "bg-amber-400 animate-pulse";
+  return (
+    <span data-testid="live-indicator" data-state={state} title={t("monitors.live.hint")} className="inline-flex items-center gap-1.5 text-xs font-medium text-slate-500">
+      <span aria-hidden="true" className={`size-2 rounded-full ${dot}`} />
+      {t(`monitors.live.${state}`)}
+    </span>
+  );
+}
+
