@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "n
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { createApp, createServices } from "./app";
-import { ConfigError, helpText, loadConfig, type Config } from "./config";
+import { helpText, loadConfig, type Config } from "./config";
 import { NewerDatabaseError, openDatabase } from "./db/open";
 import { MAX_BODY_BYTES } from "./http/security";
 import { createLogger } from "./log";

@@ -180,7 +180,7 @@ describe("history reads", () => {
   });
 
   test("30 d: rolled-up hours and raw results together, in 30 day slots; the same before and after a rollup", async () => {
-    const { service, history, a, put } = setup();
+    const { history, a, put } = setup();
     fill(put, a, T0, 24 * 10); // ten days, one check a minute
     const now = T0 + 10 * DAY + 30 * 60_000;
     put(a, now - 60_000, false, null);

@@ -1,39 +1,17 @@
 import type {
   CheckResult,
   DashboardCounts,
-  HistoryWindow,
-  MonitorChangeEvent,
-  MonitorCheckEvent,
-  MonitorHeader,
   MonitorHistory,
   MonitorInput,
   MonitorMethod,
   MonitorSeries,
-  MonitorStatus,
-  MonitorStatusEvent,
   PublicMonitor,
   SeriesRange,
-  StatusBucket,
 } from "../../server/monitors/public";
 import { api } from "./client";
 
-export type {
-  CheckResult,
-  DashboardCounts,
-  HistoryWindow,
-  MonitorChangeEvent,
-  MonitorCheckEvent,
-  MonitorHeader,
-  MonitorHistory,
-  MonitorInput,
-  MonitorMethod,
-  MonitorSeries,
-  MonitorStatus,
-  MonitorStatusEvent,
-  PublicMonitor,
-  SeriesRange,
-  StatusBucket,
-};
+// The wire types are the server's: the UI imports them from here, never writes them again.
+export type * from "../../server/monitors/public";
 
 /** The methods a monitor may use, in the order the form offers them. */
 export const MONITOR_METHODS: readonly MonitorMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];

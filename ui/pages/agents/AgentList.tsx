@@ -1,15 +1,13 @@
-import { useCallback, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
 import { Link } from "wouter";
 import { deleteAgent, type PublicAgent } from "../../api/agents";
-import { errorMessage } from "../../api/errors";
 import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
-import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { formatBytes, formatDuration, formatLoad, formatPercent, formatRate } from "../../components/format";
 import { useNow } from "../../components/hooks";
 import { GridIcon, ListIcon, PlusIcon, ServerIcon } from "../../components/icons";
+import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { fullestDisk, loadView, saveView, totalRates, type AgentView } from "./model";
 import { AgentStatusBadge, UsageMeter, useAgo, useDurationUnits } from "./parts";
@@ -237,31 +235,18 @@ export default function AgentList() {
   useDocumentTitle(t("agents.title"));
   const { state, remove, reload } = useAgents();
   const [view, setView] = useState<AgentView>(() => loadView());
-  const [pending, setPending] = useState<PublicAgent | null>(null); // asked to delete, not yet confirmed
-  const [deletingId, setDeletingId] = useState<number | null>(null);
   const now = useNow(1000);
 
   const changeView = (next: AgentView) => {
     setView(next);
     saveView(next);
   };
-  const cancel = useCallback(() => setPending(null), []);
-
-  const confirmDelete = async () => {
-    if (!pending) return;
-    const id = pending.id;
-    setDeletingId(id);
-    try {
-      await deleteAgent(id);
-      remove(id);
-      toast.success(t("agents.deleted"));
-    } catch (err) {
-      toast.error(errorMessage(err, t("agents.deleteFailed")));
-    } finally {
-      setDeletingId(null);
-      setPending(null);
-    }
-  };
+  const { ask: askDelete, deletingId, dialog: deleteDialog } = useDeleteConfirmation<PublicAgent>({
+    section: "agents",
+    message: (a) => t("agents.confirmDelete.message", { name: a.name }),
+    remove: deleteAgent,
+    onDeleted: remove,
+  });
 
   const agents = state.phase === "loaded" ? state.agents : [];
   return (
@@ -307,20 +292,12 @@ export default function AgentList() {
       {agents.length > 0 && view === "cards" && (
         <div data-testid="agents-cards" className="grid gap-5 md:grid-cols-2 xl:grid-cols-3">
           {agents.map((agent) => (
-            <AgentCard key={agent.id} agent={agent} now={now} deleting={deletingId === agent.id} onDelete={setPending} />
+            <AgentCard key={agent.id} agent={agent} now={now} deleting={deletingId === agent.id} onDelete={askDelete} />
           ))}
         </div>
       )}
-      {agents.length > 0 && view === "table" && <AgentTable agents={agents} now={now} deletingId={deletingId} onDelete={setPending} />}
-      <ConfirmDialog
-        open={pending !== null}
-        title={t("agents.confirmDelete.title")}
-        message={t("agents.confirmDelete.message", { name: pending?.name ?? "" })}
-        confirmLabel={deletingId !== null ? t("common.deleting") : t("agents.confirmDelete.confirm")}
-        busy={deletingId !== null}
-        onConfirm={() => void confirmDelete()}
-        onCancel={cancel}
-      />
+      {agents.length > 0 && view === "table" && <AgentTable agents={agents} now={now} deletingId={deletingId} onDelete={askDelete} />}
+      {deleteDialog}
     </div>
   );
 }

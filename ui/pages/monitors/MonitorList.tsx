@@ -6,8 +6,8 @@ import { errorMessage } from "../../api/errors";
 import { checkMonitor, deleteMonitor, listMonitors, updateMonitor, type PublicMonitor } from "../../api/monitors";
 import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
-import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { PlusIcon } from "../../components/icons";
+import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
 import { applyPush, displayStatus, formatAvailability, formatMs, type MonitorPush } from "./model";
@@ -23,8 +23,6 @@ export default function MonitorList() {
   useDocumentTitle(t("monitors.title"));
   const summary = useCheckSummary();
   const [state, setState] = useState<ListState>({ phase: "loading" });
-  const [pending, setPending] = useState<PublicMonitor | null>(null); // asked to delete, not yet confirmed
-  const [deletingId, setDeletingId] = useState<number | null>(null);
   const [busy, setBusy] = useState<Record<string, boolean>>({}); // "check-3", "pause-3"
   const deleted = useRef(new Set<number>());
 
@@ -93,23 +91,12 @@ export default function MonitorList() {
       }
     });
 
-  const cancel = useCallback(() => setPending(null), []);
-
-  const confirmDelete = async () => {
-    if (!pending) return;
-    const id = pending.id;
-    setDeletingId(id);
-    try {
-      await deleteMonitor(id);
-      apply({ type: "monitor.change", data: { action: "deleted", monitorId: id } });
-      toast.success(t("monitors.deleted"));
-    } catch (err) {
-      toast.error(errorMessage(err, t("monitors.deleteFailed")));
-    } finally {
-      setDeletingId(null);
-      setPending(null);
-    }
-  };
+  const { ask: askDelete, deletingId, dialog: deleteDialog } = useDeleteConfirmation<PublicMonitor>({
+    section: "monitors",
+    message: (m) => t("monitors.confirmDelete.message", { name: m.name }),
+    remove: deleteMonitor,
+    onDeleted: (id) => apply({ type: "monitor.change", data: { action: "deleted", monitorId: id } }),
+  });
 
   return (
     <div>
@@ -209,7 +196,7 @@ export default function MonitorList() {
                         <Link href={`/monitors/edit/${m.id}`} className={buttonClass("ghost", "sm")} data-testid={`monitor-edit-${m.id}`}>
                           {t("common.edit")}
                         </Link>
-                        <Button variant="dangerGhost" size="sm" busy={deletingId === m.id} onClick={() => setPending(m)} data-testid={`monitor-delete-${m.id}`}>
+                        <Button variant="dangerGhost" size="sm" busy={deletingId === m.id} onClick={() => askDelete(m)} data-testid={`monitor-delete-${m.id}`}>
                           {t("common.delete")}
                         </Button>
                       </div>
@@ -221,15 +208,7 @@ export default function MonitorList() {
           </div>
         )}
       </Card>
-      <ConfirmDialog
-        open={pending !== null}
-        title={t("monitors.confirmDelete.title")}
-        message={t("monitors.confirmDelete.message", { name: pending?.name ?? "" })}
-        confirmLabel={deletingId !== null ? t("common.deleting") : t("monitors.confirmDelete.confirm")}
-        busy={deletingId !== null}
-        onConfirm={() => void confirmDelete()}
-        onCancel={cancel}
-      />
+      {deleteDialog}
     </div>
   );
 }

@@ -1,14 +1,13 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
 import { Link } from "wouter";
 import { errorMessage } from "../../api/errors";
 import { deleteUser, listUsers, type PublicUser } from "../../api/users";
 import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
-import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { RoleBadge, StatusBadge } from "../../components/RoleBadge";
+import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { user as sessionUser } from "../../state/session";
 
@@ -22,8 +21,6 @@ export default function UserList() {
   const { t } = useTranslation();
   useDocumentTitle(t("users.title"));
   const [state, setState] = useState<ListState>({ phase: "loading" });
-  const [pending, setPending] = useState<PublicUser | null>(null); // asked to delete, not yet confirmed
-  const [deletingId, setDeletingId] = useState<number | null>(null);
 
   const load = useCallback(async () => {
     setState({ phase: "loading" });
@@ -39,23 +36,12 @@ export default function UserList() {
     void load();
   }, [load]);
 
-  const cancel = useCallback(() => setPending(null), []);
-
-  const confirmDelete = async () => {
-    if (!pending) return;
-    const id = pending.id;
-    setDeletingId(id);
-    try {
-      await deleteUser(id);
-      setState((s) => (s.phase === "loaded" ? { ...s, users: s.users.filter((u) => u.id !== id) } : s));
-      toast.success(t("users.deleted"));
-    } catch (err) {
-      toast.error(errorMessage(err, t("users.deleteFailed")));
-    } finally {
-      setDeletingId(null);
-      setPending(null);
-    }
-  };
+  const { ask: askDelete, deletingId, dialog: deleteDialog } = useDeleteConfirmation<PublicUser>({
+    section: "users",
+    message: (u) => t("users.confirmDelete.message", { username: u.username }),
+    remove: deleteUser,
+    onDeleted: (id) => setState((s) => (s.phase === "loaded" ? { ...s, users: s.users.filter((u) => u.id !== id) } : s)),
+  });
 
   return (
     <div>
@@ -128,7 +114,7 @@ export default function UserList() {
                             variant="dangerGhost"
                             size="sm"
                             busy={deletingId === u.id}
-                            onClick={() => setPending(u)}
+                            onClick={() => askDelete(u)}
                             data-testid={`user-delete-${u.id}`}
                           >
                             {t("common.delete")}
@@ -143,15 +129,7 @@ export default function UserList() {
           </div>
         )}
       </Card>
-      <ConfirmDialog
-        open={pending !== null}
-        title={t("users.confirmDelete.title")}
-        message={t("users.confirmDelete.message", { username: pending?.username ?? "" })}
-        confirmLabel={deletingId !== null ? t("common.deleting") : t("users.confirmDelete.confirm")}
-        busy={deletingId !== null}
-        onConfirm={() => void confirmDelete()}
-        onCancel={cancel}
-      />
+      {deleteDialog}
     </div>
   );
 }

@@ -1,0 +1,74 @@
+import { describe, expect, test } from "bun:test";
+import { BatchWriter } from "./batch-writer";
+
+function writer(opts: { failTimes?: number; maxItems?: number } = {}) {
+  const batches: number[][] = [];
+  let failures = opts.failTimes ?? 0;
+  let transactions = 0;
+  const w = new BatchWriter<number>({
+    write: (items) => {
+      if (failures > 0) {
+        failures--;
+        throw new Error("disk I/O error");
+      }
+      batches.push(items);
+    },
+    transaction: (fn) => {
+      transactions++;
+      fn();
+    },
+    maxItems: opts.maxItems,
+  });
+  return { w, batches, transactions: () => transactions };
+}
+
+describe("BatchWriter", () => {
+  test("writes everything queued in one transaction per flush, in order", () => {
+    const { w, batches, transactions } = writer();
+    for (let i = 0; i < 5; i++) w.push(i);
+    expect(w.pending).toBe(5);
+    w.flush();
+    expect(batches).toEqual([[0, 1, 2, 3, 4]]);
+    expect(transactions()).toBe(1);
+    w.flush(); // nothing queued: no empty transaction
+    expect(transactions()).toBe(1);
+  });
+
+  test("a full queue flushes at once", () => {
+    const { w, batches } = writer({ maxItems: 3 });
+    for (let i = 0; i < 7; i++) w.push(i);
+    expect(batches).toEqual([[0, 1, 2], [3, 4, 5]]);
+    expect(w.pending).toBe(1);
+  });
+
+  test("a failed write keeps its rows, ahead of newer ones, for the next flush", () => {
+    const { w, batches } = writer({ failTimes: 2 });
+    w.push(1);
+    w.flush();
+    w.push(2);
+    w.flush();
+    expect(batches).toEqual([]);
+    expect(w.pending).toBe(2);
+    w.push(3);
+    w.flush();
+    expect(batches).toEqual([[1, 2, 3]]);
+  });
+
+  test("a batch that fails five times running is dropped rather than grow the queue for ever", () => {
+    const { w, batches } = writer({ failTimes: 5 });
+    w.push(1);
+    for (let i = 0; i < 5; i++) w.flush();
+    expect(w.pending).toBe(0);
+    w.push(2);
+    w.flush();
+    expect(batches).toEqual([[2]]);
+  });
+
+  test("stop writes what is left and stops the timer", async () => {
+    const { w, batches } = writer();
+    w.start();
+    w.push(1);
+    w.stop();
+    expect(batches).toEqual([[1]]);
+  });
+});
