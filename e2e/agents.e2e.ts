@@ -60,6 +60,8 @@ for (const lang of [
     notFound: "客户端不存在",
     tokenCopied: "令牌已复制",
     noData: "暂无数据",
+    dashboardSection: "客户端监控",
+    dashboardEmpty: "还没有客户端。",
   },
   {
     locale: "en-US",
@@ -75,6 +77,8 @@ for (const lang of [
     notFound: "Agent not found",
     tokenCopied: "Token copied",
     noData: "No data yet",
+    dashboardSection: "Agent monitors",
+    dashboardEmpty: "No agents yet.",
   },
 ]) {
   test.describe(`agents (${lang.locale})`, () => {
@@ -238,6 +242,33 @@ for (const lang of [
       await expect(page.getByTestId("chart-cpu")).toContainText(lang.noData);
       await page.goto("/agents/9999");
       await expect(page.getByTestId("agent-load-error")).toHaveText(lang.notFound);
+    });
+
+    test("the dashboard counts agents by status and follows their reports", async ({ page, vigil }) => {
+      const admin = await vigil.register("alice");
+      await withSession(page, admin, "/dashboard");
+      const section = page.getByTestId("dashboard-agents");
+      await expect(section).toContainText(lang.dashboardSection);
+      await expect(page.getByTestId("dashboard-agents-total")).toHaveText("0");
+      await expect(page.getByTestId("dashboard-agents-empty")).toContainText(lang.dashboardEmpty);
+
+      const web = await registerAgent(vigil, admin, "web-1");
+      const db = await registerAgent(vigil, admin, "db-1");
+      await report(vigil, web, "web-1");
+      await page.reload();
+      await expect(page.getByTestId("dashboard-agents-total")).toHaveText("2");
+      await expect(page.getByTestId("dashboard-agents-online")).toHaveText("1");
+      await expect(page.getByTestId("dashboard-agents-connecting")).toHaveText("1");
+      await expect(page.getByTestId("dashboard-agents-offline")).toHaveText("0");
+      await expect(page.getByTestId("dashboard-agents-empty")).toHaveCount(0);
+
+      // Pushed over /api/live: db-1 reports and the counts move without a reload.
+      await report(vigil, db, "db-1");
+      await expect(page.getByTestId("dashboard-agents-online")).toHaveText("2", { timeout: 15_000 });
+      await expect(page.getByTestId("dashboard-agents-connecting")).toHaveText("0");
+
+      await page.getByTestId("dashboard-agents-link").click();
+      await expect(page).toHaveURL(/\/agents$/);
     });
 
     test("edit renames the agent, checks the name, and returns to the detail", async ({ page, vigil }) => {

@@ -236,7 +236,7 @@ const enUS: Messages = {
   },
   dashboard: {
     title: "Dashboard",
-    subtitle: "What your monitors report right now.",
+    subtitle: "What your monitors and agents report right now.",
     monitorsSection: "API monitors",
     totalMonitors: "Total monitors",
     activeMonitors: "Active monitors",
@@ -251,6 +251,11 @@ const enUS: Messages = {
     fetchFailed: "Failed to fetch data",
     noMonitors: "No monitors yet.",
     createFirst: "Create your first monitor",
+    agentsSection: "Agent monitors",
+    totalAgents: "Total agents",
+    viewAgents: "View agents",
+    noAgents: "No agents yet.",
+    addFirstAgent: "Install your first agent",
   },
   monitors: {
     title: "API monitors",

@@ -233,7 +233,7 @@ const zhCN = {
   },
   dashboard: {
     title: "仪表盘",
-    subtitle: "监控的当前状态。",
+    subtitle: "监控与客户端的当前状态。",
     monitorsSection: "API 监控",
     totalMonitors: "监控总数",
     activeMonitors: "活跃监控",
@@ -248,6 +248,11 @@ const zhCN = {
     fetchFailed: "获取数据失败",
     noMonitors: "还没有监控。",
     createFirst: "创建第一个监控",
+    agentsSection: "客户端监控",
+    totalAgents: "客户端总数",
+    viewAgents: "查看客户端",
+    noAgents: "还没有客户端。",
+    addFirstAgent: "安装第一个客户端",
   },
   monitors: {
     title: "API 监控",

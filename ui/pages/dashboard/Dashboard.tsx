@@ -5,9 +5,10 @@ import { errorMessage } from "../../api/errors";
 import { getDashboard, type DashboardCounts } from "../../api/monitors";
 import { Button, ButtonLink } from "../../components/Button";
 import { PageHeader } from "../../components/Card";
-import { ActivityIcon, PlusIcon } from "../../components/icons";
+import { ActivityIcon, PlusIcon, ServerIcon } from "../../components/icons";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
+import { useAgents } from "../agents/useAgents";
 
 type State = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; counts: DashboardCounts };
 
@@ -42,8 +43,8 @@ function CountCard({ label, value, detail, tone, href, testId }: { label: ReactN
 }
 
 /**
- * Dashboard: total and active monitors, and how many are up, down or pending (spec §2). Sections are stacked so
- * other features (agents) can add theirs below.
+ * Dashboard: total and active monitors, and how many are up, down or pending (spec §2); below them the agents, and
+ * how many are online, offline or still connecting.
  */
 export default function Dashboard() {
   const { t } = useTranslation();
@@ -165,6 +166,62 @@ export default function Dashboard() {
           </>
         )}
       </section>
+
+      <AgentsSection />
     </div>
+  );
+}
+
+/** Agent counts, from the same live list /agents uses (pushed status changes, a refresh every 10 s). */
+function AgentsSection() {
+  const { t } = useTranslation();
+  const { state, reload } = useAgents();
+  const count = (status: string) => (state.phase === "loaded" ? state.agents.filter((a) => a.status === status).length : 0);
+  return (
+    <section data-testid="dashboard-agents" className="space-y-4">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+          <ServerIcon className="size-5 text-indigo-500" />
+          {t("dashboard.agentsSection")}
+        </h2>
+        <Link href="/agents" className="text-sm font-medium text-indigo-600 hover:text-indigo-500" data-testid="dashboard-agents-link">
+          {t("dashboard.viewAgents")} →
+        </Link>
+      </div>
+      {state.phase === "loading" && (
+        <p data-testid="dashboard-agents-loading" role="status" className="py-8 text-sm text-slate-500">
+          {t("dashboard.loading")}
+        </p>
+      )}
+      {state.phase === "error" && (
+        <div className="flex items-center gap-4 py-6">
+          <p data-testid="dashboard-agents-error" role="alert" className="text-sm text-red-600">
+            {state.message}
+          </p>
+          <Button variant="secondary" size="sm" onClick={() => void reload()}>
+            {t("common.retry")}
+          </Button>
+        </div>
+      )}
+      {state.phase === "loaded" && (
+        <>
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+            <CountCard label={t("dashboard.totalAgents")} value={state.agents.length} tone="slate" href="/agents" testId="dashboard-agents-total" />
+            <CountCard label={t("agents.status.online")} value={count("online")} tone="emerald" href="/agents" testId="dashboard-agents-online" />
+            <CountCard label={t("agents.status.offline")} value={count("offline")} tone="red" href="/agents" testId="dashboard-agents-offline" />
+            <CountCard label={t("agents.status.connecting")} value={count("connecting")} tone="amber" href="/agents" testId="dashboard-agents-connecting" />
+          </div>
+          {state.agents.length === 0 && (
+            <div data-testid="dashboard-agents-empty" className="flex flex-wrap items-center gap-3 rounded-xl border border-dashed border-slate-300 bg-white px-5 py-4">
+              <p className="text-sm text-slate-500">{t("dashboard.noAgents")}</p>
+              <ButtonLink href="/agents/create" size="sm">
+                <PlusIcon className="size-4" />
+                {t("dashboard.addFirstAgent")}
+              </ButtonLink>
+            </div>
+          )}
+        </>
+      )}
+    </section>
   );
 }
