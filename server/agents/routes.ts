@@ -3,51 +3,11 @@ import type { sessions } from "../auth/session";
 import { HttpError, badRequest, notFound } from "../http/errors";
 import { idParams } from "../http/ids";
 import { hostSchema, reportSchema } from "./protocol";
-import type { AgentSeries, SeriesRange } from "./public";
+import { buildSeries, SERIES_RANGES } from "./series";
 import { AgentService, SampleTimeError } from "./service";
-import type { Resolution, RollupRow } from "./store";
 
 const agentNotFound = () => notFound("AGENT_NOT_FOUND", "Agent not found");
 const nameField = t.String({ minLength: 1, maxLength: 100, pattern: "\\S", error: "Agent name must be 1-100 characters" });
-
-const MINUTE = 60_000;
-const HOUR = 3_600_000;
-const RANGES: Record<SeriesRange, { span: number; resolution: Resolution; step: number }> = {
-  "1h": { span: HOUR, resolution: "raw", step: 0 },
-  "24h": { span: 24 * HOUR, resolution: "minute", step: MINUTE },
-  "7d": { span: 7 * 24 * HOUR, resolution: "hour", step: HOUR },
-  "30d": { span: 30 * 24 * HOUR, resolution: "hour", step: HOUR },
-};
-
-/** Columnar series with a null point wherever the data has a hole, so charts show the gap instead of a line. */
-export function buildSeries(range: SeriesRange, rows: RollupRow[], intervalMs: number): AgentSeries {
-  const { step } = RANGES[range];
-  const gap = 3 * (step || intervalMs);
-  const keys = new Set<string>();
-  for (const r of rows) for (const k of Object.keys(r.avg)) keys.add(k);
-  const out: AgentSeries = { range, step, times: [], avg: {}, max: {} };
-  for (const k of keys) {
-    out.avg[k] = [];
-    out.max[k] = [];
-  }
-  let prev: number | undefined;
-  for (const r of rows) {
-    if (prev !== undefined && r.time - prev > gap) {
-      out.times.push(prev + 1);
-      for (const k of keys) {
-        out.avg[k].push(null);
-        out.max[k].push(null);
-      }
-    }
-    out.times.push(r.time);
-    for (const k of keys) {
-      out.avg[k].push(r.avg[k] ?? null);
-      out.max[k].push(r.max[k] ?? null);
-    }
-    prev = r.time;
-  }
-  return out;
-}
 
 export interface AgentRouteDeps {
   agents: AgentService;
@@ -122,9 +82,9 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
           const agent = agents.get(params.id);
           if (!agent) throw agentNotFound();
           const range = query.range ?? "1h";
-          const { span, resolution } = RANGES[range];
+          const { span, resolution } = SERIES_RANGES[range];
           const now = Date.now();
-          const rows = agents.range(agent.id, resolution, now - span, now + MINUTE);
+          const rows = agents.range(agent.id, resolution, now - span, now + 60_000); // + a minute of clock skew
           return { success: true, series: buildSeries(range, rows, agent.interval * 1000) };
         },
         {

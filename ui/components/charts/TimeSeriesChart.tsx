@@ -1,10 +1,17 @@
 import { useEffect, useMemo, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import uPlot from "uplot"; // its stylesheet is imported by ui/app.css (see there why)
-import { axisSize, hasData, legendFormat, tickFormat, toAlignedData, yRange, type ChartSeries } from "./chartData";
+import { axisSize, hasData, isolatedIndexes, legendFormat, tickFormat, toAlignedData, yRange, type ChartSeries } from "./chartData";
 
 export type { ChartSeries } from "./chartData";
 export { BINARY_INCRS, CHART_COLORS, chartColor } from "./chartData";
+
+/** The visible values of series `si` that have no neighbour, or null (uPlot then draws none). */
+function isolatedPoints(u: uPlot, si: number): number[] | null {
+  const [i0, i1] = u.series[si].idxs ?? [0, u.data[si].length - 1];
+  const idxs = isolatedIndexes(u.data[si] as (number | null)[], i0, i1);
+  return idxs.length ? idxs : null;
+}
 
 export interface TimeSeriesChartProps {
   /** Unix ms, ascending. */
@@ -114,6 +121,8 @@ export function TimeSeriesChart({ times, series, formatValue, formatAxis, yIncrs
           ...(dash ? { dash } : {}),
           ...(fill ? { fill: `${color}14` } : {}),
           spanGaps: false,
+          // uPlot hides points on dense charts; a value between two gaps would then not show at all.
+          points: { filter: (u: uPlot, si: number, show: boolean) => (show ? null : isolatedPoints(u, si)) },
           value,
         })),
       ],

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { axisSize, CHART_COLORS, chartColor, hasData, tickFormat, toAlignedData, yRange } from "./chartData";
+import { axisSize, CHART_COLORS, chartColor, hasData, isolatedIndexes, tickFormat, toAlignedData, yRange } from "./chartData";
 
 const s = (values: (number | null)[]) => ({ label: "x", color: "#000", values });
 
@@ -63,4 +63,14 @@ test("chartColor cycles through the palette", () => {
   expect(chartColor(0)).toBe(CHART_COLORS[0]);
   expect(chartColor(CHART_COLORS.length + 1)).toBe(CHART_COLORS[1]);
   expect(chartColor(-1)).toBe(CHART_COLORS[CHART_COLORS.length - 1]);
+});
+
+test("isolatedIndexes finds values with no neighbour to draw a line to", () => {
+  expect(isolatedIndexes([1, null, 2, 3, null, 4])).toEqual([0, 5]);
+  expect(isolatedIndexes([null, 5, null, null, 6, 7])).toEqual([1]);
+  expect(isolatedIndexes([1, 2, 3])).toEqual([]);
+  expect(isolatedIndexes([null, null])).toEqual([]);
+  expect(isolatedIndexes([7])).toEqual([0]);
+  // Within the visible window, a neighbour outside it does not count: the line to it is not drawn either.
+  expect(isolatedIndexes([1, 2, null, 3], 1, 3)).toEqual([1, 3]);
 });

@@ -35,6 +35,17 @@ export function toAlignedData(times: readonly number[], series: readonly ChartSe
 }
 
 /**
+ * Indexes in [i0, i1] of values with no value beside them (null or out of range on both sides). With gaps drawn as
+ * gaps, such a value has no line to either neighbour and would be invisible, so the chart draws it as a point.
+ */
+export function isolatedIndexes(values: readonly (number | null | undefined)[], i0 = 0, i1 = values.length - 1): number[] {
+  const present = (i: number) => i >= i0 && i <= i1 && values[i] !== null && values[i] !== undefined;
+  const out: number[] = [];
+  for (let i = i0; i <= i1; i++) if (present(i) && !present(i - 1) && !present(i + 1)) out.push(i);
+  return out;
+}
+
+/**
  * The y range: `fixedMin`/`fixedMax` when given (0 and 100 for percents); otherwise from 0 (or the data minimum when
  * negative) to 10 % above the data maximum, never an empty range.
  */
