@@ -12,6 +12,7 @@ import { defaultUiDir, uiRoutes } from "./http/ui";
 import { silentLogger, type Logger } from "./log";
 import { defaultAgentsDir, downloadRoutes } from "./agents/downloads";
 import { agentRoutes } from "./agents/routes";
+import { dashboardRoutes } from "./dashboard/routes";
 import { AgentService } from "./agents/service";
 import { createAgentStore } from "./agents/store";
 import { createLive, type Live } from "./monitors/live";
@@ -94,6 +95,7 @@ export function createApp(deps: AppDeps) {
     .use(userRoutes({ users, passwords, session }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(agentRoutes({ agents: services.agents, session }))
+    .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, session }))
     .use(downloadRoutes({ dir: deps.config.agentsDir ?? defaultAgentsDir(), publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
     .use(services.live.routes(session))
     .use(uiRoutes(deps.uiDir ?? defaultUiDir(), { live: deps.uiLive }));

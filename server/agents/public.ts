@@ -11,6 +11,14 @@ export type AgentLiveMessages = {
 
 export type SeriesRange = "1h" | "24h" | "7d" | "30d";
 
+/** Agents by status, for /dashboard. */
+export interface AgentCounts {
+  total: number;
+  online: number;
+  offline: number;
+  connecting: number;
+}
+
 /** Chart data, columnar for uPlot: `times[i]` (Unix ms) goes with `avg[key][i]` and `max[key][i]`; null is a gap. */
 export interface AgentSeries {
   range: SeriesRange;

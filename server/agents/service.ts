@@ -1,6 +1,7 @@
 import { BatchWriter } from "../db/batch-writer";
 import type { Logger } from "../log";
 import type { HostInfo, Report, Sample } from "./protocol";
+import type { AgentCounts } from "./public";
 import { hashSecret, newSecret } from "./secrets";
 import { rollUp, sampleToSeries } from "./series";
 import type { AgentStore, Resolution, RollupRow, SampleRow } from "./store";
@@ -129,14 +130,13 @@ export class AgentService {
     return this.states.get(id);
   }
 
-  counts() {
-    const all = this.list();
-    return {
-      total: all.length,
-      online: all.filter((a) => a.status === "online").length,
-      offline: all.filter((a) => a.status === "offline").length,
-      connecting: all.filter((a) => a.status === "connecting").length,
-    };
+  counts(): AgentCounts {
+    const counts: AgentCounts = { total: 0, online: 0, offline: 0, connecting: 0 };
+    for (const a of this.states.values()) {
+      counts.total++;
+      counts[a.status]++;
+    }
+    return counts;
   }
 
   /** A one-time registration token; only its hash is stored. */

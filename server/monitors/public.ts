@@ -147,7 +147,7 @@ export interface MonitorSeries {
   checks: number[];
 }
 
-/** `GET /api/dashboard`. up/down/pending count active monitors only. */
+/** The monitor part of `GET /api/dashboard` (server/dashboard). up/down/pending count active monitors only. */
 export interface DashboardCounts {
   totalMonitors: number;
   activeMonitors: number;

@@ -15,7 +15,6 @@ const monitorNotFound = () => notFound("MONITOR_NOT_FOUND", "Monitor not found")
 export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
   return new Elysia({ prefix: "/api" })
     .use(session)
-    .get("/dashboard", () => ({ success: true, ...monitors.counts() }), { auth: "user" })
     .get("/monitors", () => ({ success: true, monitors: monitors.list() }), { auth: "user" })
     .post(
       "/monitors",

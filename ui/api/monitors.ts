@@ -1,6 +1,5 @@
 import type {
   CheckResult,
-  DashboardCounts,
   MonitorHistory,
   MonitorInput,
   MonitorMethod,
@@ -37,5 +36,3 @@ export const getMonitorHistory = (id: number) => api.get<{ history: MonitorHisto
 
 export const getMonitorSeries = (id: number, range: SeriesRange) =>
   api.get<{ series: MonitorSeries }>(`/api/monitors/${id}/series?range=${encodeURIComponent(range)}`);
-
-export const getDashboard = () => api.get<DashboardCounts>("/api/dashboard");

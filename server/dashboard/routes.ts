@@ -1,0 +1,18 @@
+import { Elysia } from "elysia";
+import type { AgentService } from "../agents/service";
+import type { sessions } from "../auth/session";
+import type { MonitorService } from "../monitors/service";
+import type { Dashboard } from "./public";
+
+export interface DashboardRouteDeps {
+  monitors: MonitorService;
+  agents: AgentService;
+  session: ReturnType<typeof sessions>;
+}
+
+/** The /dashboard counts: both come from memory, so the page can refetch on every pushed change. */
+export function dashboardRoutes({ monitors, agents, session }: DashboardRouteDeps) {
+  return new Elysia({ prefix: "/api" })
+    .use(session)
+    .get("/dashboard", (): Dashboard & { success: true } => ({ success: true, ...monitors.counts(), agents: agents.counts() }), { auth: "user" });
+}
