@@ -244,6 +244,23 @@ for (const lang of [
       await expect(page.getByTestId("agent-load-error")).toHaveText(lang.notFound);
     });
 
+    test("delete from the detail page: the dialog names it, a confirm returns to the list", async ({ page, vigil }) => {
+      const admin = await vigil.register("alice");
+      const db = await registerAgent(vigil, admin, "db-1");
+      await withSession(page, admin, `/agents/${db.id}`);
+      await page.getByTestId(`agent-delete-${db.id}`).click();
+      const dialog = page.getByRole("dialog");
+      await expect(dialog).toContainText(lang.dialog);
+      await expect(dialog).toContainText(lang.cannotUndo);
+      await page.getByTestId("confirm-dialog-cancel").click();
+      await expect(dialog).toHaveCount(0);
+      await page.getByTestId(`agent-delete-${db.id}`).click();
+      await page.getByTestId("confirm-dialog-confirm").click();
+      await expect(page.getByText(lang.deleted)).toBeVisible();
+      await expect(page).toHaveURL(/\/agents$/);
+      expect((await vigil.api("GET", `/api/agents/${db.id}`, undefined, admin.token)).status).toBe(404);
+    });
+
     test("the dashboard counts agents by status and follows their reports", async ({ page, vigil }) => {
       const admin = await vigil.register("alice");
       await withSession(page, admin, "/dashboard");

@@ -301,6 +301,24 @@ for (const lang of LANGS) {
       expect((await vigil.api("GET", "/api/monitors", undefined, session.token)).body.monitors).toEqual([]);
     });
 
+    test("delete from the detail page: the dialog names it, a cancel keeps it, a confirm returns to the list", async ({ page, vigil, target }) => {
+      const session = await vigil.register("alice");
+      const id = await createMonitor(vigil, session, { name: "Detail victim", url: target.url("/ok") });
+      await withSession(page, session, `/monitors/${id}`);
+      await page.getByTestId("monitor-delete-button").click();
+      const dialog = page.getByRole("dialog");
+      await expect(dialog).toContainText(lang.dialog("Detail victim"));
+      await page.getByTestId("confirm-dialog-cancel").click();
+      await expect(dialog).toHaveCount(0);
+      await expect(page).toHaveURL(new RegExp(`/monitors/${id}$`));
+
+      await page.getByTestId("monitor-delete-button").click();
+      await page.getByTestId("confirm-dialog-confirm").click();
+      await expect(page.getByText(lang.deleted)).toBeVisible();
+      await expect(page).toHaveURL(/\/monitors$/);
+      expect((await vigil.api("GET", `/api/monitors/${id}`, undefined, session.token)).status).toBe(404);
+    });
+
     test("the dashboard counts monitors and follows changes", async ({ page, vigil, target }) => {
       const session = await vigil.register("alice");
       const up = await createMonitor(vigil, session, { name: "Up", url: target.url("/ok") });

@@ -1,6 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { toast } from "sonner";
 import { useLocation, useParams } from "wouter";
 import {
   SERIES_RANGES,
@@ -15,11 +14,11 @@ import {
 import { errorMessage } from "../../api/errors";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
-import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { BINARY_INCRS, TimeSeriesChart, type ChartSeries } from "../../components/charts/TimeSeriesChart";
 import { formatBytes, formatBytesCompact, formatCount, formatDuration, formatLoad, formatPercent, formatRate } from "../../components/format";
 import { useNow, usePolling } from "../../components/hooks";
 import { PageLoading } from "../../components/PageLoading";
+import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { diskSlug, totalRates } from "./model";
 import { AgentStatusBadge, Fact, UsageBar, useAgo, useDurationUnits } from "./parts";
@@ -316,8 +315,6 @@ export default function AgentDetail() {
   const shownRange = useRef(range); // a late answer for a range no longer selected is dropped
   shownRange.current = range;
   const [seriesError, setSeriesError] = useState("");
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   useDocumentTitle(agent ? `${agent.name} · ${t("agents.detailTitle")}` : t("agents.detailTitle"));
 
   const loadAgent = useCallback(
@@ -365,19 +362,12 @@ export default function AgentDetail() {
   usePolling(() => loadAgent(false), AGENT_POLL_MS, agent !== null && !error);
   usePolling(loadSeries, SERIES_POLL_MS[range], agent !== null && !error);
 
-  const confirmDelete = async () => {
-    setDeleting(true);
-    try {
-      await deleteAgent(agentId);
-      toast.success(t("agents.deleted"));
-      navigate("/agents");
-    } catch (err) {
-      toast.error(errorMessage(err, t("agents.deleteFailed")));
-      setDeleting(false);
-      setConfirming(false);
-    }
-  };
-  const cancel = useCallback(() => setConfirming(false), []);
+  const { ask: askDelete, deletingId, dialog: deleteDialog } = useDeleteConfirmation<PublicAgent>({
+    section: "agents",
+    message: (a) => t("agents.confirmDelete.message", { name: a.name }),
+    remove: deleteAgent,
+    onDeleted: () => navigate("/agents"),
+  });
 
   if (error) {
     return (
@@ -415,7 +405,7 @@ export default function AgentDetail() {
               <ButtonLink href={`/agents/edit/${agent.id}`} variant="secondary" data-testid={`agent-edit-${agent.id}`}>
                 {t("common.edit")}
               </ButtonLink>
-              <Button variant="dangerGhost" onClick={() => setConfirming(true)} data-testid={`agent-delete-${agent.id}`}>
+              <Button variant="dangerGhost" busy={deletingId !== null} onClick={() => askDelete(agent)} data-testid={`agent-delete-${agent.id}`}>
                 {t("common.delete")}
               </Button>
             </>
@@ -451,15 +441,7 @@ export default function AgentDetail() {
         )}
       </Section>
 
-      <ConfirmDialog
-        open={confirming}
-        title={t("agents.confirmDelete.title")}
-        message={t("agents.confirmDelete.message", { name: agent.name })}
-        confirmLabel={deleting ? t("common.deleting") : t("agents.confirmDelete.confirm")}
-        busy={deleting}
-        onConfirm={() => void confirmDelete()}
-        onCancel={cancel}
-      />
+      {deleteDialog}
     </div>
   );
 }

@@ -22,9 +22,9 @@ import {
 import { Button, ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { TimeSeriesChart, type ChartSeries } from "../../components/charts/TimeSeriesChart";
-import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { usePolling } from "../../components/hooks";
 import { PageLoading } from "../../components/PageLoading";
+import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
 import { applyCheck, applyStatus, displayStatus, formatAvailability, formatMs, tlsExpiry } from "./model";
@@ -294,8 +294,6 @@ export default function MonitorDetail() {
   const [checking, setChecking] = useState(false);
   const [checkResult, setCheckResult] = useState<CheckResult | null>(null);
   const [pausing, setPausing] = useState(false);
-  const [confirming, setConfirming] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   useDocumentTitle(monitor ? monitor.name : t("monitors.detailTitle"));
 
   const shownRange = useRef(range); // a late answer for a range no longer selected is dropped
@@ -428,20 +426,12 @@ export default function MonitorDetail() {
     }
   };
 
-  const cancelDelete = useCallback(() => setConfirming(false), []);
-  const confirmDelete = async () => {
-    if (!monitor) return;
-    setDeleting(true);
-    try {
-      await deleteMonitor(monitor.id);
-      toast.success(t("monitors.deleted"));
-      navigate("/monitors");
-    } catch (err) {
-      toast.error(errorMessage(err, t("monitors.deleteFailed")));
-      setDeleting(false);
-      setConfirming(false);
-    }
-  };
+  const { ask: askDelete, deletingId, dialog: deleteDialog } = useDeleteConfirmation<PublicMonitor>({
+    section: "monitors",
+    message: (m) => t("monitors.confirmDelete.message", { name: m.name }),
+    remove: deleteMonitor,
+    onDeleted: () => navigate("/monitors"),
+  });
 
   const labels = useMemo(
     () => ({
@@ -519,7 +509,7 @@ export default function MonitorDetail() {
           <ButtonLink href={`/monitors/edit/${monitor.id}`} variant="secondary" data-testid="monitor-edit-button">
             {t("common.edit")}
           </ButtonLink>
-          <Button variant="dangerGhost" busy={deleting} onClick={() => setConfirming(true)} data-testid="monitor-delete-button">
+          <Button variant="dangerGhost" busy={deletingId !== null} onClick={() => askDelete(monitor)} data-testid="monitor-delete-button">
             {t("common.delete")}
           </Button>
         </div>
@@ -567,15 +557,7 @@ export default function MonitorDetail() {
 
       <DetailsCard monitor={monitor} />
 
-      <ConfirmDialog
-        open={confirming}
-        title={t("monitors.confirmDelete.title")}
-        message={t("monitors.confirmDelete.message", { name: monitor.name })}
-        confirmLabel={deleting ? t("common.deleting") : t("monitors.confirmDelete.confirm")}
-        busy={deleting}
-        onConfirm={() => void confirmDelete()}
-        onCancel={cancelDelete}
-      />
+      {deleteDialog}
     </div>
   );
 }
