@@ -1,13 +1,11 @@
 // npm run dev: the server restarts on server changes (bun --watch) and the UI rebuilds on ui/ changes.
 // Reload the browser page to see a UI change.
 import { watch } from "node:fs";
-import { buildAgents, LINUX_TARGETS } from "./build-agents";
 import { buildUi } from "./build-ui";
-import { agentsAreStale } from "./freshness";
+import { buildStaleAgentsInBackground } from "./freshness";
 
 await buildUi();
-// The install guide downloads agents from this server: build them when missing or stale (in the background).
-if (agentsAreStale()) buildAgents(LINUX_TARGETS).catch((e) => console.error("Agent build failed:", e.message));
+buildStaleAgentsInBackground();
 let timer: Timer | undefined;
 watch("ui", { recursive: true }, () => {
   clearTimeout(timer);

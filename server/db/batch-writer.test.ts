@@ -64,7 +64,7 @@ describe("BatchWriter", () => {
     expect(batches).toEqual([[2]]);
   });
 
-  test("stop writes what is left and stops the timer", async () => {
+  test("stop writes what is left and stops the timer", () => {
     const { w, batches } = writer();
     w.start();
     w.push(1);
