@@ -26,6 +26,8 @@ const args = [
   "--minify",
   "--bytecode",
   "--format=esm",
+  // Production mode everywhere (Elysia reads it at load; see server/production.ts), whatever the bundler assumes.
+  "--define", 'process.env.NODE_ENV="production"',
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
   ...(values.target ? [`--target=${values.target}`] : []),

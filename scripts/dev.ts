@@ -15,7 +15,7 @@ watch("ui", { recursive: true }, () => {
 const server = Bun.spawn([process.execPath, "--watch", "server/main.ts", ...process.argv.slice(2)], {
   stdout: "inherit",
   stderr: "inherit",
-  env: { ...process.env, VIGIL_UI_LIVE: "1" },
+  env: { NODE_ENV: "development", ...process.env, VIGIL_UI_LIVE: "1" },
 });
 const stop = () => {
   server.kill("SIGTERM");

@@ -1,10 +1,12 @@
+import "./production"; // must stay the first import
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { isProduction } from "elysia/error";
 import { createApp, createServices } from "./app";
 import { helpText, loadConfig, type Config } from "./config";
 import { NewerDatabaseError, openDatabase } from "./db/open";
-import { MAX_BODY_BYTES } from "./http/security";
+import { MAX_BODY_BYTES } from "./http/limits";
 import { createLogger } from "./log";
 import { VERSION } from "./version";
 
@@ -30,6 +32,8 @@ function start(argv: string[]) {
     process.exit(2);
   }
   const log = createLogger(config.logLevel);
+  // Everything Vigil writes (database, WAL, secret, backups) is for its own user alone.
+  process.umask(0o077);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   chmodSync(config.dataDir, 0o700);
 
@@ -53,7 +57,7 @@ function start(argv: string[]) {
   services.monitors.start();
   services.agents.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
-  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, monitors: services.monitors.store.size });
+  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, monitors: services.monitors.store.size, mode: isProduction ? "production" : "development" });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -63,7 +67,9 @@ function start(argv: string[]) {
     // Browsers' live sockets first (the HTTP server waits for open connections), then HTTP, then the checks and
     // timers, writing every pending result and state before the database closes.
     services.live.close();
-    await app.stop();
+    // In-flight requests get 5 s; a client that holds its connection open does not hold up the shutdown.
+    const stopped = await Promise.race([app.stop().then(() => true), Bun.sleep(5000).then(() => false)]);
+    if (!stopped) app.server?.stop(true);
     await services.monitors.stop();
     services.agents.stop();
     db.$client.close();

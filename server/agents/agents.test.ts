@@ -28,6 +28,10 @@ describe("registration", () => {
     expect(unknown.status).toBe(401);
     const list = await t.call<{ agents: { name: string; status: string }[] }>("GET", "/api/agents", { token: t.token });
     expect(list.body.agents.map((a) => [a.name, a.status])).toEqual([["Web 1", "connecting"]]);
+    // Replies carrying a registration token or an agent credential are never cached.
+    const minted = await t.call("POST", "/api/agents/tokens", { token: t.token });
+    const registered = await t.call("POST", "/api/agents/register", { body: { token: minted.body.token, host } });
+    expect([minted.headers.get("cache-control"), registered.headers.get("cache-control")]).toEqual(["no-store", "no-store"]);
   });
 
   test("an expired token is refused", async () => {
@@ -61,7 +65,7 @@ describe("reports", () => {
     const t = await withAgent();
     const now = Date.now();
     const res = await t.send([sample(now - 10_000, 10), sample(now, 30)]);
-    expect(res.body).toEqual({ success: true, accepted: 2 });
+    expect(res.body).toEqual({ success: true, accepted: 2, maxBytes: 1024 * 1024 });
     const one = await t.call<{ agent: any }>("GET", `/api/agents/${t.agentId}`, { token: t.token });
     expect(one.body.agent).toMatchObject({ name: "Web 1", status: "online", hostname: "web-1", ips: ["10.0.0.5"], interval: 10 });
     expect(one.body.agent.latest.cpu.usage).toBe(30);

@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
 import { HttpError, badRequest, notFound } from "../http/errors";
 import { idParams } from "../http/ids";
+import { MAX_BODY_BYTES } from "../http/limits";
 import { hostSchema, reportSchema } from "./protocol";
 import { buildSeries, SERIES_RANGES } from "./series";
 import { AgentService, SampleTimeError } from "./service";
@@ -49,7 +50,8 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
           const agentId = header.startsWith("Bearer ") ? agents.authenticate(header.slice(7).trim()) : undefined;
           if (agentId === undefined) throw new HttpError(401, "AGENT_UNKNOWN", "This agent's credential is not accepted (deleted or revoked)");
           try {
-            return { success: true, accepted: agents.ingest(agentId, body) };
+            // maxBytes: the agent sizes its batches under it (agent/report.ts).
+            return { success: true, accepted: agents.ingest(agentId, body), maxBytes: MAX_BODY_BYTES };
           } catch (e) {
             if (e instanceof SampleTimeError) throw badRequest("SAMPLE_TIME", e.message);
             throw e;

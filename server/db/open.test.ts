@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { NewerDatabaseError, openDatabase } from "./open";
@@ -34,6 +34,20 @@ describe("openDatabase", () => {
     expect(again.$client.query("SELECT username FROM users").all()).toEqual([{ username: "a" }]);
     expect(again.$client.query("SELECT count(*) AS n FROM __drizzle_migrations").get()).toEqual(applied);
     again.$client.close();
+  });
+
+  test("the database and its WAL files are readable by Vigil's user alone, also one an older build left 0644", () => {
+    const path = tempDb();
+    const db = openDatabase(path);
+    db.$client.run("INSERT INTO users (username, password_hash, created_at, updated_at) VALUES ('a', 'h', 1, 1)");
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(statSync(file).mode & 0o777).toBe(0o600);
+    db.$client.close();
+
+    const old = tempDb();
+    writeFileSync(old, "");
+    chmodSync(old, 0o644);
+    openDatabase(old).$client.close();
+    expect(statSync(old).mode & 0o777).toBe(0o600);
   });
 
   test("a database from a newer Vigil is refused with a clear message", () => {

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { readFileSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as schema from "./schema";
 
@@ -25,8 +25,13 @@ interface Journal {
  * than half-understood.
  */
 export function openDatabase(path: string): Db {
+  // The database holds password hashes and channel secrets: only Vigil's user may read it. Created 0600 (SQLite
+  // gives its -wal and -shm files the database's mode); one made by an older build is tightened on open.
+  const onDisk = path !== ":memory:" && !path.startsWith("file:");
+  if (onDisk && !existsSync(path)) closeSync(openSync(path, "a", 0o600));
   const sqlite = new Database(path, { create: true, strict: true });
   sqlite.exec("PRAGMA journal_mode = WAL");
+  if (onDisk) for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA busy_timeout = 5000");

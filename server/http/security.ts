@@ -1,7 +1,6 @@
 import { Elysia } from "elysia";
 import { HttpError } from "./errors";
-
-export const MAX_BODY_BYTES = 1024 * 1024;
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./limits";
 
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
@@ -13,7 +12,29 @@ const SECURITY_HEADERS = {
     "connect-src 'self'; frame-ancestors 'self'; base-uri 'self'; form-action 'self'",
 };
 
-const tooLarge = () => new HttpError(413, "BODY_TOO_LARGE", "The request body is larger than 1 MB");
+// States the limit so a client (the agent) can size its batches to it.
+const tooLarge = () => new HttpError(413, "BODY_TOO_LARGE", "The request body is larger than 1 MB", { maxBytes: MAX_BODY_BYTES });
+
+/**
+ * Whether JSON text nests arrays/objects deeper than `limit`, by one linear scan before anything is parsed. Deep
+ * bodies are how a 39 KB request once cost seconds and gigabytes (the validator's error formatting is quadratic in
+ * the depth, and recursion overflows the stack): no route needs more than a few levels.
+ */
+export function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92 /* \\ */) i++;
+      else if (c === 34 /* " */) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 /* [ */ || c === 123 /* { */) {
+      if (++depth > limit) return true;
+    } else if (c === 93 /* ] */ || c === 125 /* } */) depth--;
+  }
+  return false;
+}
 
 /** Reads a body stream, giving up as soon as it passes `limit` bytes (chunked bodies carry no length up front). */
 async function readCapped(request: Request, limit: number): Promise<string> {
@@ -29,14 +50,21 @@ async function readCapped(request: Request, limit: number): Promise<string> {
 }
 
 /**
- * Security headers on every reply; request bodies are JSON only and at most 1 MiB, checked before they are read.
- * The listening server's own cap is set higher so that an oversized request still gets this JSON answer.
+ * Security headers on every reply; API replies are never stored by a cache (they carry tokens, credentials and
+ * private data). Request bodies are JSON only, at most 1 MiB (checked before they are read) and at most 64 levels
+ * deep (checked before they are parsed). The listening server's own cap is set higher so that an oversized request
+ * still gets this JSON answer.
  */
 export function security() {
   return new Elysia({ name: "security" })
     .onRequest(({ request, set }) => {
       Object.assign(set.headers, SECURITY_HEADERS);
-      if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) throw tooLarge();
+      if (new URL(request.url).pathname.startsWith("/api/")) set.headers["cache-control"] = "no-store";
+      if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
+        // The unread body is still on its way: close the connection rather than keep it (and a shutdown) waiting.
+        set.headers["connection"] = "close";
+        throw tooLarge();
+      }
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
       // Bodiless requests (a DELETE, say) parse to an empty object whatever their content type.
@@ -45,6 +73,9 @@ export function security() {
         throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the request body as application/json");
       }
       const text = await readCapped(request, MAX_BODY_BYTES);
+      if (nestedDeeperThan(text, MAX_JSON_DEPTH)) {
+        throw new HttpError(400, "TOO_DEEP", `The request body is nested deeper than ${MAX_JSON_DEPTH} levels`);
+      }
       try {
         // Clients send the JSON content type on every call, bodiless DELETEs included.
         return text.trim() === "" ? {} : JSON.parse(text);

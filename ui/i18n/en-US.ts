@@ -653,7 +653,6 @@ const enUS: Messages = {
   errors: {
     fetchFailed: "Failed to fetch data",
     INVALID_CREDENTIALS: "Incorrect username or password",
-    ACCOUNT_DISABLED: "This account is disabled",
     TOO_MANY_ATTEMPTS: "Too many failed sign-in attempts. Try again in {{minutes}} minute(s).",
     USERNAME_EXISTS: "Username already exists",
     EMAIL_EXISTS: "Email already exists",
@@ -666,6 +665,7 @@ const enUS: Messages = {
     INVALID_ID: "Invalid ID",
     BAD_JSON: "The request is not valid JSON",
     BODY_TOO_LARGE: "The request is too large",
+    TOO_DEEP: "The request is nested too deeply",
     UNAUTHORIZED: "Please sign in",
     FORBIDDEN: "You are not allowed to do this",
     NOT_FOUND: "Not found",

@@ -648,7 +648,6 @@ const zhCN = {
   errors: {
     fetchFailed: "获取数据失败",
     INVALID_CREDENTIALS: "用户名或密码错误",
-    ACCOUNT_DISABLED: "该账户已被禁用",
     TOO_MANY_ATTEMPTS: "登录失败次数过多，请在 {{minutes}} 分钟后重试",
     USERNAME_EXISTS: "用户名已存在",
     EMAIL_EXISTS: "邮箱已存在",
@@ -661,6 +660,7 @@ const zhCN = {
     INVALID_ID: "无效的 ID",
     BAD_JSON: "请求格式不正确",
     BODY_TOO_LARGE: "请求内容过大",
+    TOO_DEEP: "请求嵌套层级过深",
     UNAUTHORIZED: "请先登录",
     FORBIDDEN: "你没有执行此操作的权限",
     NOT_FOUND: "未找到",
