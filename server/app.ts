@@ -3,6 +3,7 @@ import { createPasswordHasher, type PasswordHasher } from "./auth/passwords";
 import { defaultLoginLimits, type LoginLimits } from "./auth/rate-limit";
 import { authRoutes } from "./auth/routes";
 import { sessions } from "./auth/session";
+import { createSessionWatch } from "./auth/session-watch";
 import type { Config } from "./config";
 import type { Db } from "./db/open";
 import { createEventBus, type EventBus } from "./events";
@@ -18,7 +19,7 @@ import { createAgentStore } from "./agents/store";
 import { createLive, type Live } from "./monitors/live";
 import { monitorRoutes } from "./monitors/routes";
 import { createMonitorService, type MonitorService, type MonitorServiceOptions } from "./monitors/service";
-import { createUserStore } from "./users/store";
+import { createUserStore, type UserStore } from "./users/store";
 import { userRoutes } from "./users/routes";
 import { VERSION } from "./version";
 
@@ -37,9 +38,13 @@ export interface AppDeps {
   services?: Services;
 }
 
-/** The long-lived parts behind the HTTP app: the event bus, monitors (scheduler, writer, history), live push. */
+/**
+ * The long-lived parts behind the HTTP app: the event bus, users (whose changes are events), monitors (scheduler,
+ * writer, history), agents, live push.
+ */
 export interface Services {
   events: EventBus;
+  users: UserStore;
   monitors: MonitorService;
   agents: AgentService;
   live: Live;
@@ -58,8 +63,10 @@ export function createServices(
   }: { log?: Logger; monitors?: Omit<MonitorServiceOptions, "db" | "bus" | "log">; agentTokenTtlMs?: number } = {},
 ): Services {
   const events = createEventBus(log);
+  const users = createUserStore(db, { onChange: (userId, kind) => events.emit("user.change", { userId, kind }) });
   return {
     events,
+    users,
     monitors: createMonitorService({ db, bus: events, log, ...monitors }),
     agents: new AgentService({
       store: createAgentStore(db),
@@ -70,17 +77,17 @@ export function createServices(
       onReport: (state) => events.has("agent.report") && events.emit("agent.report", state),
       onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
     }),
-    live: createLive({ bus: events, users: createUserStore(db), log }),
+    live: createLive({ bus: events, sessionWatch: createSessionWatch({ bus: events, users }), log }),
   };
 }
 
 /** The whole HTTP application. Tests build it over an in-memory database and call `app.handle(request)`. */
 export function createApp(deps: AppDeps) {
   const log = deps.log ?? silentLogger;
-  const users = createUserStore(deps.db);
+  const services = deps.services ?? createServices(deps.db, { log });
+  const users = services.users;
   const passwords = deps.passwords ?? createPasswordHasher();
   const session = sessions({ secret: deps.jwtSecret, ttl: deps.config.tokenTtl, users });
-  const services = deps.services ?? createServices(deps.db, { log });
 
   return new Elysia()
     .use(errorHandling(log))

@@ -5,7 +5,7 @@ import { ConfigError, helpText, loadConfig } from "./config";
 describe("loadConfig", () => {
   test("defaults bind to 127.0.0.1:3000 with ./data", () => {
     const c = loadConfig([], {});
-    expect(c).toMatchObject({ host: "127.0.0.1", port: 3000, dataDir: resolve("data"), tokenTtl: "7d", logLevel: "info", trustProxy: false });
+    expect(c).toMatchObject({ host: "127.0.0.1", port: 3000, dataDir: resolve("data"), tokenTtl: "7d", logLevel: "info", trustProxy: 0 });
     expect(c.jwtSecret).toBeUndefined();
   });
 
@@ -26,6 +26,13 @@ describe("loadConfig", () => {
   ])("rejects %j", (argv, message) => {
     expect(() => loadConfig(argv as string[], {})).toThrow(message);
     expect(() => loadConfig(argv as string[], {})).toThrow(ConfigError);
+  });
+
+  test("--trust-proxy takes true, false or a number of proxies", () => {
+    expect(loadConfig(["--trust-proxy", "true"], {}).trustProxy).toBe(1);
+    expect(loadConfig(["--trust-proxy", "false"], {}).trustProxy).toBe(0);
+    expect(loadConfig([], { VIGIL_TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    for (const bad of ["yes", "-1", "1.5", "11"]) expect(() => loadConfig([], { VIGIL_TRUST_PROXY: bad })).toThrow(/Invalid --trust-proxy/);
   });
 
   test("unknown flags are an error", () => {

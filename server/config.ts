@@ -11,8 +11,12 @@ export interface Config {
   jwtSecret?: string;
   tokenTtl: string;
   logLevel: LogLevel;
-  /** Trust X-Forwarded-For for the client address (only behind a reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * Reverse proxies in front of Vigil whose X-Forwarded-* headers are trusted: 0 (none, the default), or how many
+   * hops. The client address is the X-Forwarded-For entry the outermost trusted proxy added, counted from the right
+   * (entries further left are whatever the client sent).
+   */
+  trustProxy: number;
   links: { blog: string; video: string; tempMail: string };
   /** HTTP checks running at once. */
   checkConcurrency: number;
@@ -34,7 +38,7 @@ const OPTIONS = {
   "jwt-secret": { env: "VIGIL_JWT_SECRET", default: undefined, help: "Secret that signs session tokens (default: generated on first start, kept in the data dir)" },
   "token-ttl": { env: "VIGIL_TOKEN_TTL", default: "7d", help: "Lifetime of a session token, e.g. 12h, 7d" },
   "log-level": { env: "VIGIL_LOG_LEVEL", default: "info", help: "debug | info | warn | error" },
-  "trust-proxy": { env: "VIGIL_TRUST_PROXY", default: "false", help: "true behind a reverse proxy: client address from X-Forwarded-For" },
+  "trust-proxy": { env: "VIGIL_TRUST_PROXY", default: "false", help: "true (or the number of proxies, 1-10) behind a reverse proxy: client address from X-Forwarded-For, counted from the right" },
   "check-concurrency": { env: "VIGIL_CHECK_CONCURRENCY", default: "200", help: "HTTP checks running at once (1-10000)" },
   "raw-retention-days": { env: "VIGIL_RAW_RETENTION_DAYS", default: "7", help: "Days raw check results are kept (1-365); hourly and daily rollups are kept 365 days" },
   "agents-dir": { env: "VIGIL_AGENTS_DIR", default: undefined, help: "Directory of agent binaries served at /downloads (default: agents/ beside the executable, or dist/agents)" },
@@ -81,6 +85,12 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   const publicUrl = get("public-url");
   if (publicUrl !== undefined && !/^https?:\/\/[^\s"'`$]+$/.test(publicUrl)) throw new ConfigError(`Invalid public URL: ${publicUrl}`);
 
+  const trust = get("trust-proxy")!;
+  const trustProxy = trust === "true" ? 1 : trust === "false" ? 0 : Number(trust);
+  if (!/^(true|false|\d+)$/.test(trust) || !Number.isInteger(trustProxy) || trustProxy > 10) {
+    throw new ConfigError(`Invalid --trust-proxy: ${trust} (true, false, or the number of proxies, 0-10)`);
+  }
+
   const checkConcurrency = Number(get("check-concurrency"));
   if (!Number.isInteger(checkConcurrency) || checkConcurrency < 1 || checkConcurrency > 10_000) {
     throw new ConfigError(`Invalid check concurrency: ${get("check-concurrency")} (1-10000)`);
@@ -97,7 +107,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     jwtSecret,
     tokenTtl,
     logLevel,
-    trustProxy: get("trust-proxy") === "true",
+    trustProxy,
     links: { blog: get("blog-url")!, video: get("video-url")!, tempMail: get("temp-mail-url")! },
     checkConcurrency,
     rawRetentionDays,

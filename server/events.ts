@@ -15,6 +15,8 @@ export interface EventMap {
   "agent.report": AgentState;
   /** an agent registered, renamed or deleted */
   "agent.change": { agentId: number; kind: "created" | "updated" | "deleted" };
+  /** a user was changed or deleted: their open sessions may have ended (auth/session-watch.ts re-checks them) */
+  "user.change": { userId: number; kind: "updated" | "deleted" };
 }
 
 export type EventType = keyof EventMap;

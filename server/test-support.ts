@@ -20,7 +20,7 @@ export function testApp({ agentTokenTtlMs, ...overrides }: Partial<AppDeps> & { 
   const app = createApp({
     db,
     jwtSecret: TEST_SECRET,
-    config: { tokenTtl: "7d", trustProxy: false, links: { blog: "https://b.example", video: "https://v.example", tempMail: "https://m.example" } },
+    config: { tokenTtl: "7d", trustProxy: 0, links: { blog: "https://b.example", video: "https://v.example", tempMail: "https://m.example" } },
     passwords: createPasswordHasher({ memoryCost: 256, timeCost: 1 }),
     uiDir: "/nonexistent",
     ...overrides,

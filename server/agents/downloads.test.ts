@@ -12,7 +12,7 @@ writeFileSync(join(dir, "vigil-agent-linux-x64.sha256"), `${new Bun.CryptoHasher
 writeFileSync(join(dir, "secret.txt"), "not for download");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const base = { tokenTtl: "7d", trustProxy: false, links: { blog: "", video: "", tempMail: "" }, agentsDir: dir };
+const base = { tokenTtl: "7d", trustProxy: 0, links: { blog: "", video: "", tempMail: "" }, agentsDir: dir };
 const { app } = testApp({ config: base });
 const get = (path: string, headers: Record<string, string> = {}, host = "http://localhost") =>
   app.handle(new Request(host + path, { headers }));
@@ -55,7 +55,7 @@ describe("install.sh", () => {
     expect(await (await pub.app.handle(new Request("http://localhost/install.sh"))).text()).toContain('SERVER="https://vigil.example.com"');
     const headers = { "x-forwarded-proto": "https", "x-forwarded-host": "status.example.org" };
     expect(await (await get("/install.sh", headers)).text()).toContain('SERVER="http://localhost"');
-    const proxied = testApp({ config: { ...base, trustProxy: true } });
+    const proxied = testApp({ config: { ...base, trustProxy: 1 } });
     expect(await (await proxied.app.handle(new Request("http://localhost/install.sh", { headers }))).text()).toContain(
       'SERVER="https://status.example.org"',
     );

@@ -15,7 +15,7 @@ export function defaultAgentsDir(): string {
 const FILE_NAME = /^vigil-agent-(linux|darwin|windows)-(x64|arm64)(\.exe)?(\.sha256)?$/;
 
 /** The address agents should use: the configured public URL, else the one this request came in on. */
-export function serverUrl(request: Request, publicUrl: string | undefined, trustProxy: boolean): string {
+export function serverUrl(request: Request, publicUrl: string | undefined, trustProxy: number): string {
   if (publicUrl) return publicUrl.replace(/\/+$/, "");
   const url = new URL(request.url);
   if (trustProxy) {
@@ -31,7 +31,7 @@ export function serverUrl(request: Request, publicUrl: string | undefined, trust
  * `/downloads/vigil-agent-<os>-<arch>` (gzip on the wire when the client accepts it, from the `.gz` the build wrote),
  * `<name>.sha256`, and `/install.sh` with this server's address filled in.
  */
-export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustProxy: boolean }) {
+export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustProxy: number }) {
   return new Elysia({ name: "downloads" })
     .get("/install.sh", ({ request }) => {
       const server = serverUrl(request, opts.publicUrl, opts.trustProxy);

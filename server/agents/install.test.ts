@@ -12,7 +12,7 @@ const dir = mkdtempSync(join(tmpdir(), "vigil-install-"));
 const agentsDir = join(dir, "agents");
 const fakeBin = join(dir, "bin");
 const calls = join(dir, "calls.log");
-const t = testApp({ config: { tokenTtl: "7d", trustProxy: false, links: { blog: "", video: "", tempMail: "" }, agentsDir } });
+const t = testApp({ config: { tokenTtl: "7d", trustProxy: 0, links: { blog: "", video: "", tempMail: "" }, agentsDir } });
 let base = "";
 let userToken = "";
 

@@ -134,7 +134,7 @@ describe("login", () => {
 
   test("an address that guesses across many accounts is limited too", async () => {
     const { call, signUp } = testApp({
-      limits: { byUsername: new FailureLimiter(100, 60_000), byIp: new FailureLimiter(3, 60_000) },
+      limits: { byAccount: new FailureLimiter(100, 60_000), byIp: new FailureLimiter(3, 60_000) },
     });
     await signUp("alice");
     for (const username of ["a1", "a2", "a3"]) {
@@ -152,14 +152,68 @@ describe("login", () => {
     }
   });
 
-  test("a disabled account cannot sign in", async () => {
+  test("a disabled account answers the right password exactly as a wrong one (no password oracle)", async () => {
     const { call, signUp } = testApp();
     const admin = await signUp("alice");
     const bob = await signUp("bob");
     await call("PUT", `/api/users/${bob.user.id}`, { token: admin.token, body: { username: "bob", status: "disabled" } });
-    const res = await call("POST", "/api/auth/login", { body: { username: "bob", password: PASSWORD } });
-    expect(res.status).toBe(403);
-    expect(res.body).toMatchObject({ success: false, code: "ACCOUNT_DISABLED" });
+    const right = await call("POST", "/api/auth/login", { body: { username: "bob", password: PASSWORD } });
+    const wrong = await call("POST", "/api/auth/login", { body: { username: "bob", password: "not the password" } });
+    expect(right.status).toBe(401);
+    expect(right.body).toEqual(wrong.body);
+    expect(right.body).toEqual({ success: false, code: "INVALID_CREDENTIALS", message: "Incorrect username or password" });
+  });
+
+  test("the per-account limit counts the account, whichever of its names is typed", async () => {
+    const { call, signUp } = testApp();
+    await signUp("alice", "alice@example.com");
+    for (let i = 0; i < 3; i++) await call("POST", "/api/auth/login", { body: { username: "alice", password: `guess-${i}-xx` } });
+    for (let i = 3; i < 5; i++) await call("POST", "/api/auth/login", { body: { username: "ALICE@example.com", password: `guess-${i}-xx` } });
+    // The right password typed as the email no longer signs in while the username is locked (and vice versa).
+    const byEmail = await call("POST", "/api/auth/login", { body: { username: "alice@example.com", password: PASSWORD } });
+    expect(byEmail.status).toBe(429);
+    expect((await call("POST", "/api/auth/login", { body: { username: "alice", password: PASSWORD } })).status).toBe(429);
+  });
+
+  test("names that match no account are limited on their own, without locking real accounts", async () => {
+    const { call, signUp } = testApp();
+    await signUp("alice");
+    for (let i = 0; i < 5; i++) {
+      expect((await call("POST", "/api/auth/login", { body: { username: "ghost", password: `guess-${i}-xx` } })).status).toBe(401);
+    }
+    expect((await call("POST", "/api/auth/login", { body: { username: "Ghost", password: "guess-x-xx" } })).status).toBe(429);
+    expect((await call("POST", "/api/auth/login", { body: { username: "alice", password: PASSWORD } })).status).toBe(200);
+  });
+
+  test("behind a trusted proxy the address is the one the proxy added, not what the client wrote", async () => {
+    const { call, signUp } = testApp({
+      config: { tokenTtl: "7d", trustProxy: 1, links: { blog: "", video: "", tempMail: "" } },
+      limits: { byAccount: new FailureLimiter(100, 60_000), byIp: new FailureLimiter(3, 60_000) },
+    });
+    await signUp("alice");
+    // The attacker varies the left-most entry on every try; the proxy appends the real address on the right.
+    for (let i = 0; i < 3; i++) {
+      const headers = { "x-forwarded-for": `10.0.0.${i}, 203.0.113.7` };
+      expect((await call("POST", "/api/auth/login", { headers, body: { username: `a${i}`, password: "whatever1" } })).status).toBe(401);
+    }
+    const locked = await call("POST", "/api/auth/login", { headers: { "x-forwarded-for": "10.9.9.9, 203.0.113.7" }, body: { username: "alice", password: PASSWORD } });
+    expect(locked.status).toBe(429);
+    // Another client behind the same proxy is not locked out.
+    const other = await call("POST", "/api/auth/login", { headers: { "x-forwarded-for": "10.9.9.9, 198.51.100.2" }, body: { username: "alice", password: PASSWORD } });
+    expect(other.status).toBe(200);
+  });
+
+  test("replies that carry a token are never cached", async () => {
+    const { call, signUp } = testApp();
+    const { token, user } = await signUp("alice");
+    const replies = [
+      await call("POST", "/api/auth/register", { body: { username: "bob", password: PASSWORD } }),
+      await call("POST", "/api/auth/login", { body: { username: "alice", password: PASSWORD } }),
+      await call("POST", `/api/users/${user.id}/change-password`, { token, body: { currentPassword: PASSWORD, newPassword: "a new password" } }),
+      await call("POST", "/api/auth/login", { body: { username: "nobody", password: "x" } }),
+      await call("GET", "/api/config"),
+    ];
+    for (const reply of replies) expect(reply.headers.get("cache-control")).toBe("no-store");
   });
 });
 
@@ -189,7 +243,7 @@ describe("sessions", () => {
     const other = createApp({
       db,
       jwtSecret: TEST_SECRET.replace("test", "evil"),
-      config: { tokenTtl: "7d", trustProxy: false, links: { blog: "", video: "", tempMail: "" } },
+      config: { tokenTtl: "7d", trustProxy: 0, links: { blog: "", video: "", tempMail: "" } },
       passwords: createPasswordHasher({ memoryCost: 256, timeCost: 1 }),
       uiDir: "/nonexistent",
     });
@@ -198,7 +252,7 @@ describe("sessions", () => {
   });
 
   test("an expired token gets 401", async () => {
-    const { call, signUp } = testApp({ config: { tokenTtl: "1s", trustProxy: false, links: { blog: "", video: "", tempMail: "" } } });
+    const { call, signUp } = testApp({ config: { tokenTtl: "1s", trustProxy: 0, links: { blog: "", video: "", tempMail: "" } } });
     const { token } = await signUp("alice");
     expect((await call("GET", "/api/auth/me", { token })).status).toBe(200);
     await Bun.sleep(2100);

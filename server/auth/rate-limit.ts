@@ -41,12 +41,13 @@ export class FailureLimiter {
 }
 
 export interface LoginLimits {
-  byUsername: FailureLimiter;
+  /** Keyed by the account the typed name resolved to (or by the unknown name). */
+  byAccount: FailureLimiter;
   byIp: FailureLimiter;
 }
 
 /** 5 wrong passwords per account and 20 per address in 15 minutes: slow enough to stop guessing, kind to typos. */
 export function defaultLoginLimits(): LoginLimits {
   const window = 15 * 60_000;
-  return { byUsername: new FailureLimiter(5, window), byIp: new FailureLimiter(20, window) };
+  return { byAccount: new FailureLimiter(5, window), byIp: new FailureLimiter(20, window) };
 }

@@ -13,7 +13,8 @@ export interface AuthRouteDeps {
   passwords: PasswordHasher;
   limits: LoginLimits;
   session: ReturnType<typeof sessions>;
-  trustProxy: boolean;
+  /** Trusted reverse proxies in front of Vigil (0: none): see http/client-ip.ts. */
+  trustProxy: number;
 }
 
 const tooManyAttempts = (seconds: number) =>
@@ -30,21 +31,25 @@ export function authRoutes({ users, passwords, limits, session, trustProxy }: Au
       "/login",
       async ({ body, request, server, issueToken, set }) => {
         const ip = clientIp(request, server, trustProxy);
-        const userKey = body.username.trim().toLowerCase();
-        const wait = Math.max(limits.byIp.retryAfter(ip), limits.byUsername.retryAfter(userKey));
+        const login = body.username.trim();
+        const user = users.byLogin(login);
+        // Guesses count against the account, whichever of its names (username or email) was typed; a name that
+        // matches no account is counted on its own, so guessing at names is limited too.
+        const accountKey = user ? `user:${user.id}` : `unknown:${login.toLowerCase()}`;
+        const wait = Math.max(limits.byIp.retryAfter(ip), limits.byAccount.retryAfter(accountKey));
         if (wait > 0) {
           set.headers["retry-after"] = String(wait);
           throw tooManyAttempts(wait);
         }
-        const user = users.byLogin(body.username.trim());
         const ok = user ? await passwords.verify(body.password, user.passwordHash) : (await passwords.burn(body.password), false);
-        if (!user || !ok) {
+        // A disabled account answers exactly as a wrong password does, right password or not: a different answer
+        // would tell a guesser when they had found a disabled account's password.
+        if (!user || !ok || user.status !== "active") {
           limits.byIp.fail(ip);
-          limits.byUsername.fail(userKey);
+          limits.byAccount.fail(accountKey);
           throw invalidCredentials();
         }
-        if (user.status !== "active") throw new HttpError(403, "ACCOUNT_DISABLED", "This account is disabled");
-        limits.byUsername.reset(userKey);
+        limits.byAccount.reset(accountKey);
         return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) };
       },
       {

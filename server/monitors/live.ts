@@ -3,11 +3,11 @@
 // monitors, so everyone gets everything. Later features forward their events here too (agents…).
 import { Elysia, t } from "elysia";
 import type { Server } from "bun";
-import { sessionUser, type SessionClaims, type sessions } from "../auth/session";
+import type { SessionWatch } from "../auth/session-watch";
+import type { sessions } from "../auth/session";
 import type { EventBus, EventType } from "../events";
 import { unauthorized } from "../http/errors";
 import { silentLogger, type Logger } from "../log";
-import type { UserStore } from "../users/store";
 
 const TOPIC = "live";
 /** Close code for a session that stopped being valid: the UI clears the session as for a 401. */
@@ -15,12 +15,11 @@ export const SESSION_ENDED = 4001;
 
 export interface LiveOptions {
   bus: EventBus;
-  users: UserStore;
+  /** Ends a socket the moment its session ends (expiry, disabled or deleted user, password changed). */
+  sessionWatch: SessionWatch;
   log?: Logger;
   /** Event types pushed to browsers. */
   forward?: EventType[];
-  /** How often open sockets' sessions are re-checked (expiry, sign-out elsewhere, disabled account). */
-  sweepMs?: number;
 }
 
 interface Socket {
@@ -28,41 +27,16 @@ interface Socket {
   send(data: string): unknown;
 }
 
-export function createLive({ bus, users, log = silentLogger, forward = ["monitor.status", "monitor.check", "monitor.change", "agent.status", "agent.report", "agent.change"], sweepMs = 60_000 }: LiveOptions) {
+export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["monitor.status", "monitor.check", "monitor.change", "agent.status", "agent.report", "agent.change"] }: LiveOptions) {
   let server: Server<unknown> | null = null;
-  const open = new Map<string, { socket: Socket; claims: SessionClaims }>();
-  let sweeper: ReturnType<typeof setInterval> | null = null;
+  /** Open sockets by id, each with the function that stops watching its session. */
+  const open = new Map<string, { socket: Socket; unwatch: () => void }>();
 
   const publish = (type: string, data: unknown) => {
     if (!server || open.size === 0) return;
     server.publish(TOPIC, JSON.stringify({ type, data }));
   };
   const unsubscribe = forward.map((type) => bus.on(type, (data) => publish(type, data)));
-
-  function sweep() {
-    for (const [id, { socket, claims }] of open) {
-      if (!sessionUser(users, claims)) {
-        open.delete(id);
-        socket.close(SESSION_ENDED, "session ended");
-      }
-    }
-  }
-
-  function track(id: string, socket: Socket, claims: SessionClaims) {
-    open.set(id, { socket, claims });
-    if (!sweeper) {
-      sweeper = setInterval(sweep, sweepMs);
-      sweeper.unref?.();
-    }
-  }
-
-  function untrack(id: string) {
-    open.delete(id);
-    if (open.size === 0 && sweeper) {
-      clearInterval(sweeper);
-      sweeper = null;
-    }
-  }
 
   return {
     routes: (session: ReturnType<typeof sessions>) =>
@@ -80,14 +54,23 @@ export function createLive({ bus, users, log = silentLogger, forward = ["monitor
           async open(ws) {
             const session = await ws.data.verifySession(ws.data.query.token ?? "");
             if (!session) return ws.close(SESSION_ENDED, "session ended");
-            track(ws.id, ws, session.claims);
+            const id = ws.id;
+            let ended = false;
+            const unwatch = sessionWatch.watch(session.claims, () => {
+              ended = true;
+              open.delete(id);
+              ws.close(SESSION_ENDED, "session ended");
+            });
+            if (ended) return; // the session ended while the socket was opening
+            open.set(id, { socket: ws, unwatch });
             ws.subscribe(TOPIC);
             ws.send(JSON.stringify({ type: "hello", data: { at: Date.now() } }));
           },
           // Browsers only listen; anything they send is ignored.
           message() {},
           close(ws) {
-            untrack(ws.id);
+            open.get(ws.id)?.unwatch();
+            open.delete(ws.id);
           },
         }),
 
@@ -100,14 +83,13 @@ export function createLive({ bus, users, log = silentLogger, forward = ["monitor
     /** Closes every socket (going away) and stops listening to the bus: for shutdown. */
     close() {
       for (const u of unsubscribe) u();
-      for (const { socket } of open.values()) socket.close(1001, "server shutting down");
+      for (const { socket, unwatch } of open.values()) {
+        unwatch();
+        socket.close(1001, "server shutting down");
+      }
       open.clear();
-      if (sweeper) clearInterval(sweeper);
-      sweeper = null;
       log.debug("live sockets closed");
     },
-
-    sweep,
   };
 }
 

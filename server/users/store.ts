@@ -32,7 +32,11 @@ function mapUniqueViolation(e: unknown): never {
   throw e;
 }
 
-export function createUserStore(db: Db) {
+/**
+ * Users in the database. `onChange` hears every update and deletion once it is committed: a user's sessions may
+ * have ended (disabled, deleted, password changed), and open push connections must learn it at once.
+ */
+export function createUserStore(db: Db, { onChange = () => {} }: { onChange?: (userId: number, kind: "updated" | "deleted") => void } = {}) {
   const byId = (id: number) => db.select().from(users).where(eq(users.id, id)).get();
 
   function assertUnique(username: string | undefined, email: string | null | undefined, exceptId = 0) {
@@ -87,13 +91,14 @@ export function createUserStore(db: Db) {
      * Returns undefined when the user does not exist.
      */
     update(id: number, patch: UserPatch): UserRow | undefined {
+      let updated: UserRow | undefined;
       try {
-        return db.transaction((tx) => {
+        updated = db.transaction((tx) => {
           const current = byId(id);
           if (!current) return undefined;
           assertUnique(patch.username, patch.email, id);
           const { revokeSessions, ...fields } = patch;
-          const updated = tx.update(users).set({
+          const row = tx.update(users).set({
             ...fields,
             updatedAt: Date.now(),
             ...(revokeSessions ? { sessionVersion: current.sessionVersion + 1 } : {}),
@@ -101,16 +106,18 @@ export function createUserStore(db: Db) {
           if (current.role === "admin" && current.status === "active" && activeAdmins() === 0) {
             throw conflict("LAST_ADMIN", "At least one active admin must remain");
           }
-          return updated;
+          return row;
         }, { behavior: "immediate" });
       } catch (e) {
         mapUniqueViolation(e);
       }
+      if (updated) onChange(id, "updated");
+      return updated;
     },
 
     /** Deletes a user; refuses (409) to delete the last active admin. Returns false when there was no such user. */
     remove(id: number): boolean {
-      return db.transaction((tx) => {
+      const removed = db.transaction((tx) => {
         const current = byId(id);
         if (!current) return false;
         tx.delete(users).where(eq(users.id, id)).run();
@@ -119,6 +126,8 @@ export function createUserStore(db: Db) {
         }
         return true;
       }, { behavior: "immediate" });
+      if (removed) onChange(id, "deleted");
+      return removed;
     },
   };
 }
