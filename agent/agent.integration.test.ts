@@ -1,16 +1,18 @@
 // The compiled agent against a real Vigil server process: registration, reporting, and no sample lost while the
-// server is down for a few seconds.
+// server is down for a few seconds, on this machine and on a fixture host with 16 disks and 16 interfaces.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
+import { bigHostRoot } from "./test-support";
 
 const ROOT = resolve(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "vigil-agent-it-"));
 const agentBin = join(dir, "vigil-agent");
 const configPath = join(dir, "agent", "agent.json");
 const processes: Subprocess[] = [];
+const bigHost = bigHostRoot();
 
 function freePort(): number {
   const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
@@ -19,8 +21,8 @@ function freePort(): number {
   return port;
 }
 
-async function startServer(port: number): Promise<Subprocess> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "server/main.ts"), "--port", String(port), "--data-dir", join(dir, "data")], {
+async function startServer(port: number, dataDir = join(dir, "data")): Promise<Subprocess> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "server/main.ts"), "--port", String(port), "--data-dir", dataDir], {
     stdout: "pipe",
     stderr: "inherit",
     env: { ...process.env, VIGIL_LOG_LEVEL: "warn" },
@@ -40,6 +42,28 @@ async function stop(proc: Subprocess) {
   await proc.exited;
 }
 
+async function waitFor(check: () => Promise<boolean>, ms: number) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return;
+    await Bun.sleep(200);
+  }
+  throw new Error("timed out");
+}
+
+/** A JSON call to the server at `base`. */
+const client = (base: string) => async (method: string, path: string, body?: unknown, token?: string) => {
+  const res = await fetch(base + path, {
+    method,
+    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as any;
+};
+
+/** Sample times from a 1 h series, without the null points the series inserts at holes. */
+const sampleTimes = (times: number[]) => times.filter((_, i, all) => i === 0 || all[i] !== all[i - 1] + 1);
+
 beforeAll(async () => {
   const build = Bun.spawnSync([process.execPath, "build", "--compile", join(ROOT, "agent/main.ts"), "--outfile", agentBin], { stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(build.stderr.toString());
@@ -48,20 +72,14 @@ beforeAll(async () => {
 afterAll(() => {
   for (const p of processes) p.kill("SIGKILL");
   rmSync(dir, { recursive: true, force: true });
+  bigHost.remove();
 });
 
 test("the compiled agent registers, reports, and buffers across a server restart", async () => {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
   let server = await startServer(port);
-  const api = async (method: string, path: string, body?: unknown, token?: string) => {
-    const res = await fetch(base + path, {
-      method,
-      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await res.json()) as any;
-  };
+  const api = client(base);
   await api("POST", "/api/auth/register", { username: "alice", password: "correct horse" });
   const { token } = await api("POST", "/api/auth/login", { username: "alice", password: "correct horse" });
   const { token: registration } = await api("POST", "/api/agents/tokens", undefined, token);
@@ -80,14 +98,6 @@ test("the compiled agent registers, reports, and buffers across a server restart
 
   const agent = Bun.spawn([agentBin, "run", "--config", configPath, "--interval", "1"], { stdout: "ignore", stderr: "ignore" });
   processes.push(agent);
-  const waitFor = async (check: () => Promise<boolean>, ms: number) => {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      if (await check()) return;
-      await Bun.sleep(200);
-    }
-    throw new Error("timed out");
-  };
   const agents = async () => (await api("GET", "/api/agents", undefined, token)).agents as any[];
   await waitFor(async () => (await agents())[0]?.status === "online", 10_000);
   const [online] = await agents();
@@ -107,7 +117,7 @@ test("the compiled agent registers, reports, and buffers across a server restart
     return s.times.length > 0 && s.times.at(-1) > Date.now() - 2000 && s.times.length >= 8;
   }, 20_000);
   const { times } = await series();
-  const real = (times as number[]).filter((_, i, all) => i === 0 || all[i] !== all[i - 1] + 1); // drop gap markers
+  const real = sampleTimes(times);
   const gaps = real.slice(1).map((t, i) => t - real[i]);
   // One sample a second with none missing across the outage (allowing timer jitter).
   expect(Math.max(...gaps)).toBeLessThan(1900);
@@ -115,3 +125,47 @@ test("the compiled agent registers, reports, and buffers across a server restart
   await agent.exited;
   await stop(server);
 }, 60_000);
+
+test.skipIf(process.platform !== "linux")("a host with 16 disks and 16 interfaces (VIGIL_PROC_ROOT) loses nothing across a restart", async () => {
+  const port = freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const dataDir = join(dir, "data-big");
+  let server = await startServer(port, dataDir);
+  const api = client(base);
+  await api("POST", "/api/auth/register", { username: "bob", password: "correct horse" });
+  const { token } = await api("POST", "/api/auth/login", { username: "bob", password: "correct horse" });
+  const { token: registration } = await api("POST", "/api/agents/tokens", undefined, token);
+  const config = join(dir, "big", "agent.json");
+  const env = { ...process.env, VIGIL_PROC_ROOT: bigHost.root };
+  const reg = Bun.spawnSync([agentBin, "register", "--server", base, "--config", config, "--name", "big-host"], { env: { ...env, VIGIL_TOKEN: registration } });
+  expect(reg.exitCode).toBe(0);
+
+  const agent = Bun.spawn([agentBin, "run", "--config", config, "--interval", "1"], { env, stdout: "ignore", stderr: "ignore" });
+  processes.push(agent);
+  const agents = async () => (await api("GET", "/api/agents", undefined, token)).agents as any[];
+  await waitFor(async () => (await agents())[0]?.status === "online", 10_000);
+  const [online] = await agents();
+  expect(online).toMatchObject({ name: "big-host", os: "Ubuntu 24.04.1 LTS" });
+
+  await Bun.sleep(1500);
+  await stop(server);
+  await Bun.sleep(5000);
+  server = await startServer(port, dataDir);
+  const series = async () => (await api("GET", `/api/agents/${online.id}/series?range=1h`, undefined, token)).series;
+  await waitFor(async () => {
+    const s = await series();
+    return s.times.length >= 9 && s.times.at(-1) > Date.now() - 2000;
+  }, 20_000);
+  const s = await series();
+  const real = sampleTimes(s.times);
+  const gaps = real.slice(1).map((t, i) => t - real[i]);
+  expect(Math.max(...gaps)).toBeLessThan(1900);
+  expect(Object.keys(s.avg).filter((k) => k.startsWith("disk:"))).toHaveLength(16);
+  expect(Object.keys(s.avg).filter((k) => k.startsWith("rx:"))).toHaveLength(16);
+  const [latest] = await agents();
+  expect(latest.latest.disks.map((d: { mountPoint: string }) => d.mountPoint)).toContain("/srv/data/volume-14");
+  expect([latest.latest.disks.length, latest.latest.network.length]).toEqual([16, 16]);
+  agent.kill("SIGTERM");
+  await agent.exited;
+  await stop(server);
+}, 40_000);

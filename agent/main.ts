@@ -57,11 +57,17 @@ function options(args: string[]) {
   return { values, positionals, get, list };
 }
 
+/**
+ * VIGIL_PROC_ROOT (for tests, deliberately not in --help): a directory read as this machine's file-system root for
+ * /proc, /etc/os-release and the mount points statfs reads, so a fixture can stand in for a big host.
+ */
+const procRoot = () => process.env.VIGIL_PROC_ROOT || undefined;
+
 async function register(opts: ReturnType<typeof options>) {
   const server = opts.get("server") ?? fail("--server is required");
   const token = opts.get("token") ?? fail("--token is required");
   const configPath = opts.get("config") ?? defaultConfigPath();
-  const collector = new Collector({ agentVersion: VERSION });
+  const collector = new Collector({ agentVersion: VERSION, procRoot: procRoot() });
   let res: Response;
   try {
     res = await fetch(new URL("/api/agents/register", server), {
@@ -92,7 +98,7 @@ async function run(opts: ReturnType<typeof options>) {
   const capacity = Number(opts.get("buffer") ?? 2160);
   if (!Number.isInteger(capacity) || capacity < 1) fail("--buffer must be a positive integer");
 
-  const collector = new Collector({ agentVersion: VERSION, disks: opts.list("disks"), interfaces: opts.list("interfaces") });
+  const collector = new Collector({ agentVersion: VERSION, disks: opts.list("disks"), interfaces: opts.list("interfaces"), procRoot: procRoot() });
   const reporter = new Reporter({ server: config.server, credential: config.credential, capacity, interval });
   console.log(`vigil-agent ${VERSION} reporting to ${config.server} every ${interval} s`);
 

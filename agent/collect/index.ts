@@ -11,7 +11,7 @@ export interface CollectorOptions {
   disks?: string[];
   /** Interfaces to report (default: all but lo, veth, docker bridges …). */
   interfaces?: string[];
-  /** Root of /proc files (tests point it at fixtures). */
+  /** Root of /proc, /etc/os-release and the mount points statfs reads (tests point it at a fixture root). */
   procRoot?: string;
   agentVersion: string;
 }

@@ -142,7 +142,10 @@ function clampPercent(v: number): number {
   return Math.min(100, Math.max(0, Math.round(v * 100) / 100));
 }
 
-/** Reads the /proc files under `root` ("/" normally; a fixture directory in tests). */
+/**
+ * Reads the /proc files under `root` ("/" normally; a fixture directory in tests). Mount points are statfs'd under
+ * `root` too, so a fixture is a whole fake file-system root with its mount points as directories.
+ */
 export function procReader(root = "/") {
   const read = (path: string) => readFileSync(join(root, path), "utf8");
   const tryRead = (path: string) => {
@@ -152,5 +155,5 @@ export function procReader(root = "/") {
       return "";
     }
   };
-  return { read, tryRead, statfs: (path: string) => statfsSync(path) };
+  return { read, tryRead, statfs: (path: string) => statfsSync(root === "/" ? path : join(root, path)) };
 }
