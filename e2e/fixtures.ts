@@ -12,7 +12,7 @@ export interface Vigil {
   url: string;
   /** Calls the API directly (setup steps the test is not about). */
   api<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }>;
-  /** Registers an account (the first becomes admin) and returns its token and user. */
+  /** Makes an account (the first registers and becomes admin; later ones are created by it); returns token and user. */
   register(username: string, email?: string): Promise<{ token: string; user: any }>;
 }
 
@@ -50,10 +50,14 @@ async function startVigil(): Promise<{ vigil: Vigil; stop: () => Promise<void> }
     });
     return { status: res.status, body: await res.json() };
   };
+  // The first account registers; later ones are created by it (registration is closed after the first).
+  let adminToken: string | undefined;
   const register: Vigil["register"] = async (username, email) => {
-    const reg = await api("POST", "/api/auth/register", { username, email, password: PASSWORD, confirmPassword: PASSWORD });
+    const body = { username, email, password: PASSWORD, confirmPassword: PASSWORD };
+    const reg = adminToken ? await api("POST", "/api/users", body, adminToken) : await api("POST", "/api/auth/register", body);
     if (reg.status !== 201) throw new Error(`register failed: ${JSON.stringify(reg.body)}`);
     const login = await api("POST", "/api/auth/login", { username, password: PASSWORD });
+    adminToken ??= login.body.token;
     return { token: login.body.token, user: login.body.user };
   };
 

@@ -21,6 +21,8 @@ import { monitorRoutes } from "./monitors/routes";
 import { createMonitorService, type MonitorService, type MonitorServiceOptions } from "./monitors/service";
 import { createUserStore, type UserStore } from "./users/store";
 import { userRoutes } from "./users/routes";
+import { createRegistration } from "./registration/service";
+import { registrationRoutes } from "./registration/routes";
 import { VERSION } from "./version";
 
 export interface AppDeps {
@@ -88,6 +90,7 @@ export function createApp(deps: AppDeps) {
   const users = services.users;
   const passwords = deps.passwords ?? createPasswordHasher();
   const session = sessions({ secret: deps.jwtSecret, ttl: deps.config.tokenTtl, users });
+  const registration = createRegistration({ db: deps.db, users });
 
   return new Elysia()
     .use(errorHandling(log))
@@ -97,9 +100,11 @@ export function createApp(deps: AppDeps) {
       version: VERSION,
       links: deps.config.links,
       firstRun: users.count() === 0,
+      registrationOpen: registration.isOpenToAnyone(),
     }))
-    .use(authRoutes({ users, passwords, session, limits: deps.limits ?? defaultLoginLimits(), trustProxy: deps.config.trustProxy }))
+    .use(authRoutes({ users, passwords, registration, session, limits: deps.limits ?? defaultLoginLimits(), trustProxy: deps.config.trustProxy }))
     .use(userRoutes({ users, passwords, session }))
+    .use(registrationRoutes({ registration, session }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(agentRoutes({ agents: services.agents, session }))
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, session }))

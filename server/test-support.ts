@@ -46,11 +46,20 @@ export function testApp({ agentTokenTtlMs, ...overrides }: Partial<AppDeps> & { 
     return { status: res.status, body: parsed as Reply<T>["body"], headers: res.headers };
   }
 
-  /** Registers and signs in; returns the token and user. */
+  let adminToken: string | undefined;
+  /**
+   * Makes an account and signs in; returns the token and user. The first registers (and is the admin); later ones
+   * are created by that admin, as registration is closed after the first.
+   */
   async function signUp(username: string, email?: string): Promise<{ token: string; user: PublicUser }> {
-    const reg = await call("POST", "/api/auth/register", { body: { username, email, password: PASSWORD, confirmPassword: PASSWORD } });
-    if (reg.status !== 201) throw new Error(`register ${username}: ${reg.status} ${JSON.stringify(reg.body)}`);
-    return login(username);
+    const body = { username, email, password: PASSWORD, confirmPassword: PASSWORD };
+    const reg = adminToken
+      ? await call("POST", "/api/users", { token: adminToken, body })
+      : await call("POST", "/api/auth/register", { body });
+    if (reg.status !== 201) throw new Error(`sign up ${username}: ${reg.status} ${JSON.stringify(reg.body)}`);
+    const session = await login(username);
+    adminToken ??= session.token;
+    return session;
   }
 
   async function login(username: string, password = PASSWORD): Promise<{ token: string; user: PublicUser }> {

@@ -2,7 +2,7 @@ import { BatchWriter } from "../db/batch-writer";
 import type { Logger } from "../log";
 import type { HostInfo, Report, Sample } from "./protocol";
 import type { AgentCounts } from "./public";
-import { hashSecret, newSecret } from "./secrets";
+import { hashSecret, newSecret } from "../auth/secrets";
 import { rollUp, sampleToSeries } from "./series";
 import type { AgentStore, Resolution, RollupRow, SampleRow } from "./store";
 import type { AgentRow } from "./tables";

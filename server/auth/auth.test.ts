@@ -6,15 +6,22 @@ import { createPasswordHasher } from "./passwords";
 import { openDatabase } from "../db/open";
 
 describe("register", () => {
-  test("the first account becomes admin, later ones are users", async () => {
+  test("the first account registers freely, becomes admin and is signed in; then registration is closed", async () => {
     const { call } = testApp();
-    expect((await call("GET", "/api/config")).body.firstRun).toBe(true);
-    const first = await call("POST", "/api/auth/register", { body: { username: "alice", password: PASSWORD, confirmPassword: PASSWORD } });
+    expect((await call("GET", "/api/config")).body).toMatchObject({ firstRun: true, registrationOpen: true });
+    const first = await call<{ token: string }>("POST", "/api/auth/register", { body: { username: "alice", password: PASSWORD, confirmPassword: PASSWORD } });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ success: true, user: { username: "alice", role: "admin", status: "active", email: null } });
+    const me = await call("GET", "/api/auth/me", { token: first.body.token });
+    expect(me.body).toMatchObject({ success: true, user: { username: "alice" } });
+    expect((await call("GET", "/api/config")).body).toMatchObject({ firstRun: false, registrationOpen: false });
     const second = await call("POST", "/api/auth/register", { body: { username: "bob", email: "bob@example.com", password: PASSWORD } });
-    expect(second.body).toMatchObject({ success: true, user: { username: "bob", role: "user", email: "bob@example.com" } });
-    expect((await call("GET", "/api/config")).body.firstRun).toBe(false);
+    expect(second.status).toBe(403);
+    expect(second.body).toEqual({
+      success: false,
+      code: "REGISTRATION_CLOSED",
+      message: "Registration is closed: ask an administrator for an account or an invite link",
+    });
   });
 
   test("never returns the password hash", async () => {
@@ -33,7 +40,8 @@ describe("register", () => {
 
   test("usernames and emails are unique, ignoring case", async () => {
     const { call, signUp } = testApp();
-    await signUp("alice", "alice@example.com");
+    const { token } = await signUp("alice", "alice@example.com");
+    await call("PUT", "/api/registration", { token, body: { open: true } });
     const sameName = await call("POST", "/api/auth/register", { body: { username: "ALICE", password: PASSWORD } });
     expect(sameName.status).toBe(409);
     expect(sameName.body).toMatchObject({ success: false, code: "USERNAME_EXISTS", message: "Username already exists" });

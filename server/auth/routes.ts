@@ -4,6 +4,7 @@ import { clientIp } from "../http/client-ip";
 import { toPublicUser } from "../users/public";
 import { emailField, normaliseEmail, passwordField, usernameField } from "../users/schemas";
 import type { UserStore } from "../users/store";
+import type { Registration } from "../registration/service";
 import type { PasswordHasher } from "./passwords";
 import type { LoginLimits } from "./rate-limit";
 import type { sessions } from "./session";
@@ -11,6 +12,7 @@ import type { sessions } from "./session";
 export interface AuthRouteDeps {
   users: UserStore;
   passwords: PasswordHasher;
+  registration: Registration;
   limits: LoginLimits;
   session: ReturnType<typeof sessions>;
   /** Trusted reverse proxies in front of Vigil (0: none): see http/client-ip.ts. */
@@ -24,7 +26,7 @@ const tooManyAttempts = (seconds: number) =>
 
 const invalidCredentials = () => new HttpError(401, "INVALID_CREDENTIALS", "Incorrect username or password");
 
-export function authRoutes({ users, passwords, limits, session, trustProxy }: AuthRouteDeps) {
+export function authRoutes({ users, passwords, registration, limits, session, trustProxy }: AuthRouteDeps) {
   return new Elysia({ prefix: "/api/auth" })
     .use(session)
     .post(
@@ -61,26 +63,22 @@ export function authRoutes({ users, passwords, limits, session, trustProxy }: Au
     )
     .post(
       "/register",
-      async ({ body, set }) => {
+      async ({ body, set, issueToken }) => {
         if (body.confirmPassword !== undefined && body.confirmPassword !== body.password) {
           throw badRequest("PASSWORDS_DO_NOT_MATCH", "Passwords do not match");
         }
         const username = body.username.trim();
         const email = normaliseEmail(body.email) ?? null;
-        users.assertUnique(username, email); // before the costly hash
-        const user = users.create(
-          {
-            username,
-            email,
-            passwordHash: await passwords.hash(body.password),
-            role: "user",
-          },
-          true,
-        );
+        // Closed registration, a bad invite and taken names are refused before the costly hash.
+        registration.admit(body.invite);
+        users.assertUnique(username, email);
+        const user = registration.register({ username, email, passwordHash: await passwords.hash(body.password) }, body.invite);
         set.status = 201;
+        // Signed in at once: the new account does not have to type its password again.
         return {
           success: true,
-          message: user.role === "admin" ? "Registration successful: you are the administrator" : "Registration successful",
+          message: user.role === "admin" && users.count() === 1 ? "Registration successful: you are the administrator" : "Registration successful",
+          token: await issueToken(user),
           user: toPublicUser(user),
         };
       },
@@ -90,6 +88,7 @@ export function authRoutes({ users, passwords, limits, session, trustProxy }: Au
           email: emailField,
           password: passwordField,
           confirmPassword: t.Optional(t.String({ maxLength: 1024 })),
+          invite: t.Optional(t.String({ minLength: 1, maxLength: 200, error: "The invite is not valid" })),
         }),
       },
     )

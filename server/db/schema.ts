@@ -32,8 +32,9 @@ export const settings = sqliteTable("settings", {
 
 export type UserRow = typeof users.$inferSelect;
 
-// Agent tables live beside the agent code.
+// Agent and registration tables live beside their code.
 export * from "../agents/tables";
+export * from "../registration/tables";
 
 // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 

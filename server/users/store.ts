@@ -1,7 +1,7 @@
 import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/open";
 import { users, type UserRow } from "../db/schema";
-import { conflict } from "../http/errors";
+import { conflict, HttpError } from "../http/errors";
 import type { Role, UserStatus } from "./public";
 
 export interface NewUser {
@@ -21,6 +21,8 @@ export interface UserPatch {
   revokeSessions?: boolean;
 }
 
+export const registrationClosed = () =>
+  new HttpError(403, "REGISTRATION_CLOSED", "Registration is closed: ask an administrator for an account or an invite link");
 const usernameConflict = () => conflict("USERNAME_EXISTS", "Username already exists");
 const emailConflict = () => conflict("EMAIL_EXISTS", "Email already exists");
 
@@ -67,12 +69,17 @@ export function createUserStore(db: Db, { onChange = () => {} }: { onChange?: (u
     count: () => db.select({ n: count() }).from(users).get()!.n,
     activeAdmins,
 
-    /** Creates a user; `firstBecomesAdmin` makes the very first account an admin, decided inside the transaction. */
-    create(user: NewUser, firstBecomesAdmin = false): UserRow {
+    /**
+     * Creates a user. `firstBecomesAdmin` makes the very first account an admin; `onlyIfFirst` refuses (403
+     * REGISTRATION_CLOSED) unless it is the first. Both are decided inside the transaction, so two sign-ups racing
+     * on a fresh instance cannot both get in.
+     */
+    create(user: NewUser, { firstBecomesAdmin = false, onlyIfFirst = false } = {}): UserRow {
       try {
         return db.transaction((tx) => {
           assertUnique(user.username, user.email);
           const isFirst = tx.select({ n: count() }).from(users).get()!.n === 0;
+          if (onlyIfFirst && !isFirst) throw registrationClosed();
           const now = Date.now();
           return tx.insert(users).values({
             ...user,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 
-/** A registration token (shown once) or an agent credential: 256 random bits with a readable prefix. */
-export function newSecret(prefix: "vgl_reg" | "vgl_agent"): string {
+/** A registration token, an invite (both shown once) or an agent credential: 256 random bits with a readable prefix. */
+export function newSecret(prefix: "vgl_reg" | "vgl_agent" | "vgl_inv"): string {
   return `${prefix}_${randomBytes(32).toString("base64url")}`;
 }
 

@@ -1,0 +1,45 @@
+import { Elysia, t } from "elysia";
+import type { sessions } from "../auth/session";
+import { notFound } from "../http/errors";
+import { idParams } from "../http/ids";
+import { roleField } from "../users/schemas";
+import { INVITE_HOURS, type Registration } from "./service";
+
+/** Admin only: the instance's registration setting and its invite links. */
+export function registrationRoutes({ registration, session }: { registration: Registration; session: ReturnType<typeof sessions> }) {
+  return new Elysia({ prefix: "/api/registration" })
+    .use(session)
+    .get("/", () => ({ success: true, open: registration.isOpen(), invites: registration.pendingInvites() }), { auth: "admin" })
+    .put(
+      "/",
+      ({ body }) => {
+        registration.setOpen(body.open);
+        return { success: true, message: body.open ? "Registration opened" : "Registration closed", open: body.open };
+      },
+      { auth: "admin", body: t.Object({ open: t.Boolean({ error: "open must be true or false" }) }) },
+    )
+    .post(
+      "/invites",
+      ({ body, user, set }) => {
+        set.status = 201;
+        return { success: true, message: "Invite created", ...registration.createInvite(user.id, body.role ?? "user", body.hours) };
+      },
+      {
+        auth: "admin",
+        body: t.Object({
+          role: t.Optional(roleField),
+          hours: t.Optional(
+            t.Integer({ minimum: INVITE_HOURS.min, maximum: INVITE_HOURS.max, error: `hours must be a whole number from ${INVITE_HOURS.min} to ${INVITE_HOURS.max}` }),
+          ),
+        }),
+      },
+    )
+    .delete(
+      "/invites/:id",
+      ({ params }) => {
+        if (!registration.revokeInvite(params.id)) throw notFound("INVITE_NOT_FOUND", "Invite not found (already used, expired or revoked)");
+        return { success: true, message: "Invite revoked" };
+      },
+      { auth: "admin", params: idParams("invite") },
+    );
+}
