@@ -20,8 +20,6 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$TOKEN" ] || { echo "vigil install: --token is required (create one on the Agents page)" >&2; exit 2; }
 case "$INTERVAL" in ''|*[!0-9]*) echo "vigil install: --interval must be a whole number of seconds" >&2; exit 2 ;; esac
-[ "$(id -u)" -eq 0 ] || { echo "vigil install: run as root (sudo)" >&2; exit 1; }
-command -v systemctl >/dev/null 2>&1 || { echo "vigil install: systemd not found; run vigil-agent by hand instead" >&2; exit 1; }
 
 case "$(uname -m)" in
   x86_64|amd64) ARCH=x64 ;;
@@ -33,15 +31,45 @@ esac
 ROOT="${VIGIL_INSTALL_ROOT:-}"
 BIN=/usr/local/bin/vigil-agent
 CONFIG_DIR=/etc/vigil-agent
+REGISTERED=no
+
+# Whatever goes wrong, say how to do it by hand; the token is still good unless registration happened.
+manual() {
+  {
+    echo
+    echo "To install by hand instead:"
+    echo "  curl -fsSL --compressed -o vigil-agent $SERVER/downloads/vigil-agent-linux-$ARCH && chmod +x vigil-agent"
+    if [ "$REGISTERED" = no ]; then
+      echo "  VIGIL_TOKEN=$TOKEN ./vigil-agent register --server $SERVER"
+    else
+      echo "  (this agent is registered already: its credential is in $CONFIG_DIR/agent.json)"
+    fi
+    echo "  ./vigil-agent run --interval $INTERVAL"
+  } >&2
+}
+fail() { echo "vigil install: $*" >&2; exit 1; }
+TMP=""
+on_exit() {
+  status=$?
+  [ -n "$TMP" ] && rm -rf "$TMP"
+  [ "$status" -eq 0 ] || manual
+}
+trap on_exit EXIT
+
+# Checked before anything is downloaded or registered, so a failure does not spend the one-time token.
+[ "$(id -u)" -eq 0 ] || fail "run as root (sudo sh -s -- …)"
+command -v systemctl >/dev/null 2>&1 || fail "systemd not found"
+[ -d "$ROOT/run/systemd/system" ] || fail "systemd is not running on this machine (a container?)"
+command -v curl >/dev/null 2>&1 || fail "curl not found"
+command -v sha256sum >/dev/null 2>&1 || fail "sha256sum not found"
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
 
 echo "Downloading vigil-agent for linux-$ARCH from $SERVER"
 curl -fsSL --compressed -o "$TMP/vigil-agent" "$SERVER/downloads/vigil-agent-linux-$ARCH"
 curl -fsSL -o "$TMP/vigil-agent.sha256" "$SERVER/downloads/vigil-agent-linux-$ARCH.sha256"
 EXPECTED=$(cut -d' ' -f1 "$TMP/vigil-agent.sha256")
 ACTUAL=$(sha256sum "$TMP/vigil-agent" | cut -d' ' -f1)
-[ "$EXPECTED" = "$ACTUAL" ] || { echo "vigil install: checksum mismatch ($ACTUAL, expected $EXPECTED)" >&2; exit 1; }
+[ "$EXPECTED" = "$ACTUAL" ] || fail "checksum mismatch ($ACTUAL, expected $EXPECTED)"
 install -d "$ROOT/usr/local/bin" "$ROOT/etc/systemd/system"
 install -m 0755 "$TMP/vigil-agent" "$ROOT$BIN"
 
@@ -51,6 +79,7 @@ chown vigil-agent:vigil-agent "$ROOT$CONFIG_DIR"
 
 # The token goes through the environment, never the command line (visible in ps).
 VIGIL_TOKEN="$TOKEN" VIGIL_AGENT_NAME="$NAME" "$ROOT$BIN" register --server "$SERVER" --config "$ROOT$CONFIG_DIR/agent.json"
+REGISTERED=yes
 chown vigil-agent:vigil-agent "$ROOT$CONFIG_DIR/agent.json"
 chmod 0600 "$ROOT$CONFIG_DIR/agent.json"
 

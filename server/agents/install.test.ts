@@ -39,18 +39,28 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function install(root: string, extra: string[] = []) {
+/** Runs the served install.sh under `root` (with a running systemd there unless `systemd: false`). */
+async function install(root: string, extra: string[] = [], { systemd = true, path = fakeBin } = {}) {
   const { token } = (await t.call<{ token: string }>("POST", "/api/agents/tokens", { token: userToken })).body;
+  if (systemd) mkdirSync(join(root, "run/systemd/system"), { recursive: true });
   const script = join(dir, "install.sh");
   writeFileSync(script, await (await fetch(`${base}/install.sh`)).text());
   // Asynchronously: the server answering the script's downloads runs in this process.
   const proc = Bun.spawn(["sh", script, "--token", token, "--interval", "5", ...extra], {
-    env: { ...process.env, PATH: `${fakeBin}:${process.env.PATH}`, VIGIL_INSTALL_ROOT: root },
+    env: { ...process.env, PATH: `${path}:${process.env.PATH}`, VIGIL_INSTALL_ROOT: root },
     stdout: "pipe",
     stderr: "pipe",
   });
   const [stderr, exitCode] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-  return { exitCode, stderr };
+  return { exitCode, stderr, token };
+}
+
+/** Whether a registration token is still unspent (it would register an agent). */
+async function unused(token: string) {
+  const probe = await t.call("POST", "/api/agents/register", {
+    body: { token, name: "probe", host: { hostname: "probe", ips: [], os: "", kernel: "", arch: "x64", uptime: 0, agentVersion: "t" } },
+  });
+  return probe.status === 201;
 }
 
 describe.skipIf(!canRun)("install.sh", () => {
@@ -82,10 +92,38 @@ describe.skipIf(!canRun)("install.sh", () => {
       const run = await install(root);
       expect(run.exitCode).not.toBe(0);
       expect(run.stderr).toContain("checksum mismatch");
+      expect(run.stderr).toContain("To install by hand instead:");
       expect(existsSync(join(root, "usr/local/bin/vigil-agent"))).toBe(false);
     } finally {
       writeFileSync(sums, good);
     }
+  }, 30_000);
+
+  test("without a running systemd it stops before downloading, leaves the token unused and prints the manual steps", async () => {
+    const root = join(dir, "root3");
+    const run = await install(root, [], { systemd: false });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("systemd is not running");
+    expect(run.stderr).toContain("To install by hand instead:");
+    expect(run.stderr).toContain(`curl -fsSL --compressed -o vigil-agent ${base}/downloads/vigil-agent-linux-${ARCH}`);
+    expect(run.stderr).toContain(`VIGIL_TOKEN=${run.token} ./vigil-agent register --server ${base}`);
+    expect(run.stderr).toContain("./vigil-agent run --interval 5");
+    expect(existsSync(join(root, "usr/local/bin/vigil-agent"))).toBe(false);
+    expect(await unused(run.token)).toBe(true);
+  }, 30_000);
+
+  test("not as root it stops before downloading and leaves the token unused", async () => {
+    const notRoot = join(dir, "not-root");
+    mkdirSync(notRoot, { recursive: true });
+    writeFileSync(join(notRoot, "id"), "#!/bin/sh\necho 1000\n");
+    chmodSync(join(notRoot, "id"), 0o755);
+    const root = join(dir, "root4");
+    const run = await install(root, [], { path: `${notRoot}:${fakeBin}` });
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain("run as root");
+    expect(run.stderr).toContain("To install by hand instead:");
+    expect(existsSync(join(root, "usr/local/bin/vigil-agent"))).toBe(false);
+    expect(await unused(run.token)).toBe(true);
   }, 30_000);
 
   test("needs a token", async () => {
