@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { certificateExpiry, createTlsProbe, describeError, runCheck, statusMatches, type CheckTarget } from "./check";
+import { certificateExpiry, createTlsProbe, describeError, runCheck, type CheckTarget } from "./check";
+import { normaliseExpectedStatus, parseExpectedStatus, statusMatches } from "./expected-status";
 import { closedPort, selfSignedCert, startTarget } from "./test-target";
 
 const target = startTarget();
@@ -19,8 +20,19 @@ describe("expected status", () => {
     ["200,3xx", 302, true],
     ["4xx", 404, true],
     ["5xx", 404, false],
+    ["200-299", 200, true],
+    ["200-299", 299, true],
+    ["200-299", 300, false],
+    ["200-204,301", 204, true],
+    ["200-204,301", 205, false],
   ] as const)("%s with %d → %p", (expected, status, up) => {
     expect(statusMatches(expected, status)).toBe(up);
+  });
+
+  test("valid and invalid rules; the stored form", () => {
+    for (const ok of ["200", "2xx", "2XX", "200-299", "200 - 299", "200,3xx, 404-404"]) expect(parseExpectedStatus(ok)).not.toBeNull();
+    for (const bad of ["", "600", "299-200", "2xx-3xx", "200-", "ok", "200,,201", "6xx"]) expect(parseExpectedStatus(bad)).toBeNull();
+    expect(normaliseExpectedStatus("200, 2XX,200 - 204,200")).toBe("200,2xx,200-204");
   });
 });
 

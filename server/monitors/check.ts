@@ -2,6 +2,7 @@
 import { isIP } from "node:net";
 import { connect } from "node:tls";
 import { VERSION } from "../version";
+import { statusMatches } from "./expected-status";
 import type { MonitorFields } from "./schemas";
 
 /** At most this much of a response body is read; then the stream is cancelled (endless or huge bodies never stall). */
@@ -22,21 +23,6 @@ export interface CheckOutcome {
 
 export type Checker = (target: CheckTarget, signal?: AbortSignal) => Promise<CheckOutcome>;
 
-const matchers = new Map<string, (status: number) => boolean>();
-
-/** "2xx" matches 200-299, "200" only 200; a comma list matches any of its items. */
-export function statusMatches(expected: string, status: number): boolean {
-  let match = matchers.get(expected);
-  if (!match) {
-    const items = expected.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
-    const classes = new Set(items.filter((i) => i.endsWith("xx")).map((i) => Number(i[0])));
-    const codes = new Set(items.filter((i) => !i.endsWith("xx")).map(Number));
-    match = (s) => codes.has(s) || classes.has(Math.floor(s / 100));
-    if (matchers.size > 1000) matchers.clear();
-    matchers.set(expected, match);
-  }
-  return match(status);
-}
 
 /** A short, human error for a failed fetch. */
 export function describeError(error: unknown, timeoutSeconds: number): string {

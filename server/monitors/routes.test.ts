@@ -87,7 +87,7 @@ describe("CRUD", () => {
         method: "POST",
         body: '{"a":1}',
         headers: [{ name: "Content-Type", value: "application/json" }],
-        expectedStatus: "200, 3XX",
+        expectedStatus: "200, 3XX, 200 - 204",
         interval: 1,
         timeout: 10,
         retries: 0,
@@ -97,7 +97,7 @@ describe("CRUD", () => {
     expect(upd.status).toBe(200);
     expect(upd.body).toMatchObject({
       message: "Monitor updated",
-      monitor: { name: "Example API", method: "POST", body: '{"a":1}', expectedStatus: "200,3xx", interval: 1, timeout: 10, retries: 0, followRedirects: false },
+      monitor: { name: "Example API", method: "POST", body: '{"a":1}', expectedStatus: "200,3xx,200-204", interval: 1, timeout: 10, retries: 0, followRedirects: false },
     });
 
     const paused = await call<{ monitor: PublicMonitor }>("PUT", `/api/monitors/${id}`, { token, body: { active: false } });
@@ -178,6 +178,7 @@ describe("bad input", () => {
     ["timeout = interval", { name: "x", url: "http://x.test/", interval: 1, timeout: 60 }, 400, "TIMEOUT_TOO_LONG", /shorter than the interval/],
     ["expected status 600", { name: "x", url: "http://x.test/", expectedStatus: "600" }, 400, "VALIDATION", /Expected status/],
     ["expected status text", { name: "x", url: "http://x.test/", expectedStatus: "ok" }, 400, "VALIDATION", /Expected status/],
+    ["expected status range backwards", { name: "x", url: "http://x.test/", expectedStatus: "299-200" }, 400, "VALIDATION", /Expected status/],
     ["retries 11", { name: "x", url: "http://x.test/", retries: 11 }, 400, "VALIDATION", /Retries/],
     ["a body with GET", { name: "x", url: "http://x.test/", body: "hi" }, 400, "BODY_NOT_ALLOWED", /cannot have a body/],
     ["a 65 KB body", { name: "x", url: "http://x.test/", method: "POST", body: "b".repeat(65 * 1024) }, 400, "VALIDATION", /64 KB/],

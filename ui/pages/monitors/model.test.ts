@@ -135,7 +135,7 @@ describe("form validation", () => {
   });
 
   test("expected status: codes and classes, comma-separated", () => {
-    for (const ok of ["200", "2xx", "2XX", "200,301", "200, 3xx"]) expect(validateMonitorForm(form({ expectedStatus: ok }))).toEqual({});
+    for (const ok of ["200", "2xx", "2XX", "200,301", "200, 3xx", "200-299"]) expect(validateMonitorForm(form({ expectedStatus: ok }))).toEqual({});
     for (const bad of ["", "20", "600", "2x", "ok", "200,", "xx"]) {
       expect({ bad, error: validateMonitorForm(form({ expectedStatus: bad })).expectedStatus }).toEqual({ bad, error: "monitors.validation.expectedStatusInvalid" });
     }

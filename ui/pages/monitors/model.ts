@@ -11,6 +11,7 @@ import type {
   MonitorStatusEvent,
   PublicMonitor,
 } from "../../api/monitors";
+import { isValidExpectedStatus } from "../../../server/monitors/expected-status";
 
 // ── Status ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -163,8 +164,6 @@ export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
 /** Field names for errors: the form's keys, and `headers.<row key>.name|value`. */
 export type FormErrors = Partial<Record<string, ParseKeys>>;
 
-const STATUS_ITEM = "\\s*([1-5][0-9][0-9]|[1-5][xX][xX])\\s*";
-const EXPECTED_STATUS = new RegExp(`^${STATUS_ITEM}(,${STATUS_ITEM})*$`);
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const HEADER_VALUE = /^[\t\x20-\x7E\x80-\xFF]*$/;
 
@@ -209,7 +208,7 @@ export function validateMonitorForm(v: MonitorFormValues): FormErrors {
   if (timeout === null || timeout < LIMITS.minTimeout || timeout > LIMITS.maxTimeout) errors.timeout = "monitors.validation.timeoutInvalid";
   else if (intervalOk && timeout >= interval * 60) errors.timeout = "monitors.validation.timeoutTooLong";
 
-  if (v.expectedStatus.length > 200 || !EXPECTED_STATUS.test(v.expectedStatus)) errors.expectedStatus = "monitors.validation.expectedStatusInvalid";
+  if (!isValidExpectedStatus(v.expectedStatus)) errors.expectedStatus = "monitors.validation.expectedStatusInvalid";
 
   const retries = wholeNumber(v.retries);
   if (retries === null || retries > LIMITS.maxRetries) errors.retries = "monitors.validation.retriesInvalid";
