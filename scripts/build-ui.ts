@@ -4,6 +4,7 @@
 import tailwind from "bun-plugin-tailwind";
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pngToIco } from "./favicon";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -70,6 +71,7 @@ export async function buildUi(options: BuildUiOptions = {}): Promise<BuildUiResu
   // Static files served at the root as they are.
   const publicDir = join(ROOT, "ui/public");
   if (existsSync(publicDir)) cpSync(publicDir, outdir, { recursive: true });
+  writeFileSync(join(outdir, "favicon.ico"), pngToIco(new Uint8Array(readFileSync(join(publicDir, "icons/icon-192.png")))));
 
   // A new build id in sw.js makes browsers install a new worker, which drops the previous build's cache.
   const swPath = join(outdir, "sw.js");
