@@ -60,6 +60,32 @@ describe("registration", () => {
   });
 });
 
+describe("registration tokens", () => {
+  test("unused tokens are listed (never their secret) and can be revoked; a revoked token registers nothing", async () => {
+    const t = await withAgent(); // its token is spent
+    const a = await t.call<{ token: string; expiresAt: number }>("POST", "/api/agents/tokens", { token: t.token });
+    const b = await t.call<{ token: string }>("POST", "/api/agents/tokens", { token: t.token });
+    const listed = await t.call<{ tokens: { id: number; expiresAt: number }[] }>("GET", "/api/agents/tokens", { token: t.token });
+    expect(listed.body.tokens.map((x) => x.expiresAt)).toEqual([a.body.expiresAt, expect.any(Number)]);
+    expect(JSON.stringify(listed.body)).not.toContain(a.body.token);
+    expect(JSON.stringify(listed.body)).not.toContain("Hash");
+    const [first] = listed.body.tokens;
+    expect((await t.call("DELETE", `/api/agents/tokens/${first.id}`, { token: t.token })).status).toBe(200);
+    const again = await t.call("DELETE", `/api/agents/tokens/${first.id}`, { token: t.token });
+    expect([again.status, again.body.code]).toEqual([404, "TOKEN_NOT_FOUND"]);
+    expect((await t.call("POST", "/api/agents/register", { body: { token: a.body.token, host } })).status).toBe(401);
+    expect((await t.call("POST", "/api/agents/register", { body: { token: b.body.token, host } })).status).toBe(201);
+    expect((await t.call<{ tokens: unknown[] }>("GET", "/api/agents/tokens", { token: t.token })).body.tokens).toEqual([]);
+  });
+
+  test("only signed-in users list or revoke; bad ids are 400", async () => {
+    const t = await withAgent();
+    expect((await t.call("GET", "/api/agents/tokens")).status).toBe(401);
+    expect((await t.call("DELETE", "/api/agents/tokens/1")).status).toBe(401);
+    expect((await t.call("DELETE", "/api/agents/tokens/x", { token: t.token })).status).toBe(400);
+  });
+});
+
 describe("reports", () => {
   test("an agent reports and shows online with its newest sample", async () => {
     const t = await withAgent();

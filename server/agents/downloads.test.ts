@@ -10,6 +10,7 @@ writeFileSync(join(dir, "vigil-agent-linux-x64"), binary);
 writeFileSync(join(dir, "vigil-agent-linux-x64.gz"), Bun.gzipSync(binary));
 writeFileSync(join(dir, "vigil-agent-linux-x64.sha256"), `${new Bun.CryptoHasher("sha256").update(binary).digest("hex")}  vigil-agent-linux-x64\n`);
 writeFileSync(join(dir, "secret.txt"), "not for download");
+writeFileSync(join(dir, "vigil-agent-linux-arm64"), binary); // no checksum beside it: not offered
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const base = { tokenTtl: "7d", trustProxy: 0, links: { blog: "", video: "", tempMail: "" }, agentsDir: dir };
@@ -18,6 +19,11 @@ const get = (path: string, headers: Record<string, string> = {}, host = "http://
   app.handle(new Request(host + path, { headers }));
 
 describe("agent downloads", () => {
+  test("the targets on offer are the builds present with their checksum", async () => {
+    const res = await get("/api/agents/targets");
+    expect(await res.json()).toEqual({ success: true, targets: [{ os: "linux", arch: "x64", file: "vigil-agent-linux-x64", bytes: 50_000 }] });
+  });
+
   test("the binary, gzip on the wire when accepted, and its sha256", async () => {
     const gz = await get("/downloads/vigil-agent-linux-x64", { "accept-encoding": "gzip" });
     expect(gz.status).toBe(200);

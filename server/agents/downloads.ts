@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { notFound } from "../http/errors";
 import installScript from "./install.sh" with { type: "text" };
@@ -27,12 +27,32 @@ export function serverUrl(request: Request, publicUrl: string | undefined, trust
   return url.origin;
 }
 
+export interface AgentTarget {
+  os: "linux" | "darwin" | "windows";
+  arch: "x64" | "arm64";
+  /** The file under /downloads/ */
+  file: string;
+  bytes: number;
+}
+
+/** The agent builds this server can hand out (each with its checksum beside it), so the guide offers only those. */
+export function availableTargets(dir: string): AgentTarget[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .map((file) => ({ file, match: FILE_NAME.exec(file) }))
+    .filter(({ file, match }) => match && !match[4] && existsSync(join(dir, `${file}.sha256`)))
+    .map(({ file, match }) => ({ os: match![1] as AgentTarget["os"], arch: match![2] as AgentTarget["arch"], file, bytes: statSync(join(dir, file)).size }))
+    .sort((a, b) => a.file.localeCompare(b.file));
+}
+
 /**
+ * `GET /api/agents/targets` (anyone, like the downloads): the builds on offer.
  * `/downloads/vigil-agent-<os>-<arch>` (gzip on the wire when the client accepts it, from the `.gz` the build wrote),
  * `<name>.sha256`, and `/install.sh` with this server's address filled in.
  */
 export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustProxy: number }) {
   return new Elysia({ name: "downloads" })
+    .get("/api/agents/targets", () => ({ success: true, targets: availableTargets(opts.dir) }))
     .get("/install.sh", ({ request }) => {
       const server = serverUrl(request, opts.publicUrl, opts.trustProxy);
       // The address is pasted into a shell script: allow only what a URL needs.

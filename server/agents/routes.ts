@@ -68,6 +68,15 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
         },
         { auth: "user" },
       )
+      .get("/tokens", () => ({ success: true, tokens: agents.pendingTokens() }), { auth: "user" })
+      .delete(
+        "/tokens/:id",
+        ({ params }) => {
+          if (!agents.revokeToken(params.id)) throw notFound("TOKEN_NOT_FOUND", "Registration token not found (already used, expired or revoked)");
+          return { success: true, message: "Registration token revoked" };
+        },
+        { auth: "user", params: idParams("token") },
+      )
       .get("/", () => ({ success: true, agents: agents.list() }), { auth: "user" })
       .get(
         "/:id",

@@ -146,6 +146,16 @@ export class AgentService {
     return { token, expiresAt: row.expiresAt };
   }
 
+  /** Registration tokens not used yet and not expired (the install guide lists them instead of minting more). */
+  pendingTokens() {
+    return this.o.store.pendingTokens(this.now());
+  }
+
+  /** Revokes an unused registration token; false when there is none. */
+  revokeToken(id: number): boolean {
+    return this.o.store.revokeToken(id);
+  }
+
   /** Spends a token and creates the agent; returns its credential (shown to the agent once, stored hashed). */
   register(token: string, name: string | undefined, host: HostInfo) {
     const credential = newSecret("vgl_agent");

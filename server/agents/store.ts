@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/open";
 import type { HostInfo, Sample } from "./protocol";
 import { agentHourly, agentMinutely, agentSamples, agents, agentTokens, type AgentRow, type SeriesValues } from "./tables";
@@ -69,6 +69,15 @@ export function createAgentStore(db: Db) {
     createToken(tokenHash: string, createdBy: number, now: number, ttlMs: number) {
       return db.insert(agentTokens).values({ tokenHash, createdBy, createdAt: now, expiresAt: now + ttlMs }).returning().get();
     },
+
+    /** Tokens not used and not expired, oldest first (never their hash). */
+    pendingTokens: (now: number) =>
+      db.select({ id: agentTokens.id, createdBy: agentTokens.createdBy, createdAt: agentTokens.createdAt, expiresAt: agentTokens.expiresAt })
+        .from(agentTokens).where(and(isNull(agentTokens.usedAt), gt(agentTokens.expiresAt, now))).orderBy(asc(agentTokens.id)).all(),
+
+    /** Deletes an unused token; false when there is none. */
+    revokeToken: (id: number) =>
+      db.delete(agentTokens).where(and(eq(agentTokens.id, id), isNull(agentTokens.usedAt))).returning({ id: agentTokens.id }).all().length > 0,
 
     /**
      * Spends a registration token and creates its agent in one transaction, so a token can never make two agents.
