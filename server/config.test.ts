@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ConfigError, helpText, loadConfig } from "./config";
 
@@ -37,6 +38,13 @@ describe("loadConfig", () => {
 
   test("unknown flags are an error", () => {
     expect(() => loadConfig(["--prot", "1"], {})).toThrow();
+  });
+
+  test("the README's configuration table lists every flag", () => {
+    const readme = readFileSync(resolve(import.meta.dir, "../README.md"), "utf8");
+    const flags = [...helpText().matchAll(/^ {2}(--[a-z-]+) /gm)].map((m) => m[1]).filter((f) => f !== "--help" && f !== "--version");
+    expect(flags.length).toBeGreaterThan(10);
+    for (const flag of flags) expect({ flag, listed: readme.includes(`\`${flag}\``) }).toEqual({ flag, listed: true });
   });
 
   test("--help lists every flag with its environment variable", () => {
