@@ -1,7 +1,7 @@
 import { expect, PASSWORD, signIn, test, withSession } from "./fixtures";
 
 test.describe("accounts (zh-CN)", () => {
-  test("first run: register becomes admin, then sign in", async ({ page }) => {
+  test("first run: the first account registers, becomes admin and is signed in on /dashboard", async ({ page, vigil }) => {
     await page.goto("/register");
     await expect(page.getByTestId("register-first-run")).toHaveText("这是第一个账户，它将成为管理员。");
     const form = page.getByTestId("register-form");
@@ -10,16 +10,21 @@ test.describe("accounts (zh-CN)", () => {
     await form.locator("input[name=password]").fill(PASSWORD);
     await form.locator("input[name=confirmPassword]").fill(PASSWORD);
     await page.getByTestId("register-submit").click();
-    await expect(page).toHaveURL(/\/login$/);
-    await expect(page.getByText("注册成功，请登录。")).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText("注册成功，欢迎使用 Vigil！")).toBeVisible();
 
-    await signIn(page, "alice");
     await page.getByTestId("user-menu-button").click();
     await expect(page.getByTestId("user-menu-username")).toHaveText("alice");
     await expect(page.getByTestId("nav-users")).toHaveText("用户管理");
     const stored = await page.evaluate(() => [localStorage.getItem("token"), JSON.parse(localStorage.getItem("user")!)]);
     expect(stored[0]).toBeTruthy();
     expect(stored[1]).toMatchObject({ username: "alice", role: "admin" });
+    // The stored token is a real session, and it survives a reload.
+    expect((await vigil.api("GET", "/api/auth/me", undefined, stored[0] as string)).body.user).toMatchObject({ username: "alice", role: "admin" });
+    await page.reload();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    // Registration closed behind the first account.
+    expect((await vigil.api("GET", "/api/config")).body).toMatchObject({ firstRun: false, registrationOpen: false });
   });
 
   test("register: mismatched passwords show an error and send nothing", async ({ page }) => {
@@ -36,7 +41,8 @@ test.describe("accounts (zh-CN)", () => {
   });
 
   test("register: a taken username is reported in Chinese", async ({ page, vigil }) => {
-    await vigil.register("alice");
+    const admin = await vigil.register("alice");
+    expect((await vigil.api("PUT", "/api/registration", { open: true }, admin.token)).status).toBe(200);
     await page.goto("/register");
     const form = page.getByTestId("register-form");
     await form.locator("input[name=username]").fill("Alice");
@@ -182,6 +188,11 @@ test.describe("accounts (en-US)", () => {
     await expect(form.getByTestId("form-error")).toHaveText("Passwords do not match");
     await form.locator("input[name=confirmPassword]").fill(PASSWORD);
     await page.getByTestId("register-submit").click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText("Registration successful. Welcome to Vigil!")).toBeVisible();
+    await page.getByTestId("user-menu-button").click();
+    await expect(page.getByTestId("user-menu-username")).toHaveText("alice");
+    await page.getByTestId("logout-button").click();
     await expect(page).toHaveURL(/\/login$/);
 
     const login = page.getByTestId("login-form");

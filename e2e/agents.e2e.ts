@@ -29,6 +29,17 @@ const host = (hostname: string) => ({
   agentVersion: "0.1.0",
 });
 
+/** A build as GET /api/agents/targets lists it. */
+type Target = { os: "linux" | "darwin" | "windows"; arch: "x64" | "arm64"; file: string; bytes: number };
+const KNOWN_TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64", "windows-arm64"];
+const idOf = (t: Target) => `${t.os}-${t.arch}`;
+const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+/** The guide's step 1 for a build: gzip on the wire, except with Windows' curl.exe (built without zlib). */
+const downloadCommand = (url: string, t: Target) =>
+  t.os === "windows"
+    ? `curl.exe -fsSL -o vigil-agent.exe ${url}/downloads/${t.file}`
+    : `curl -fsSL --compressed -o vigil-agent ${url}/downloads/${t.file} && chmod +x vigil-agent`;
+
 /** Registers an agent with a fresh token (as `vigil-agent register` does) and returns its id and credential. */
 async function registerAgent(vigil: Vigil, session: { token: string }, hostname: string, token?: string) {
   const regToken = token ?? (await vigil.api("POST", "/api/agents/tokens", {}, session.token)).body.token;
@@ -59,6 +70,10 @@ for (const lang of [
     nameRequired: "请输入名称",
     notFound: "客户端不存在",
     tokenCopied: "令牌已复制",
+    tokenRevoked: "令牌已撤销",
+    tokenNotFound: "注册令牌不存在：可能已被使用、已过期或已撤销",
+    noTargets: "此服务器上没有客户端程序",
+    loopback: "其他机器上的客户端无法访问此地址",
     noData: "暂无数据",
     dashboardSection: "客户端监控",
     dashboardEmpty: "还没有客户端。",
@@ -76,6 +91,10 @@ for (const lang of [
     nameRequired: "Name is required",
     notFound: "Agent not found",
     tokenCopied: "Token copied",
+    tokenRevoked: "Token revoked",
+    tokenNotFound: "Registration token not found: it was already used, expired or revoked",
+    noTargets: "No agent builds on this server",
+    loopback: "Agents on other machines cannot reach this address",
     noData: "No data yet",
     dashboardSection: "Agent monitors",
     dashboardEmpty: "No agents yet.",
@@ -84,7 +103,7 @@ for (const lang of [
   test.describe(`agents (${lang.locale})`, () => {
     test.use({ locale: lang.locale });
 
-    test("the install guide shows the address, a one-time token and the commands, then sees the agent connect", async ({ page, vigil, context }) => {
+    test("the install guide: address with a loopback warning, only the builds on offer, a token shown once in the commands, then the agent connects", async ({ page, vigil, context }) => {
       await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: vigil.url });
       const admin = await vigil.register("alice");
       await withSession(page, admin, "/agents");
@@ -93,17 +112,64 @@ for (const lang of [
       await expect(page.getByRole("heading", { level: 1 })).toHaveText(lang.createTitle);
       await expect(page.getByTestId("agent-server-address")).toHaveText(vigil.url);
 
+      // The test server listens on 127.0.0.1: agents elsewhere could not reach it, and the page says so.
+      expect(new URL(vigil.url).hostname).toBe("127.0.0.1");
+      const warning = page.getByTestId("agent-loopback-warning");
+      await expect(warning).toBeVisible();
+      await expect(warning).toContainText(lang.loopback);
+      await expect(warning).toContainText("127.0.0.1");
+      await expect(warning).toContainText("--public-url");
+
+      // Opening the page mints nothing: no token shown, the commands hold a placeholder.
+      await expect(page.getByTestId("agent-tokens-empty")).toBeVisible();
+      await expect(page.getByTestId("agent-token")).toHaveCount(0);
+      await expect(page.getByTestId("agent-token-none")).toBeVisible();
+      await expect(page.getByTestId("agent-token-placeholder-hint")).toContainText("<TOKEN>");
+      await expect(page.getByTestId("agent-cmd-register")).toHaveText(`./vigil-agent register --server ${vigil.url} --token '<TOKEN>'`);
+      expect((await vigil.api("GET", "/api/agents/tokens", undefined, admin.token)).body.tokens).toEqual([]);
+
+      // Only the builds this server has are offered (dist/agents beside dist/vigil), each with its size.
+      const targets: Target[] = (await vigil.api("GET", "/api/agents/targets")).body.targets;
+      expect(targets.length).toBeGreaterThan(0);
+      const select = page.getByTestId("agent-os-select");
+      await expect(select.locator("option")).toHaveCount(targets.length);
+      const offered = await select.locator("option").evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+      expect([...offered].sort()).toEqual(targets.map(idOf).sort());
+      for (const id of KNOWN_TARGETS.filter((id) => !targets.some((x) => idOf(x) === id))) {
+        await expect(select.locator(`option[value="${id}"]`)).toHaveCount(0);
+      }
+      if (targets.some((x) => idOf(x) === "linux-x64")) expect(offered[0]).toBe("linux-x64");
+      for (const target of targets) {
+        await select.selectOption(idOf(target));
+        await expect(select.locator(`option[value="${idOf(target)}"]`)).toContainText(mib(target.bytes));
+        await expect(page.getByTestId("agent-cmd-download")).toHaveText(downloadCommand(vigil.url, target));
+        await expect(page.getByTestId("agent-download-file")).toHaveText(`${target.file} · ${mib(target.bytes)}`);
+        await expect(page.getByTestId("agent-download-link")).toHaveAttribute("href", `${vigil.url}/downloads/${target.file}`);
+        await expect(page.getByTestId("agent-step-install")).toHaveCount(target.os === "linux" ? 1 : 0);
+        // The build really is there (its checksum, rather than the 100 MB binary).
+        expect((await fetch(`${vigil.url}/downloads/${target.file}.sha256`)).status).toBe(200);
+      }
+      await select.selectOption(offered[0]);
+      const first = targets.find((x) => idOf(x) === offered[0])!;
+
+      // "Create token" mints one and shows it once; the commands use it.
+      await page.getByTestId("agent-new-token").click();
       const tokenBox = page.getByTestId("agent-token");
-      await expect(tokenBox).toHaveText(/^\S{16,}$/);
+      await expect(tokenBox).toHaveText(/^vgl_reg_\S{16,}$/);
       const token = (await tokenBox.textContent())!.trim();
-      await expect(page.getByTestId("agent-cmd-download")).toHaveText(
-        `curl -fsSL -o vigil-agent ${vigil.url}/downloads/vigil-agent-linux-x64 && chmod +x vigil-agent`,
-      );
+      await expect(page.getByTestId("agent-token-none")).toHaveCount(0);
+      await expect(page.getByTestId("agent-token-placeholder-hint")).toHaveCount(0);
+      await expect(page.getByTestId("agent-cmd-download")).toHaveText(downloadCommand(vigil.url, first));
+      await expect(page.getByTestId("agent-cmd-download")).toContainText(first.os === "windows" ? "curl.exe" : "--compressed");
       await expect(page.getByTestId("agent-cmd-register")).toHaveText(`./vigil-agent register --server ${vigil.url} --token ${token}`);
       await expect(page.getByTestId("agent-cmd-run")).toHaveText("./vigil-agent run --interval 10");
       await expect(page.getByTestId("agent-cmd-install")).toHaveText(`curl -fsSL ${vigil.url}/install.sh | sudo sh -s -- --token ${token} --interval 10`);
+      // It is listed among the unused tokens, marked as the one shown.
+      await expect(page.getByTestId("agent-token-row")).toHaveCount(1);
+      await expect(page.getByTestId("agent-token-row").getByTestId("agent-token-shown")).toBeVisible();
+      expect((await vigil.api("GET", "/api/agents/tokens", undefined, admin.token)).body.tokens).toHaveLength(1);
 
-      // The interval and the platform flow into the commands; a bad interval is flagged.
+      // The interval flows into the commands; a bad interval is flagged.
       await page.getByTestId("agent-interval").fill("30");
       await expect(page.getByTestId("agent-cmd-run")).toHaveText("./vigil-agent run --interval 30");
       await expect(page.getByTestId("agent-cmd-install")).toContainText("--interval 30");
@@ -111,23 +177,28 @@ for (const lang of [
       await expect(page.getByTestId("agent-interval-error")).toBeVisible();
       await page.getByTestId("agent-interval").fill("15");
       await expect(page.getByTestId("agent-interval-error")).toHaveCount(0);
-      await page.getByTestId("agent-os-select").selectOption("linux-arm64");
-      await expect(page.getByTestId("agent-cmd-download")).toContainText("/downloads/vigil-agent-linux-arm64 ");
-      await page.getByTestId("agent-os-select").selectOption("windows-x64");
-      await expect(page.getByTestId("agent-cmd-download")).toContainText("/downloads/vigil-agent-windows-x64.exe");
-      await expect(page.getByTestId("agent-cmd-run")).toHaveText(".\\vigil-agent.exe run --interval 15");
+      await expect(page.getByTestId("agent-cmd-run")).toHaveText("./vigil-agent run --interval 15");
 
       // Copy puts the token on the clipboard and says so.
       await page.getByTestId("agent-copy-token").click();
       await expect(page.getByText(lang.tokenCopied)).toBeVisible();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
 
-      // The token registers an agent (what `vigil-agent register` does): the page notices.
+      // Shown once: after a reload it is only a row in the list, the commands are back to the placeholder.
+      await page.reload();
+      await expect(page.getByTestId("agent-token-row")).toHaveCount(1);
+      await expect(page.getByTestId("agent-token-shown")).toHaveCount(0);
+      await expect(page.getByTestId("agent-token")).toHaveCount(0);
+      await expect(page.getByTestId("agent-cmd-register")).toContainText("--token '<TOKEN>'");
+      await expect(page.locator("body")).not.toContainText(token);
+
+      // The token registers an agent (what `vigil-agent register` does): the page notices, and the token leaves the list.
       await expect(page.getByTestId("agent-waiting")).toBeVisible();
       const agent = await registerAgent(vigil, admin, "web-1", token);
       const connected = page.getByTestId("agent-connected");
       await expect(connected).toBeVisible({ timeout: 10_000 });
       await expect(connected).toContainText("web-1");
+      await expect(page.getByTestId("agent-tokens-empty")).toBeVisible();
       // A used token is spent: a second registration is refused.
       const again = await vigil.api("POST", "/api/agents/register", { token, host: host("web-2") });
       expect(again.status).toBe(401);
@@ -135,13 +206,98 @@ for (const lang of [
       await page.getByTestId("agent-connected-link").click();
       await expect(page).toHaveURL(new RegExp(`/agents/${agent.id}$`));
       await expect(page.getByTestId("agent-name")).toHaveText("web-1");
+    });
 
-      // A new token replaces the shown one.
-      await page.goto("/agents/create");
-      await expect(page.getByTestId("agent-token")).not.toHaveText(token);
-      const second = (await page.getByTestId("agent-token").textContent())!.trim();
+    test("the install guide lists unused tokens and revokes them", async ({ page, vigil }) => {
+      const admin = await vigil.register("alice");
+      const made: { token: string }[] = [];
+      for (let i = 0; i < 2; i++) made.push((await vigil.api("POST", "/api/agents/tokens", {}, admin.token)).body);
+      const ids = ((await vigil.api("GET", "/api/agents/tokens", undefined, admin.token)).body.tokens as { id: number }[]).map((x) => x.id);
+      expect(ids).toHaveLength(2);
+      await withSession(page, admin, "/agents/create");
+
+      // Listed (created, expires), their secrets never shown again.
+      const rows = page.getByTestId("agent-token-row");
+      await expect(rows).toHaveCount(2);
+      await expect(rows.first()).toHaveAttribute("data-token-id", String(ids[0]));
+      await expect(page.getByTestId("agent-token")).toHaveCount(0);
+      for (const { token } of made) await expect(page.locator("body")).not.toContainText(token);
+
+      // Revoke the first: a toast, the row goes, the server agrees, and the token no longer registers anything.
+      await rows.first().getByTestId("agent-token-revoke").click();
+      await expect(page.getByText(lang.tokenRevoked)).toBeVisible();
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toHaveAttribute("data-token-id", String(ids[1]));
+      const left = (await vigil.api("GET", "/api/agents/tokens", undefined, admin.token)).body.tokens as { id: number }[];
+      expect(left.map((x) => x.id)).toEqual([ids[1]]);
+      expect((await vigil.api("POST", "/api/agents/register", { token: made[0].token, host: host("x") })).status).toBe(401);
+
+      // Revoked elsewhere meanwhile: the server's TOKEN_NOT_FOUND, translated, and the list catches up.
+      expect((await vigil.api("DELETE", `/api/agents/tokens/${ids[1]}`, undefined, admin.token)).status).toBe(200);
+      await rows.first().getByTestId("agent-token-revoke").click();
+      await expect(page.getByText(lang.tokenNotFound)).toBeVisible();
+      await expect(page.getByTestId("agent-tokens-empty")).toBeVisible();
+
+      // Revoking the token created on this visit takes it out of the commands too.
       await page.getByTestId("agent-new-token").click();
-      await expect(page.getByTestId("agent-token")).not.toHaveText(second);
+      await expect(page.getByTestId("agent-token")).toHaveText(/^vgl_reg_/);
+      await expect(page.getByTestId("agent-token-shown")).toBeVisible();
+      await rows.first().getByTestId("agent-token-revoke").click();
+      await expect(page.getByTestId("agent-tokens-empty")).toBeVisible();
+      await expect(page.getByTestId("agent-token")).toHaveCount(0);
+      await expect(page.getByTestId("agent-cmd-register")).toContainText("--token '<TOKEN>'");
+      expect((await vigil.api("GET", "/api/agents/tokens", undefined, admin.token)).body.tokens).toEqual([]);
+    });
+
+    test("the download step follows the builds on offer: none at all, or a Windows build", async ({ page, vigil }) => {
+      const admin = await vigil.register("alice");
+      // What the server would say with an empty agents dir (the test binary's has builds).
+      let targets: Target[] = [];
+      await page.route("**/api/agents/targets", (route) => route.fulfill({ json: { success: true, targets } }));
+      await withSession(page, admin, "/agents/create");
+      const none = page.getByTestId("agent-no-targets");
+      await expect(none).toContainText(lang.noTargets);
+      await expect(none).toContainText("npm run build:agents");
+      await expect(page.getByTestId("agent-os-select")).toHaveCount(0);
+      await expect(page.getByTestId("agent-cmd-download")).toHaveCount(0);
+      await expect(page.getByTestId("agent-step-install")).toHaveCount(0);
+      await expect(page.getByTestId("agent-cmd-register")).toContainText(`./vigil-agent register --server ${vigil.url}`);
+
+      targets = [
+        { os: "windows", arch: "x64", file: "vigil-agent-windows-x64.exe", bytes: 110 * 1024 * 1024 },
+        { os: "linux", arch: "x64", file: "vigil-agent-linux-x64", bytes: 104 * 1024 * 1024 },
+      ];
+      await page.reload();
+      const select = page.getByTestId("agent-os-select");
+      await expect(select.locator("option")).toHaveCount(2);
+      expect(await select.locator("option").evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(["linux-x64", "windows-x64"]);
+      await expect(page.getByTestId("agent-no-targets")).toHaveCount(0);
+      await select.selectOption("windows-x64");
+      await expect(page.getByTestId("agent-cmd-download")).toHaveText(`curl.exe -fsSL -o vigil-agent.exe ${vigil.url}/downloads/vigil-agent-windows-x64.exe`);
+      await expect(page.getByTestId("agent-download-file")).toHaveText("vigil-agent-windows-x64.exe · 110.0 MiB");
+      await expect(page.getByTestId("agent-cmd-register")).toHaveText(`.\\vigil-agent.exe register --server ${vigil.url} --token '<TOKEN>'`);
+      await expect(page.getByTestId("agent-cmd-run")).toHaveText(".\\vigil-agent.exe run --interval 10");
+      await expect(page.getByTestId("agent-step-install")).toHaveCount(0);
+    });
+
+    test("the install guide fits a 390 px wide phone", async ({ page, vigil }) => {
+      const admin = await vigil.register("alice");
+      await vigil.api("POST", "/api/agents/tokens", {}, admin.token);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await withSession(page, admin, "/agents/create");
+      await page.getByTestId("agent-new-token").click();
+      await expect(page.getByTestId("agent-token")).toBeVisible();
+      await expect(page.getByTestId("agent-token-row")).toHaveCount(2);
+      await expect(page.getByTestId("agent-cmd-download")).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      for (const id of ["agent-server-address", "agent-loopback-warning", "agent-os-select", "agent-new-token", "agent-token", "agent-copy-token", "agent-cmd-download", "agent-copy-download", "agent-cmd-register", "agent-cmd-install"]) {
+        const box = (await page.getByTestId(id).first().boundingBox())!;
+        expect({ id, right: box.x + box.width <= 390, left: box.x >= 0 }).toEqual({ id, right: true, left: true });
+      }
+      for (const row of await page.getByTestId("agent-token-revoke").all()) {
+        const box = (await row.boundingBox())!;
+        expect(box.x + box.width).toBeLessThanOrEqual(390);
+      }
     });
 
     test("the list: empty state, cards and table (remembered), live status, delete through a dialog", async ({ page, vigil }) => {

@@ -76,6 +76,7 @@ const LANGS = [
     every10: "每 10 分钟",
     ago: /前$/,
     noError: "无",
+    status500: "状态码 500，期望 2xx",
   },
   {
     locale: "en-US",
@@ -96,6 +97,7 @@ const LANGS = [
     every10: "Every 10 min",
     ago: / ago$/,
     noError: "None",
+    status500: "Status 500, expected 2xx",
   },
 ];
 
@@ -232,11 +234,11 @@ for (const lang of LANGS) {
       await expect(result).toHaveAttribute("data-status", "down");
       await expect(page.getByTestId("monitor-check-result-status")).toHaveText(lang.status.down);
       await expect(page.getByTestId("monitor-check-result-http")).toHaveText("500");
-      await expect(page.getByTestId("monitor-check-result-error")).toHaveText("status 500, expected 2xx");
+      await expect(page.getByTestId("monitor-check-result-error")).toHaveText(lang.status500);
       await expect(page.getByTestId("monitor-check-result-time")).toHaveText(/ ms$/);
       await expect(page.getByTestId("monitor-status")).toHaveText(lang.status.down);
       await expect(page.getByTestId("status-bar-day-slot").last()).toHaveAttribute("data-status", "partial");
-      await expect(page.getByTestId("history-day-error")).toContainText("status 500, expected 2xx");
+      await expect(page.getByTestId("history-day-error")).toContainText(lang.status500);
       await expect(page.getByTestId("history-day-availability")).toHaveText("75%");
     });
 

@@ -54,6 +54,18 @@ for (const lang of [
       await expect(page.getByTestId("home")).toBeVisible();
     });
 
+    test("a signed-in user opening / lands on /dashboard (the landing page is replaced in history)", async ({ page, vigil }) => {
+      const admin = await vigil.register("alice");
+      await withSession(page, admin, "/");
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await expect(page.getByTestId("nav-link-dashboard")).toHaveText(lang.dashboard);
+      await expect(page.getByTestId("nav-link-dashboard")).toHaveAttribute("aria-current", "page");
+      await expect(page.getByTestId("home")).toHaveCount(0);
+      // Replaced, not pushed: Back leaves for the page before "/" instead of bouncing back to /dashboard.
+      await page.goBack();
+      await expect(page).toHaveURL(/\/404-bootstrap$/);
+    });
+
     test("signed-in navbar: links, active link, placeholders for later screens", async ({ page, vigil }) => {
       const admin = await vigil.register("alice");
       await withSession(page, admin, "/dashboard");
@@ -87,6 +99,7 @@ test("/status renders without navbar and footer", async ({ page }) => {
 test("the navbar takes its scrolled style past 10 px", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 500 });
   await page.goto("/");
+  await expect(page.getByTestId("features")).toBeVisible(); // the page is tall enough to scroll once it has rendered
   const nav = page.getByTestId("navbar");
   await expect(nav).toHaveAttribute("data-scrolled", "false");
   await page.evaluate(() => window.scrollTo(0, 10));

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { certificateExpiry, createTlsProbe, describeError, runCheck, type CheckTarget } from "./check";
 import { normaliseExpectedStatus, parseExpectedStatus, statusMatches } from "./expected-status";
+import { CHECK_ERROR_TEXT, parseCheckError } from "./check-errors";
 import { closedPort, selfSignedCert, startTarget } from "./test-target";
 
 const target = startTarget();
@@ -138,6 +139,17 @@ describe("errors", () => {
     [{ message: "something\nodd   happened" }, "something odd happened"],
   ])("%j → %s", (error, text) => {
     expect(describeError(error, 7)).toBe(text);
+  });
+
+  test("every sentence maps back to a stable code with its parameters (the UI translates by code)", () => {
+    expect(parseCheckError("timeout after 7 s")).toEqual({ code: "TIMEOUT", params: { seconds: "7" } });
+    expect(parseCheckError("status 503, expected 2xx or 301")).toEqual({ code: "STATUS", params: { status: "503", expected: "2xx or 301" } });
+    expect(parseCheckError("TLS error: wrong version number")).toEqual({ code: "TLS_OTHER", params: { detail: "wrong version number" } });
+    expect(parseCheckError("something odd happened")).toEqual({ code: "OTHER", params: { detail: "something odd happened" } });
+    for (const [code, text] of Object.entries(CHECK_ERROR_TEXT)) expect(parseCheckError(text)).toEqual({ code: code as never, params: {} });
+    for (const code of ["ECONNREFUSED", "ENOTFOUND", "ECONNRESET", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "CERT_HAS_EXPIRED", "EPROTO"]) {
+      expect(parseCheckError(describeError({ code }, 7)).code).not.toBe("OTHER");
+    }
   });
 });
 

@@ -2,6 +2,7 @@
 import { isIP } from "node:net";
 import { connect } from "node:tls";
 import { VERSION } from "../version";
+import { CHECK_ERROR_TEXT, statusError, timeoutError } from "./check-errors";
 import { statusMatches } from "./expected-status";
 import type { MonitorFields } from "./schemas";
 
@@ -24,50 +25,50 @@ export interface CheckOutcome {
 export type Checker = (target: CheckTarget, signal?: AbortSignal) => Promise<CheckOutcome>;
 
 
-/** A short, human error for a failed fetch. */
+/** A short, human error for a failed fetch (one of check-errors.ts's sentences). */
 export function describeError(error: unknown, timeoutSeconds: number): string {
   const e = error as { name?: string; code?: string; message?: string } | undefined;
   const name = e?.name ?? "";
   const code = String(e?.code ?? "");
   const message = String(e?.message ?? error ?? "");
-  if (name === "TimeoutError") return `timeout after ${timeoutSeconds} s`;
-  if (name === "AbortError") return "check cancelled";
+  if (name === "TimeoutError") return timeoutError(timeoutSeconds);
+  if (name === "AbortError") return CHECK_ERROR_TEXT.CANCELLED;
   switch (code) {
     case "ECONNREFUSED":
     case "ConnectionRefused":
-      return "connection refused";
+      return CHECK_ERROR_TEXT.REFUSED;
     case "ENOTFOUND":
     case "EAI_AGAIN":
     case "DNSError":
-      return "could not resolve host";
+      return CHECK_ERROR_TEXT.DNS;
     case "ECONNRESET":
     case "ConnectionClosed":
-      return "connection reset by the server";
+      return CHECK_ERROR_TEXT.RESET;
     case "ETIMEDOUT":
     case "ConnectionTimeout":
-      return "connection timed out";
+      return CHECK_ERROR_TEXT.CONNECT_TIMEOUT;
     case "EHOSTUNREACH":
-      return "host unreachable";
+      return CHECK_ERROR_TEXT.HOST_UNREACHABLE;
     case "ENETUNREACH":
-      return "network unreachable";
+      return CHECK_ERROR_TEXT.NETWORK_UNREACHABLE;
     case "TooManyRedirects":
-      return "too many redirects";
+      return CHECK_ERROR_TEXT.TOO_MANY_REDIRECTS;
     case "CERT_HAS_EXPIRED":
-      return "TLS error: certificate has expired";
+      return CHECK_ERROR_TEXT.TLS_EXPIRED;
     case "DEPTH_ZERO_SELF_SIGNED_CERT":
     case "SELF_SIGNED_CERT_IN_CHAIN":
-      return "TLS error: self-signed certificate";
+      return CHECK_ERROR_TEXT.TLS_SELF_SIGNED;
     case "ERR_TLS_CERT_ALTNAME_INVALID":
-      return "TLS error: certificate does not match the host name";
+      return CHECK_ERROR_TEXT.TLS_HOSTNAME;
     case "UNABLE_TO_VERIFY_LEAF_SIGNATURE":
     case "UNABLE_TO_GET_ISSUER_CERT":
     case "UNABLE_TO_GET_ISSUER_CERT_LOCALLY":
-      return "TLS error: certificate is not trusted";
+      return CHECK_ERROR_TEXT.TLS_UNTRUSTED;
     case "EPROTO":
-      return "TLS error: handshake failed";
+      return CHECK_ERROR_TEXT.TLS_HANDSHAKE;
   }
   if (/CERT|TLS|SSL/i.test(code)) return `TLS error: ${message.slice(0, 160)}`;
-  if (/redirect/i.test(message)) return "too many redirects";
+  if (/redirect/i.test(message)) return CHECK_ERROR_TEXT.TOO_MANY_REDIRECTS;
   return (message || "request failed").replace(/\s+/g, " ").slice(0, 200);
 }
 
@@ -121,7 +122,7 @@ export const runCheck: Checker = async (target, signal) => {
       up,
       responseTime,
       httpStatus,
-      error: up ? null : `status ${res.status}, expected ${target.expectedStatus.replace(/,/g, " or ")}`,
+      error: up ? null : statusError(res.status, target.expectedStatus),
     };
   } catch (e) {
     return { time, up: false, responseTime: null, httpStatus, error: describeError(e, target.timeout) };

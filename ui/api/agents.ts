@@ -7,9 +7,14 @@ import type {
   Sample,
   SeriesRange,
 } from "../../server/agents/public";
+import type { AgentTarget } from "../../server/agents/downloads";
+import type { AgentService } from "../../server/agents/service";
 import { api } from "./client";
 
-export type { AgentSeries, AgentStatus, DiskSample, InterfaceSample, PublicAgent, Sample, SeriesRange };
+export type { AgentSeries, AgentStatus, AgentTarget, DiskSample, InterfaceSample, PublicAgent, Sample, SeriesRange };
+
+/** An unused, unexpired registration token as the list shows it: never the secret itself (the server keeps a hash). */
+export type PendingToken = ReturnType<AgentService["pendingTokens"]>[number];
 
 /** The chart ranges of the detail page, shortest first. */
 export const SERIES_RANGES: readonly SeriesRange[] = ["1h", "24h", "7d", "30d"];
@@ -37,3 +42,12 @@ export const deleteAgent = (id: number) => api.delete<object>(`/api/agents/${id}
 
 /** A one-time registration token for /agents/create (valid 24 h, single use). */
 export const createAgentToken = () => api.post<RegistrationToken>("/api/agents/tokens");
+
+/** The registration tokens not used yet and not expired, oldest first. */
+export const listAgentTokens = () => api.get<{ tokens: PendingToken[] }>("/api/agents/tokens");
+
+/** Revokes an unused token (404 TOKEN_NOT_FOUND when it was used, expired or revoked meanwhile). */
+export const revokeAgentToken = (id: number) => api.delete<object>(`/api/agents/tokens/${id}`);
+
+/** The agent builds this server offers for download (anyone may ask). */
+export const listAgentTargets = () => api.get<{ targets: AgentTarget[] }>("/api/agents/targets");

@@ -5,6 +5,8 @@ export interface SiteConfig {
   links: { blog: string; video: string; tempMail: string };
   /** True while no account exists: the first one to register becomes the administrator. */
   firstRun: boolean;
+  /** Anyone may register right now: no account exists yet, or an admin opened registration. Else only with an invite. */
+  registrationOpen: boolean;
 }
 
 export const getConfig = () => api.get<SiteConfig>("/api/config");

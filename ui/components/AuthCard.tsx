@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { LogoMark } from "./icons";
 
 /** The centred card of the login and register screens. */
-export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle: string; children: ReactNode; footer: ReactNode }) {
+export function AuthCard({ title, subtitle, children, footer }: { title: string; subtitle: string; children: ReactNode; footer?: ReactNode }) {
   return (
     <div className="mx-auto w-full max-w-md py-6 sm:py-10">
       <div className="mb-6 flex flex-col items-center text-center">
@@ -11,7 +11,7 @@ export function AuthCard({ title, subtitle, children, footer }: { title: string;
         <p className="mt-1 text-sm text-slate-500">{subtitle}</p>
       </div>
       <div className="rounded-xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">{children}</div>
-      <p className="mt-6 text-center text-sm text-slate-500">{footer}</p>
+      {footer && <p className="mt-6 text-center text-sm text-slate-500">{footer}</p>}
     </div>
   );
 }

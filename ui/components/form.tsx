@@ -50,6 +50,38 @@ export function SelectInput({ className = "", children, ...props }: SelectHTMLAt
   );
 }
 
+interface ToggleProps {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled?: boolean;
+  /** Test id of the checkbox itself. */
+  "data-testid"?: string;
+}
+
+/** A checkbox with its label and a line of explanation, the whole block clickable. */
+export function Toggle({ name, label, hint, checked, onChange, disabled = false, "data-testid": testId }: ToggleProps) {
+  return (
+    <label className={`flex items-start gap-3 rounded-lg p-1 ${disabled ? "cursor-not-allowed opacity-70" : "cursor-pointer"}`}>
+      <input
+        type="checkbox"
+        name={name}
+        checked={checked}
+        disabled={disabled}
+        onChange={(e) => onChange(e.target.checked)}
+        data-testid={testId}
+        className="mt-0.5 size-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600 disabled:cursor-not-allowed"
+      />
+      <span>
+        <span className="block text-sm font-medium text-slate-700">{label}</span>
+        {hint && <span className="block text-xs text-slate-500">{hint}</span>}
+      </span>
+    </label>
+  );
+}
+
 /** The result of a form: errors in red, successes in green (spec §8). */
 export function FormMessage({ kind, children }: { kind: "error" | "success"; children: ReactNode }) {
   if (!children) return null;

@@ -1,31 +1,54 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { createAgentToken, listAgents, type PublicAgent, type RegistrationToken } from "../../api/agents";
+import { toast } from "sonner";
+import {
+  createAgentToken,
+  listAgents,
+  listAgentTargets,
+  listAgentTokens,
+  revokeAgentToken,
+  type AgentTarget,
+  type PendingToken,
+  type PublicAgent,
+  type RegistrationToken,
+} from "../../api/agents";
 import { errorMessage } from "../../api/errors";
 import { Button, ButtonLink, Spinner } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
 import { CodeBlock, CopyButton } from "../../components/CodeBlock";
 import { Field, SelectInput, TextInput } from "../../components/form";
+import { formatBytes } from "../../components/format";
 import { usePolling } from "../../components/hooks";
-import { CheckIcon, RefreshIcon } from "../../components/icons";
+import { CheckIcon, DownloadIcon, PlusIcon } from "../../components/icons";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import {
-  AGENT_TARGETS,
   INTERVAL_DEFAULT,
   INTERVAL_MAX,
   INTERVAL_MIN,
   installCommands,
-  isLinux,
+  isLoopbackUrl,
   parseInterval,
-  type AgentTarget,
+  sortTargets,
+  targetId,
+  TOKEN_PLACEHOLDER,
+  type TargetId,
 } from "./commands";
 import { newAgents } from "./model";
 import { AgentStatusBadge } from "./parts";
+import { LoadError } from "../../components/LoadState";
 
 /** How often the page looks for the new agent. */
 const WAIT_POLL_MS = 3_000;
 
-type TokenState = { phase: "loading" } | { phase: "error"; message: string } | ({ phase: "ready" } & RegistrationToken);
+type Loaded<T> = { phase: "loading" } | { phase: "error"; message: string } | { phase: "ready"; value: T };
+
+/** The token created on this visit: its secret is in the create reply only. `id`: its row in the list, once known. */
+type CreatedToken = RegistrationToken & { id?: number };
+
+function useDateTime() {
+  const { i18n } = useTranslation();
+  return useCallback((ms: number) => new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(ms), [i18n.language]);
+}
 
 /** A numbered step of the guide. */
 function Step({ n, title, optional, description, children, testId }: { n: number | string; title: ReactNode; optional?: boolean; description?: ReactNode; children: ReactNode; testId?: string }) {
@@ -54,62 +77,161 @@ function Step({ n, title, optional, description, children, testId }: { n: number
   );
 }
 
-/** The one-time token: created when the page opens, shown once, with its expiry and a copy button. */
-function TokenPanel({ state, onNew }: { state: TokenState; onNew: () => void }) {
+/**
+ * Registration tokens: "Create token" mints one and shows its secret this once (the commands use it); below, the
+ * unused tokens made earlier (their secret is gone), each revocable.
+ */
+function TokenPanel(props: {
+  created: CreatedToken | null;
+  creating: boolean;
+  createError: string | null;
+  onCreate: () => void;
+  tokens: Loaded<PendingToken[]>;
+  onReload: () => void;
+  revokingId: number | null;
+  onRevoke: (token: PendingToken) => void;
+}) {
+  const { created, creating, createError, onCreate, tokens, onReload, revokingId, onRevoke } = props;
   const { t, i18n } = useTranslation();
+  const formatTime = useDateTime();
   return (
     <Card className="p-5 sm:p-6" data-testid="agent-token-panel">
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
+        <div className="min-w-0 flex-1">
           <h2 className="text-base font-semibold text-slate-900">{t("agents.create.tokenTitle")}</h2>
           <p className="mt-0.5 text-sm text-slate-500">{t("agents.create.tokenHint")}</p>
         </div>
-        <Button variant="secondary" size="sm" onClick={onNew} disabled={state.phase === "loading"} data-testid="agent-new-token">
-          <RefreshIcon className="size-4" />
-          {t("agents.create.newToken")}
+        <Button size="sm" onClick={onCreate} busy={creating} data-testid="agent-new-token">
+          {!creating && <PlusIcon className="size-4" />}
+          {creating ? t("agents.create.tokenCreating") : t("agents.create.newToken")}
         </Button>
       </div>
-      <div className="mt-4">
-        {state.phase === "loading" && (
-          <p role="status" data-testid="agent-token-loading" className="flex items-center gap-2 text-sm text-slate-500">
-            <Spinner className="size-4 text-indigo-500" />
-            {t("agents.create.tokenCreating")}
+
+      <div className="mt-4 space-y-2">
+        {createError && (
+          <p role="alert" data-testid="agent-token-error" className="text-sm text-red-600">
+            {createError}
           </p>
         )}
-        {state.phase === "error" && (
-          <div className="flex flex-wrap items-center gap-3">
-            <p role="alert" data-testid="agent-token-error" className="text-sm text-red-600">
-              {state.message}
-            </p>
-            <Button variant="secondary" size="sm" onClick={onNew}>
-              {t("common.retry")}
-            </Button>
-          </div>
-        )}
-        {state.phase === "ready" && (
-          <div className="space-y-2">
+        {created ? (
+          <>
             <div className="flex items-center gap-3 rounded-lg bg-amber-50 p-3 pl-4 ring-1 ring-amber-200">
               <code data-testid="agent-token" className="min-w-0 flex-1 break-all font-mono text-sm text-slate-900">
-                {state.token}
+                {created.token}
               </code>
-              <CopyButton text={state.token} copiedMessage={t("agents.create.tokenCopied")} data-testid="agent-copy-token" />
+              <CopyButton text={created.token} copiedMessage={t("agents.create.tokenCopied")} data-testid="agent-copy-token" />
             </div>
             <p className="text-xs text-slate-500" data-testid="agent-token-expiry">
               {t("agents.create.tokenExpires", {
-                time: new Date(state.expiresAt).toLocaleString(i18n.language),
-                hours: Math.max(1, Math.round((state.expiresAt - Date.now()) / 3_600_000)),
+                time: new Date(created.expiresAt).toLocaleString(i18n.language),
+                hours: Math.max(1, Math.round((created.expiresAt - Date.now()) / 3_600_000)),
               })}
             </p>
             <p className="text-xs font-medium text-amber-700">{t("agents.create.tokenOnce")}</p>
-          </div>
+          </>
+        ) : (
+          <p data-testid="agent-token-none" className="rounded-lg border border-dashed border-slate-300 px-4 py-3 text-sm text-slate-600">
+            {t("agents.create.tokenNone")}
+          </p>
         )}
+      </div>
+
+      <div className="mt-6 border-t border-slate-100 pt-4" data-testid="agent-tokens">
+        <h3 className="text-sm font-semibold text-slate-900">{t("agents.create.tokensTitle")}</h3>
+        <p className="mt-0.5 text-xs text-slate-500">{t("agents.create.tokensHint")}</p>
+        {tokens.phase === "loading" && (
+          <p role="status" data-testid="agent-tokens-loading" className="mt-3 flex items-center gap-2 text-sm text-slate-500">
+            <Spinner className="size-4 text-indigo-500" />
+            {t("agents.create.tokensLoading")}
+          </p>
+        )}
+        {tokens.phase === "error" && (
+          <LoadError inline className="mt-3" data-testid="agent-tokens-error" message={tokens.message} onRetry={onReload} />
+        )}
+        {tokens.phase === "ready" &&
+          (tokens.value.length === 0 ? (
+            <p data-testid="agent-tokens-empty" className="mt-3 text-sm text-slate-500">
+              {t("agents.create.tokensEmpty")}
+            </p>
+          ) : (
+            <ul className="mt-2 divide-y divide-slate-100">
+              {tokens.value.map((token) => (
+                <li key={token.id} data-testid="agent-token-row" data-token-id={token.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-3">
+                  <div className="min-w-0 text-sm">
+                    <p className="flex flex-wrap items-center gap-2 text-slate-900">
+                      <span className="font-mono text-xs text-slate-400">#{token.id}</span>
+                      <span>{t("agents.create.tokenCreatedAt", { time: formatTime(token.createdAt) })}</span>
+                      {created?.id === token.id && (
+                        <span data-testid="agent-token-shown" className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800">
+                          {t("agents.create.tokenShown")}
+                        </span>
+                      )}
+                    </p>
+                    <p className="text-xs text-slate-500">{t("agents.create.tokenExpiresAt", { time: formatTime(token.expiresAt) })}</p>
+                  </div>
+                  <Button
+                    variant="dangerGhost"
+                    size="sm"
+                    busy={revokingId === token.id}
+                    disabled={revokingId !== null}
+                    onClick={() => onRevoke(token)}
+                    aria-label={t("agents.create.tokenRevokeLabel", { time: formatTime(token.createdAt) })}
+                    data-testid="agent-token-revoke"
+                  >
+                    {t("agents.create.tokenRevoke")}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          ))}
       </div>
     </Card>
   );
 }
 
+/** Step 1's body: the download command for the chosen build, or why there is none. */
+function DownloadStep({ targets, target, download, downloadUrl, onRetry }: { targets: Loaded<AgentTarget[]>; target: AgentTarget | null; download: string | null; downloadUrl: string | null; onRetry: () => void }) {
+  const { t } = useTranslation();
+  if (targets.phase === "loading") {
+    return (
+      <p role="status" data-testid="agent-targets-loading" className="flex items-center gap-2 text-sm text-slate-500">
+        <Spinner className="size-4 text-indigo-500" />
+        {t("agents.create.targetsLoading")}
+      </p>
+    );
+  }
+  if (targets.phase === "error") {
+    return (
+      <LoadError inline data-testid="agent-targets-error" message={targets.message} onRetry={onRetry} />
+    );
+  }
+  if (!target || !download || !downloadUrl) {
+    return (
+      <div role="alert" data-testid="agent-no-targets" className="rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200">
+        <p className="font-semibold">{t("agents.create.noTargetsTitle")}</p>
+        <p className="mt-1">{t("agents.create.noTargets")}</p>
+      </div>
+    );
+  }
+  return (
+    <>
+      <CodeBlock code={download} data-testid="agent-cmd-download" copyTestId="agent-copy-download" />
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-500">
+        <span data-testid="agent-download-file" className="break-all font-mono">
+          {target.file} · {formatBytes(target.bytes)}
+        </span>
+        {target.os !== "windows" && <span>{t("agents.create.downloadCompressed")}</span>}
+        <a href={downloadUrl} download className="inline-flex items-center gap-1 font-medium text-indigo-600 hover:text-indigo-500" data-testid="agent-download-link">
+          <DownloadIcon className="size-3.5" />
+          {t("agents.create.downloadBrowser")}
+        </a>
+      </div>
+    </>
+  );
+}
+
 /** Polls the agent list until an agent that was not there when the page opened appears. */
-function WaitingPanel() {
+function WaitingPanel({ onFound }: { onFound: () => void }) {
   const { t } = useTranslation();
   const known = useRef<Set<number> | null>(null);
   const [found, setFound] = useState<PublicAgent | null>(null);
@@ -132,6 +254,11 @@ function WaitingPanel() {
   useEffect(() => {
     void check();
   }, [check]);
+  // Its token is spent now: the list of unused ones changes.
+  const foundId = found?.id;
+  useEffect(() => {
+    if (foundId !== undefined) onFound();
+  }, [foundId, onFound]);
   // Keep watching after it appears, until its first report makes it online.
   usePolling(check, WAIT_POLL_MS, found?.status !== "online");
 
@@ -174,33 +301,92 @@ export default function AgentCreate() {
   const { t } = useTranslation();
   useDocumentTitle(t("agents.createTitle"));
   const origin = window.location.origin;
-  const [target, setTarget] = useState<AgentTarget>("linux-x64");
+  const loopback = isLoopbackUrl(origin);
   const [intervalText, setIntervalText] = useState(String(INTERVAL_DEFAULT));
   const parsedInterval = parseInterval(intervalText);
   const interval = parsedInterval ?? INTERVAL_DEFAULT;
 
-  // One token per visit. The request is kept in a ref so React's development double effect reuses it.
-  const request = useRef<Promise<RegistrationToken> | null>(null);
-  const [generation, setGeneration] = useState(0);
-  const [token, setToken] = useState<TokenState>({ phase: "loading" });
+  // The builds on offer, Linux x64 first; the choice defaults to the first one.
+  const [targets, setTargets] = useState<Loaded<AgentTarget[]>>({ phase: "loading" });
+  const [chosen, setChosen] = useState<TargetId | null>(null);
+  const loadTargets = useCallback(async () => {
+    setTargets({ phase: "loading" });
+    try {
+      setTargets({ phase: "ready", value: sortTargets((await listAgentTargets()).targets ?? []) });
+    } catch (err) {
+      setTargets({ phase: "error", message: errorMessage(err, t("agents.create.targetsFailed")) });
+    }
+  }, [t]);
   useEffect(() => {
-    if (!request.current) request.current = createAgentToken();
-    let live = true;
-    setToken({ phase: "loading" });
-    request.current.then(
-      (reply) => live && setToken({ phase: "ready", token: reply.token, expiresAt: reply.expiresAt }),
-      (err) => live && setToken({ phase: "error", message: errorMessage(err, t("agents.create.tokenFailed")) }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [generation, t]);
-  const newToken = () => {
-    request.current = null;
-    setGeneration((g) => g + 1);
+    void loadTargets();
+  }, [loadTargets]);
+  const offered = targets.phase === "ready" ? targets.value : [];
+  const target = offered.find((x) => targetId(x) === chosen) ?? offered[0] ?? null;
+
+  // Unused tokens: listed, never minted just by opening the page.
+  const [tokens, setTokens] = useState<Loaded<PendingToken[]>>({ phase: "loading" });
+  const [created, setCreated] = useState<CreatedToken | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [createError, setCreateError] = useState<string | null>(null);
+  const [revokingId, setRevokingId] = useState<number | null>(null);
+  const known = useRef<PendingToken[]>([]);
+
+  const loadTokens = useCallback(
+    async (quiet = false): Promise<PendingToken[] | null> => {
+      if (!quiet) setTokens({ phase: "loading" });
+      try {
+        const list = (await listAgentTokens()).tokens ?? [];
+        known.current = list;
+        setTokens({ phase: "ready", value: list });
+        return list;
+      } catch (err) {
+        if (!quiet) setTokens({ phase: "error", message: errorMessage(err, t("agents.create.tokensFailed")) });
+        return null;
+      }
+    },
+    [t],
+  );
+  useEffect(() => {
+    void loadTokens();
+  }, [loadTokens]);
+
+  const createToken = async () => {
+    setCreating(true);
+    setCreateError(null);
+    const before = new Set(known.current.map((x) => x.id));
+    try {
+      const reply = await createAgentToken();
+      setCreated({ token: reply.token, expiresAt: reply.expiresAt });
+      // The reply has no id: the one row that was not there before is this token.
+      const list = await loadTokens(true);
+      const fresh = list?.filter((x) => !before.has(x.id)) ?? [];
+      if (fresh.length === 1) setCreated((c) => (c?.token === reply.token ? { ...c, id: fresh[0].id } : c));
+    } catch (err) {
+      setCreateError(errorMessage(err, t("agents.create.tokenFailed")));
+    } finally {
+      setCreating(false);
+    }
   };
 
-  const commands = installCommands({ origin, target, token: token.phase === "ready" ? token.token : null, interval });
+  const revoke = async (token: PendingToken) => {
+    setRevokingId(token.id);
+    try {
+      await revokeAgentToken(token.id);
+      setTokens((s) => (s.phase === "ready" ? { ...s, value: s.value.filter((x) => x.id !== token.id) } : s));
+      known.current = known.current.filter((x) => x.id !== token.id);
+      setCreated((c) => (c?.id === token.id ? null : c)); // its commands no longer work
+      toast.success(t("agents.create.tokenRevoked"));
+    } catch (err) {
+      toast.error(errorMessage(err, t("agents.create.tokenRevokeFailed")));
+      void loadTokens(true); // used, expired or revoked meanwhile
+    } finally {
+      setRevokingId(null);
+    }
+  };
+
+  const onAgentFound = useCallback(() => void loadTokens(true), [loadTokens]);
+  const commands = useMemo(() => installCommands({ origin, target, token: created?.token ?? null, interval }), [origin, target, created, interval]);
+  const windows = target?.os === "windows";
 
   return (
     <div className="mx-auto max-w-4xl space-y-6">
@@ -216,7 +402,7 @@ export default function AgentCreate() {
 
       <Card className="p-5 sm:p-6">
         <div className="grid gap-5 sm:grid-cols-2">
-          <div className="space-y-1.5 sm:col-span-2">
+          <div className="min-w-0 space-y-1.5 sm:col-span-2">
             <p className="text-sm font-medium text-slate-700">{t("agents.create.serverAddress")}</p>
             <div className="flex items-center gap-3 rounded-lg bg-slate-50 p-2 pl-3 ring-1 ring-slate-200">
               <code data-testid="agent-server-address" className="min-w-0 flex-1 break-all font-mono text-sm text-slate-900">
@@ -225,18 +411,26 @@ export default function AgentCreate() {
               <CopyButton text={origin} data-testid="agent-copy-server" />
             </div>
             <p className="text-xs text-slate-500">{t("agents.create.serverAddressHint")}</p>
-          </div>
-          <Field label={t("agents.create.platform")} hint={t("agents.create.platformHint")}>
-            {(id) => (
-              <SelectInput id={id} name="target" value={target} onChange={(e) => setTarget(e.target.value as AgentTarget)} data-testid="agent-os-select">
-                {AGENT_TARGETS.map((value) => (
-                  <option key={value} value={value}>
-                    {t(`agents.targets.${value}`)}
-                  </option>
-                ))}
-              </SelectInput>
+            {loopback && (
+              <div role="alert" data-testid="agent-loopback-warning" className="mt-2 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-300">
+                <p className="font-semibold">{t("agents.create.loopbackTitle")}</p>
+                <p className="mt-1 [overflow-wrap:anywhere]">{t("agents.create.loopbackWarning", { host: new URL(origin).hostname })}</p>
+              </div>
             )}
-          </Field>
+          </div>
+          {offered.length > 0 && target && (
+            <Field label={t("agents.create.platform")} hint={t("agents.create.platformHint")}>
+              {(id) => (
+                <SelectInput id={id} name="target" value={targetId(target)} onChange={(e) => setChosen(e.target.value as TargetId)} data-testid="agent-os-select">
+                  {offered.map((x) => (
+                    <option key={x.file} value={targetId(x)}>
+                      {t(`agents.targets.${targetId(x)}`)} · {formatBytes(x.bytes)}
+                    </option>
+                  ))}
+                </SelectInput>
+              )}
+            </Field>
+          )}
           <Field label={t("agents.create.interval")} hint={t("agents.create.intervalHint", { min: INTERVAL_MIN, max: INTERVAL_MAX })}>
             {(id) => (
               <>
@@ -264,26 +458,42 @@ export default function AgentCreate() {
         </div>
       </Card>
 
-      <TokenPanel state={token} onNew={newToken} />
+      <TokenPanel
+        created={created}
+        creating={creating}
+        createError={createError}
+        onCreate={() => void createToken()}
+        tokens={tokens}
+        onReload={() => void loadTokens()}
+        revokingId={revokingId}
+        onRevoke={(token) => void revoke(token)}
+      />
 
       <Card className="p-5 sm:p-6">
         <ol className="space-y-8">
-          <Step n={1} title={t("agents.create.step1Title")} description={t(isLinux(target) || target.startsWith("darwin") ? "agents.create.step1Hint" : "agents.create.step1HintWindows")} testId="agent-step-download">
-            <CodeBlock code={commands.download} data-testid="agent-cmd-download" copyTestId="agent-copy-download" />
+          <Step n={1} title={t("agents.create.step1Title")} description={t(windows ? "agents.create.step1HintWindows" : "agents.create.step1Hint")} testId="agent-step-download">
+            <DownloadStep targets={targets} target={target} download={commands.download} downloadUrl={commands.downloadUrl} onRetry={() => void loadTargets()} />
           </Step>
           <Step n={2} title={t("agents.create.step2Title")} description={t("agents.create.step2Hint")} testId="agent-step-register">
+            {!created && (
+              <p data-testid="agent-token-placeholder-hint" className="text-sm font-medium text-amber-700">
+                {t("agents.create.tokenPlaceholderHint", { placeholder: TOKEN_PLACEHOLDER })}
+              </p>
+            )}
             <CodeBlock code={commands.register} data-testid="agent-cmd-register" copyTestId="agent-copy-register" />
             <p className="text-sm text-slate-600">{t("agents.create.step2RunHint", { seconds: interval })}</p>
             <CodeBlock code={commands.run} data-testid="agent-cmd-run" copyTestId="agent-copy-run" />
           </Step>
-          <Step n={3} optional title={t("agents.create.step3Title")} description={t("agents.create.step3Hint")} testId="agent-step-install">
-            <CodeBlock code={commands.install} data-testid="agent-cmd-install" copyTestId="agent-copy-install" />
-            <p className="text-xs text-slate-500">{t("agents.create.step3Note")}</p>
-          </Step>
+          {target?.os === "linux" && (
+            <Step n={3} optional title={t("agents.create.step3Title")} description={t("agents.create.step3Hint")} testId="agent-step-install">
+              <CodeBlock code={commands.install} data-testid="agent-cmd-install" copyTestId="agent-copy-install" />
+              <p className="text-xs text-slate-500">{t("agents.create.step3Note")}</p>
+            </Step>
+          )}
         </ol>
       </Card>
 
-      <WaitingPanel />
+      <WaitingPanel onFound={onAgentFound} />
     </div>
   );
 }

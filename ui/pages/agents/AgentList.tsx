@@ -12,6 +12,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { fullestDisk, loadView, saveView, totalRates, type AgentView } from "./model";
 import { AgentStatusBadge, UsageMeter, useAgo, useDurationUnits } from "./parts";
 import { useAgents } from "./useAgents";
+import { LoadError, LoadingMessage } from "../../components/LoadState";
 
 const TH = "px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
 const TD = "px-3 py-3 text-sm text-slate-700 whitespace-nowrap";
@@ -266,21 +267,12 @@ export default function AgentList() {
       />
       {state.phase === "loading" && (
         <Card>
-          <p data-testid="agents-loading" role="status" className="px-6 py-12 text-center text-sm text-slate-500">
-            {t("agents.loading")}
-          </p>
+          <LoadingMessage data-testid="agents-loading">{t("agents.loading")}</LoadingMessage>
         </Card>
       )}
       {state.phase === "error" && (
         <Card>
-          <div className="flex flex-col items-center gap-4 px-6 py-12 text-center">
-            <p data-testid="agents-error" role="alert" className="text-sm text-red-600">
-              {state.message}
-            </p>
-            <Button variant="secondary" size="sm" onClick={() => void reload()}>
-              {t("common.retry")}
-            </Button>
-          </div>
+          <LoadError data-testid="agents-error" message={state.message} onRetry={() => void reload()} />
         </Card>
       )}
       {state.phase === "loaded" && state.stale && (

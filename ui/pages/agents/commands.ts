@@ -1,7 +1,14 @@
-// The commands of the install guide (/agents/create), built from the server address, the token and the interval.
+// The commands of the install guide (/agents/create), built from the server address, the build on offer, the token
+// and the interval.
 
-export const AGENT_TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
-export type AgentTarget = (typeof AGENT_TARGETS)[number];
+import type { AgentTarget } from "../../api/agents";
+
+/** Every os-arch the guide knows how to name, in the order it offers them (Linux first). */
+export const AGENT_TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64", "windows-arm64"] as const;
+export type TargetId = (typeof AGENT_TARGETS)[number];
+
+/** A build the server offers (GET /api/agents/targets): os, arch, its file under /downloads/ and its size. */
+export type DownloadTarget = AgentTarget;
 
 export const INTERVAL_MIN = 1;
 export const INTERVAL_MAX = 3600;
@@ -10,11 +17,33 @@ export const INTERVAL_DEFAULT = 10;
 /** Shown in the commands until a token exists. */
 export const TOKEN_PLACEHOLDER = "<TOKEN>";
 
-export const isWindows = (target: AgentTarget) => target.startsWith("windows");
-export const isLinux = (target: AgentTarget) => target.startsWith("linux");
+export const targetId = (target: Pick<DownloadTarget, "os" | "arch">) => `${target.os}-${target.arch}` as TargetId;
 
-/** The file the server serves for a target: vigil-agent-linux-x64, vigil-agent-windows-x64.exe … */
-export const binaryName = (target: AgentTarget) => `vigil-agent-${target}${isWindows(target) ? ".exe" : ""}`;
+/** The builds in the guide's order (Linux x64 first), whatever order the server listed them in. */
+export function sortTargets<T extends Pick<DownloadTarget, "os" | "arch">>(targets: readonly T[]): T[] {
+  const rank = (t: T) => {
+    const i = AGENT_TARGETS.indexOf(targetId(t));
+    return i === -1 ? AGENT_TARGETS.length : i;
+  };
+  return [...targets].sort((a, b) => rank(a) - rank(b));
+}
+
+/**
+ * True when the URL's host is a loopback address (localhost, *.localhost, 127.0.0.0/8, ::1): agents on other machines
+ * cannot reach it. False for anything that does not parse.
+ */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (/^127(\.\d{1,3}){3}$/.test(host)) return true;
+  // URL writes IPv6 hosts in brackets, compressed: [::1]; an IPv4-mapped 127.x as [::ffff:7fxx:xxxx].
+  return host === "[::1]" || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
+}
 
 /** A reporting interval typed by the user: a whole number of seconds in 1–3600, or null. */
 export function parseInterval(text: string): number | null {
@@ -37,8 +66,10 @@ export function powershellQuote(word: string): string {
 }
 
 export interface InstallCommands {
-  /** Step 1: fetch the binary (and make it executable). */
-  download: string;
+  /** Step 1: fetch the binary (and make it executable); null when the server offers no build. */
+  download: string | null;
+  /** The same file for a browser: its address. Null with `download`. */
+  downloadUrl: string | null;
   /** Step 2a: trade the one-time token for the agent's own credential. */
   register: string;
   /** Step 2b: start reporting. */
@@ -47,15 +78,26 @@ export interface InstallCommands {
   install: string;
 }
 
-export function installCommands(input: { origin: string; target: AgentTarget; token: string | null; interval: number }): InstallCommands {
+/**
+ * The guide's commands. `target` is the chosen build (null: none on offer; the other commands are then the POSIX
+ * ones). The download asks for gzip (`--compressed`: the server sends its pre-built .gz, about half the size), except
+ * on Windows, whose bundled curl.exe is built without zlib and would refuse the option.
+ */
+export function installCommands(input: {
+  origin: string;
+  target: Pick<DownloadTarget, "os" | "file"> | null;
+  token: string | null;
+  interval: number;
+}): InstallCommands {
   const origin = input.origin.replace(/\/+$/, "");
   const token = input.token || TOKEN_PLACEHOLDER;
-  const url = `${origin}/downloads/${binaryName(input.target)}`;
+  const url = input.target ? `${origin}/downloads/${encodeURIComponent(input.target.file)}` : null;
   const install = `curl -fsSL ${shellQuote(`${origin}/install.sh`)} | sudo sh -s -- --token ${shellQuote(token)} --interval ${input.interval}`;
-  if (isWindows(input.target)) {
+  if (input.target?.os === "windows") {
     const q = powershellQuote;
     return {
-      download: `curl.exe -fsSL -o vigil-agent.exe ${q(url)}`,
+      download: `curl.exe -fsSL -o vigil-agent.exe ${q(url!)}`,
+      downloadUrl: url,
       register: `.\\vigil-agent.exe register --server ${q(origin)} --token ${q(token)}`,
       run: `.\\vigil-agent.exe run --interval ${input.interval}`,
       install,
@@ -63,7 +105,8 @@ export function installCommands(input: { origin: string; target: AgentTarget; to
   }
   const q = shellQuote;
   return {
-    download: `curl -fsSL -o vigil-agent ${q(url)} && chmod +x vigil-agent`,
+    download: url && `curl -fsSL --compressed -o vigil-agent ${q(url)} && chmod +x vigil-agent`,
+    downloadUrl: url,
     register: `./vigil-agent register --server ${q(origin)} --token ${q(token)}`,
     run: `./vigil-agent run --interval ${input.interval}`,
     install,

@@ -2,6 +2,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import type { ParseKeys } from "i18next";
 import type { ComponentType, SVGProps } from "react";
 import { useTranslation } from "react-i18next";
+import { Redirect } from "wouter";
 import { ButtonLink } from "../../components/Button";
 import {
   ActivityIcon,
@@ -13,8 +14,9 @@ import {
   ShieldIcon,
   UsersIcon,
 } from "../../components/icons";
+import { PageLoading } from "../../components/PageLoading";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
-import { isAuthenticated } from "../../state/session";
+import { isAuthenticated, sessionReady, token } from "../../state/session";
 
 type FeatureId = "monitors" | "agents" | "statusPage" | "notifications" | "users" | "languages" | "pwa" | "selfHosted";
 
@@ -33,6 +35,10 @@ export default function Home() {
   useSignals();
   const { t } = useTranslation();
   useDocumentTitle();
+  // The landing page is for visitors: someone signed in goes straight to their dashboard.
+  if (isAuthenticated.value) return <Redirect to="/dashboard" replace />;
+  // A stored token still being checked (GET /api/auth/me) may turn out to be a session: wait rather than flash.
+  if (!sessionReady.value && token.value) return <PageLoading />;
   return (
     <div data-testid="home">
       <section className="relative overflow-hidden rounded-2xl bg-gradient-to-br from-indigo-600 via-indigo-600 to-violet-600 px-6 py-16 text-center text-white shadow-sm sm:px-12 sm:py-20">
@@ -40,20 +46,12 @@ export default function Home() {
         <h1 className="mx-auto mt-4 max-w-3xl text-3xl font-semibold tracking-tight sm:text-5xl">{t("home.title")}</h1>
         <p className="mx-auto mt-5 max-w-2xl text-base text-indigo-100 sm:text-lg">{t("home.subtitle")}</p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
-          {isAuthenticated.value ? (
-            <ButtonLink href="/dashboard" variant="secondary" data-testid="home-dashboard">
-              {t("home.goToDashboard")}
-            </ButtonLink>
-          ) : (
-            <>
-              <ButtonLink href="/register" variant="secondary" data-testid="home-register">
-                {t("home.getStarted")}
-              </ButtonLink>
-              <ButtonLink href="/login" variant="onDark" data-testid="home-login">
-                {t("home.login")}
-              </ButtonLink>
-            </>
-          )}
+          <ButtonLink href="/register" variant="secondary" data-testid="home-register">
+            {t("home.getStarted")}
+          </ButtonLink>
+          <ButtonLink href="/login" variant="onDark" data-testid="home-login">
+            {t("home.login")}
+          </ButtonLink>
         </div>
       </section>
 

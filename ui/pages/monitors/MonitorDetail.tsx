@@ -29,6 +29,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
 import { applyCheck, applyStatus, displayStatus, formatAvailability, formatMs, tlsExpiry } from "./model";
 import { Ago, LiveIndicator, MonitorStatusBadge, StatusBar, formatDateTime, useCheckSummary, useClock } from "./parts";
+import { translateCheckError } from "./checkError";
 
 /** History bars slide with time: refreshed this often even without checks. */
 const HISTORY_POLL_MS = 60_000;
@@ -83,7 +84,7 @@ function CheckResultPanel({ result }: { result: CheckResult }) {
           <span className="tabular-nums">{formatMs(result.responseTime, t("common.dash"))}</span>
         </Fact>
         <Fact label={t("monitors.detail.error")} testId="monitor-check-result-error">
-          {result.error ? <span className="font-medium text-red-700">{result.error}</span> : t("monitors.detail.noError")}
+          {result.error ? <span className="font-medium text-red-700">{translateCheckError(t, result.error)}</span> : t("monitors.detail.noError")}
         </Fact>
       </dl>
     </div>
@@ -148,7 +149,7 @@ function HistoryCard({ title, window, daily, testId }: { title: string; window: 
           <Fact label={t("monitors.detail.aggregates.lastError")} testId={`history-${testId}-error`}>
             {window.error ? (
               <span>
-                <span className="text-red-700">{window.error.message}</span>
+                <span className="text-red-700">{translateCheckError(t, window.error.message)}</span>
                 <span className="ml-1.5 text-xs text-slate-500">
                   <Ago at={window.error.time} />
                 </span>

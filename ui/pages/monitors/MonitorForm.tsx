@@ -4,7 +4,7 @@ import { errorMessage } from "../../api/errors";
 import { MONITOR_METHODS, type MonitorInput, type MonitorMethod, type PublicMonitor } from "../../api/monitors";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
-import { Field, FormMessage, SelectInput, TextInput } from "../../components/form";
+import { Field, FormMessage, SelectInput, TextInput, Toggle } from "../../components/form";
 import { PlusIcon } from "../../components/icons";
 import {
   FIELD_ORDER,
@@ -40,24 +40,6 @@ function Section({ title, children }: { title: ReactNode; children: ReactNode })
       </h2>
       {children}
     </div>
-  );
-}
-
-function Toggle({ name, label, hint, checked, onChange }: { name: string; label: ReactNode; hint: ReactNode; checked: boolean; onChange: (v: boolean) => void }) {
-  return (
-    <label className="flex cursor-pointer items-start gap-3 rounded-lg p-1">
-      <input
-        type="checkbox"
-        name={name}
-        checked={checked}
-        onChange={(e) => onChange(e.target.checked)}
-        className="mt-0.5 size-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600"
-      />
-      <span>
-        <span className="block text-sm font-medium text-slate-700">{label}</span>
-        <span className="block text-xs text-slate-500">{hint}</span>
-      </span>
-    </label>
   );
 }
 

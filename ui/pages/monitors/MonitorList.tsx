@@ -12,6 +12,8 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
 import { applyPush, displayStatus, formatAvailability, formatMs, type MonitorPush } from "./model";
 import { Ago, LiveIndicator, MonitorStatusBadge, useCheckSummary } from "./parts";
+import { translateCheckError } from "./checkError";
+import { LoadError, LoadingMessage } from "../../components/LoadState";
 
 type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; monitors: PublicMonitor[] };
 
@@ -115,19 +117,10 @@ export default function MonitorList() {
       />
       <Card className="overflow-hidden">
         {state.phase === "loading" && (
-          <p data-testid="monitors-loading" role="status" className="px-6 py-12 text-center text-sm text-slate-500">
-            {t("monitors.loading")}
-          </p>
+          <LoadingMessage data-testid="monitors-loading">{t("monitors.loading")}</LoadingMessage>
         )}
         {state.phase === "error" && (
-          <div className="flex flex-col items-center gap-4 px-6 py-12 text-center">
-            <p data-testid="monitors-error" role="alert" className="text-sm text-red-600">
-              {state.message}
-            </p>
-            <Button variant="secondary" size="sm" onClick={() => void load(true)}>
-              {t("common.retry")}
-            </Button>
-          </div>
+          <LoadError data-testid="monitors-error" message={state.message} onRetry={() => void load(true)} />
         )}
         {state.phase === "loaded" && state.monitors.length === 0 && (
           <div data-testid="monitors-empty" className="flex flex-col items-center gap-4 px-6 py-14 text-center">
@@ -173,8 +166,13 @@ export default function MonitorList() {
                         {m.url}
                       </span>
                     </td>
-                    <td className={TD} title={m.lastError ?? undefined}>
+                    <td className={TD}>
                       <MonitorStatusBadge status={displayStatus(m)} data-testid={`monitor-status-${m.id}`} />
+                      {m.active && m.status === "down" && m.lastError && (
+                        <span className="mt-1 block max-w-48 truncate text-xs text-red-700" title={translateCheckError(t, m.lastError)} data-testid={`monitor-reason-${m.id}`}>
+                          {translateCheckError(t, m.lastError)}
+                        </span>
+                      )}
                     </td>
                     <td className={`${TD} text-right tabular-nums`} data-testid={`monitor-response-${m.id}`}>
                       {formatMs(m.responseTime, t("common.dash"))}

@@ -6,6 +6,7 @@ import type { CheckResult, StatusBucket } from "../../api/monitors";
 import { formatDuration, secondsSince, type DurationUnits } from "../../components/format";
 import { liveState } from "../../state/live";
 import { formatAvailability, formatMs, type DisplayStatus } from "./model";
+import { translateCheckError } from "./checkError";
 
 // Small pieces shared by the monitor screens.
 
@@ -176,7 +177,8 @@ export function useCheckSummary() {
   const { t } = useTranslation();
   return (result: CheckResult) => {
     if (result.status === "up") return [result.httpStatus, formatMs(result.responseTime, "")].filter(Boolean).join(" · ");
-    return result.error ?? (result.httpStatus !== null ? `HTTP ${result.httpStatus}` : t("monitors.status.down"));
+    if (result.error) return translateCheckError(t, result.error);
+    return result.httpStatus !== null ? `HTTP ${result.httpStatus}` : t("monitors.status.down");
   };
 }
 

@@ -10,6 +10,8 @@ import { RoleBadge, StatusBadge } from "../../components/RoleBadge";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { user as sessionUser } from "../../state/session";
+import { RegistrationPanel } from "./RegistrationPanel";
+import { LoadError, LoadingMessage } from "../../components/LoadState";
 
 type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; users: PublicUser[] };
 
@@ -43,6 +45,8 @@ export default function UserList() {
     onDeleted: (id) => setState((s) => (s.phase === "loaded" ? { ...s, users: s.users.filter((u) => u.id !== id) } : s)),
   });
 
+  const usernameOf = (id: number) => (state.phase === "loaded" ? state.users.find((u) => u.id === id)?.username : undefined);
+
   return (
     <div>
       <PageHeader
@@ -54,21 +58,13 @@ export default function UserList() {
           </ButtonLink>
         }
       />
+      <RegistrationPanel usernameOf={usernameOf} />
       <Card className="overflow-hidden">
         {state.phase === "loading" && (
-          <p data-testid="users-loading" role="status" className="px-6 py-12 text-center text-sm text-slate-500">
-            {t("users.loading")}
-          </p>
+          <LoadingMessage data-testid="users-loading">{t("users.loading")}</LoadingMessage>
         )}
         {state.phase === "error" && (
-          <div className="flex flex-col items-center gap-4 px-6 py-12 text-center">
-            <p data-testid="users-error" role="alert" className="text-sm text-red-600">
-              {state.message}
-            </p>
-            <Button variant="secondary" size="sm" onClick={() => void load()}>
-              {t("common.retry")}
-            </Button>
-          </div>
+          <LoadError data-testid="users-error" message={state.message} onRetry={() => void load()} />
         )}
         {state.phase === "loaded" && state.users.length === 0 && (
           <p data-testid="users-empty" className="px-6 py-12 text-center text-sm text-slate-500">

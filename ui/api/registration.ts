@@ -1,0 +1,34 @@
+import type { PublicInvite } from "../../server/registration/service";
+import type { Role } from "../../server/users/public";
+import { api } from "./client";
+
+export type { PublicInvite };
+
+/** The instance's registration setting and its pending (unused, unexpired) invites. */
+export interface RegistrationSettings {
+  open: boolean;
+  invites: PublicInvite[];
+}
+
+export interface CreateInviteInput {
+  role: Role;
+  /** Validity in hours (the server accepts 1-720). */
+  hours: number;
+}
+
+/** The validity choices offered on /users, in hours: 1 day, 7 days (the server's default), 30 days. */
+export const INVITE_VALIDITY_HOURS = [24, 168, 720] as const;
+export type InviteValidity = (typeof INVITE_VALIDITY_HOURS)[number];
+export const DEFAULT_INVITE_VALIDITY: InviteValidity = 168;
+
+/** The link a newcomer opens: this server's /register with the one-time token. */
+export const inviteLink = (origin: string, token: string) => `${origin.replace(/\/+$/, "")}/register?invite=${encodeURIComponent(token)}`;
+
+export const getRegistration = () => api.get<RegistrationSettings>("/api/registration");
+
+export const setRegistrationOpen = (open: boolean) => api.put<{ open: boolean }>("/api/registration", { open });
+
+/** The token is in this reply only: the server keeps its hash. */
+export const createInvite = (input: CreateInviteInput) => api.post<{ token: string; invite: PublicInvite }>("/api/registration/invites", input);
+
+export const revokeInvite = (id: number) => api.delete<object>(`/api/registration/invites/${id}`);
