@@ -10,17 +10,19 @@ const { values } = parseArgs({
   options: {
     target: { type: "string" },
     outfile: { type: "string", default: "dist/vigil" },
+    // A separate UI output (with --outfile) lets two builds run side by side without overwriting each other.
+    "ui-outdir": { type: "string", default: "dist/ui" },
     "no-agents": { type: "boolean" },
   },
 });
 
 const started = performance.now();
-await buildUi();
+await buildUi({ outdir: values["ui-outdir"] });
 const args = [
   "build",
   "--compile",
   "server/main.ts",
-  "--asset", "dist/ui",
+  "--asset", values["ui-outdir"]!,
   "--asset", "server/db/migrations",
   "--outfile", values.outfile!,
   "--minify",
