@@ -1,7 +1,10 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { AgentStatus } from "../../api/agents";
-import { formatDuration, formatPercent, secondsSince, usageLevel, type DurationUnits } from "../../components/format";
+import { formatDuration, formatPercent, secondsSince, usageLevel } from "../../components/format";
+import { useDurationUnits } from "../../components/time";
+
+export { useDurationUnits };
 
 // Small pieces shared by the agent screens.
 
@@ -63,11 +66,6 @@ export function UsageMeter({ label, percent, detail }: { label: ReactNode; perce
   );
 }
 
-/** Duration units in the current language ("12s" / "12秒"). */
-export function useDurationUnits(): DurationUnits {
-  const { t } = useTranslation();
-  return { d: t("common.units.d"), h: t("common.units.h"), m: t("common.units.m"), s: t("common.units.s") };
-}
 
 /** "12s ago", or "Never" when the agent has not reported. */
 export function useAgo() {

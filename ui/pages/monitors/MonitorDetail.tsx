@@ -28,7 +28,8 @@ import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
 import { applyCheck, applyStatus, displayStatus, formatAvailability, formatMs, tlsExpiry } from "./model";
-import { Ago, LiveIndicator, MonitorStatusBadge, StatusBar, formatDateTime, useCheckSummary, useClock } from "./parts";
+import { Ago, LiveIndicator, MonitorStatusBadge, StatusBar, useCheckSummary } from "./parts";
+import { Time, useClock } from "../../components/time";
 import { translateCheckError } from "./checkError";
 
 /** History bars slide with time: refreshed this often even without checks. */
@@ -220,7 +221,7 @@ function TlsExpiry({ monitor }: { monitor: PublicMonitor }) {
 }
 
 function DetailsCard({ monitor }: { monitor: PublicMonitor }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const none = t("monitors.detail.info.none");
   return (
     <Card data-testid="monitor-info">
@@ -245,7 +246,7 @@ function DetailsCard({ monitor }: { monitor: PublicMonitor }) {
           {monitor.followRedirects ? t("monitors.detail.info.follow") : t("monitors.detail.info.noFollow")}
         </Fact>
         <Fact label={t("monitors.detail.info.created")} testId="monitor-info-created">
-          {formatDateTime(monitor.createdAt, i18n.language)}
+          <Time at={monitor.createdAt} />
         </Fact>
         <Fact label={t("monitors.detail.info.tls")} testId="monitor-info-tls">
           <TlsExpiry monitor={monitor} />

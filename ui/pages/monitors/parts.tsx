@@ -1,9 +1,8 @@
-import { signal } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { useEffect, useState, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CheckResult, StatusBucket } from "../../api/monitors";
-import { formatDuration, secondsSince, type DurationUnits } from "../../components/format";
+import { Ago as SharedAgo } from "../../components/time";
 import { liveState } from "../../state/live";
 import { formatAvailability, formatMs, type DisplayStatus } from "./model";
 import { translateCheckError } from "./checkError";
@@ -35,50 +34,10 @@ export function MonitorStatusBadge({ status, size = "sm", "data-testid": testId 
   );
 }
 
-// One clock for every "12s ago" on the page: a single timer, and only the components showing a time re-render.
-const clock = signal(Date.now());
-let clockUsers = 0;
-let clockTimer: ReturnType<typeof setInterval> | null = null;
-
-/** The current time (Unix ms), ticking every second while a component uses it. */
-export function useClock(): number {
-  useSignals();
-  useEffect(() => {
-    if (clockUsers++ === 0) {
-      clock.value = Date.now();
-      clockTimer = setInterval(() => (clock.value = Date.now()), 1000);
-    }
-    return () => {
-      if (--clockUsers === 0 && clockTimer) {
-        clearInterval(clockTimer);
-        clockTimer = null;
-      }
-    };
-  }, []);
-  return clock.value;
-}
-
-export function useDurationUnits(): DurationUnits {
-  const { t } = useTranslation();
-  return { d: t("common.units.d"), h: t("common.units.h"), m: t("common.units.m"), s: t("common.units.s") };
-}
-
-/** "12s ago" (ticking), or "Never"; the exact time on hover. */
+/** "12s ago" (ticking), or "Never"; the exact time and its zone on hover. */
 export function Ago({ at, never }: { at: number | null | undefined; never?: string }) {
-  const { t, i18n } = useTranslation();
-  const now = useClock();
-  const units = useDurationUnits();
-  if (!at) return <>{never ?? t("monitors.never")}</>;
-  return (
-    <time dateTime={new Date(at).toISOString()} title={formatDateTime(at, i18n.language)}>
-      {t("common.ago", { time: formatDuration(secondsSince(at, now), units) })}
-    </time>
-  );
-}
-
-/** Date and time to the second, in the interface language. */
-export function formatDateTime(at: number, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false }).format(at);
+  const { t } = useTranslation();
+  return <SharedAgo at={at} never={never ?? t("monitors.never")} />;
 }
 
 function formatSlot(bucket: StatusBucket, daily: boolean, locale: string): string {
