@@ -1,33 +1,8 @@
-import { expect, test, withSession, type Vigil } from "./fixtures";
+import { expect, test, withSession } from "./fixtures";
+import { host, registerAgent, report, sample } from "./helpers";
 
 // Agent screens in both languages: the install guide, the list (cards and table), the detail with its charts, the
 // edit form. Agents are registered and report through the real agent API, as the compiled agent would.
-
-const GiB = 1024 ** 3;
-
-function sample(time: number, cpu = 25) {
-  return {
-    time,
-    cpu: { usage: cpu, cores: 4, model: "Test CPU @ 2.0GHz" },
-    memory: { total: 8 * GiB, used: 3 * GiB, free: 5 * GiB, usageRate: 37.5 },
-    disks: [
-      { device: "/dev/vda1", mountPoint: "/", fsType: "ext4", total: 50 * GiB, used: 20 * GiB, free: 30 * GiB, usageRate: 40 },
-      { device: "/dev/vdb1", mountPoint: "/data", fsType: "xfs", total: 200 * GiB, used: 180 * GiB, free: 20 * GiB, usageRate: 90 },
-    ],
-    network: [{ name: "eth0", rxRate: 1536, txRate: 512, received: 10 * GiB, sent: GiB, packetsReceived: 123456, packetsSent: 65432 }],
-    load: { one: 0.25, five: 0.5, fifteen: 0.75 },
-  };
-}
-
-const host = (hostname: string) => ({
-  hostname,
-  ips: ["10.1.2.3"],
-  os: "Debian GNU/Linux 12",
-  kernel: "6.1.0-test",
-  arch: "x64",
-  uptime: 90_061,
-  agentVersion: "0.1.0",
-});
 
 /** A build as GET /api/agents/targets lists it. */
 type Target = { os: "linux" | "darwin" | "windows"; arch: "x64" | "arm64"; file: string; bytes: number };
@@ -39,22 +14,6 @@ const downloadCommand = (url: string, t: Target) =>
   t.os === "windows"
     ? `curl.exe -fsSL -o vigil-agent.exe ${url}/downloads/${t.file}`
     : `curl -fsSL --compressed -o vigil-agent ${url}/downloads/${t.file} && chmod +x vigil-agent`;
-
-/** Registers an agent with a fresh token (as `vigil-agent register` does) and returns its id and credential. */
-async function registerAgent(vigil: Vigil, session: { token: string }, hostname: string, token?: string) {
-  const regToken = token ?? (await vigil.api("POST", "/api/agents/tokens", {}, session.token)).body.token;
-  const reg = await vigil.api("POST", "/api/agents/register", { token: regToken, host: host(hostname) });
-  expect(reg.status).toBe(201);
-  return { id: reg.body.agentId as number, credential: reg.body.credential as string };
-}
-
-/** Sends samples taken every 10 s up to now (as `vigil-agent run` does). */
-async function report(vigil: Vigil, agent: { credential: string }, hostname: string, count = 6) {
-  const now = Date.now();
-  const samples = Array.from({ length: count }, (_, i) => sample(now - (count - 1 - i) * 10_000, 20 + i));
-  const res = await vigil.api("POST", "/api/agents/report", { host: host(hostname), interval: 10, samples }, agent.credential);
-  expect(res.status).toBe(200);
-}
 
 for (const lang of [
   {

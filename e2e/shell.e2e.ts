@@ -73,7 +73,16 @@ for (const lang of [
       await expect(dashboard).toHaveText(lang.dashboard);
       await expect(dashboard).toHaveAttribute("aria-current", "page");
       for (const id of ["monitors", "agents", "status", "notifications"]) await expect(page.getByTestId(`nav-link-${id}`)).toBeVisible();
+      // No install prompt from the browser: no Install app button. Once it offers one, the button appears.
+      await expect(page.getByTestId("nav-install")).toHaveCount(0);
+      await page.evaluate(() => {
+        const event = new Event("beforeinstallprompt", { cancelable: true });
+        Object.assign(event, { prompt: async () => {}, userChoice: Promise.resolve({ outcome: "dismissed", platform: "" }) });
+        window.dispatchEvent(event);
+      });
       await expect(page.getByTestId("nav-install")).toBeVisible();
+      await page.getByTestId("nav-install").click(); // the prompt is used up either way
+      await expect(page.getByTestId("nav-install")).toHaveCount(0);
       await page.getByTestId("nav-link-notifications").click();
       await expect(page).toHaveURL(/\/notifications$/);
       await expect(page.getByTestId("nav-link-notifications")).toHaveAttribute("aria-current", "page");

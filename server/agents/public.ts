@@ -12,6 +12,14 @@ export type AgentLiveMessages = {
 export type SeriesRange = "1h" | "24h" | "7d" | "30d";
 
 /** Agents by status, for /dashboard. */
+/** An agent that stopped reporting (the dashboard's triage list). */
+export interface OfflineAgent {
+  id: number;
+  name: string;
+  /** Its last report: it has been offline since then. */
+  lastSeenAt: number | null;
+}
+
 export interface AgentCounts {
   total: number;
   online: number;

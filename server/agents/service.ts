@@ -1,7 +1,7 @@
 import { BatchWriter } from "../db/batch-writer";
 import type { Logger } from "../log";
 import type { HostInfo, Report, Sample } from "./protocol";
-import type { AgentCounts } from "./public";
+import type { AgentCounts, OfflineAgent } from "./public";
 import { hashSecret, newSecret } from "../auth/secrets";
 import { rollUp, sampleToSeries } from "./series";
 import type { AgentStore, Resolution, RollupRow, SampleRow } from "./store";
@@ -137,6 +137,13 @@ export class AgentService {
       counts[a.status]++;
     }
     return counts;
+  }
+
+  /** Offline agents, longest silent first. */
+  offline(): OfflineAgent[] {
+    const offline: OfflineAgent[] = [];
+    for (const a of this.states.values()) if (a.status === "offline") offline.push({ id: a.id, name: a.name, lastSeenAt: a.lastSeenAt });
+    return offline.sort((a, b) => (a.lastSeenAt ?? 0) - (b.lastSeenAt ?? 0) || a.id - b.id);
   }
 
   /** A one-time registration token; only its hash is stored. */

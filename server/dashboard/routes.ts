@@ -10,9 +10,18 @@ export interface DashboardRouteDeps {
   session: ReturnType<typeof sessions>;
 }
 
-/** The /dashboard counts: both come from memory, so the page can refetch on every pushed change. */
+/** The /dashboard counts and problems: all from memory, so the page can refetch on every pushed change. */
 export function dashboardRoutes({ monitors, agents, session }: DashboardRouteDeps) {
   return new Elysia({ prefix: "/api" })
     .use(session)
-    .get("/dashboard", (): Dashboard & { success: true } => ({ success: true, ...monitors.counts(), agents: agents.counts() }), { auth: "user" });
+    .get(
+      "/dashboard",
+      (): Dashboard & { success: true } => ({
+        success: true,
+        ...monitors.counts(),
+        agents: agents.counts(),
+        problems: { monitors: monitors.down(), agents: agents.offline() },
+      }),
+      { auth: "user" },
+    );
 }

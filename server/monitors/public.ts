@@ -157,6 +157,16 @@ export interface DashboardCounts {
   pending: number;
 }
 
+/** An active monitor that is down right now (the dashboard's triage list). */
+export interface DownMonitor {
+  id: number;
+  name: string;
+  /** The latest check's error (server/monitors/check-errors.ts sentences; the UI translates them). */
+  error: string | null;
+  /** When it went down. */
+  since: number | null;
+}
+
 // ── Events (internal bus, and pushed to browsers on /api/live) ─────────────────────────────────────────────────
 
 /** A monitor's status changed. The notifications feature subscribes to this. */

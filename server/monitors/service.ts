@@ -119,6 +119,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
       return entry && publicOf(entry);
     },
     counts: () => store.counts(),
+    down: () => store.down(),
 
     create(input: MonitorPatch): PublicMonitor {
       const fields = resolveFields(input);

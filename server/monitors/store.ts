@@ -5,7 +5,7 @@ import type { Db } from "../db/open";
 import { monitors, type MonitorRow } from "../db/schema";
 import type { CheckOutcome } from "./check";
 import { HOUR, readWatermarks } from "./history";
-import type { CheckResult, DashboardCounts, MonitorStatus, PublicMonitor } from "./public";
+import type { CheckResult, DashboardCounts, DownMonitor, MonitorStatus, PublicMonitor } from "./public";
 import type { MonitorFields } from "./schemas";
 import type { PersistedState } from "./writer";
 
@@ -279,6 +279,17 @@ export function createMonitorStore(db: Db) {
         c[e.state.status]++;
       }
       return c;
+    },
+
+    /** Active monitors that are down, longest down first. */
+    down(): DownMonitor[] {
+      const down: DownMonitor[] = [];
+      for (const e of entries.values()) {
+        if (e.fields.active && e.state.status === "down") {
+          down.push({ id: e.id, name: e.fields.name, error: e.state.lastError, since: e.state.statusChangedAt });
+        }
+      }
+      return down.sort((a, b) => (a.since ?? 0) - (b.since ?? 0) || a.id - b.id);
     },
   };
 }

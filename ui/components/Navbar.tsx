@@ -2,7 +2,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "wouter";
-import { promptInstall } from "../state/install";
+import { canInstall, promptInstall } from "../state/install";
 import { isAuthenticated } from "../state/session";
 import { ButtonLink } from "./Button";
 import { useMediaQuery, useScrolled } from "./hooks";
@@ -15,6 +15,7 @@ import { UserMenu } from "./UserMenu";
 const DESKTOP = "(min-width: 768px)";
 
 function NavLinks({ vertical }: { vertical: boolean }) {
+  useSignals();
   const { t } = useTranslation();
   const [location] = useLocation();
   const base = vertical ? "flex items-center gap-2 rounded-lg px-3 py-2.5 text-sm font-medium" : "rounded-lg px-3 py-2 text-sm font-medium";
@@ -36,15 +37,18 @@ function NavLinks({ vertical }: { vertical: boolean }) {
           </Link>
         );
       })}
-      <button
-        type="button"
-        data-testid="nav-install"
-        onClick={() => void promptInstall()}
-        className={`${base} flex cursor-pointer items-center gap-1.5 text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900`}
-      >
-        <DownloadIcon className="size-4" />
-        {t("nav.installApp")}
-      </button>
+      {/* Only when the browser offers an install prompt: a button that does nothing would be a lie. */}
+      {canInstall.value && (
+        <button
+          type="button"
+          data-testid="nav-install"
+          onClick={() => void promptInstall()}
+          className={`${base} flex cursor-pointer items-center gap-1.5 text-slate-600 transition-colors hover:bg-slate-100 hover:text-slate-900`}
+        >
+          <DownloadIcon className="size-4" />
+          {t("nav.installApp")}
+        </button>
+      )}
     </>
   );
 }

@@ -1,18 +1,32 @@
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "wouter";
+import { Link, useSearch } from "wouter";
 import { deleteAgent, type PublicAgent } from "../../api/agents";
 import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
 import { formatBytes, formatDuration, formatLoad, formatPercent, formatRate } from "../../components/format";
-import { useNow } from "../../components/hooks";
+import { useMediaQuery, useNow } from "../../components/hooks";
 import { GridIcon, ListIcon, PlusIcon, ServerIcon } from "../../components/icons";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
-import { fullestDisk, loadView, saveView, totalRates, type AgentView } from "./model";
+import { AGENT_STATUS_FILTERS, fullestDisk, loadView, parseAgentStatusFilter, saveView, sortForTriage, totalRates, type AgentView } from "./model";
 import { AgentStatusBadge, UsageMeter, useAgo, useDurationUnits } from "./parts";
 import { useAgents } from "./useAgents";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
+import { FilterPills } from "../../components/FilterPills";
+
+const EMPTY: PublicAgent[] = [];
+
+/** All / Offline / Connecting / Online with counts; kept in the URL (`?status=offline`) so the view can be shared. */
+function AgentStatusFilter({ agents, value }: { agents: PublicAgent[]; value: PublicAgent["status"] | null }) {
+  const { t } = useTranslation();
+  const count = (status: PublicAgent["status"]) => agents.filter((a) => a.status === status).length;
+  const options = [
+    { key: null, label: t("agents.filter.all"), count: agents.length },
+    ...AGENT_STATUS_FILTERS.map((key) => ({ key, label: t(`agents.status.${key}`), count: count(key) })),
+  ];
+  return <FilterPills base="/agents" label={t("agents.filter.label")} options={options} value={value} className="mb-4" testId="agents-filter" />;
+}
 
 const TH = "px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
 const TD = "px-3 py-3 text-sm text-slate-700 whitespace-nowrap";
@@ -249,7 +263,15 @@ export default function AgentList() {
     onDeleted: remove,
   });
 
-  const agents = state.phase === "loaded" ? state.agents : [];
+  const all = state.phase === "loaded" ? state.agents : EMPTY;
+  const filter = parseAgentStatusFilter(useSearch());
+  const agents = useMemo(() => {
+    const sorted = sortForTriage(all);
+    return filter ? sorted.filter((a) => a.status === filter) : sorted;
+  }, [all, filter]);
+  // A phone gets the cards whatever the remembered view: a seven-column table does not fit 390 px.
+  const wide = useMediaQuery("(min-width: 768px)");
+  const shownView: AgentView = wide ? view : "cards";
   return (
     <div>
       <PageHeader
@@ -280,15 +302,23 @@ export default function AgentList() {
           {t("agents.staleList", { message: state.stale })}
         </p>
       )}
-      {state.phase === "loaded" && agents.length === 0 && <EmptyState />}
-      {agents.length > 0 && view === "cards" && (
+      {state.phase === "loaded" && all.length === 0 && <EmptyState />}
+      {all.length > 0 && <AgentStatusFilter agents={all} value={filter} />}
+      {all.length > 0 && agents.length === 0 && (
+        <Card>
+          <p data-testid="agents-filter-empty" className="px-6 py-12 text-center text-sm text-slate-500">
+            {t("agents.filter.empty")}
+          </p>
+        </Card>
+      )}
+      {agents.length > 0 && shownView === "cards" && (
         <div data-testid="agents-cards" className="grid gap-5 md:grid-cols-2 xl:grid-cols-3">
           {agents.map((agent) => (
             <AgentCard key={agent.id} agent={agent} now={now} deleting={deletingId === agent.id} onDelete={askDelete} />
           ))}
         </div>
       )}
-      {agents.length > 0 && view === "table" && <AgentTable agents={agents} now={now} deletingId={deletingId} onDelete={askDelete} />}
+      {agents.length > 0 && shownView === "table" && <AgentTable agents={agents} now={now} deletingId={deletingId} onDelete={askDelete} />}
       {deleteDialog}
     </div>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { PublicAgent } from "../../api/agents";
-import { applyAgentPush, checkAgentName, diskSlug, fullestDisk, loadView, newAgents, saveView, sortAgents, totalRates, VIEW_STORAGE_KEY } from "./model";
+import { applyAgentPush, checkAgentName, diskSlug, fullestDisk, loadView, newAgents, parseAgentStatusFilter, saveView, sortAgents, sortForTriage, totalRates, VIEW_STORAGE_KEY } from "./model";
 
 function agent(id: number, over: Partial<PublicAgent> = {}): PublicAgent {
   return {
@@ -56,6 +56,23 @@ describe("applyAgentPush", () => {
 test("sortAgents: natural, case-insensitive name order, then id", () => {
   const sorted = sortAgents([agent(1, { name: "web-10" }), agent(2, { name: "Web-2" }), agent(3, { name: "db" }), agent(4, { name: "db" })]);
   expect(sorted.map((a) => a.id)).toEqual([3, 4, 2, 1]);
+});
+
+test("sortForTriage: offline first, then connecting, then online, name order kept within", () => {
+  const byName = sortAgents([
+    agent(1, { name: "a", status: "online" }),
+    agent(2, { name: "b", status: "offline" }),
+    agent(3, { name: "c", status: "connecting" }),
+    agent(4, { name: "d", status: "offline" }),
+  ]);
+  expect(sortForTriage(byName).map((a) => a.id)).toEqual([2, 4, 3, 1]);
+});
+
+test("parseAgentStatusFilter: the three statuses, anything else is no filter", () => {
+  expect(parseAgentStatusFilter("?status=offline")).toBe("offline");
+  expect(parseAgentStatusFilter("?status=connecting")).toBe("connecting");
+  expect(parseAgentStatusFilter("?status=down")).toBeNull();
+  expect(parseAgentStatusFilter("")).toBeNull();
 });
 
 test("fullestDisk and totalRates", () => {

@@ -44,6 +44,20 @@ export function sortAgents(agents: PublicAgent[]): PublicAgent[] {
   return [...agents].sort((a, b) => a.name.localeCompare(b.name, undefined, { numeric: true, sensitivity: "base" }) || a.id - b.id);
 }
 
+/** What needs attention first: offline, then still connecting, then online; the given order within a group. */
+const STATUS_ORDER: Record<PublicAgent["status"], number> = { offline: 0, connecting: 1, online: 2 };
+export const AGENT_STATUS_FILTERS = ["offline", "connecting", "online"] as const;
+
+export function sortForTriage(agents: readonly PublicAgent[]): PublicAgent[] {
+  return [...agents].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]); // stable: keeps name order
+}
+
+/** `?status=offline` → "offline"; anything else → null (no filter). */
+export function parseAgentStatusFilter(search: string): PublicAgent["status"] | null {
+  const value = new URLSearchParams(search).get("status");
+  return (AGENT_STATUS_FILTERS as readonly string[]).includes(value ?? "") ? (value as PublicAgent["status"]) : null;
+}
+
 /** The fullest disk of a sample (highest usage), or null without disks. */
 export function fullestDisk<D extends { usageRate: number }>(disks: D[] | undefined | null): D | null {
   if (!disks?.length) return null;

@@ -7,7 +7,10 @@ import { Button, ButtonLink } from "../../components/Button";
 import { PageHeader } from "../../components/Card";
 import { ActivityIcon, PlusIcon, ServerIcon } from "../../components/icons";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { formatDuration, secondsSince } from "../../components/format";
+import { formatWithZone, useClock, useDurationUnits } from "../../components/time";
 import { useLive } from "../../state/live";
+import { translateCheckError } from "../monitors/checkError";
 
 type State = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; counts: Counts };
 
@@ -22,11 +25,14 @@ const TONES = {
   amber: { ring: "hover:ring-amber-300", value: "text-amber-600", dot: "bg-amber-500" },
 };
 
+/** A count that opens its filtered list. Zero is neutral: an empty "Down" tile should not shout in red. */
 function CountCard({ label, value, detail, tone, href, testId }: { label: ReactNode; value: number; detail?: ReactNode; tone: keyof typeof TONES; href: string; testId: string }) {
-  const style = TONES[tone];
+  const style = TONES[value === 0 ? "slate" : tone];
   return (
     <Link
       href={href}
+      data-testid={`${testId}-tile`}
+      data-tone={value === 0 ? "neutral" : tone}
       className={`group block rounded-xl border border-slate-200 bg-white p-5 shadow-sm ring-1 ring-transparent transition hover:shadow ${style.ring}`}
     >
       <p className="flex items-center gap-2 text-sm font-medium text-slate-500">
@@ -143,8 +149,85 @@ export default function Dashboard() {
           </Button>
         </div>
       )}
-      {state.phase === "loaded" && <Counts counts={state.counts} />}
+      {state.phase === "loaded" && (
+        <>
+          <Problems problems={state.counts.problems} />
+          <Counts counts={state.counts} />
+        </>
+      )}
     </div>
+  );
+}
+
+/** A duration up to now, ticking, with the moment itself (and its zone) on hover. */
+function For({ since, text }: { since: number; text: (duration: string) => string }) {
+  const { i18n } = useTranslation();
+  const now = useClock();
+  const units = useDurationUnits();
+  return (
+    <time dateTime={new Date(since).toISOString()} title={formatWithZone(since, i18n.language)}>
+      {text(formatDuration(secondsSince(since, now), units))}
+    </time>
+  );
+}
+
+/** What is down or offline right now, above the counts: the first thing an operator opening Vigil needs. */
+function Problems({ problems }: { problems: Counts["problems"] }) {
+  const { t } = useTranslation();
+  const total = problems.monitors.length + problems.agents.length;
+  if (total === 0) {
+    return (
+      <p data-testid="dashboard-all-clear" role="status" className="flex items-center gap-2 rounded-xl border border-emerald-200 bg-emerald-50 px-5 py-4 text-sm text-emerald-800">
+        <span aria-hidden="true" className="size-2 rounded-full bg-emerald-500" />
+        {t("dashboard.allClear")}
+      </p>
+    );
+  }
+  const row = "flex flex-col gap-1 px-4 py-3 sm:flex-row sm:items-center sm:gap-3 sm:px-5";
+  return (
+    <section data-testid="dashboard-problems" aria-labelledby="dashboard-problems-title" className="space-y-3">
+      <h2 id="dashboard-problems-title" className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+        <span aria-hidden="true" className="size-2.5 rounded-full bg-red-500" />
+        {t("dashboard.problemsTitle")}
+        <span data-testid="dashboard-problems-count" className="rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-700 ring-1 ring-inset ring-red-600/20">
+          {total}
+        </span>
+      </h2>
+      <ul className="divide-y divide-slate-100 overflow-hidden rounded-xl border border-red-200 bg-white shadow-sm">
+        {problems.monitors.map((m) => (
+          <li key={`m${m.id}`} data-testid="problem-monitor" data-id={m.id} className={row}>
+            <span className="flex min-w-0 items-center gap-2">
+              <span className="shrink-0 rounded bg-red-50 px-1.5 py-0.5 text-xs font-medium text-red-700">{t("dashboard.downMonitor")}</span>
+              <Link href={`/monitors/${m.id}`} data-testid="problem-name" className="truncate font-medium text-slate-900 hover:text-indigo-600">
+                {m.name}
+              </Link>
+            </span>
+            <span data-testid="problem-reason" className="min-w-0 flex-1 truncate text-sm text-red-700">
+              {m.error ? translateCheckError(t, m.error) : t("dashboard.noReason")}
+            </span>
+            {m.since !== null && (
+              <span data-testid="problem-since" className="shrink-0 text-xs text-slate-500">
+                <For since={m.since} text={(time) => t("dashboard.downFor", { time })} />
+              </span>
+            )}
+          </li>
+        ))}
+        {problems.agents.map((a) => (
+          <li key={`a${a.id}`} data-testid="problem-agent" data-id={a.id} className={row}>
+            <span className="flex min-w-0 items-center gap-2">
+              <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-700">{t("dashboard.offlineAgent")}</span>
+              <Link href={`/agents/${a.id}`} data-testid="problem-name" className="truncate font-medium text-slate-900 hover:text-indigo-600">
+                {a.name}
+              </Link>
+            </span>
+            <span className="flex-1" />
+            <span data-testid="problem-since" className="shrink-0 text-xs text-slate-500">
+              {a.lastSeenAt !== null ? <For since={a.lastSeenAt} text={(time) => t("dashboard.lastSeen", { time })} /> : t("dashboard.neverSeen")}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -171,9 +254,9 @@ function Counts({ counts }: { counts: Counts }) {
             testId="dashboard-total"
           />
           <CountCard label={t("dashboard.activeMonitors")} value={counts.activeMonitors} tone="indigo" href="/monitors" testId="dashboard-active" />
-          <CountCard label={t("dashboard.up")} value={counts.up} detail={t("dashboard.ofActive", { count: counts.activeMonitors })} tone="emerald" href="/monitors" testId="dashboard-up" />
-          <CountCard label={t("dashboard.down")} value={counts.down} detail={t("dashboard.ofActive", { count: counts.activeMonitors })} tone="red" href="/monitors" testId="dashboard-down" />
-          <CountCard label={t("dashboard.pending")} value={counts.pending} detail={t("dashboard.ofActive", { count: counts.activeMonitors })} tone="amber" href="/monitors" testId="dashboard-pending" />
+          <CountCard label={t("dashboard.up")} value={counts.up} detail={t("dashboard.ofActive", { count: counts.activeMonitors })} tone="emerald" href="/monitors?status=up" testId="dashboard-up" />
+          <CountCard label={t("dashboard.down")} value={counts.down} detail={t("dashboard.ofActive", { count: counts.activeMonitors })} tone="red" href="/monitors?status=down" testId="dashboard-down" />
+          <CountCard label={t("dashboard.pending")} value={counts.pending} detail={t("dashboard.ofActive", { count: counts.activeMonitors })} tone="amber" href="/monitors?status=pending" testId="dashboard-pending" />
         </div>
       </Section>
 
@@ -187,9 +270,9 @@ function Counts({ counts }: { counts: Counts }) {
       >
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <CountCard label={t("dashboard.totalAgents")} value={agents.total} tone="slate" href="/agents" testId="dashboard-agents-total" />
-          <CountCard label={t("agents.status.online")} value={agents.online} tone="emerald" href="/agents" testId="dashboard-agents-online" />
-          <CountCard label={t("agents.status.offline")} value={agents.offline} tone="red" href="/agents" testId="dashboard-agents-offline" />
-          <CountCard label={t("agents.status.connecting")} value={agents.connecting} tone="amber" href="/agents" testId="dashboard-agents-connecting" />
+          <CountCard label={t("agents.status.online")} value={agents.online} tone="emerald" href="/agents?status=online" testId="dashboard-agents-online" />
+          <CountCard label={t("agents.status.offline")} value={agents.offline} tone="red" href="/agents?status=offline" testId="dashboard-agents-offline" />
+          <CountCard label={t("agents.status.connecting")} value={agents.connecting} tone="amber" href="/agents?status=connecting" testId="dashboard-agents-connecting" />
         </div>
       </Section>
     </>

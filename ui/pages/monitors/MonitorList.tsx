@@ -1,7 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
-import { Link } from "wouter";
+import { Link, useSearch } from "wouter";
 import { errorMessage } from "../../api/errors";
 import { checkMonitor, deleteMonitor, listMonitors, updateMonitor, type PublicMonitor } from "../../api/monitors";
 import { Button, ButtonLink, buttonClass } from "../../components/Button";
@@ -10,15 +10,26 @@ import { PlusIcon } from "../../components/icons";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
-import { applyPush, displayStatus, formatAvailability, formatMs, type MonitorPush } from "./model";
+import { applyPush, displayStatus, formatAvailability, formatMs, parseStatusFilter, sortForTriage, STATUS_FILTERS, type DisplayStatus, type MonitorPush } from "./model";
 import { Ago, LiveIndicator, MonitorStatusBadge, useCheckSummary } from "./parts";
 import { translateCheckError } from "./checkError";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
+import { FilterPills, type FilterOption } from "../../components/FilterPills";
+
+const EMPTY: PublicMonitor[] = [];
+
+interface RowActions {
+  check: (m: PublicMonitor) => void;
+  togglePause: (m: PublicMonitor) => void;
+  remove: (m: PublicMonitor) => void;
+}
 
 type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; monitors: PublicMonitor[] };
 
 const TH = "px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
-const TD = "px-3 py-3 text-sm text-slate-700 whitespace-nowrap";
+const TD = "block text-sm text-slate-700 whitespace-nowrap md:table-cell md:px-3 md:py-3";
+/** The column's name beside its value, on phones only (the table header is hidden there). */
+const PHONE_LABEL = "mr-2 text-xs text-slate-400 md:hidden";
 
 export default function MonitorList() {
   const { t } = useTranslation();
@@ -100,6 +111,25 @@ export default function MonitorList() {
     onDeleted: (id) => apply({ type: "monitor.change", data: { action: "deleted", monitorId: id } }),
   });
 
+  // Rows are memoized: a live check re-renders its own row only, so the handlers they get must not change identity.
+  const latest = useRef({ check, togglePause, askDelete });
+  latest.current = { check, togglePause, askDelete };
+  const rowActions = useMemo<RowActions>(
+    () => ({
+      check: (m) => void latest.current.check(m),
+      togglePause: (m) => void latest.current.togglePause(m),
+      remove: (m) => latest.current.askDelete(m),
+    }),
+    [],
+  );
+
+  const filter = parseStatusFilter(useSearch());
+  const monitors = state.phase === "loaded" ? state.monitors : EMPTY;
+  const shown = useMemo(() => {
+    const sorted = sortForTriage(monitors);
+    return filter ? sorted.filter((m) => displayStatus(m) === filter) : sorted;
+  }, [monitors, filter]);
+
   return (
     <div>
       <PageHeader
@@ -132,81 +162,138 @@ export default function MonitorList() {
           </div>
         )}
         {state.phase === "loaded" && state.monitors.length > 0 && (
-          <div className="overflow-x-auto">
-            <table data-testid="monitors-table" className="min-w-full divide-y divide-slate-200">
-              <thead className="bg-slate-50">
-                <tr>
-                  <th scope="col" className={`${TH} pl-4`}>{t("monitors.columns.name")}</th>
-                  <th scope="col" className={`${TH} hidden md:table-cell`}>{t("monitors.columns.url")}</th>
-                  <th scope="col" className={TH}>{t("monitors.columns.status")}</th>
-                  <th scope="col" className={`${TH} text-right`}>{t("monitors.columns.responseTime")}</th>
-                  <th scope="col" className={`${TH} text-right`}>{t("monitors.columns.uptime")}</th>
-                  <th scope="col" className={TH}>{t("monitors.columns.lastChecked")}</th>
-                  <th scope="col" className={`${TH} pr-4 text-right`}>{t("monitors.columns.actions")}</th>
-                </tr>
-              </thead>
-              <tbody className="divide-y divide-slate-100 bg-white">
-                {state.monitors.map((m) => (
-                  <tr key={m.id} data-testid={`monitor-row-${m.id}`} className="hover:bg-slate-50/60">
-                    <td className={`${TD} max-w-52 pl-4`}>
-                      <Link
-                        href={`/monitors/${m.id}`}
-                        data-testid={`monitor-link-${m.id}`}
-                        className="block truncate font-medium text-slate-900 hover:text-indigo-600"
-                        title={m.name}
-                      >
-                        {m.name}
-                      </Link>
-                      {/* Small screens: the URL under the name instead of its own column. */}
-                      <span className="block max-w-52 truncate font-mono text-[11px] text-slate-400 md:hidden">{m.url}</span>
-                    </td>
-                    <td className={`${TD} hidden max-w-60 md:table-cell`}>
-                      <span className="block truncate font-mono text-xs text-slate-500" title={m.url}>
-                        <span className="mr-1.5 text-slate-400">{m.method}</span>
-                        {m.url}
-                      </span>
-                    </td>
-                    <td className={TD}>
-                      <MonitorStatusBadge status={displayStatus(m)} data-testid={`monitor-status-${m.id}`} />
-                      {m.active && m.status === "down" && m.lastError && (
-                        <span className="mt-1 block max-w-48 truncate text-xs text-red-700" title={translateCheckError(t, m.lastError)} data-testid={`monitor-reason-${m.id}`}>
-                          {translateCheckError(t, m.lastError)}
-                        </span>
-                      )}
-                    </td>
-                    <td className={`${TD} text-right tabular-nums`} data-testid={`monitor-response-${m.id}`}>
-                      {formatMs(m.responseTime, t("common.dash"))}
-                    </td>
-                    <td className={`${TD} text-right tabular-nums`} data-testid={`monitor-uptime-${m.id}`}>
-                      {formatAvailability(m.uptime24h, t("common.dash"))}
-                    </td>
-                    <td className={`${TD} text-slate-500`} data-testid={`monitor-checked-${m.id}`}>
-                      <Ago at={m.lastCheckedAt} />
-                    </td>
-                    <td className={`${TD} pr-4 text-right`}>
-                      <div className="flex justify-end gap-1">
-                        <Button variant="secondary" size="sm" busy={busy[`check-${m.id}`]} onClick={() => void check(m)} data-testid={`monitor-check-${m.id}`}>
-                          {busy[`check-${m.id}`] ? t("monitors.actions.checking") : t("monitors.actions.check")}
-                        </Button>
-                        <Button variant="ghost" size="sm" busy={busy[`pause-${m.id}`]} onClick={() => void togglePause(m)} data-testid={`monitor-pause-${m.id}`}>
-                          {m.active ? t("monitors.actions.pause") : t("monitors.actions.resume")}
-                        </Button>
-                        <Link href={`/monitors/edit/${m.id}`} className={buttonClass("ghost", "sm")} data-testid={`monitor-edit-${m.id}`}>
-                          {t("common.edit")}
-                        </Link>
-                        <Button variant="dangerGhost" size="sm" busy={deletingId === m.id} onClick={() => askDelete(m)} data-testid={`monitor-delete-${m.id}`}>
-                          {t("common.delete")}
-                        </Button>
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <>
+            <StatusFilter monitors={state.monitors} value={filter} />
+            {shown.length === 0 ? (
+              <p data-testid="monitors-filter-empty" className="px-6 py-12 text-center text-sm text-slate-500">
+                {t("monitors.filter.empty")}
+              </p>
+            ) : (
+              // One table; below md each row is laid out as a card (every column kept, labelled), so phones scroll
+              // vertically only.
+              <div className="md:overflow-x-auto">
+                <table data-testid="monitors-table" className="block min-w-full md:table md:divide-y md:divide-slate-200">
+                  <thead className="hidden bg-slate-50 md:table-header-group">
+                    <tr>
+                      <th scope="col" className={`${TH} pl-4`}>{t("monitors.columns.name")}</th>
+                      <th scope="col" className={`${TH} hidden lg:table-cell`}>{t("monitors.columns.url")}</th>
+                      <th scope="col" className={TH}>{t("monitors.columns.status")}</th>
+                      <th scope="col" className={`${TH} text-right`}>{t("monitors.columns.responseTime")}</th>
+                      <th scope="col" className={`${TH} text-right`}>{t("monitors.columns.uptime")}</th>
+                      <th scope="col" className={TH}>{t("monitors.columns.lastChecked")}</th>
+                      <th scope="col" className={`${TH} pr-4 text-right`}>{t("monitors.columns.actions")}</th>
+                    </tr>
+                  </thead>
+                  <tbody className="block divide-y divide-slate-100 bg-white md:table-row-group">
+                    {shown.map((m) => (
+                      <MonitorRow
+                        key={m.id}
+                        monitor={m}
+                        checking={!!busy[`check-${m.id}`]}
+                        pausing={!!busy[`pause-${m.id}`]}
+                        deleting={deletingId === m.id}
+                        actions={rowActions}
+                      />
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </>
         )}
       </Card>
       {deleteDialog}
     </div>
   );
 }
+
+/** All / Down / Pending / Up / Paused with their counts; the choice lives in the URL (`?status=down`) to be shared. */
+function StatusFilter({ monitors, value }: { monitors: PublicMonitor[]; value: DisplayStatus | null }) {
+  const { t } = useTranslation();
+  const counts = useMemo(() => {
+    const c: Record<DisplayStatus, number> = { down: 0, pending: 0, up: 0, paused: 0 };
+    for (const m of monitors) c[displayStatus(m)]++;
+    return c;
+  }, [monitors]);
+  const options: FilterOption[] = [
+    { key: null, label: t("monitors.filter.all"), count: monitors.length },
+    ...STATUS_FILTERS.map((key) => ({ key, label: t(`monitors.status.${key}`), count: counts[key] })),
+  ];
+  return (
+    <FilterPills base="/monitors" label={t("monitors.filter.label")} options={options} value={value} className="border-b border-slate-200 px-4 py-3" testId="monitors-filter" />
+  );
+}
+
+const MonitorRow = memo(function MonitorRow({
+  monitor: m,
+  checking,
+  pausing,
+  deleting,
+  actions,
+}: {
+  monitor: PublicMonitor;
+  checking: boolean;
+  pausing: boolean;
+  deleting: boolean;
+  actions: RowActions;
+}) {
+  const { t } = useTranslation();
+  return (
+    <tr data-testid={`monitor-row-${m.id}`} className="grid grid-cols-2 gap-x-4 gap-y-2 px-4 py-4 hover:bg-slate-50/60 md:table-row md:p-0">
+      <td className={`${TD} col-span-2 min-w-0 md:max-w-52 md:pl-4`}>
+        <Link href={`/monitors/${m.id}`} data-testid={`monitor-link-${m.id}`} className="block truncate font-medium text-slate-900 hover:text-indigo-600" title={m.name}>
+          {m.name}
+        </Link>
+        {/* Below lg: the URL under the name instead of its own column. */}
+        <span className="block truncate font-mono text-[11px] text-slate-400 lg:hidden">
+          <span className="mr-1.5">{m.method}</span>
+          {m.url}
+        </span>
+      </td>
+      <td className={`${TD} hidden max-w-60 lg:table-cell`}>
+        <span className="block truncate font-mono text-xs text-slate-500" title={m.url}>
+          <span className="mr-1.5 text-slate-400">{m.method}</span>
+          {m.url}
+        </span>
+      </td>
+      <td className={`${TD} col-span-2 min-w-0`}>
+        <MonitorStatusBadge status={displayStatus(m)} data-testid={`monitor-status-${m.id}`} />
+        {m.active && m.status === "down" && m.lastError && (
+          <span className="mt-1 block truncate text-xs text-red-700 md:max-w-48" title={translateCheckError(t, m.lastError)} data-testid={`monitor-reason-${m.id}`}>
+            {translateCheckError(t, m.lastError)}
+          </span>
+        )}
+      </td>
+      <td className={`${TD} tabular-nums md:text-right`}>
+        <span className={PHONE_LABEL}>{t("monitors.columns.responseTime")}</span>
+        <span data-testid={`monitor-response-${m.id}`}>{formatMs(m.responseTime, t("common.dash"))}</span>
+      </td>
+      <td className={`${TD} tabular-nums md:text-right`}>
+        <span className={PHONE_LABEL}>{t("monitors.columns.uptime")}</span>
+        <span data-testid={`monitor-uptime-${m.id}`}>{formatAvailability(m.uptime24h, t("common.dash"))}</span>
+      </td>
+      <td className={`${TD} col-span-2 text-slate-500`}>
+        <span className={PHONE_LABEL}>{t("monitors.columns.lastChecked")}</span>
+        <span data-testid={`monitor-checked-${m.id}`}>
+          <Ago at={m.lastCheckedAt} />
+        </span>
+      </td>
+      <td className={`${TD} col-span-2 md:pr-4 md:text-right`}>
+        <div className="flex flex-wrap gap-1 md:justify-end">
+          <Button variant="secondary" size="sm" busy={checking} onClick={() => actions.check(m)} data-testid={`monitor-check-${m.id}`}>
+            {checking ? t("monitors.actions.checking") : t("monitors.actions.check")}
+          </Button>
+          <Button variant="ghost" size="sm" busy={pausing} onClick={() => actions.togglePause(m)} data-testid={`monitor-pause-${m.id}`}>
+            {m.active ? t("monitors.actions.pause") : t("monitors.actions.resume")}
+          </Button>
+          <Link href={`/monitors/edit/${m.id}`} className={buttonClass("ghost", "sm")} data-testid={`monitor-edit-${m.id}`}>
+            {t("common.edit")}
+          </Link>
+          <Button variant="dangerGhost" size="sm" busy={deleting} onClick={() => actions.remove(m)} data-testid={`monitor-delete-${m.id}`}>
+            {t("common.delete")}
+          </Button>
+        </div>
+      </td>
+    </tr>
+  );
+});

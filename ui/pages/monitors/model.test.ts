@@ -10,6 +10,8 @@ import {
   formatMs,
   headerRow,
   isMonitorUrl,
+  parseStatusFilter,
+  sortForTriage,
   tlsExpiry,
   toMonitorInput,
   validateMonitorForm,
@@ -60,6 +62,29 @@ describe("displayStatus", () => {
     expect(displayStatus({ active: true, status: "up" })).toBe("up");
     expect(displayStatus({ active: true, status: "pending" })).toBe("pending");
     expect(displayStatus({ active: false, status: "down" })).toBe("paused");
+  });
+});
+
+describe("triage order and the status filter", () => {
+  test("down first, then pending, up, paused; by name within a group", () => {
+    const list = [
+      monitor({ id: 1, name: "b-up", status: "up" }),
+      monitor({ id: 2, name: "paused-down", status: "down", active: false }),
+      monitor({ id: 3, name: "z-down", status: "down" }),
+      monitor({ id: 4, name: "a-up", status: "up" }),
+      monitor({ id: 5, name: "pending", status: "pending" }),
+      monitor({ id: 6, name: "a-down", status: "down" }),
+    ];
+    expect(sortForTriage(list).map((m) => m.name)).toEqual(["a-down", "z-down", "pending", "a-up", "b-up", "paused-down"]);
+    expect(list[0]!.name).toBe("b-up"); // the input is not reordered
+  });
+
+  test("?status= accepts the four display statuses and ignores anything else", () => {
+    expect(parseStatusFilter("?status=down")).toBe("down");
+    expect(parseStatusFilter("status=paused")).toBe("paused");
+    expect(parseStatusFilter("?status=DOWN")).toBeNull();
+    expect(parseStatusFilter("?status=offline")).toBeNull();
+    expect(parseStatusFilter("")).toBeNull();
   });
 });
 

@@ -22,6 +22,23 @@ export function displayStatus(monitor: Pick<PublicMonitor, "active" | "status">)
   return monitor.active ? monitor.status : "paused";
 }
 
+/** The list's default order: what needs attention first (down, then pending), then up, then paused; by name within. */
+const TRIAGE_ORDER: Record<DisplayStatus, number> = { down: 0, pending: 1, up: 2, paused: 3 };
+
+export function sortForTriage<T extends Pick<PublicMonitor, "active" | "status" | "name" | "id">>(monitors: readonly T[]): T[] {
+  return [...monitors].sort(
+    (a, b) => TRIAGE_ORDER[displayStatus(a)] - TRIAGE_ORDER[displayStatus(b)] || a.name.localeCompare(b.name) || a.id - b.id,
+  );
+}
+
+export const STATUS_FILTERS = ["down", "pending", "up", "paused"] as const satisfies readonly DisplayStatus[];
+
+/** `?status=down` → "down"; anything else (absent, unknown) → null: no filter. */
+export function parseStatusFilter(search: string): DisplayStatus | null {
+  const value = new URLSearchParams(search).get("status");
+  return (STATUS_FILTERS as readonly string[]).includes(value ?? "") ? (value as DisplayStatus) : null;
+}
+
 // ── Live updates ────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** A monitor after one of its checks (pushed or from a manual check). */

@@ -16,7 +16,9 @@ import { LoadError, LoadingMessage } from "../../components/LoadState";
 type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; users: PublicUser[] };
 
 const TH = "px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500";
-const TD = "px-4 py-3 text-sm text-slate-700 whitespace-nowrap";
+const TD = "block text-sm text-slate-700 md:table-cell md:px-4 md:py-3 md:whitespace-nowrap";
+/** Below md each row is a card: the column's name beside its value (the header row is hidden there). */
+const PHONE_LABEL = "mr-2 text-xs text-slate-400 md:hidden";
 
 export default function UserList() {
   useSignals();
@@ -72,9 +74,9 @@ export default function UserList() {
           </p>
         )}
         {state.phase === "loaded" && state.users.length > 0 && (
-          <div className="overflow-x-auto">
-            <table data-testid="users-table" className="min-w-full divide-y divide-slate-200">
-              <thead className="bg-slate-50">
+          <div className="md:overflow-x-auto">
+            <table data-testid="users-table" className="block min-w-full md:table md:divide-y md:divide-slate-200">
+              <thead className="hidden bg-slate-50 md:table-header-group">
                 <tr>
                   <th scope="col" className={TH}>{t("users.columns.id")}</th>
                   <th scope="col" className={TH}>{t("users.columns.username")}</th>
@@ -84,23 +86,31 @@ export default function UserList() {
                   <th scope="col" className={`${TH} text-right`}>{t("users.columns.actions")}</th>
                 </tr>
               </thead>
-              <tbody className="divide-y divide-slate-100 bg-white">
+              <tbody className="block divide-y divide-slate-100 bg-white md:table-row-group">
                 {state.users.map((u) => (
-                  <tr key={u.id} data-testid={`user-row-${u.id}`} className="hover:bg-slate-50/60">
-                    <td className={`${TD} tabular-nums text-slate-500`}>{u.id}</td>
-                    <td className={`${TD} font-medium text-slate-900`}>
+                  <tr key={u.id} data-testid={`user-row-${u.id}`} className="grid grid-cols-2 gap-x-4 gap-y-2 px-4 py-4 hover:bg-slate-50/60 md:table-row md:p-0">
+                    <td className={`${TD} order-1 tabular-nums text-slate-500 md:order-none`}>
+                      <span className={PHONE_LABEL}>{t("users.columns.id")}</span>
+                      {u.id}
+                    </td>
+                    <td className={`${TD} order-first col-span-2 truncate font-medium text-slate-900 md:order-none`}>
                       {u.username}
                       {u.id === sessionUser.value?.id && <span className="ml-1.5 text-xs font-normal text-slate-400">{t("users.you")}</span>}
                     </td>
-                    <td className={TD}>{u.email || t("common.dash")}</td>
-                    <td className={TD}>
+                    <td className={`${TD} order-1 col-span-2 truncate md:order-none`}>
+                      <span className={PHONE_LABEL}>{t("users.columns.email")}</span>
+                      <span data-testid={`user-email-${u.id}`}>{u.email || t("common.dash")}</span>
+                    </td>
+                    <td className={`${TD} order-1 md:order-none`}>
+                      <span className={PHONE_LABEL}>{t("users.columns.role")}</span>
                       <RoleBadge role={u.role} />
                     </td>
-                    <td className={TD}>
+                    <td className={`${TD} order-1 md:order-none`}>
+                      <span className={PHONE_LABEL}>{t("users.columns.status")}</span>
                       <StatusBadge status={u.status} />
                     </td>
-                    <td className={`${TD} text-right`}>
-                      <div className="flex justify-end gap-2">
+                    <td className={`${TD} order-2 col-span-2 md:order-none md:text-right`}>
+                      <div className="flex gap-2 md:justify-end">
                         <Link href={`/users/${u.id}`} className={buttonClass("secondary", "sm")} data-testid={`user-edit-${u.id}`}>
                           {t("common.edit")}
                         </Link>

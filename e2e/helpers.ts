@@ -1,0 +1,103 @@
+// Setup shared by the browser tests: a local HTTP target for monitors, and agents reporting through the real agent
+// API as the compiled agent would.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { test as base, expect, type Vigil } from "./fixtures";
+
+/** A local HTTP target: 200 by default, 500 under /fail, or whatever `set` says for a path. */
+export interface Target {
+  url(path: string): string;
+  set(path: string, status: number): void;
+  close(): Promise<void>;
+}
+
+async function startTarget(): Promise<Target> {
+  const statuses = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    const status = statuses.get(path) ?? (path.startsWith("/fail") ? 500 : 200);
+    req.resume();
+    res.writeHead(status, { "content-type": "text/plain" });
+    res.end(status < 400 ? "ok" : "error");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    set: (path, status) => void statuses.set(path, status),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export const test = base.extend<{ target: Target }>({
+  target: async ({}, use) => {
+    const target = await startTarget();
+    await use(target);
+    await target.close();
+  },
+});
+
+export type Session = { token: string; user: { id: number } };
+
+export async function createMonitor(vigil: Vigil, session: Session, body: Record<string, unknown>) {
+  const res = await vigil.api("POST", "/api/monitors", body, session.token);
+  expect(res.status).toBe(201);
+  const id: number = res.body.monitor.id;
+  // Creating runs a first check at once: wait for it, so what follows starts from a known state.
+  if (body.active !== false) {
+    await expect
+      .poll(async () => (await vigil.api("GET", `/api/monitors/${id}`, undefined, session.token)).body.monitor.lastCheckedAt, { timeout: 5000 })
+      .not.toBeNull();
+  }
+  return id;
+}
+
+export const check = (vigil: Vigil, session: Session, id: number) => vigil.api("POST", `/api/monitors/${id}/check`, {}, session.token);
+
+
+export const GiB = 1024 ** 3;
+
+export function sample(time: number, cpu = 25) {
+  return {
+    time,
+    cpu: { usage: cpu, cores: 4, model: "Test CPU @ 2.0GHz" },
+    memory: { total: 8 * GiB, used: 3 * GiB, free: 5 * GiB, usageRate: 37.5 },
+    disks: [
+      { device: "/dev/vda1", mountPoint: "/", fsType: "ext4", total: 50 * GiB, used: 20 * GiB, free: 30 * GiB, usageRate: 40 },
+      { device: "/dev/vdb1", mountPoint: "/data", fsType: "xfs", total: 200 * GiB, used: 180 * GiB, free: 20 * GiB, usageRate: 90 },
+    ],
+    network: [{ name: "eth0", rxRate: 1536, txRate: 512, received: 10 * GiB, sent: GiB, packetsReceived: 123456, packetsSent: 65432 }],
+    load: { one: 0.25, five: 0.5, fifteen: 0.75 },
+  };
+}
+
+export const host = (hostname: string) => ({
+  hostname,
+  ips: ["10.1.2.3"],
+  os: "Debian GNU/Linux 12",
+  kernel: "6.1.0-test",
+  arch: "x64",
+  uptime: 90_061,
+  agentVersion: "0.1.0",
+});
+
+/** Registers an agent with a fresh token (as `vigil-agent register` does) and returns its id and credential. */
+export async function registerAgent(vigil: Vigil, session: { token: string }, hostname: string, token?: string) {
+  const regToken = token ?? (await vigil.api("POST", "/api/agents/tokens", {}, session.token)).body.token;
+  const reg = await vigil.api("POST", "/api/agents/register", { token: regToken, host: host(hostname) });
+  expect(reg.status).toBe(201);
+  return { id: reg.body.agentId as number, credential: reg.body.credential as string };
+}
+
+/** Sends samples taken every 10 s up to now (as `vigil-agent run` does). */
+export async function report(vigil: Vigil, agent: { credential: string }, hostname: string, count = 6) {
+  const now = Date.now();
+  const samples = Array.from({ length: count }, (_, i) => sample(now - (count - 1 - i) * 10_000, 20 + i));
+  const res = await vigil.api("POST", "/api/agents/report", { host: host(hostname), interval: 10, samples }, agent.credential);
+  expect(res.status).toBe(200);
+}
+

@@ -1,0 +1,37 @@
+import { Link } from "wouter";
+
+export interface FilterOption {
+  /** The `?status=` value; null is "all". */
+  key: string | null;
+  label: string;
+  count: number;
+}
+
+/**
+ * A row of status filters with their counts. Each is a link (`/monitors?status=down`) so the view lives in the URL
+ * and can be shared; it replaces the history entry rather than stacking one per click.
+ */
+export function FilterPills({ base, label, options, value, className = "", testId }: { base: string; label: string; options: FilterOption[]; value: string | null; className?: string; testId: string }) {
+  return (
+    <nav aria-label={label} className={`flex flex-wrap gap-1.5 ${className}`} data-testid={testId}>
+      {options.map((o) => {
+        const active = o.key === value;
+        return (
+          <Link
+            key={o.key ?? "all"}
+            href={o.key ? `${base}?status=${o.key}` : base}
+            replace
+            aria-current={active ? "page" : undefined}
+            data-testid={`${testId}-${o.key ?? "all"}`}
+            className={`inline-flex items-center gap-1.5 rounded-full px-3 py-1 text-xs font-medium ring-1 ring-inset transition ${
+              active ? "bg-indigo-600 text-white ring-indigo-600" : "bg-white text-slate-600 ring-slate-200 hover:bg-slate-50"
+            }`}
+          >
+            {o.label}
+            <span className={`tabular-nums ${active ? "text-indigo-100" : "text-slate-400"}`}>{o.count}</span>
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}
