@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, withSession } from "./fixtures";
-import { createMonitor, registerAgent, report, test } from "./helpers";
+import { check, createMonitor, registerAgent, report, test } from "./helpers";
 
 // Triage at a glance: the dashboard's list of what is down or offline, neutral zero counts, tiles that open the
 // filtered lists, down monitors first, the ?status= filters, and the lists as cards on a phone.
@@ -25,6 +25,9 @@ for (const lang of [
     responseTime: "响应时间",
     lastChecked: "上次检查",
     email: "邮箱",
+    strip: "最近 50 次检查",
+    statusDown: "故障",
+    refused: "连接被拒绝",
   },
   {
     locale: "en-US",
@@ -39,6 +42,9 @@ for (const lang of [
     responseTime: "Response time",
     lastChecked: "Last checked",
     email: "Email",
+    strip: "Last 50 checks",
+    statusDown: "Down",
+    refused: "Connection refused",
   },
 ]) {
   test.describe(`triage (${lang.locale})`, () => {
@@ -100,6 +106,53 @@ for (const lang of [
       await expect(rows.first()).toHaveAttribute("data-testid", `monitor-row-${healthy}`);
       await page.goto("/dashboard");
       await expect(page.getByTestId("dashboard-all-clear")).toHaveText(lang.allClear);
+    });
+
+    test("the last 50 checks show as a strip on the row and the detail, with each check's facts, and grow with new checks", async ({ page, vigil, target }) => {
+      const admin = await vigil.register("alice");
+      const id = await createMonitor(vigil, admin, { name: "Flaky", url: target.url("/flaky"), retries: 0 }); // 1st check: up
+      target.set("/flaky", 500);
+      await check(vigil, admin, id); // 2nd: down
+      target.set("/flaky", 200);
+      await check(vigil, admin, id); // 3rd: up
+      await withSession(page, admin, "/monitors");
+      const strip = page.getByTestId(`monitor-strip-${id}`);
+      await expect(strip).toHaveAttribute("data-count", "3");
+      const cells = strip.getByTestId("check-cell");
+      await expect(cells).toHaveCount(3);
+      expect(await cells.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["up", "down", "up"]);
+      await expect(cells.nth(1)).toHaveAttribute("title", new RegExp(`UTC .* · ${lang.statusDown} · HTTP 500 · \\d+ ms · ${lang.reason}$`));
+
+      // A check from the list lands in the strip at once.
+      await page.getByTestId(`monitor-check-${id}`).click();
+      await expect(cells).toHaveCount(4);
+
+      await page.getByTestId(`monitor-link-${id}`).click();
+      const card = page.getByTestId("monitor-strip-card");
+      await expect(card).toContainText(lang.strip);
+      const detailCells = page.getByTestId("monitor-strip").getByTestId("check-cell");
+      await expect(detailCells).toHaveCount(4);
+      // Keyboard: every cell can take focus and names its facts.
+      await detailCells.nth(1).focus();
+      await expect(detailCells.nth(1)).toBeFocused();
+      await expect(detailCells.nth(1)).toHaveAttribute("aria-label", new RegExp(lang.reason));
+      await page.getByTestId("monitor-check-button").click();
+      await expect(detailCells).toHaveCount(5);
+    });
+
+    test("a monitor whose every check failed shows its failures, not 'no data'", async ({ page, vigil }) => {
+      const admin = await vigil.register("alice");
+      const id = await createMonitor(vigil, admin, { name: "Nobody home", url: "http://127.0.0.1:9/", retries: 0 });
+      await check(vigil, admin, id);
+      await withSession(page, admin, `/monitors/${id}`);
+      const cells = page.getByTestId("monitor-strip").getByTestId("check-cell");
+      await expect(cells).toHaveCount(2);
+      expect(await cells.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["down", "down"]);
+      await expect(cells.first()).toHaveAttribute("title", new RegExp(lang.refused));
+      await expect(page.getByTestId("monitor-chart-all-failed")).toBeVisible();
+      await expect(page.getByTestId("monitor-chart-all-failed")).toContainText("2");
+      await expect(page.getByTestId("chart-empty")).toHaveCount(0);
+      await expect(page.getByTestId("history-day-availability")).toHaveText("0%");
     });
 
     test("on a 390 px phone the monitor and user lists are cards: every column kept, no sideways scroll", async ({ page, vigil, target }) => {

@@ -157,6 +157,9 @@ export interface DashboardCounts {
   pending: number;
 }
 
+/** One of a monitor's last checks (the 50-cell strip): a CheckResult without the monitor id. */
+export type RecentCheck = Omit<CheckResult, "monitorId">;
+
 /** An active monitor that is down right now (the dashboard's triage list). */
 export interface DownMonitor {
   id: number;

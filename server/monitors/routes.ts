@@ -62,6 +62,16 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
       },
       { auth: "user", params: monitorIdParams },
     )
+    .get("/monitors/checks/recent", () => ({ success: true, checks: monitors.allRecentChecks() }), { auth: "user" })
+    .get(
+      "/monitors/:id/checks",
+      ({ params }) => {
+        const checks = monitors.recentChecks(params.id);
+        if (!checks) throw monitorNotFound();
+        return { success: true, checks };
+      },
+      { auth: "user", params: monitorIdParams },
+    )
     .get(
       "/monitors/:id/history",
       ({ params }) => {

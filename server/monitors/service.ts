@@ -6,7 +6,8 @@ import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
 import { createTlsProbe, runCheck, type Checker, type CheckOutcome, type TlsProbe } from "./check";
 import { createHistory, DAY, type HistoryOptions } from "./history";
-import type { CheckResult, MonitorChangeEvent, PublicMonitor } from "./public";
+import type { CheckResult, MonitorChangeEvent, PublicMonitor, RecentCheck } from "./public";
+import { createRecentChecks } from "./recent";
 import { createScheduler, systemClock, type Clock } from "./scheduler";
 import { resolveFields, type MonitorFields, type MonitorPatch } from "./schemas";
 import { createMonitorStore, toCheckResult, type MonitorEntry } from "./store";
@@ -40,6 +41,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const tls = options.tls === false ? null : (options.tls ?? createTlsProbe());
   const store = createMonitorStore(db);
   const writer = createWriter(db, { clock, log, ...options.writer });
+  const recent = createRecentChecks(db.$client, () => writer.flush());
   const history = createHistory(db, { clock, log, rawRetentionMs: (options.rawRetentionDays ?? 7) * DAY, ...options.history });
   const scheduler = createScheduler({
     clock,
@@ -61,6 +63,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
   function record(entry: MonitorEntry, outcome: CheckOutcome): CheckResult {
     const applied = store.apply(entry, outcome);
     writer.addResult(entry.id, outcome);
+    recent.add(entry.id, outcome);
     if (applied.persist) writer.saveState(entry.id, entry.state);
     if (tls && /^https:/i.test(entry.fields.url)) {
       const known = tls.get(entry.fields.url, (expiresAt) => {
@@ -147,6 +150,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     remove(id: number): boolean {
       scheduler.unschedule(id);
       writer.forget(id);
+      recent.forget(id);
       const removed = store.remove(id);
       if (removed) changed("deleted", id);
       return removed;
@@ -160,6 +164,14 @@ export function createMonitorService(options: MonitorServiceOptions) {
       if (store.get(id) !== entry) return undefined;
       const result = record(entry, outcome);
       return { result, monitor: publicOf(entry) };
+    },
+
+    /** The last 50 checks of one monitor (undefined if unknown), or of every monitor, oldest first. */
+    recentChecks(id: number): RecentCheck[] | undefined {
+      return store.get(id) ? recent.of([id]).get(id) : undefined;
+    },
+    allRecentChecks(): Record<number, RecentCheck[]> {
+      return Object.fromEntries(recent.of(store.all().map((e) => e.id)));
     },
 
     /** History reads see every result, queued ones included. */

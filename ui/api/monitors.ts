@@ -5,6 +5,7 @@ import type {
   MonitorMethod,
   MonitorSeries,
   PublicMonitor,
+  RecentCheck,
   SeriesRange,
 } from "../../server/monitors/public";
 import { api } from "./client";
@@ -36,3 +37,9 @@ export const getMonitorHistory = (id: number) => api.get<{ history: MonitorHisto
 
 export const getMonitorSeries = (id: number, range: SeriesRange) =>
   api.get<{ series: MonitorSeries }>(`/api/monitors/${id}/series?range=${encodeURIComponent(range)}`);
+
+/** The last 50 checks of one monitor, oldest first. */
+export const getRecentChecks = (id: number) => api.get<{ checks: RecentCheck[] }>(`/api/monitors/${id}/checks`);
+
+/** The last 50 checks of every monitor, by id (the list's strips). */
+export const getAllRecentChecks = () => api.get<{ checks: Record<string, RecentCheck[]> }>("/api/monitors/checks/recent");

@@ -318,6 +318,7 @@ const enUS: Messages = {
     detailTitle: "Monitor details",
     create: "Create monitor",
     loading: "Loading monitors…",
+    strip: { label: "Last {{count}} checks", title: "Last 50 checks", none: "No checks yet.", allFailed: "Every check in this range failed ({{count}}): there is no response time to chart. See the failures above." },
     filter: { label: "Filter by status", all: "All", empty: "No monitor has this status." },
     empty: "No monitors yet. Create one to start checking an endpoint.",
     fetchFailed: "Failed to fetch monitor data",

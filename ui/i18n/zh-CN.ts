@@ -314,6 +314,7 @@ const zhCN = {
     editTitle: "编辑监控",
     detailTitle: "监控详情",
     create: "创建监控",
+    strip: { label: "最近 {{count}} 次检查", title: "最近 50 次检查", none: "还没有检查。", allFailed: "此范围内的检查全部失败（{{count}} 次），没有可绘制的响应时间。失败详情见上方。" },
     filter: { label: "按状态筛选", all: "全部", empty: "没有处于此状态的监控。" },
     loading: "正在加载监控…",
     empty: "还没有监控。创建一个监控，开始检查端点。",

@@ -10,15 +10,18 @@ import {
   getMonitor,
   getMonitorHistory,
   getMonitorSeries,
+  getRecentChecks,
   updateMonitor,
   type CheckResult,
   type HistoryWindow,
   type MonitorHistory,
   type MonitorSeries,
   type PublicMonitor,
+  type RecentCheck,
   type SeriesRange,
   type StatusBucket,
 } from "../../api/monitors";
+import { appendCheck, CheckStrip } from "./CheckStrip";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { TimeSeriesChart, type ChartSeries } from "../../components/charts/TimeSeriesChart";
@@ -278,6 +281,11 @@ function DetailsCard({ monitor }: { monitor: PublicMonitor }) {
   );
 }
 
+/** Checks ran in the range but none got an answer: every response time is missing. */
+function allChecksFailed(series: MonitorSeries): boolean {
+  return series.checks.some((n) => n > 0) && series.responseTimes.every((v) => v === null);
+}
+
 export default function MonitorDetail() {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
@@ -296,6 +304,7 @@ export default function MonitorDetail() {
   const [checking, setChecking] = useState(false);
   const [checkResult, setCheckResult] = useState<CheckResult | null>(null);
   const [pausing, setPausing] = useState(false);
+  const [checks, setChecks] = useState<RecentCheck[] | null>(null);
   useDocumentTitle(monitor ? monitor.name : t("monitors.detailTitle"));
 
   const shownRange = useRef(range); // a late answer for a range no longer selected is dropped
@@ -337,6 +346,17 @@ export default function MonitorDetail() {
     }
   }, [id, range, t]);
 
+  const loadChecks = useCallback(() => {
+    getRecentChecks(id)
+      .then((reply) => setChecks(reply.checks))
+      .catch(() => {}); // the strip is an extra; the history below has the same facts
+  }, [id]);
+  useEffect(() => {
+    setChecks(null);
+    loadChecks();
+  }, [loadChecks]);
+  const addCheck = (check: RecentCheck) => setChecks((c) => (c ? appendCheck(c, check) : c));
+
   useEffect(() => {
     setHistory(null);
     void loadHistory();
@@ -370,6 +390,7 @@ export default function MonitorDetail() {
     (data) => {
       if (data.monitorId !== id) return;
       setMonitor((m) => (m ? applyCheck(m, data) : m));
+      addCheck(data.result);
       scheduleReload();
     },
     ready,
@@ -390,6 +411,7 @@ export default function MonitorDetail() {
       getMonitor(id)
         .then((reply) => setMonitor(reply.monitor))
         .catch(() => {});
+      loadChecks();
       scheduleReload();
     },
     ready,
@@ -402,6 +424,7 @@ export default function MonitorDetail() {
       const reply = await checkMonitor(monitor.id);
       setCheckResult(reply.result);
       setMonitor(reply.monitor);
+      addCheck(reply.result);
       const text = t(reply.result.status === "up" ? "monitors.checkUp" : "monitors.checkDown", { name: reply.monitor.name, detail: summary(reply.result) });
       if (reply.result.status === "up") toast.success(text);
       else toast.error(text);
@@ -519,6 +542,21 @@ export default function MonitorDetail() {
 
       {checkResult && <CheckResultPanel result={checkResult} />}
 
+      <Card data-testid="monitor-strip-card">
+        <SectionTitle>{t("monitors.strip.title")}</SectionTitle>
+        <div className="px-5 py-4 sm:px-6">
+          {checks === null ? (
+            <div className="h-7" />
+          ) : checks.length === 0 ? (
+            <p data-testid="monitor-strip-none" className="text-sm text-slate-500">
+              {t("monitors.strip.none")}
+            </p>
+          ) : (
+            <CheckStrip checks={checks} data-testid="monitor-strip" />
+          )}
+        </div>
+      </Card>
+
       {historyError && (
         <p role="alert" data-testid="monitor-history-error" className="text-sm text-red-600">
           {historyError}
@@ -544,6 +582,15 @@ export default function MonitorDetail() {
             <div data-testid="monitor-chart-loading" role="status" className="flex h-[240px] items-center justify-center text-sm text-slate-400">
               {t("common.loading")}
             </div>
+          ) : allChecksFailed(series) ? (
+            // Nothing to draw (no check got an answer), but that is an outage, not an absence of data.
+            <p
+              role="status"
+              data-testid="monitor-chart-all-failed"
+              className="flex h-[240px] items-center justify-center rounded-lg border border-dashed border-red-200 bg-red-50/60 px-6 text-center text-sm text-red-700"
+            >
+              {t("monitors.strip.allFailed", { count: series.checks.reduce((a, b) => a + b, 0) })}
+            </p>
           ) : (
             <TimeSeriesChart
               times={series.times}

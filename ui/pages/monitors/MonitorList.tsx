@@ -3,7 +3,8 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Link, useSearch } from "wouter";
 import { errorMessage } from "../../api/errors";
-import { checkMonitor, deleteMonitor, listMonitors, updateMonitor, type PublicMonitor } from "../../api/monitors";
+import { checkMonitor, deleteMonitor, getAllRecentChecks, listMonitors, updateMonitor, type PublicMonitor, type RecentCheck } from "../../api/monitors";
+import { appendCheck, CheckStrip } from "./CheckStrip";
 import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
 import { PlusIcon } from "../../components/icons";
@@ -17,6 +18,7 @@ import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { FilterPills, type FilterOption } from "../../components/FilterPills";
 
 const EMPTY: PublicMonitor[] = [];
+const NO_CHECKS: RecentCheck[] = [];
 
 interface RowActions {
   check: (m: PublicMonitor) => void;
@@ -65,11 +67,29 @@ export default function MonitorList() {
   }, []);
   const replaceMonitor = (monitor: PublicMonitor) => apply({ type: "monitor.change", data: { action: "updated", monitorId: monitor.id, monitor } });
 
-  useLive("monitor.check", (data) => apply({ type: "monitor.check", data }));
+  // The 50-check strips: read once (and after a reconnect), then fed by the pushed checks.
+  const [strips, setStrips] = useState<Record<number, RecentCheck[]>>({});
+  const loadStrips = useCallback(() => {
+    getAllRecentChecks()
+      .then((reply) => setStrips(reply.checks))
+      .catch(() => {}); // the strips are an extra: the list works without them
+  }, []);
+  useEffect(loadStrips, [loadStrips]);
+  const addToStrip = useCallback((monitorId: number, check: RecentCheck) => {
+    setStrips((s) => ({ ...s, [monitorId]: appendCheck(s[monitorId], check) }));
+  }, []);
+
+  useLive("monitor.check", (data) => {
+    apply({ type: "monitor.check", data });
+    addToStrip(data.monitorId, data.result);
+  });
   useLive("monitor.status", (data) => apply({ type: "monitor.status", data }));
   useLive("monitor.change", (data) => apply({ type: "monitor.change", data }));
   // (Re)connected: catch up on whatever happened while the socket was not open.
-  useLive("hello", () => void load(false));
+  useLive("hello", () => {
+    void load(false);
+    loadStrips();
+  });
 
   const withBusy = async (key: string, work: () => Promise<void>) => {
     setBusy((b) => ({ ...b, [key]: true }));
@@ -85,6 +105,7 @@ export default function MonitorList() {
       try {
         const reply = await checkMonitor(m.id);
         replaceMonitor(reply.monitor);
+        addToStrip(m.id, reply.result);
         const text = t(reply.result.status === "up" ? "monitors.checkUp" : "monitors.checkDown", { name: m.name, detail: summary(reply.result) });
         if (reply.result.status === "up") toast.success(text);
         else toast.error(text);
@@ -189,6 +210,7 @@ export default function MonitorList() {
                       <MonitorRow
                         key={m.id}
                         monitor={m}
+                        checks={strips[m.id] ?? NO_CHECKS}
                         checking={!!busy[`check-${m.id}`]}
                         pausing={!!busy[`pause-${m.id}`]}
                         deleting={deletingId === m.id}
@@ -226,12 +248,14 @@ function StatusFilter({ monitors, value }: { monitors: PublicMonitor[]; value: D
 
 const MonitorRow = memo(function MonitorRow({
   monitor: m,
+  checks,
   checking,
   pausing,
   deleting,
   actions,
 }: {
   monitor: PublicMonitor;
+  checks: RecentCheck[];
   checking: boolean;
   pausing: boolean;
   deleting: boolean;
@@ -277,6 +301,9 @@ const MonitorRow = memo(function MonitorRow({
         <span data-testid={`monitor-checked-${m.id}`}>
           <Ago at={m.lastCheckedAt} />
         </span>
+        <div className="mt-1.5">
+          <CheckStrip checks={checks} size="sm" data-testid={`monitor-strip-${m.id}`} />
+        </div>
       </td>
       <td className={`${TD} col-span-2 md:pr-4 md:text-right`}>
         <div className="flex flex-wrap gap-1 md:justify-end">

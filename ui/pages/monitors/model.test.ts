@@ -258,3 +258,17 @@ describe("formatting", () => {
     expect(tlsExpiry(0, day).level).toBe("expired");
   });
 });
+
+describe("the check strip", () => {
+  const at = (time: number, status: "up" | "down" = "up") => ({ time, status, responseTime: 5, httpStatus: 200, error: null });
+  test("appends in order, keeps the newest 50, ignores a repeat", async () => {
+    const { appendCheck, STRIP_LENGTH } = await import("./CheckStrip");
+    let list = appendCheck(undefined, at(1));
+    list = appendCheck(list, at(1)); // the same check pushed twice
+    expect(list.map((c) => c.time)).toEqual([1]);
+    for (let i = 2; i <= 60; i++) list = appendCheck(list, at(i, i % 2 ? "up" : "down"));
+    expect(list).toHaveLength(STRIP_LENGTH);
+    expect(list[0]!.time).toBe(11);
+    expect(list.at(-1)!.time).toBe(60);
+  });
+});
