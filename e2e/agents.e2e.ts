@@ -126,6 +126,8 @@ for (const lang of [
       // It is listed among the unused tokens, marked as the one shown.
       await expect(page.getByTestId("agent-token-row")).toHaveCount(1);
       await expect(page.getByTestId("agent-token-row").getByTestId("agent-token-shown")).toBeVisible();
+      // Its times name their zone on hover.
+      await expect(page.getByTestId("agent-token-expiry")).toHaveAttribute("title", /\(UTC \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\)$/);
       expect((await vigil.api("GET", "/api/agents/tokens", undefined, admin.token)).body.tokens).toHaveLength(1);
 
       // The interval flows into the commands; a bad interval is flagged.

@@ -1,6 +1,6 @@
 import { signal } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { useEffect } from "react";
+import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { formatDuration, secondsSince, type DurationUnits } from "./format";
 
@@ -56,6 +56,15 @@ export function formatWithZone(at: number, locale: string, timeZone?: string): s
   }).format(at);
   const utc = new Date(at).toISOString().replace("T", " ").slice(0, 19);
   return `${local} (UTC ${utc})`;
+}
+
+/** Date and time, medium/short ("Nov 22, 2026, 14:03"), for sentences; `zoneOf` gives the hover text to go with it. */
+export function useFormatDateTime() {
+  const { i18n } = useTranslation();
+  return useMemo(() => {
+    const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
+    return Object.assign((ms: number) => format.format(ms), { zoneOf: (ms: number) => formatWithZone(ms, i18n.language) });
+  }, [i18n.language]);
 }
 
 type TimeStyle = "datetime" | "date" | "time";

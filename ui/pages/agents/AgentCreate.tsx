@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { useFormatDateTime } from "../../components/time";
 import { toast } from "sonner";
 import {
   createAgentToken,
@@ -45,11 +46,6 @@ type Loaded<T> = { phase: "loading" } | { phase: "error"; message: string } | { 
 /** The token created on this visit: its secret is in the create reply only. `id`: its row in the list, once known. */
 type CreatedToken = RegistrationToken & { id?: number };
 
-function useDateTime() {
-  const { i18n } = useTranslation();
-  return useCallback((ms: number) => new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(ms), [i18n.language]);
-}
-
 /** A numbered step of the guide. */
 function Step({ n, title, optional, description, children, testId }: { n: number | string; title: ReactNode; optional?: boolean; description?: ReactNode; children: ReactNode; testId?: string }) {
   const { t } = useTranslation();
@@ -92,8 +88,8 @@ function TokenPanel(props: {
   onRevoke: (token: PendingToken) => void;
 }) {
   const { created, creating, createError, onCreate, tokens, onReload, revokingId, onRevoke } = props;
-  const { t, i18n } = useTranslation();
-  const formatTime = useDateTime();
+  const { t } = useTranslation();
+  const formatTime = useFormatDateTime();
   return (
     <Card className="p-5 sm:p-6" data-testid="agent-token-panel">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -121,9 +117,9 @@ function TokenPanel(props: {
               </code>
               <CopyButton text={created.token} copiedMessage={t("agents.create.tokenCopied")} data-testid="agent-copy-token" />
             </div>
-            <p className="text-xs text-slate-500" data-testid="agent-token-expiry">
+            <p className="text-xs text-slate-500" data-testid="agent-token-expiry" title={formatTime.zoneOf(created.expiresAt)}>
               {t("agents.create.tokenExpires", {
-                time: new Date(created.expiresAt).toLocaleString(i18n.language),
+                time: formatTime(created.expiresAt),
                 hours: Math.max(1, Math.round((created.expiresAt - Date.now()) / 3_600_000)),
               })}
             </p>
@@ -160,14 +156,16 @@ function TokenPanel(props: {
                   <div className="min-w-0 text-sm">
                     <p className="flex flex-wrap items-center gap-2 text-slate-900">
                       <span className="font-mono text-xs text-slate-400">#{token.id}</span>
-                      <span>{t("agents.create.tokenCreatedAt", { time: formatTime(token.createdAt) })}</span>
+                      <span title={formatTime.zoneOf(token.createdAt)}>{t("agents.create.tokenCreatedAt", { time: formatTime(token.createdAt) })}</span>
                       {created?.id === token.id && (
                         <span data-testid="agent-token-shown" className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800">
                           {t("agents.create.tokenShown")}
                         </span>
                       )}
                     </p>
-                    <p className="text-xs text-slate-500">{t("agents.create.tokenExpiresAt", { time: formatTime(token.expiresAt) })}</p>
+                    <p className="text-xs text-slate-500" title={formatTime.zoneOf(token.expiresAt)}>
+                      {t("agents.create.tokenExpiresAt", { time: formatTime(token.expiresAt) })}
+                    </p>
                   </div>
                   <Button
                     variant="dangerGhost"

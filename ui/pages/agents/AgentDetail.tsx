@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Time } from "../../components/time";
 import { useLocation, useParams } from "wouter";
 import {
   SERIES_RANGES,
@@ -62,7 +63,7 @@ function Tile({ label, value, detail, children, testId }: { label: ReactNode; va
 }
 
 function Facts({ agent }: { agent: PublicAgent }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const units = useDurationUnits();
   const cpu = agent.latest?.cpu;
   const dash = t("common.dash");
@@ -82,7 +83,7 @@ function Facts({ agent }: { agent: PublicAgent }) {
           <LastSeen at={agent.lastSeenAt} />
         </Fact>
         <Fact label={t("agents.fields.interval")}>{t("agents.seconds", { count: agent.interval })}</Fact>
-        <Fact label={t("agents.fields.createdAt")}>{new Date(agent.createdAt).toLocaleString(i18n.language)}</Fact>
+        <Fact label={t("agents.fields.createdAt")}><Time at={agent.createdAt} /></Fact>
       </dl>
     </Card>
   );

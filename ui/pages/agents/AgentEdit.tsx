@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { Time } from "../../components/time";
 import { toast } from "sonner";
 import { useLocation, useParams } from "wouter";
 import { AGENT_NAME_MAX, getAgent, updateAgent, type PublicAgent } from "../../api/agents";
@@ -70,7 +71,7 @@ function EditForm({ agent }: { agent: PublicAgent }) {
 }
 
 export default function AgentEdit() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   useDocumentTitle(t("agents.editTitle"));
   const { id } = useParams<{ id: string }>();
   const [agent, setAgent] = useState<PublicAgent | null>(null);
@@ -117,7 +118,7 @@ export default function AgentEdit() {
             <Fact label={t("agents.fields.ips")}>{agent.ips.length ? agent.ips.join(", ") : dash}</Fact>
             <Fact label={t("agents.fields.os")}>{[agent.os, agent.arch].filter(Boolean).join(" · ") || dash}</Fact>
             <Fact label={t("agents.fields.agentVersion")}>{agent.agentVersion || dash}</Fact>
-            <Fact label={t("agents.fields.createdAt")}>{new Date(agent.createdAt).toLocaleString(i18n.language)}</Fact>
+            <Fact label={t("agents.fields.createdAt")}><Time at={agent.createdAt} /></Fact>
           </dl>
         </Card>
       )}

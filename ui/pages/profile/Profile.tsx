@@ -1,6 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { Time } from "../../components/time";
 import { errorMessage } from "../../api/errors";
 import { changePassword, updateUser, type PublicUser } from "../../api/users";
 import { Button } from "../../components/Button";
@@ -19,7 +20,7 @@ function Outcome({ outcome }: { outcome: Outcome }) {
 
 /** Username (required) and email (optional, left out of the payload when empty). */
 function BasicInfoForm({ current }: { current: PublicUser }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [username, setUsername] = useState(current.username);
   const [email, setEmail] = useState(current.email ?? "");
   const [outcome, setOutcome] = useState<Outcome>(null);
@@ -55,7 +56,7 @@ function BasicInfoForm({ current }: { current: PublicUser }) {
           </div>
           <div className="flex items-center gap-2">
             <dt className="text-slate-500">{t("profile.memberSince")}</dt>
-            <dd className="text-slate-700">{new Date(current.createdAt).toLocaleDateString(i18n.resolvedLanguage)}</dd>
+            <dd className="text-slate-700"><Time at={current.createdAt} style="date" /></dd>
           </div>
         </dl>
         <Field label={t("auth.username")}>

@@ -22,6 +22,7 @@ import { Field, SelectInput, TextInput, Toggle } from "../../components/form";
 import { PlusIcon } from "../../components/icons";
 import { RoleBadge } from "../../components/RoleBadge";
 import { loadSiteConfig } from "../../state/config";
+import { useFormatDateTime } from "../../components/time";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 
 type PanelState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; open: boolean; invites: PublicInvite[] };
@@ -31,18 +32,13 @@ type CreatedInvite = { link: string; invite: PublicInvite };
 
 const ROLES: Role[] = ["user", "admin"];
 
-function useDateTime() {
-  const { i18n } = useTranslation();
-  return (ms: number) => new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(ms);
-}
-
 /**
  * Admin: who may register. The instance's "anyone can register" setting, invite links (created here and shown once)
  * and the list of pending invites, each revocable.
  */
 export function RegistrationPanel({ usernameOf }: { usernameOf: (id: number) => string | undefined }) {
   const { t } = useTranslation();
-  const formatTime = useDateTime();
+  const formatTime = useFormatDateTime();
   const [state, setState] = useState<PanelState>({ phase: "loading" });
   const [saving, setSaving] = useState(false);
   const [role, setRole] = useState<Role>("user");
@@ -199,7 +195,7 @@ export function RegistrationPanel({ usernameOf }: { usernameOf: (id: number) => 
                     </div>
                   )}
                 </Field>
-                <p className="text-xs text-slate-600">
+                <p className="text-xs text-slate-600" title={formatTime.zoneOf(created.invite.expiresAt)}>
                   {t("users.registration.linkDetails", { role: roleName(created.invite.role), time: formatTime(created.invite.expiresAt) })}
                 </p>
                 <p className="text-xs font-medium text-amber-700">{t("users.registration.linkOnce")}</p>
@@ -228,8 +224,10 @@ export function RegistrationPanel({ usernameOf }: { usernameOf: (id: number) => 
                           <RoleBadge role={invite.role} />
                         </span>
                         <div className="min-w-0 flex-1">
-                          <p className="text-sm text-slate-700">{t("users.registration.expires", { time: formatTime(invite.expiresAt) })}</p>
-                          <p className="text-xs text-slate-500">
+                          <p className="text-sm text-slate-700" title={formatTime.zoneOf(invite.expiresAt)}>
+                            {t("users.registration.expires", { time: formatTime(invite.expiresAt) })}
+                          </p>
+                          <p className="text-xs text-slate-500" title={formatTime.zoneOf(invite.createdAt)}>
                             {by ? t("users.registration.createdAtBy", { time: createdAt, name: by }) : t("users.registration.createdAt", { time: createdAt })}
                           </p>
                         </div>
