@@ -185,7 +185,7 @@ for (const lang of [
   });
 }
 
-test("an agent that stops reporting is listed as offline on the dashboard and filtered on /agents (both languages)", async ({ page, vigil }) => {
+test("an agent that stops reporting is listed as offline on the dashboard, filtered on /agents, its last values greyed (both languages)", async ({ page, vigil }) => {
   test.setTimeout(90_000); // an agent is offline only after 30 s of silence (3 × its 10 s interval)
   const admin = await vigil.register("alice");
   const quiet = await registerAgent(vigil, admin, "db-1");
@@ -211,12 +211,28 @@ test("an agent that stops reporting is listed as offline on the dashboard and fi
     await expect(page.getByTestId(`agent-card-${quiet.id}`)).toBeVisible();
     await expect(page.getByTestId(`agent-card-${chatty.id}`)).toHaveCount(0);
     await expect(page.getByTestId("agents-filter-offline")).toHaveAttribute("aria-current", "page");
+    // Its figures are its last report: greyed, and said so.
+    await expect(page.getByTestId(`agent-values-${quiet.id}`)).toHaveAttribute("data-stale", "true");
+    await expect(page.getByTestId(`agent-values-${quiet.id}-stale`)).toHaveText("已离线：最后上报的数值");
+    await expect(page.getByTestId(`agent-last-seen-${quiet.id}`)).toHaveText(/^最后在线: \d+秒前$/);
     await page.getByTestId("agents-filter-online").click();
     await expect(page).toHaveURL(/\/agents\?status=online$/);
     await expect(page.getByTestId(`agent-card-${chatty.id}`)).toBeVisible();
     await expect(page.getByTestId(`agent-card-${quiet.id}`)).toHaveCount(0);
+    await expect(page.getByTestId(`agent-values-${chatty.id}`)).toHaveAttribute("data-stale", "false");
+    await expect(page.getByTestId(`agent-values-${chatty.id}-stale`)).toHaveCount(0);
+
+    // The detail greys its current values too, with when it was last seen.
+    await page.goto(`/agents/${quiet.id}`);
+    await expect(page.getByTestId("agent-current-values")).toHaveAttribute("data-stale", "true");
+    await expect(page.getByTestId("agent-current-values-stale")).toHaveText(/^已离线：以下是它最后一次上报的数值。最后在线: \d+秒前$/);
+    await expect(page.getByTestId("agent-current-cpu")).toBeVisible();
 
     // English.
+    await page.goto(`/agents/${quiet.id}?lng=en-US`);
+    await expect(page.getByTestId("agent-current-values-stale")).toHaveText(/^Offline: these are the last values it reported\.Last seen: \d+s ago$/);
+    await page.goto("/agents?status=offline&lng=en-US");
+    await expect(page.getByTestId(`agent-values-${quiet.id}-stale`)).toHaveText("Offline: last reported values");
     await page.goto("/dashboard?lng=en-US");
     await expect(problem).toContainText("Agent offline");
     await expect(problem.getByTestId("problem-since")).toHaveText(/^last report \d+s ago$/);

@@ -103,6 +103,9 @@ describe("reports", () => {
     await t.send([sample(now - 20_000, 10), sample(now - 10_000, 20), sample(now, 30)]);
     const res = await t.call<{ series: any }>("GET", `/api/agents/${t.agentId}/series?range=1h`, { token: t.token });
     expect(res.body.series.times).toEqual([now - 20_000, now - 10_000, now]);
+    // The window is the whole hour asked for, whatever data it holds: charts span it.
+    expect(res.body.series.to - res.body.series.from).toBe(3_600_000);
+    expect(Math.abs(res.body.series.to - Date.now())).toBeLessThan(5_000);
     expect(res.body.series.avg.cpu).toEqual([10, 20, 30]);
     expect(res.body.series.avg["disk:/"]).toEqual([40, 40, 40]);
     expect(res.body.series.avg["rx:eth0"]).toEqual([1000, 1000, 1000]);

@@ -32,6 +32,9 @@ export interface AgentSeries {
   range: SeriesRange;
   /** bucket length in ms: 0 for raw samples */
   step: number;
+  /** The window asked for (Unix ms): charts span it whatever data there is. */
+  from: number;
+  to: number;
   times: number[];
   avg: Record<string, (number | null)[]>;
   max: Record<string, (number | null)[]>;

@@ -96,7 +96,7 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
           const { span, resolution } = SERIES_RANGES[range];
           const now = Date.now();
           const rows = agents.range(agent.id, resolution, now - span, now + 60_000); // + a minute of clock skew
-          return { success: true, series: buildSeries(range, rows, agent.interval * 1000) };
+          return { success: true, series: buildSeries(range, rows, agent.interval * 1000, { from: now - span, to: now }) };
         },
         {
           auth: "user",

@@ -56,12 +56,12 @@ export function rollUp(rows: { avg: SeriesValues; max: SeriesValues }[]): { avg:
  * A hole is more than 3 times the expected spacing: the agent's interval, or the bucket length when that is longer
  * (an agent reporting every 5 minutes fills only every fifth minute bucket, and that is not a hole).
  */
-export function buildSeries(range: SeriesRange, rows: RollupRow[], intervalMs: number): AgentSeries {
+export function buildSeries(range: SeriesRange, rows: RollupRow[], intervalMs: number, window: { from: number; to: number }): AgentSeries {
   const { step } = SERIES_RANGES[range];
   const gap = 3 * Math.max(step, intervalMs);
   const keys = new Set<string>();
   for (const r of rows) for (const k of Object.keys(r.avg)) keys.add(k);
-  const out: AgentSeries = { range, step, times: [], avg: {}, max: {} };
+  const out: AgentSeries = { range, step, from: window.from, to: window.to, times: [], avg: {}, max: {} };
   for (const k of keys) {
     out.avg[k] = [];
     out.max[k] = [];

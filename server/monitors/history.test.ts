@@ -219,5 +219,11 @@ describe("history reads", () => {
     expect([week.checks[i], week.up[i], week.minResponseTimes[i], week.maxResponseTimes[i]]).toEqual([60, 0.9, 100, 106]);
     expect(week.responseTimes[i - 1]).toBeNull();
     expect(history.series(a, "30d", now).times).toHaveLength(720);
+    // Every range states its whole window, data or not: the chart's x axis spans it.
+    for (const [range, span] of [["24h", DAY], ["7d", 7 * DAY], ["30d", 30 * DAY]] as const) {
+      const s = history.series(a, range, now);
+      expect([s.from, s.to]).toEqual([now - span, now]);
+      expect(s.times[0]).toBeGreaterThan(s.from);
+    }
   });
 });

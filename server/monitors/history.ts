@@ -422,7 +422,8 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
         base.maxResponseTimes.push(p?.rtMax ?? null);
         base.up.push(p && p.checks > 0 ? Math.round((p.up / p.checks) * 10_000) / 10_000 : null);
       }
-      return { ...base, resolution: "hour", from, to: now };
+      // The window is the whole range (charts span it); its first hour bucket starts inside it.
+      return { ...base, resolution: "hour", from: now - hours * HOUR, to: now };
     },
   };
 }

@@ -88,9 +88,16 @@ export function secondsSince(then: number, now: number): number {
   return Math.max(0, Math.floor((now - then) / 1000));
 }
 
+/**
+ * The usage (percent) from which CPU, memory or a disk counts as critical: red bars, and the threshold line of the
+ * agent charts. 90 is also the default alert threshold of the notification settings to come (issue 8), which will
+ * then supply the line instead.
+ */
+export const USAGE_CRITICAL = 90;
+
 /** How full something is: ok below 75 %, warn below 90 %, critical from 90 %. */
 export type UsageLevel = "ok" | "warn" | "critical";
 export function usageLevel(percent: number | null | undefined): UsageLevel {
   if (!usable(percent) || percent < 75) return "ok";
-  return percent < 90 ? "warn" : "critical";
+  return percent < USAGE_CRITICAL ? "warn" : "critical";
 }

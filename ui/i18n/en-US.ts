@@ -485,6 +485,10 @@ const enUS: Messages = {
         min: "Minimum",
         max: "Maximum",
         failed: "Failed to fetch the chart data",
+        failures: "Failed checks",
+        failedOne: "failed",
+        failedOf_one: "{{failed}} of {{count}} check failed",
+        failedOf_other: "{{failed}} of {{count}} checks failed",
         range: {
           label: "Chart range",
           "24h": "24 h",
@@ -521,6 +525,10 @@ const enUS: Messages = {
     },
   },
   agents: {
+    stale: {
+      notice: "Offline: these are the last values it reported.",
+      card: "Offline: last reported values",
+    },
     filter: { label: "Filter by status", all: "All", empty: "No agent has this status." },
     title: "Agent monitors",
     subtitle: "Servers that report CPU, memory, disk, network and load through the Vigil agent.",
@@ -720,6 +728,7 @@ const enUS: Messages = {
     network: "Network traffic",
     load: "Load average",
     disk: "Disk {{mountPoint}}",
+    threshold: "threshold {{value}}",
   },
   statusConfig: {
     title: "Status page configuration",

@@ -482,6 +482,10 @@ const zhCN = {
         min: "最小",
         max: "最大",
         failed: "获取图表数据失败",
+        failures: "失败的检查",
+        failedOne: "失败",
+        failedOf_one: "{{count}} 次检查中 {{failed}} 次失败",
+        failedOf_other: "{{count}} 次检查中 {{failed}} 次失败",
         range: {
           label: "图表范围",
           "24h": "24 小时",
@@ -518,6 +522,10 @@ const zhCN = {
     },
   },
   agents: {
+    stale: {
+      notice: "已离线：以下是它最后一次上报的数值。",
+      card: "已离线：最后上报的数值",
+    },
     filter: { label: "按状态筛选", all: "全部", empty: "没有处于此状态的客户端。" },
     title: "客户端监控",
     subtitle: "通过 Vigil 客户端上报 CPU、内存、磁盘、网络和负载的服务器。",
@@ -714,6 +722,7 @@ const zhCN = {
     network: "网络流量",
     load: "平均负载",
     disk: "磁盘 {{mountPoint}}",
+    threshold: "阈值 {{value}}",
   },
   statusConfig: {
     title: "状态页配置",

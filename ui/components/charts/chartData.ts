@@ -12,6 +12,17 @@ export interface ChartSeries {
   faint?: boolean;
   /** Shade the area under the line. */
   fill?: boolean;
+  /** Draw only a marker at each value, no line (events such as failed checks). */
+  markers?: boolean;
+  /** What the legend says at an index instead of the formatted value (e.g. "failed"); null keeps the value. */
+  legendText?: (string | null)[];
+}
+
+/** A horizontal line across the plot at `value` (a usage threshold), labelled at its right end. */
+export interface ChartThreshold {
+  value: number;
+  label: string;
+  color: string;
 }
 
 /** Line colours, in order; chosen to stay apart on a white background. */
@@ -56,6 +67,32 @@ export function yRange(dataMin: number | null, dataMax: number | null, fixedMin?
   return [lo, hi];
 }
 
+/**
+ * The y range of a percent chart scaled to its data rather than 0–100, so that a disk at 41 % shows its trend instead
+ * of a flat line: the data padded and rounded out to fives, at least 10 points tall. The threshold is brought into
+ * view once the data comes within 15 points of it — far below it, the line would only squash the data into a strip.
+ */
+export function fitPercentRange(dataMin: number | null, dataMax: number | null, threshold?: number): [number, number] {
+  if (dataMin === null || dataMax === null || !Number.isFinite(dataMin) || !Number.isFinite(dataMax)) return [0, 100];
+  const pad = Math.max(2, (dataMax - dataMin) * 0.15);
+  let lo = Math.max(0, Math.floor((dataMin - pad) / 5) * 5);
+  let hi = Math.min(100, Math.ceil((dataMax + pad) / 5) * 5);
+  if (threshold !== undefined && threshold - dataMax <= 15) hi = Math.max(hi, Math.min(100, threshold + 5));
+  if (hi - lo < 10) {
+    if (hi >= 100) lo = 90;
+    else hi = Math.min(100, lo + 10);
+  }
+  return [lo, hi];
+}
+
+/** The failed-check markers of a monitor's response-time chart: one at the baseline (0) wherever a check failed. */
+export function failureMarkers(up: readonly (number | null)[]): (number | null)[] {
+  return up.map((u) => (u !== null && u < 1 ? 0 : null));
+}
+
+/** Tick steps for percent axes: whole percents only, so a fitted 35–45 % axis never reads "38 %" for 37.5. */
+export const PERCENT_INCRS: number[] = [1, 2, 5, 10, 20, 25, 50];
+
 /** Tick steps that are powers of two from 1 to 2^60 (bytes: 256 KiB, 512 KiB, 1 MiB …), for byte-valued axes. */
 export const BINARY_INCRS: number[] = Array.from({ length: 61 }, (_, i) => 2 ** i);
 
@@ -68,6 +105,26 @@ export function tickFormat(spanMs: number, locale: string, stepMs = Number.POSIT
   if (spanMs <= 2 * 86_400_000) return new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hour12: false });
   if (stepMs < 86_400_000) return new Intl.DateTimeFormat(locale, { month: "numeric", day: "numeric", hour: "2-digit", hour12: false });
   return new Intl.DateTimeFormat(locale, { month: "numeric", day: "numeric" });
+}
+
+/** Finer formats for when the usual one would repeat a label (midnight twice, the 1st of a month in two years). */
+const FALLBACK_TICKS: Intl.DateTimeFormatOptions[] = [
+  { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit", hour12: false },
+  { year: "numeric", month: "numeric", day: "numeric" },
+  { year: "numeric", month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false },
+];
+
+/**
+ * The labels of the ticks at `splitsMs`: in tickFormat's format, or the first finer one under which no two ticks read
+ * the same (a repeated label would make the axis lie about where a point is).
+ */
+export function tickLabels(splitsMs: readonly number[], spanMs: number, locale: string, stepMs?: number): string[] {
+  const first = tickFormat(spanMs, locale, stepMs);
+  for (const f of [first, ...FALLBACK_TICKS.map((o) => new Intl.DateTimeFormat(locale, o))]) {
+    const labels = splitsMs.map((s) => f.format(s));
+    if (new Set(labels).size === labels.length) return labels;
+  }
+  return splitsMs.map((s) => first.format(s));
 }
 
 /** The legend's time: date and time to the second. */

@@ -15,14 +15,15 @@ import {
 import { errorMessage } from "../../api/errors";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
-import { BINARY_INCRS, TimeSeriesChart, type ChartSeries } from "../../components/charts/TimeSeriesChart";
-import { formatBytes, formatBytesCompact, formatCount, formatDuration, formatLoad, formatPercent, formatRate } from "../../components/format";
+import { BINARY_INCRS, TimeSeriesChart, type ChartSeries, type ChartThreshold } from "../../components/charts/TimeSeriesChart";
+import { PERCENT_INCRS, fitPercentRange } from "../../components/charts/chartData";
+import { USAGE_CRITICAL, formatBytes, formatBytesCompact, formatCount, formatDuration, formatLoad, formatPercent, formatRate } from "../../components/format";
 import { useNow, usePolling } from "../../components/hooks";
 import { PageLoading } from "../../components/PageLoading";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { diskSlug, totalRates } from "./model";
-import { AgentStatusBadge, Fact, UsageBar, useAgo, useDurationUnits } from "./parts";
+import { AgentStatusBadge, Fact, StaleValues, UsageBar, useAgo, useDurationUnits } from "./parts";
 import { buildDetailCharts, type ChartLabels } from "./seriesCharts";
 
 /** How often the snapshot refreshes, and the charts per range (rollups change slowly). */
@@ -238,6 +239,9 @@ function ChartCard({ title, subtitle, children }: { title: ReactNode; subtitle?:
 /** Percent axes in whole numbers, the legend with one decimal. */
 const pct = (v: number) => formatPercent(v, 0);
 const pctLegend = (v: number) => formatPercent(v);
+/** Memory and disks sit still for days: their charts fit the data (and the threshold when near) instead of 0–100. */
+const fitToData = (lo: number | null, hi: number | null) => fitPercentRange(lo, hi, USAGE_CRITICAL);
+const THRESHOLD_COLOR = "#dc2626";
 
 function Charts({ series, latest }: { series: AgentSeries; latest: Sample | null }) {
   const { t } = useTranslation();
@@ -258,12 +262,16 @@ function Charts({ series, latest }: { series: AgentSeries; latest: Sample | null
     // `latest` only names and orders disks and interfaces: a new snapshot every poll must not rebuild the charts,
     // only a change in which disks and interfaces there are.
   }, [series, t, layout]);
+  const threshold = useMemo<ChartThreshold[]>(
+    () => [{ value: USAGE_CRITICAL, label: t("charts.threshold", { value: formatPercent(USAGE_CRITICAL, 0) }), color: THRESHOLD_COLOR }],
+    [t],
+  );
   const chart = (
     testId: string,
     title: ReactNode,
     data: ChartSeries[],
     format: (v: number) => string,
-    opts: { percent?: boolean; bytes?: boolean; subtitle?: ReactNode } = {},
+    opts: { percent?: boolean; fit?: boolean; bytes?: boolean; subtitle?: ReactNode } = {},
   ) => (
     <ChartCard title={title} subtitle={opts.subtitle}>
       <TimeSeriesChart
@@ -273,9 +281,13 @@ function Charts({ series, latest }: { series: AgentSeries; latest: Sample | null
         series={data}
         formatValue={format}
         formatAxis={opts.bytes ? (v) => `${formatBytesCompact(v)}/s` : opts.percent ? pct : undefined}
-        yIncrs={opts.bytes ? BINARY_INCRS : undefined}
+        yIncrs={opts.bytes ? BINARY_INCRS : opts.percent ? PERCENT_INCRS : undefined}
         yMin={opts.percent ? 0 : undefined}
         yMax={opts.percent ? 100 : undefined}
+        yRangeOf={opts.fit ? fitToData : undefined}
+        thresholds={opts.percent ? threshold : undefined}
+        xMin={series.from}
+        xMax={series.to}
         height={190}
       />
     </ChartCard>
@@ -288,13 +300,14 @@ function Charts({ series, latest }: { series: AgentSeries; latest: Sample | null
       </p>
       <div className="grid gap-4 lg:grid-cols-2" data-testid="agent-charts">
         {chart("chart-cpu", t("charts.cpu"), charts.cpu, pctLegend, { percent: true })}
-        {chart("chart-memory", t("charts.memory"), charts.memory, pctLegend, { percent: true })}
+        {chart("chart-memory", t("charts.memory"), charts.memory, pctLegend, { percent: true, fit: true })}
         {chart("chart-network", t("charts.network"), charts.network, (v) => formatRate(v), { bytes: true })}
         {chart("chart-load", t("charts.load"), charts.load, (v) => formatLoad(v))}
         {charts.disks.map((d) => (
           <div key={d.mountPoint} className="min-w-0">
             {chart(`chart-disk-${diskSlug(d.mountPoint)}`, t("charts.disk", { mountPoint: d.mountPoint }), d.series, pctLegend, {
               percent: true,
+              fit: true,
               subtitle: latest?.disks.find((x) => x.mountPoint === d.mountPoint)?.device,
             })}
           </div>
@@ -417,7 +430,9 @@ export default function AgentDetail() {
 
       <Section title={t("agents.currentTitle")}>
         {agent.latest ? (
-          <Current sample={agent.latest} />
+          <StaleValues agent={agent} notice={t("agents.stale.notice")} data-testid="agent-current-values">
+            <Current sample={agent.latest} />
+          </StaleValues>
         ) : (
           <Card className="px-6 py-10 text-center text-sm text-slate-500" data-testid="agent-no-data">
             {t("agents.waitingFirstReport")}

@@ -10,7 +10,7 @@ import { GridIcon, ListIcon, PlusIcon, ServerIcon } from "../../components/icons
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { AGENT_STATUS_FILTERS, fullestDisk, loadView, parseAgentStatusFilter, saveView, sortForTriage, totalRates, type AgentView } from "./model";
-import { AgentStatusBadge, UsageMeter, useAgo, useDurationUnits } from "./parts";
+import { AgentStatusBadge, StaleValues, UsageMeter, useAgo, useDurationUnits } from "./parts";
 import { useAgents } from "./useAgents";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { FilterPills } from "../../components/FilterPills";
@@ -80,35 +80,37 @@ function AgentCard({ agent, now, deleting, onDelete }: RowProps) {
         <AgentStatusBadge status={agent.status} data-testid={`agent-status-${agent.id}`} />
       </div>
       {s ? (
-        <div className="grid flex-1 grid-cols-3 gap-3 px-5 py-4 sm:gap-4">
-          <UsageMeter label={t("agents.metrics.cpu")} percent={s.cpu.usage} detail={t("agents.coresCount", { count: s.cpu.cores })} />
-          <UsageMeter
-            label={t("agents.metrics.memory")}
-            percent={s.memory.usageRate}
-            detail={`${formatBytes(s.memory.used)} / ${formatBytes(s.memory.total)}`}
-          />
-          <UsageMeter label={t("agents.metrics.disk")} percent={disk?.usageRate} detail={disk?.mountPoint ?? t("common.dash")} />
-          <dl className="col-span-3 grid grid-cols-2 gap-x-4 gap-y-2 text-xs sm:grid-cols-3">
-            <div className="min-w-0">
-              <dt className="text-slate-400">{t("agents.metrics.network")}</dt>
-              <dd className="tabular-nums text-slate-700">
-                <span title={t("agents.rx")}>↓ {formatRate(rates?.rx)}</span>
-                <br />
-                <span title={t("agents.tx")}>↑ {formatRate(rates?.tx)}</span>
-              </dd>
-            </div>
-            <div className="min-w-0">
-              <dt className="text-slate-400">{t("agents.metrics.load")}</dt>
-              <dd className="tabular-nums text-slate-700">
-                {formatLoad(s.load.one)} / {formatLoad(s.load.five)} / {formatLoad(s.load.fifteen)}
-              </dd>
-            </div>
-            <div className="min-w-0">
-              <dt className="text-slate-400">{t("agents.fields.uptime")}</dt>
-              <dd className="tabular-nums text-slate-700">{formatDuration(agent.uptime, units)}</dd>
-            </div>
-          </dl>
-        </div>
+        <StaleValues agent={agent} notice={t("agents.stale.card")} lastSeen={false} className="flex-1 px-5 py-4" data-testid={`agent-values-${agent.id}`}>
+          <div className="grid grid-cols-3 gap-3 sm:gap-4">
+            <UsageMeter label={t("agents.metrics.cpu")} percent={s.cpu.usage} detail={t("agents.coresCount", { count: s.cpu.cores })} />
+            <UsageMeter
+              label={t("agents.metrics.memory")}
+              percent={s.memory.usageRate}
+              detail={`${formatBytes(s.memory.used)} / ${formatBytes(s.memory.total)}`}
+            />
+            <UsageMeter label={t("agents.metrics.disk")} percent={disk?.usageRate} detail={disk?.mountPoint ?? t("common.dash")} />
+            <dl className="col-span-3 grid grid-cols-2 gap-x-4 gap-y-2 text-xs sm:grid-cols-3">
+              <div className="min-w-0">
+                <dt className="text-slate-400">{t("agents.metrics.network")}</dt>
+                <dd className="tabular-nums text-slate-700">
+                  <span title={t("agents.rx")}>↓ {formatRate(rates?.rx)}</span>
+                  <br />
+                  <span title={t("agents.tx")}>↑ {formatRate(rates?.tx)}</span>
+                </dd>
+              </div>
+              <div className="min-w-0">
+                <dt className="text-slate-400">{t("agents.metrics.load")}</dt>
+                <dd className="tabular-nums text-slate-700">
+                  {formatLoad(s.load.one)} / {formatLoad(s.load.five)} / {formatLoad(s.load.fifteen)}
+                </dd>
+              </div>
+              <div className="min-w-0">
+                <dt className="text-slate-400">{t("agents.fields.uptime")}</dt>
+                <dd className="tabular-nums text-slate-700">{formatDuration(agent.uptime, units)}</dd>
+              </div>
+            </dl>
+          </div>
+        </StaleValues>
       ) : (
         <p className="flex-1 px-5 py-6 text-sm text-slate-500">{t("agents.waitingFirstReport")}</p>
       )}
@@ -150,8 +152,11 @@ function AgentTable({ agents, now, deletingId, onDelete }: { agents: PublicAgent
               const s = agent.latest;
               const disk = fullestDisk(s?.disks);
               const rates = totalRates(s?.network);
+              // An offline agent's figures are its last report: greyed, the last-seen column says when.
+              const stale = agent.status === "offline" && s !== null;
+              const M = stale ? `${TD} text-slate-400` : TD;
               return (
-                <tr key={agent.id} data-testid={`agent-row-${agent.id}`} className="hover:bg-slate-50/60">
+                <tr key={agent.id} data-testid={`agent-row-${agent.id}`} data-stale={stale} className="hover:bg-slate-50/60">
                   <td className={TD}>
                     <Link href={`/agents/${agent.id}`} className="block max-w-48 truncate font-medium text-slate-900 hover:text-indigo-600" data-testid={`agent-link-${agent.id}`}>
                       {agent.name}
@@ -168,12 +173,12 @@ function AgentTable({ agents, now, deletingId, onDelete }: { agents: PublicAgent
                     <div className="truncate">{agent.os || t("common.dash")}</div>
                     <div className="text-xs text-slate-400">{agent.arch}</div>
                   </td>
-                  <td className={`${TD} text-right tabular-nums`}>{formatPercent(s?.cpu.usage)}</td>
-                  <td className={`${TD} text-right tabular-nums`}>{formatPercent(s?.memory.usageRate)}</td>
-                  <td className={`${TD} text-right tabular-nums`} title={disk?.mountPoint}>
+                  <td className={`${M} text-right tabular-nums`}>{formatPercent(s?.cpu.usage)}</td>
+                  <td className={`${M} text-right tabular-nums`}>{formatPercent(s?.memory.usageRate)}</td>
+                  <td className={`${M} text-right tabular-nums`} title={disk?.mountPoint}>
                     {formatPercent(disk?.usageRate)}
                   </td>
-                  <td className={`${TD} text-right text-xs tabular-nums`}>
+                  <td className={`${M} text-right text-xs tabular-nums`}>
                     {rates ? (
                       <>
                         <div title={t("agents.rx")}>↓ {formatRate(rates.rx)}</div>
@@ -183,10 +188,10 @@ function AgentTable({ agents, now, deletingId, onDelete }: { agents: PublicAgent
                       t("common.dash")
                     )}
                   </td>
-                  <td className={`${TD} text-right tabular-nums`}>
+                  <td className={`${M} text-right tabular-nums`}>
                     {s ? `${formatLoad(s.load.one)} / ${formatLoad(s.load.five)} / ${formatLoad(s.load.fifteen)}` : t("common.dash")}
                   </td>
-                  <td className={`${TD} text-right tabular-nums`}>{s ? formatDuration(agent.uptime, units) : t("common.dash")}</td>
+                  <td className={`${M} text-right tabular-nums`}>{s ? formatDuration(agent.uptime, units) : t("common.dash")}</td>
                   <td className={`${TD} text-slate-500`} data-testid={`agent-last-seen-${agent.id}`}>
                     {ago(agent.lastSeenAt, now)}
                   </td>

@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { AgentStatus } from "../../api/agents";
 import { formatDuration, formatPercent, secondsSince, usageLevel } from "../../components/format";
-import { useDurationUnits } from "../../components/time";
+import { Ago, useDurationUnits } from "../../components/time";
 
 export { useDurationUnits };
 
@@ -83,6 +83,46 @@ export function Fact({ label, children, testId }: { label: ReactNode; children: 
       <dd data-testid={testId} className="mt-1 break-words text-sm text-slate-800">
         {children}
       </dd>
+    </div>
+  );
+}
+
+/**
+ * The current values of an agent, greyed when it is offline: they are what it last reported, not what the server
+ * shows now, so they come with "last seen …" (here or, on a card, in its footer) (spec §4 keeps showing them rather than blanking them).
+ */
+export function StaleValues({
+  agent,
+  children,
+  notice,
+  lastSeen = true,
+  className = "",
+  "data-testid": testId,
+}: {
+  agent: { status: AgentStatus; lastSeenAt: number | null };
+  children: ReactNode;
+  /** The sentence above the values; the card uses a shorter one. */
+  notice: string;
+  /** Add "Last seen: … ago" (the card has it in its footer already). */
+  lastSeen?: boolean;
+  className?: string;
+  "data-testid"?: string;
+}) {
+  const { t } = useTranslation();
+  const stale = agent.status === "offline";
+  return (
+    <div data-testid={testId} data-stale={stale} className={className}>
+      {stale && (
+        <p role="status" data-testid={testId && `${testId}-stale`} className="mb-3 flex flex-wrap items-center gap-x-1.5 rounded-lg bg-slate-100 px-3 py-2 text-xs text-slate-600">
+          <span className="font-medium text-slate-700">{notice}</span>
+          {lastSeen && (
+            <span>
+              {t("agents.fields.lastSeen")}: <Ago at={agent.lastSeenAt} never={t("agents.never")} />
+            </span>
+          )}
+        </p>
+      )}
+      <div className={stale ? "opacity-55 grayscale" : undefined}>{children}</div>
     </div>
   );
 }

@@ -17,6 +17,8 @@ const labels: ChartLabels = {
 const series = (step: number): AgentSeries => ({
   range: step ? "24h" : "1h",
   step,
+  from: 0,
+  to: 3_600_000,
   times: [1_000, 2_000],
   avg: {
     cpu: [10, 20],
@@ -66,13 +68,13 @@ test("disks and interfaces follow the newest sample's order, then the rest", () 
 });
 
 test("a disk of the newest sample has a chart even when the range holds no data for it", () => {
-  const c = buildDetailCharts({ range: "7d", step: 3_600_000, times: [], avg: {}, max: {} }, latest, labels);
+  const c = buildDetailCharts({ range: "7d", step: 3_600_000, from: 0, to: 7 * 86_400_000, times: [], avg: {}, max: {} }, latest, labels);
   expect(c.disks.map((d) => d.mountPoint)).toEqual(["/", "/data"]);
   expect(c.disks[0].series[0].values).toEqual([]);
 });
 
 test("no newest sample and an empty series give empty charts", () => {
-  const c = buildDetailCharts({ range: "1h", step: 0, times: [], avg: {}, max: {} }, null, labels);
+  const c = buildDetailCharts({ range: "1h", step: 0, from: 0, to: 3_600_000, times: [], avg: {}, max: {} }, null, labels);
   expect(c.cpu[0].values).toEqual([]);
   expect(c.disks).toEqual([]);
   expect(c.network).toEqual([]);

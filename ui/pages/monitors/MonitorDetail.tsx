@@ -25,6 +25,7 @@ import { appendCheck, CheckStrip } from "./CheckStrip";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { TimeSeriesChart, type ChartSeries } from "../../components/charts/TimeSeriesChart";
+import { failureMarkers } from "../../components/charts/chartData";
 import { usePolling } from "../../components/hooks";
 import { PageLoading } from "../../components/PageLoading";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
@@ -191,14 +192,39 @@ function RangeTabs({ range, onChange }: { range: SeriesRange; onChange: (r: Seri
   );
 }
 
-/** The lines of the response-time chart: per check for 24 h, hourly average with min and max beyond. */
-function chartLines(series: MonitorSeries, labels: { avg: string; hourAvg: string; min: string; max: string }): ChartSeries[] {
-  if (series.resolution === "raw") return [{ label: labels.avg, values: series.responseTimes, color: RESPONSE_COLOR, fill: true }];
-  return [
-    { label: labels.hourAvg, values: series.responseTimes, color: RESPONSE_COLOR, fill: true },
-    { label: labels.max, values: series.maxResponseTimes, color: "#f43f5e", faint: true },
-    { label: labels.min, values: series.minResponseTimes, color: "#10b981", faint: true },
-  ];
+const FAILURE_COLOR = "#dc2626";
+
+interface ChartLabels {
+  avg: string;
+  hourAvg: string;
+  min: string;
+  max: string;
+  failures: string;
+  /** The legend at a failure marker: "failed" for one check, "3 of 60 failed" for an hour. */
+  failedAt: (failed: number, checks: number) => string;
+}
+
+/**
+ * The lines of the response-time chart: per check for 24 h, hourly average with min and max beyond; and a red marker
+ * on the baseline wherever a check failed (a failed check often has no response time, so it would leave no trace).
+ */
+function chartLines(series: MonitorSeries, labels: ChartLabels): ChartSeries[] {
+  const lines: ChartSeries[] =
+    series.resolution === "raw"
+      ? [{ label: labels.avg, values: series.responseTimes, color: RESPONSE_COLOR, fill: true }]
+      : [
+          { label: labels.hourAvg, values: series.responseTimes, color: RESPONSE_COLOR, fill: true },
+          { label: labels.max, values: series.maxResponseTimes, color: "#f43f5e", faint: true },
+          { label: labels.min, values: series.minResponseTimes, color: "#10b981", faint: true },
+        ];
+  const markers = failureMarkers(series.up);
+  if (markers.every((m) => m === null)) return lines;
+  const legendText = series.up.map((u, i) => {
+    if (u === null || u >= 1) return null;
+    const checks = series.checks[i] ?? 1;
+    return labels.failedAt(Math.max(1, Math.round(checks * (1 - u))), checks);
+  });
+  return [...lines, { label: labels.failures, values: markers, color: FAILURE_COLOR, markers: true, legendText }];
 }
 
 function TlsExpiry({ monitor }: { monitor: PublicMonitor }) {
@@ -464,6 +490,9 @@ export default function MonitorDetail() {
       hourAvg: t("monitors.detail.chart.hourAvg"),
       min: t("monitors.detail.chart.min"),
       max: t("monitors.detail.chart.max"),
+      failures: t("monitors.detail.chart.failures"),
+      failedAt: (failed: number, checks: number) =>
+        checks <= 1 ? t("monitors.detail.chart.failedOne") : t("monitors.detail.chart.failedOf", { failed, count: checks }),
     }),
     [t],
   );
@@ -596,6 +625,8 @@ export default function MonitorDetail() {
               times={series.times}
               series={lines}
               height={240}
+              xMin={series.from}
+              xMax={series.to}
               formatValue={(v) => formatMs(v)}
               label={t("monitors.detail.chart.title")}
               data-testid="monitor-chart"
