@@ -24,6 +24,8 @@ import { userRoutes } from "./users/routes";
 import { createRegistration } from "./registration/service";
 import { registrationRoutes } from "./registration/routes";
 import { VERSION } from "./version";
+import { createNotificationService, type NotificationService, type NotificationServiceOptions } from "./notifications/service";
+import { notificationRoutes } from "./notifications/routes";
 
 export interface AppDeps {
   db: Db;
@@ -50,6 +52,7 @@ export interface Services {
   monitors: MonitorService;
   agents: AgentService;
   live: Live;
+  notifications: NotificationService;
 }
 
 /**
@@ -62,19 +65,41 @@ export function createServices(
     log = silentLogger,
     monitors = {},
     agentTokenTtlMs,
-  }: { log?: Logger; monitors?: Omit<MonitorServiceOptions, "db" | "bus" | "log">; agentTokenTtlMs?: number } = {},
+    notifications = {},
+    now,
+  }: {
+    log?: Logger;
+    monitors?: Omit<MonitorServiceOptions, "db" | "bus" | "log">;
+    agentTokenTtlMs?: number;
+    notifications?: Pick<NotificationServiceOptions, "send">;
+    /** The clock of agents and notifications (tests move it; monitors take theirs in `monitors.clock`). */
+    now?: () => number;
+  } = {},
 ): Services {
   const events = createEventBus(log);
   const users = createUserStore(db, { onChange: (userId, kind) => events.emit("user.change", { userId, kind }) });
+  const monitorService = createMonitorService({ db, bus: events, log, ...monitors });
   return {
     events,
     users,
-    monitors: createMonitorService({ db, bus: events, log, ...monitors }),
+    monitors: monitorService,
+    notifications: createNotificationService({
+      db,
+      bus: events,
+      log,
+      ...notifications,
+      now,
+      monitorNow: (id) => {
+        const entry = monitorService.store.get(id);
+        return entry && { name: entry.fields.name, down: entry.fields.active && entry.state.status === "down" };
+      },
+    }),
     agents: new AgentService({
       store: createAgentStore(db),
       transaction: (fn) => db.transaction(() => fn()),
       log,
       tokenTtlMs: agentTokenTtlMs,
+      now,
       onStatus: (e) => events.emit("agent.status", e),
       onReport: (state) => events.has("agent.report") && events.emit("agent.report", state),
       onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
@@ -107,6 +132,14 @@ export function createApp(deps: AppDeps) {
     .use(registrationRoutes({ registration, session }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(agentRoutes({ agents: services.agents, session }))
+    .use(
+      notificationRoutes({
+        store: services.notifications.store,
+        outbox: services.notifications.outbox,
+        session,
+        exists: (type, id) => (type === "monitor" ? services.monitors.get(id) !== undefined : services.agents.get(id) !== undefined),
+      }),
+    )
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, session }))
     .use(downloadRoutes({ dir: deps.config.agentsDir ?? defaultAgentsDir(), publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
     .use(services.live.routes(session))

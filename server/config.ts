@@ -26,6 +26,9 @@ export interface Config {
   agentsDir?: string;
   /** The address agents and install commands use, when Vigil sits behind a proxy (default: the request's). */
   publicUrl?: string;
+  /** Base URLs of the notification providers with fixed hosts (a proxy or a test fake may stand in). */
+  telegramApi: string;
+  resendApi: string;
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error"];
@@ -43,6 +46,8 @@ const OPTIONS = {
   "raw-retention-days": { env: "VIGIL_RAW_RETENTION_DAYS", default: "7", help: "Days raw check results are kept (1-365); hourly and daily rollups are kept 365 days" },
   "agents-dir": { env: "VIGIL_AGENTS_DIR", default: undefined, help: "Directory of agent binaries served at /downloads (default: agents/ beside the executable, or dist/agents)" },
   "public-url": { env: "VIGIL_PUBLIC_URL", default: undefined, help: "Address agents use to reach Vigil, e.g. https://vigil.example.com (default: from each request)" },
+  "telegram-api": { env: "VIGIL_TELEGRAM_API", default: "https://api.telegram.org", help: "Telegram Bot API base URL (a proxy or mirror where api.telegram.org is unreachable)" },
+  "resend-api": { env: "VIGIL_RESEND_API", default: "https://api.resend.com", help: "Resend API base URL" },
   "blog-url": { env: "VIGIL_BLOG_URL", default: "https://blog.vigil.dev", help: "Footer link: blog" },
   "video-url": { env: "VIGIL_VIDEO_URL", default: "https://www.youtube.com/@vigil-monitor", help: "Footer link: video channel" },
   "temp-mail-url": { env: "VIGIL_TEMP_MAIL_URL", default: "https://mail.vigil.dev", help: "Footer link: temporary-mail service" },
@@ -85,6 +90,14 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   const publicUrl = get("public-url");
   if (publicUrl !== undefined && !/^https?:\/\/[^\s"'`$]+$/.test(publicUrl)) throw new ConfigError(`Invalid public URL: ${publicUrl}`);
 
+  const apiBase = (name: "telegram-api" | "resend-api") => {
+    const value = get(name)!.replace(/\/+$/, "");
+    if (!/^https?:\/\/[^\s"'`$]+$/.test(value)) throw new ConfigError(`Invalid --${name}: ${value}`);
+    return value;
+  };
+  const telegramApi = apiBase("telegram-api");
+  const resendApi = apiBase("resend-api");
+
   const trust = get("trust-proxy")!;
   const trustProxy = trust === "true" ? 1 : trust === "false" ? 0 : Number(trust);
   if (!/^(true|false|\d+)$/.test(trust) || !Number.isInteger(trustProxy) || trustProxy > 10) {
@@ -113,5 +126,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     rawRetentionDays,
     agentsDir: get("agents-dir") ? resolve(get("agents-dir")!) : undefined,
     publicUrl,
+    telegramApi,
+    resendApi,
   };
 }

@@ -51,11 +51,13 @@ function start(argv: string[]) {
   const services = createServices(db, {
     log,
     monitors: { concurrency: config.checkConcurrency, rawRetentionDays: config.rawRetentionDays },
+    notifications: { send: { endpoints: { telegram: config.telegramApi, resend: config.resendApi } } },
   });
   const app = createApp({ db, jwtSecret: jwtSecret(config), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES });
   services.monitors.start();
   services.agents.start();
+  services.notifications.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
   log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, monitors: services.monitors.store.size, mode: isProduction ? "production" : "development" });
 
@@ -72,6 +74,7 @@ function start(argv: string[]) {
     if (!stopped) app.server?.stop(true);
     await services.monitors.stop();
     services.agents.stop();
+    await services.notifications.stop();
     db.$client.close();
     process.exit(0);
   };

@@ -35,6 +35,7 @@ export type UserRow = typeof users.$inferSelect;
 // Agent and registration tables live beside their code.
 export * from "../agents/tables";
 export * from "../registration/tables";
+export * from "../notifications/tables";
 
 // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 

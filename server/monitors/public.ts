@@ -176,11 +176,14 @@ export interface DownMonitor {
 export interface MonitorStatusEvent {
   monitorId: number;
   name: string;
+  /** What the notifications state: the target and the answer that decided. */
+  url: string;
   from: MonitorStatus;
   to: MonitorStatus;
   at: number;
   error?: string | null;
   responseTime?: number | null;
+  httpStatus?: number | null;
 }
 
 /** A check finished and was applied (every scheduled or manual check). */

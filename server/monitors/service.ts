@@ -90,11 +90,13 @@ export function createMonitorService(options: MonitorServiceOptions) {
       bus.emit("monitor.status", {
         monitorId: entry.id,
         name: entry.fields.name,
+        url: entry.fields.url,
         from: applied.from,
         to: applied.to,
         at: outcome.time,
         error: outcome.error,
         responseTime: outcome.responseTime,
+        httpStatus: outcome.httpStatus,
       });
     }
     return result;

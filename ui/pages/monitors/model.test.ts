@@ -108,7 +108,7 @@ describe("live updates", () => {
     expect(checked[1]).toBe(list[1]);
     expect(applyPush(list, { type: "monitor.check", data: { ...checkEvent(), monitorId: 9 } })).toBe(list);
 
-    const down = applyPush(checked, { type: "monitor.status", data: { monitorId: 1, name: "API", from: "up", to: "down", at: 7_000 } });
+    const down = applyPush(checked, { type: "monitor.status", data: { monitorId: 1, name: "API", url: "http://x.test/", from: "up", to: "down", at: 7_000 } });
     expect(down[0]).toMatchObject({ status: "down", statusChangedAt: 7_000 });
 
     const created = applyPush(list, { type: "monitor.change", data: { action: "created", monitorId: 2, monitor: monitor({ id: 2, name: "B" }) } });

@@ -1,0 +1,212 @@
+// What a notification says, in the instance's language: one event, or a group of them (a storm) in one message.
+// Providers only lay the result out (text, markdown, card, email); they never translate.
+import enUS from "../../ui/i18n/en-US";
+import zhCN from "../../ui/i18n/zh-CN";
+import { parseCheckError } from "../monitors/check-errors";
+import type { NotificationEvent, NotificationEventKind, NotificationLanguage } from "./public";
+import type { NotificationMessage } from "./providers/provider";
+
+const TEXT = {
+  "zh-CN": {
+    title: {
+      down: "🔴 监控故障：{{name}}",
+      recovery: "🟢 监控恢复：{{name}}",
+      reminder: "🔴 监控仍然故障：{{name}}",
+      offline: "🔴 客户端离线：{{name}}",
+      online: "🟢 客户端恢复在线：{{name}}",
+      cpu: "🟠 CPU 使用率过高：{{name}}",
+      memory: "🟠 内存使用率过高：{{name}}",
+      disk: "🟠 磁盘使用率过高：{{name}} {{mountPoint}}",
+      test: "✅ Vigil 测试消息：{{name}}",
+    },
+    group: {
+      down: "{{count}} 个监控故障",
+      recovery: "{{count}} 个监控恢复",
+      reminder: "{{count}} 个监控仍然故障",
+      offline: "{{count}} 个客户端离线",
+      online: "{{count}} 个客户端恢复在线",
+      cpu: "{{count}} 个 CPU 告警",
+      memory: "{{count}} 个内存告警",
+      disk: "{{count}} 个磁盘告警",
+      test: "{{count}} 条测试消息",
+    },
+    groupOne: {
+      down: "1 个监控故障",
+      recovery: "1 个监控恢复",
+      reminder: "1 个监控仍然故障",
+      offline: "1 个客户端离线",
+      online: "1 个客户端恢复在线",
+      cpu: "1 个 CPU 告警",
+      memory: "1 个内存告警",
+      disk: "1 个磁盘告警",
+      test: "1 条测试消息",
+    },
+    groupJoin: "，",
+    label: {
+      url: "地址",
+      httpStatus: "状态码",
+      error: "原因",
+      responseTime: "响应时间",
+      hostname: "主机",
+      usage: "使用率",
+      threshold: "阈值",
+      mountPoint: "挂载点",
+      downtime: "故障时长",
+      time: "时间",
+    },
+    testBody: "这是一条测试消息：此渠道配置正确。",
+  },
+  "en-US": {
+    title: {
+      down: "🔴 Monitor down: {{name}}",
+      recovery: "🟢 Monitor recovered: {{name}}",
+      reminder: "🔴 Monitor still down: {{name}}",
+      offline: "🔴 Agent offline: {{name}}",
+      online: "🟢 Agent back online: {{name}}",
+      cpu: "🟠 High CPU usage: {{name}}",
+      memory: "🟠 High memory usage: {{name}}",
+      disk: "🟠 Disk almost full: {{name}} {{mountPoint}}",
+      test: "✅ Vigil test message: {{name}}",
+    },
+    group: {
+      down: "{{count}} monitors down",
+      recovery: "{{count}} monitors recovered",
+      reminder: "{{count}} monitors still down",
+      offline: "{{count}} agents offline",
+      online: "{{count}} agents back online",
+      cpu: "{{count}} CPU alerts",
+      memory: "{{count}} memory alerts",
+      disk: "{{count}} disk alerts",
+      test: "{{count}} test messages",
+    },
+    groupOne: {
+      down: "1 monitor down",
+      recovery: "1 monitor recovered",
+      reminder: "1 monitor still down",
+      offline: "1 agent offline",
+      online: "1 agent back online",
+      cpu: "1 CPU alert",
+      memory: "1 memory alert",
+      disk: "1 disk alert",
+      test: "1 test message",
+    },
+    groupJoin: ", ",
+    label: {
+      url: "URL",
+      httpStatus: "Status code",
+      error: "Reason",
+      responseTime: "Response time",
+      hostname: "Host",
+      usage: "Usage",
+      threshold: "Threshold",
+      mountPoint: "Mount point",
+      downtime: "Down for",
+      time: "Time",
+    },
+    testBody: "This is a test message: this channel is set up correctly.",
+  },
+} as const;
+
+const fill = (template: string, values: Record<string, string | number | undefined>) =>
+  template.replace(/\{\{(\w+)\}\}/g, (_, k: string) => String(values[k] ?? "")).trim();
+
+/** A check's error sentence in the message's language (the UI's own translations, so both read the same). */
+export function translateError(message: string, lang: NotificationLanguage): string {
+  const { code, params } = parseCheckError(message);
+  const dict = (lang === "zh-CN" ? zhCN : enUS).monitors.checkErrors;
+  const values = code === "STATUS" ? { ...params, expected: params.expected.replace(/ or /g, dict.or) } : params;
+  return fill(dict[code], values);
+}
+
+/** "2026-11-23 11:02:03 (UTC+08:00)" in the instance's zone. */
+export function formatTime(at: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+    timeZoneName: "longOffset",
+  }).formatToParts(at);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  const offset = get("timeZoneName").replace("GMT", "UTC") || "UTC";
+  return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")}:${get("second")} (${offset === "UTC" ? "UTC+00:00" : offset})`;
+}
+
+function formatDuration(seconds: number, lang: NotificationLanguage): string {
+  const d = Math.floor(seconds / 86_400);
+  const h = Math.floor((seconds % 86_400) / 3_600);
+  const m = Math.floor((seconds % 3_600) / 60);
+  const s = Math.floor(seconds % 60);
+  const units = lang === "zh-CN" ? ["天", "小时", "分", "秒"] : ["d", "h", "m", "s"];
+  const parts = [d, h, m, s].map((n, i) => [n, units[i]] as const).filter(([n]) => n > 0);
+  if (!parts.length) return `0${units[3]}`;
+  return parts.slice(0, 2).map(([n, u]) => `${n}${u}`).join(" ");
+}
+
+const pct = (v: number) => `${Math.round(v * 10) / 10}%`;
+
+/** The facts of one event as "Label: value" lines. */
+function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: string): string[] {
+  const L = TEXT[lang].label;
+  const f = e.facts;
+  const lines: string[] = [];
+  if (f.url) lines.push(`${L.url}: ${f.url}`);
+  if (f.hostname) lines.push(`${L.hostname}: ${f.hostname}`);
+  if (f.httpStatus) lines.push(`${L.httpStatus}: ${f.httpStatus}`);
+  if (f.error) lines.push(`${L.error}: ${translateError(f.error, lang)}`);
+  if (f.responseTime !== undefined && f.responseTime !== null) lines.push(`${L.responseTime}: ${f.responseTime} ms`);
+  if (f.mountPoint) lines.push(`${L.mountPoint}: ${f.mountPoint}`);
+  if (f.usage !== undefined) lines.push(`${L.usage}: ${pct(f.usage)}${f.threshold !== undefined ? ` (${L.threshold} ${pct(f.threshold)})` : ""}`);
+  if (f.downtimeSeconds !== undefined) lines.push(`${L.downtime}: ${formatDuration(f.downtimeSeconds, lang)}`);
+  lines.push(`${L.time}: ${formatTime(e.time, timeZone)}`);
+  return lines;
+}
+
+const SEVERITY: Record<NotificationEventKind, NotificationMessage["severity"]> = {
+  down: "critical",
+  reminder: "critical",
+  offline: "critical",
+  cpu: "critical",
+  memory: "critical",
+  disk: "critical",
+  recovery: "ok",
+  online: "ok",
+  test: "info",
+};
+
+const titleOf = (e: NotificationEvent, lang: NotificationLanguage) =>
+  fill(TEXT[lang].title[e.kind], { name: e.target.name, mountPoint: e.facts.mountPoint });
+
+/** The short reason of one event on a group message's line: its error, usage or nothing. */
+function shortReason(e: NotificationEvent, lang: NotificationLanguage): string {
+  if (e.facts.error) return translateError(e.facts.error, lang);
+  if (e.facts.usage !== undefined) return `${pct(e.facts.usage)} ≥ ${pct(e.facts.threshold ?? 0)}`;
+  return "";
+}
+
+/**
+ * The message for events bound for one channel: one event gets its title and every fact; several (a storm) get a
+ * title counting them by kind ("23 monitors down, 2 agents offline") and one line each, so every event is named.
+ */
+export function renderMessage(events: NotificationEvent[], lang: NotificationLanguage, timeZone: string): NotificationMessage {
+  const T = TEXT[lang];
+  if (events.length === 1) {
+    const e = events[0];
+    const lines = e.kind === "test" ? [T.testBody, `${T.label.time}: ${formatTime(e.time, timeZone)}`] : factLines(e, lang, timeZone);
+    return { lang, severity: SEVERITY[e.kind], title: titleOf(e, lang), lines, events };
+  }
+  const counts = new Map<NotificationEventKind, number>();
+  for (const e of events) counts.set(e.kind, (counts.get(e.kind) ?? 0) + 1);
+  const title = [...counts].map(([kind, count]) => (count === 1 ? T.groupOne[kind] : fill(T.group[kind], { count }))).join(T.groupJoin);
+  const severity = events.some((e) => SEVERITY[e.kind] === "critical") ? "critical" : events.every((e) => SEVERITY[e.kind] === "ok") ? "ok" : "info";
+  const lines = events.map((e) => {
+    const reason = shortReason(e, lang);
+    return `${titleOf(e, lang)}${reason ? ` — ${reason}` : ""}`;
+  });
+  lines.push(`${T.label.time}: ${formatTime(events[events.length - 1].time, timeZone)}`);
+  return { lang, severity, title, lines, events };
+}

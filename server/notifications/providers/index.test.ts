@@ -1,0 +1,32 @@
+import { expect, test } from "bun:test";
+import { CHANNEL_TYPES } from "../public";
+import { PROVIDERS, providerFor } from "./index";
+
+test("one provider per channel type, each under its own type", () => {
+  expect(Object.keys(PROVIDERS).sort()).toEqual([...CHANNEL_TYPES].sort());
+  for (const type of CHANNEL_TYPES) {
+    expect(providerFor(type).type).toBe(type);
+    expect(providerFor(type)).toBe(PROVIDERS[type] as never);
+  }
+});
+
+test("documented rate limits and secret fields", () => {
+  const limits = Object.fromEntries(CHANNEL_TYPES.map((type) => [type, PROVIDERS[type].perMinute]));
+  expect(limits).toEqual({ resend: 120, slack: 60, telegram: 20, webhook: 60, dingtalk: 20, wecom: 20, feishu: 100 });
+  const secrets = Object.fromEntries(CHANNEL_TYPES.map((type) => [type, PROVIDERS[type].secretFields]));
+  expect(secrets).toEqual({
+    resend: ["apiKey"],
+    slack: ["url"],
+    telegram: ["botToken"],
+    webhook: ["secret"],
+    dingtalk: ["url", "secret"],
+    wecom: ["url"],
+    feishu: ["url", "secret"],
+  });
+});
+
+test("a config that is not an object is a VALIDATION error for every type", () => {
+  for (const type of CHANNEL_TYPES) {
+    expect(providerFor(type).validate([] as never)).toEqual({ ok: false, error: { code: "VALIDATION", message: "config must be an object (got an array)" } });
+  }
+});

@@ -1,0 +1,57 @@
+// The one small interface every channel type implements (one file per type beside this one, each with its test).
+import type { ChannelConfigs, ChannelType, NotificationEvent, NotificationLanguage } from "../public";
+
+/**
+ * A message ready to send, already in the instance's language: providers only lay it out for their API (text,
+ * markdown, blocks, card, email) and never translate.
+ */
+export interface NotificationMessage {
+  lang: NotificationLanguage;
+  /** Drives colour / emoji: critical (down, offline, over threshold), ok (recovered, online), info (test, reminder). */
+  severity: "critical" | "ok" | "info";
+  /** One line: "🔴 Monitor down: Shop API" or "23 monitors down". */
+  title: string;
+  /** Plain-text fact lines, each "Label: value" ("URL: https://…", "Time: 2026-11-23 11:02:03 (UTC+08:00)"). */
+  lines: string[];
+  /** The events it carries (one, or many for a grouped storm message): the webhook sends them as JSON. */
+  events: NotificationEvent[];
+}
+
+/** What a provider needs besides the config: injected so tests point at local fakes. */
+export interface SendContext {
+  fetch: typeof fetch;
+  /** Per request; the provider passes `AbortSignal.timeout(timeoutMs)`. */
+  timeoutMs: number;
+  /** Base URLs of the fixed API hosts (configurable: `--telegram-api`, `--resend-api`). */
+  endpoints: { telegram: string; resend: string };
+  /** Unix ms; for signatures (DingTalk, Feishu, webhook timestamps). */
+  now(): number;
+}
+
+/**
+ * The provider's verdict, read from its own answer (Telegram `ok`, DingTalk/WeCom `errcode`, Feishu `code`, Resend's
+ * error JSON), never from the HTTP status alone. `retryable`: a network error, timeout, 429 or 5xx; a 4xx or an
+ * application error (bad token, chat not found) is final. `retryAfterMs` from `Retry-After` or Telegram's
+ * `parameters.retry_after`.
+ */
+export type SendResult = { ok: true } | { ok: false; error: string; retryable: boolean; retryAfterMs?: number };
+
+/** A field error: the code (UI translates it) and the spec §8 message. */
+export interface ConfigError {
+  code: string;
+  message: string;
+}
+
+export interface Provider<T extends ChannelType = ChannelType> {
+  type: T;
+  /**
+   * Checks and normalises a config (trims, splits `to` given as "a@x, b@y"); the first problem as a ConfigError.
+   * Called with the merged config on update (secrets already restored), so it sees complete values.
+   */
+  validate(config: Record<string, unknown>): { ok: true; config: ChannelConfigs[T] } | { ok: false; error: ConfigError };
+  /** Fields returned masked and kept when an update leaves them out or sends the mask back. */
+  secretFields: readonly (keyof ChannelConfigs[T] & string)[];
+  /** The provider's documented rate limit for one channel (messages per minute): the dispatcher stays under it. */
+  perMinute: number;
+  send(config: ChannelConfigs[T], message: NotificationMessage, ctx: SendContext): Promise<SendResult>;
+}

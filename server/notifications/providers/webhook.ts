@@ -1,0 +1,30 @@
+// Generic webhook: the message and its events as JSON, signed with HMAC-SHA256 when a secret is set.
+import { createHmac } from "node:crypto";
+import { check, urlWithSecret } from "./fields";
+import { describeAnswer, failure, OK, postJson, success } from "./http";
+import type { Provider } from "./provider";
+
+/** `sha256=<hex HMAC-SHA256(secret, body)>`, the value of X-Vigil-Signature. */
+export function webhookSignature(secret: string, body: string): string {
+  return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+}
+
+export const webhook: Provider<"webhook"> = {
+  type: "webhook",
+  // The URL is the user's own endpoint and shown in full; only the signing secret is hidden.
+  secretFields: ["secret"],
+  perMinute: 60,
+
+  validate: (input) => check(input, (config) => urlWithSecret(config, false)),
+
+  async send(config, message, ctx) {
+    // Serialised once: the signature covers exactly these bytes.
+    const body = JSON.stringify({ title: message.title, severity: message.severity, lang: message.lang, lines: message.lines, events: message.events });
+    const headers: Record<string, string> = { "X-Vigil-Timestamp": String(ctx.now()) };
+    if (config.secret) headers["X-Vigil-Signature"] = webhookSignature(config.secret, body);
+    const sent = await postJson(ctx, config.url, body, { headers, secrets: [config.secret] });
+    if (!sent.ok) return sent;
+    if (success(sent.answer)) return OK;
+    return failure(sent.answer, `Webhook: ${describeAnswer(sent.answer)}`);
+  },
+};

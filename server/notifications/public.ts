@@ -1,0 +1,132 @@
+// The wire types of the notifications API (the UI imports them through ui/api/notifications.ts, never writes them
+// again). Routes: server/notifications/routes.ts; README "Notifications".
+
+export const CHANNEL_TYPES = ["resend", "slack", "telegram", "webhook", "dingtalk", "wecom", "feishu"] as const;
+export type ChannelType = (typeof CHANNEL_TYPES)[number];
+
+/**
+ * Each type's settings. Secret fields (API keys, bot tokens, signing secrets, webhook URLs that carry a key) are
+ * stored as given and returned masked (see `secretFields` of each provider); sending the masked value back, or
+ * leaving the field out of an update, keeps the stored one.
+ */
+export interface ChannelConfigs {
+  /** Resend's email API. `from`: "ops@example.com" or "Vigil <ops@example.com>"; `to`: one or more addresses. */
+  resend: { apiKey: string; from: string; to: string[] };
+  /** Slack incoming webhook (https://hooks.slack.com/services/…): the URL is the secret. */
+  slack: { url: string };
+  /** Telegram Bot API sendMessage. Bot token `<digits>:<35 chars>`; chat id numeric or @channel. */
+  telegram: { botToken: string; chatId: string };
+  /** Any HTTP endpoint: the event as JSON; with a secret, `X-Vigil-Signature: sha256=<hex HMAC-SHA256 of the body>`. */
+  webhook: { url: string; secret?: string };
+  /** DingTalk custom robot (…/robot/send?access_token=…), optional "加签" secret. */
+  dingtalk: { url: string; secret?: string };
+  /** WeCom group robot (…/cgi-bin/webhook/send?key=…). */
+  wecom: { url: string };
+  /** Feishu / Lark custom bot (…/open-apis/bot/v2/hook/…), optional signing secret. */
+  feishu: { url: string; secret?: string };
+}
+
+export type ChannelConfig = ChannelConfigs[ChannelType];
+
+/** How a channel's deliveries have been going: a channel whose last 3 sends failed is "failing". */
+export interface ChannelHealth {
+  failing: boolean;
+  consecutiveFailures: number;
+  lastSuccessAt: number | null;
+  lastFailureAt: number | null;
+  lastError: string | null;
+}
+
+/** A channel as the API returns it: secrets masked. */
+export interface PublicChannel {
+  id: number;
+  name: string;
+  type: ChannelType;
+  enabled: boolean;
+  config: Record<string, unknown>;
+  createdAt: number;
+  updatedAt: number;
+  health: ChannelHealth;
+}
+
+/** POST/PUT body of a channel. On PUT every field is optional; `config` fields left out or masked keep their value. */
+export interface ChannelInput {
+  name: string;
+  type: ChannelType;
+  enabled?: boolean;
+  config: Record<string, unknown>;
+}
+
+export interface MonitorNotificationSettings {
+  enabled: boolean;
+  channelIds: number[];
+  events: { down: boolean; recovery: boolean };
+  /** Minutes between reminders while a monitor stays down; 0 = none (default). */
+  reminderMinutes: number;
+}
+
+export interface AgentNotificationSettings {
+  enabled: boolean;
+  channelIds: number[];
+  events: { offline: boolean; online: boolean; cpu: boolean; memory: boolean; disk: boolean };
+  /** Percent, 1-100; default 90 each. */
+  thresholds: { cpu: number; memory: number; disk: number };
+}
+
+export type NotificationLanguage = "zh-CN" | "en-US";
+
+/** GET/PUT /api/notifications/settings. `language` and `timeZone` are how messages are written (instance-wide). */
+export interface NotificationSettings {
+  monitor: MonitorNotificationSettings;
+  agent: AgentNotificationSettings;
+  language: NotificationLanguage;
+  /** IANA zone for the times in messages, e.g. "Asia/Shanghai"; default the server's. */
+  timeZone: string;
+}
+
+/** GET /api/notifications/settings/monitors/{id} (agents alike): the settings in force and whether they are the target's own. */
+export interface TargetSettingsReply<S> {
+  settings: S;
+  override: boolean;
+}
+
+export type NotificationEventKind = "down" | "recovery" | "reminder" | "offline" | "online" | "cpu" | "memory" | "disk" | "test";
+
+/** One thing that happened, as notifications see it (and as the webhook provider sends it). */
+export interface NotificationEvent {
+  kind: NotificationEventKind;
+  target: { type: "monitor" | "agent" | "channel"; id: number; name: string };
+  /** Unix ms */
+  time: number;
+  /** What the message states: URL, HTTP status, error, response time; hostname, usage and threshold, mount point. */
+  facts: {
+    url?: string;
+    httpStatus?: number | null;
+    error?: string | null;
+    responseTime?: number | null;
+    hostname?: string;
+    usage?: number;
+    threshold?: number;
+    mountPoint?: string;
+    /** How long it was down / offline before coming back, in seconds. */
+    downtimeSeconds?: number;
+  };
+}
+
+export type DeliveryStatus = "pending" | "sent" | "failed";
+
+/** One message to one channel (the outbox row): GET /api/notifications/deliveries. */
+export interface Delivery {
+  id: number;
+  channelId: number;
+  channelName: string;
+  createdAt: number;
+  /** The events it carries: one, or several when a storm was grouped. */
+  events: { kind: NotificationEventKind; targetType: "monitor" | "agent" | "channel"; targetId: number; targetName: string }[];
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: number | null;
+  sentAt: number | null;
+  /** The provider's last error, if any. */
+  error: string | null;
+}

@@ -1,0 +1,198 @@
+// /api/notifications: channels (secrets masked), settings (global and per monitor / agent), test sends and the
+// delivery log. Every signed-in user shares them (the team model of monitors and agents).
+import { Elysia, t } from "elysia";
+import type { sessions } from "../auth/session";
+import { HttpError, badRequest, notFound } from "../http/errors";
+import { idParams } from "../http/ids";
+import type { Outbox } from "./outbox";
+import type { AgentNotificationSettings, MonitorNotificationSettings, NotificationSettings } from "./public";
+import type { NotificationStore, TargetType } from "./store";
+
+const channelBody = t.Object({
+  name: t.Optional(t.Unknown()),
+  type: t.Optional(t.Unknown()),
+  enabled: t.Optional(t.Boolean({ error: "enabled must be true or false" })),
+  config: t.Optional(t.Record(t.String(), t.Unknown(), { error: "config must be an object of the type's fields" })),
+});
+
+const ids = t.Array(t.Integer({ minimum: 1, error: "channelIds must be channel ids (positive integers)" }), { maxItems: 100, error: "channelIds must be a list of channel ids" });
+const flag = (name: string) => t.Boolean({ error: `${name} must be true or false` });
+const percent = t.Number({ error: "Thresholds are percentages from 1 to 100" });
+
+const monitorPart = t.Object({
+  enabled: flag("enabled"),
+  channelIds: ids,
+  events: t.Object({ down: flag("events.down"), recovery: flag("events.recovery") }),
+  reminderMinutes: t.Optional(t.Integer({ minimum: 0, maximum: 10_080, error: "reminderMinutes must be whole minutes from 0 (off) to 10080 (a week)" })),
+});
+
+const agentPart = t.Object({
+  enabled: flag("enabled"),
+  channelIds: ids,
+  events: t.Object({
+    offline: flag("events.offline"),
+    online: flag("events.online"),
+    cpu: flag("events.cpu"),
+    memory: flag("events.memory"),
+    disk: flag("events.disk"),
+  }),
+  thresholds: t.Object({ cpu: percent, memory: percent, disk: percent }),
+});
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkThresholds(part: { thresholds: AgentNotificationSettings["thresholds"] }) {
+  for (const v of Object.values(part.thresholds)) {
+    if (!(v >= 1 && v <= 100)) throw badRequest("THRESHOLD_INVALID", "Thresholds are percentages from 1 to 100");
+  }
+}
+
+const monitorSettings = (p: typeof monitorPart.static): MonitorNotificationSettings => ({ ...p, reminderMinutes: p.reminderMinutes ?? 0 });
+
+export interface NotificationRouteDeps {
+  store: NotificationStore;
+  outbox: Outbox;
+  session: ReturnType<typeof sessions>;
+  /** Whether a monitor / agent exists (an override for nothing is a 404). */
+  exists: (type: TargetType, id: number) => boolean;
+}
+
+export function notificationRoutes({ store, outbox, session, exists }: NotificationRouteDeps) {
+  const target = (type: TargetType, id: number) => {
+    if (!exists(type, id)) throw type === "monitor" ? notFound("MONITOR_NOT_FOUND", "Monitor not found") : notFound("AGENT_NOT_FOUND", "Agent not found");
+  };
+  const targetReply = (type: TargetType, id: number) => ({ success: true, settings: store.effective(type, id), override: store.getOverride(type, id) !== null });
+
+  return (
+    new Elysia({ prefix: "/api/notifications" })
+      .use(session)
+      // --- channels ----------------------------------------------------------------------------------------------
+      .get("/channels", () => ({ success: true, channels: store.listChannels() }), { auth: "user" })
+      .post(
+        "/channels",
+        ({ body, set }) => {
+          const channel = store.createChannel({ name: body.name, type: body.type, enabled: body.enabled, config: body.config ?? {} });
+          set.status = 201;
+          return { success: true, message: "Channel created", channel };
+        },
+        { auth: "user", body: channelBody },
+      )
+      .get("/channels/:id", ({ params }) => ({ success: true, channel: store.getChannel(params.id) }), { auth: "user", params: idParams("channel") })
+      .put(
+        "/channels/:id",
+        ({ params, body }) => ({ success: true, message: "Channel updated", channel: store.updateChannel(params.id, body) }),
+        { auth: "user", params: idParams("channel"), body: channelBody },
+      )
+      .delete(
+        "/channels/:id",
+        ({ params }) => {
+          store.deleteChannel(params.id);
+          return { success: true, message: "Channel deleted" };
+        },
+        { auth: "user", params: idParams("channel") },
+      )
+      .post(
+        "/channels/:id/test",
+        async ({ params }) => {
+          const channel = store.getChannel(params.id);
+          const result = await outbox.sendTest(channel.id, {
+            kind: "test",
+            target: { type: "channel", id: channel.id, name: channel.name },
+            time: Date.now(),
+            facts: {},
+          });
+          // The provider's own verdict: 502 when it refused or could not be reached.
+          if (!result.ok) throw new HttpError(502, "PROVIDER_ERROR", result.error);
+          return { success: true, message: "Test message sent" };
+        },
+        { auth: "user", params: idParams("channel") },
+      )
+      // --- settings ----------------------------------------------------------------------------------------------
+      .get("/settings", () => ({ success: true, settings: store.getSettings() }), { auth: "user" })
+      .put(
+        "/settings",
+        ({ body }) => {
+          checkThresholds(body.agent);
+          if (body.timeZone !== undefined && !isTimeZone(body.timeZone)) throw badRequest("VALIDATION", `Unknown time zone: ${JSON.stringify(body.timeZone).slice(0, 80)}`);
+          const current = store.getSettings();
+          const next: NotificationSettings = {
+            monitor: monitorSettings(body.monitor),
+            agent: body.agent,
+            language: body.language ?? current.language,
+            timeZone: body.timeZone ?? current.timeZone,
+          };
+          return { success: true, message: "Notification settings saved", settings: store.saveSettings(next) };
+        },
+        {
+          auth: "user",
+          body: t.Object({
+            monitor: monitorPart,
+            agent: agentPart,
+            language: t.Optional(t.Union([t.Literal("zh-CN"), t.Literal("en-US")], { error: "language must be zh-CN or en-US" })),
+            timeZone: t.Optional(t.String({ minLength: 1, maxLength: 64, error: "timeZone must be an IANA zone such as Asia/Shanghai" })),
+          }),
+        },
+      )
+      .get("/settings/monitors/:id", ({ params }) => (target("monitor", params.id), targetReply("monitor", params.id)), { auth: "user", params: idParams("monitor") })
+      .put(
+        "/settings/monitors/:id",
+        ({ params, body }) => {
+          target("monitor", params.id);
+          store.saveOverride("monitor", params.id, monitorSettings(body));
+          return { ...targetReply("monitor", params.id), message: "Notification settings saved" };
+        },
+        { auth: "user", params: idParams("monitor"), body: monitorPart },
+      )
+      .delete(
+        "/settings/monitors/:id",
+        ({ params }) => {
+          target("monitor", params.id);
+          store.deleteOverride("monitor", params.id);
+          return targetReply("monitor", params.id);
+        },
+        { auth: "user", params: idParams("monitor") },
+      )
+      .get("/settings/agents/:id", ({ params }) => (target("agent", params.id), targetReply("agent", params.id)), { auth: "user", params: idParams("agent") })
+      .put(
+        "/settings/agents/:id",
+        ({ params, body }) => {
+          target("agent", params.id);
+          checkThresholds(body);
+          store.saveOverride("agent", params.id, body);
+          return { ...targetReply("agent", params.id), message: "Notification settings saved" };
+        },
+        { auth: "user", params: idParams("agent"), body: agentPart },
+      )
+      .delete(
+        "/settings/agents/:id",
+        ({ params }) => {
+          target("agent", params.id);
+          store.deleteOverride("agent", params.id);
+          return targetReply("agent", params.id);
+        },
+        { auth: "user", params: idParams("agent") },
+      )
+      // --- the delivery log --------------------------------------------------------------------------------------
+      .get(
+        "/deliveries",
+        ({ query }) => {
+          if (query.channelId !== undefined) store.getChannel(query.channelId); // 404 for an unknown channel
+          return { success: true, deliveries: store.deliveries({ channelId: query.channelId, limit: query.limit ?? 50 }) };
+        },
+        {
+          auth: "user",
+          query: t.Object({
+            channelId: t.Optional(t.Integer({ minimum: 1, error: "channelId must be a channel id" })),
+            limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, error: "limit must be from 1 to 500" })),
+          }),
+        },
+      )
+  );
+}

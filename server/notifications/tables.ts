@@ -1,0 +1,91 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import type { ChannelType, NotificationEvent } from "./public";
+import type { NotificationMessage } from "./providers/provider";
+
+// Notification tables (re-exported by server/db/schema.ts). Times are Unix ms.
+
+/** A place messages go. `config` holds the secrets as given: only the server reads them; replies mask them. */
+export const notificationChannels = sqliteTable("notification_channels", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  type: text("type").$type<ChannelType>().notNull(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  consecutiveFailures: integer("consecutive_failures").notNull().default(0),
+  lastSuccessAt: integer("last_success_at"),
+  lastFailureAt: integer("last_failure_at"),
+  lastError: text("last_error"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** A monitor's or agent's own settings, replacing the global part for it (the global ones are in `settings`). */
+export const notificationOverrides = sqliteTable(
+  "notification_overrides",
+  {
+    targetType: text("target_type").$type<"monitor" | "agent">().notNull(),
+    targetId: integer("target_id").notNull(),
+    settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.targetType, t.targetId] })],
+);
+
+/**
+ * What has been alerted and not yet cleared, per target and condition ("down", "offline", "cpu", "disk:/data"): a
+ * recovery or "online" is sent only for a sent alert, a threshold alert only once until usage falls back, and this
+ * survives a restart.
+ */
+export const notificationAlerts = sqliteTable(
+  "notification_alerts",
+  {
+    targetType: text("target_type").$type<"monitor" | "agent">().notNull(),
+    targetId: integer("target_id").notNull(),
+    condition: text("condition").notNull(),
+    since: integer("since").notNull(),
+    /** The last alert or reminder sent for it (reminders count from here). */
+    lastNotifiedAt: integer("last_notified_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.targetType, t.targetId, t.condition] })],
+);
+
+/**
+ * The outbox, part 1: one row per event per channel, written before anything is sent. (channel, event key) is unique,
+ * so the same event never reaches a channel twice. A row joins a message (message_id) when it is sent.
+ */
+export const notificationEvents = sqliteTable(
+  "notification_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => notificationChannels.id, { onDelete: "cascade" }),
+    eventKey: text("event_key").notNull(),
+    event: text("event", { mode: "json" }).$type<NotificationEvent>().notNull(),
+    createdAt: integer("created_at").notNull(),
+    messageId: integer("message_id").references(() => notificationMessages.id, { onDelete: "cascade" }),
+  },
+  (t) => [uniqueIndex("notification_events_channel_key").on(t.channelId, t.eventKey), index("notification_events_unsent").on(t.channelId, t.messageId)],
+);
+
+/**
+ * The outbox, part 2: one message to one channel carrying one event or a group of them, with its delivery: tried
+ * with backoff until the provider accepts it or it has failed for good.
+ */
+export const notificationMessages = sqliteTable(
+  "notification_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => notificationChannels.id, { onDelete: "cascade" }),
+    message: text("message", { mode: "json" }).$type<NotificationMessage>().notNull(),
+    status: text("status").$type<"pending" | "sent" | "failed">().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at"),
+    sentAt: integer("sent_at"),
+    error: text("error"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("notification_messages_due").on(t.status, t.nextAttemptAt), index("notification_messages_channel").on(t.channelId, t.id)],
+);
