@@ -33,14 +33,26 @@ export interface RulesOptions {
 }
 
 export function createRules({ db, bus, store, outbox, monitorNow = () => undefined, log = silentLogger, now = Date.now }: RulesOptions) {
+  // The raised alerts, also in memory: agent reports check them on every sample, and should not need a query.
+  const raised = new Set(db.select().from(notificationAlerts).all().map((a) => `${a.targetType}:${a.targetId}:${a.condition}`));
   const alertRow = (type: TargetType, id: number, condition: string) =>
-    db.select().from(notificationAlerts)
-      .where(and(eq(notificationAlerts.targetType, type), eq(notificationAlerts.targetId, id), eq(notificationAlerts.condition, condition)))
-      .get();
-  const clearAlert = (type: TargetType, id: number, condition: string) =>
+    raised.has(`${type}:${id}:${condition}`)
+      ? db.select().from(notificationAlerts)
+          .where(and(eq(notificationAlerts.targetType, type), eq(notificationAlerts.targetId, id), eq(notificationAlerts.condition, condition)))
+          .get()
+      : undefined;
+  const clearAlert = (type: TargetType, id: number, condition: string) => {
+    raised.delete(`${type}:${id}:${condition}`);
     db.delete(notificationAlerts)
       .where(and(eq(notificationAlerts.targetType, type), eq(notificationAlerts.targetId, id), eq(notificationAlerts.condition, condition)))
       .run();
+  };
+
+  /** A deleted monitor or agent: its override and alerts go. */
+  function forget(type: TargetType, id: number) {
+    store.forgetTarget(type, id);
+    for (const key of raised) if (key.startsWith(`${type}:${id}:`)) raised.delete(key);
+  }
 
   /** The enabled channels among `ids`. */
   function liveChannels(ids: number[]): number[] {
@@ -60,6 +72,7 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
     if (!wanted) return;
     if (send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`)) {
       db.insert(notificationAlerts).values({ targetType: type, targetId: id, condition, since: event.time, lastNotifiedAt: now() }).onConflictDoNothing().run();
+      raised.add(`${type}:${id}:${condition}`);
     }
   }
 
@@ -175,13 +188,13 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
       off.push(
         bus.on("monitor.status", guarded("monitor.status", onMonitorStatus)),
         bus.on("monitor.change", guarded("monitor.change", (e) => {
-          if (e.action === "deleted") store.forgetTarget("monitor", e.monitorId);
+          if (e.action === "deleted") forget("monitor", e.monitorId);
         })),
         bus.on("agent.status", guarded("agent.status", onAgentStatus)),
         bus.on("agent.report", guarded("agent.report", onAgentReport)),
         bus.on("agent.change", guarded("agent.change", (e) => {
           if (e.kind === "deleted") {
-            store.forgetTarget("agent", e.agentId);
+            forget("agent", e.agentId);
             for (const key of streaks.keys()) if (key.startsWith(`${e.agentId}:`)) streaks.delete(key);
           }
         })),
