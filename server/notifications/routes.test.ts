@@ -194,6 +194,8 @@ describe("settings", () => {
     const put = await call<{ settings: any; override: boolean }>("PUT", path, { token, body: monitorPart([id]) });
     expect(put.body).toMatchObject({ override: true, settings: monitorPart([id]) });
     expect(services.notifications.store.effective("monitor", monitor.id).channelIds).toEqual([id]);
+    expect((await call("GET", "/api/notifications/settings/overrides", { token })).body).toMatchObject({ monitors: [monitor.id], agents: [] });
+    expect((await call("GET", "/api/notifications/settings/overrides")).status).toBe(401);
     const back = await call<{ settings: any; override: boolean }>("DELETE", path, { token });
     expect(back.body).toMatchObject({ override: false, settings: { channelIds: [] } });
 
@@ -205,6 +207,7 @@ describe("settings", () => {
     const agentPath = `/api/notifications/settings/agents/${aid}`;
     expect((await call("PUT", agentPath, { token, body: agentPart([id], 0) })).body.code).toBe("THRESHOLD_INVALID");
     expect((await call<{ override: boolean }>("PUT", agentPath, { token, body: agentPart([id]) })).body.override).toBe(true);
+    expect((await call("GET", "/api/notifications/settings/overrides", { token })).body).toMatchObject({ monitors: [], agents: [aid] });
     // Deleting the agent drops its override.
     services.agents.remove(aid);
     expect(services.notifications.store.getOverride("agent", aid)).toBeNull();

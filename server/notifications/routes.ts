@@ -140,6 +140,8 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
           }),
         },
       )
+      // Which monitors and agents have their own settings: the override lists mark them without one call per row.
+      .get("/settings/overrides", () => ({ success: true, monitors: store.overrideIds("monitor"), agents: store.overrideIds("agent") }), { auth: "user" })
       .get("/settings/monitors/:id", ({ params }) => (target("monitor", params.id), targetReply("monitor", params.id)), { auth: "user", params: idParams("monitor") })
       .put(
         "/settings/monitors/:id",

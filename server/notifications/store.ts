@@ -222,6 +222,12 @@ export function createNotificationStore(db: Db, now: () => number = Date.now) {
       return overrideCache.get(key) as TargetSettings<T> | null;
     },
 
+    /** Which targets of a type have their own settings (for the lists that mark them). */
+    overrideIds(type: TargetType): number[] {
+      return db.select({ id: notificationOverrides.targetId }).from(notificationOverrides)
+        .where(eq(notificationOverrides.targetType, type)).orderBy(notificationOverrides.targetId).all().map((r) => r.id);
+    },
+
     /** The settings in force for a target: its own, or the global part. */
     effective<T extends TargetType>(type: T, id: number): TargetSettings<T> {
       return this.getOverride(type, id) ?? (this.getSettings()[type] as TargetSettings<T>);

@@ -48,6 +48,7 @@ interface ButtonLinkProps {
   size?: ButtonSize;
   className?: string;
   children: ReactNode;
+  title?: string;
   "data-testid"?: string;
 }
 

@@ -14,6 +14,7 @@ import {
 } from "../../api/agents";
 import { errorMessage } from "../../api/errors";
 import { Button, ButtonLink } from "../../components/Button";
+import { BellIcon } from "../../components/icons";
 import { Card, PageHeader } from "../../components/Card";
 import { BINARY_INCRS, TimeSeriesChart, type ChartSeries, type ChartThreshold } from "../../components/charts/TimeSeriesChart";
 import { PERCENT_INCRS, fitPercentRange } from "../../components/charts/chartData";
@@ -415,6 +416,10 @@ export default function AgentDetail() {
             <>
               <ButtonLink href="/agents" variant="ghost" data-testid="agent-back">
                 {t("agents.backToList")}
+              </ButtonLink>
+              <ButtonLink href={`/notifications?tab=agents&agent=${agent.id}`} variant="secondary" title={t("notifications.linkTitle")} data-testid="notifications-link">
+                <BellIcon className="size-4" />
+                {t("notifications.link")}
               </ButtonLink>
               <ButtonLink href={`/agents/edit/${agent.id}`} variant="secondary" data-testid={`agent-edit-${agent.id}`}>
                 {t("common.edit")}

@@ -6,6 +6,7 @@ import { useLocation, useParams } from "wouter";
 import { AGENT_NAME_MAX, getAgent, updateAgent, type PublicAgent } from "../../api/agents";
 import { errorMessage } from "../../api/errors";
 import { Button, ButtonLink } from "../../components/Button";
+import { BellIcon } from "../../components/icons";
 import { Card, CardHeader, PageHeader } from "../../components/Card";
 import { Field, FormMessage, TextInput } from "../../components/form";
 import { PageLoading } from "../../components/PageLoading";
@@ -95,9 +96,17 @@ export default function AgentEdit() {
       <PageHeader
         title={agent ? `${t("agents.editTitle")}: ${agent.name}` : t("agents.editTitle")}
         actions={
-          <ButtonLink href={agent ? `/agents/${agent.id}` : "/agents"} variant="secondary" data-testid="agent-back">
-            {agent ? t("agents.backToDetail") : t("agents.backToList")}
-          </ButtonLink>
+          <>
+            {agent && (
+              <ButtonLink href={`/notifications?tab=agents&agent=${agent.id}`} variant="ghost" title={t("notifications.linkTitle")} data-testid="notifications-link">
+                <BellIcon className="size-4" />
+                {t("notifications.link")}
+              </ButtonLink>
+            )}
+            <ButtonLink href={agent ? `/agents/${agent.id}` : "/agents"} variant="secondary" data-testid="agent-back">
+              {agent ? t("agents.backToDetail") : t("agents.backToList")}
+            </ButtonLink>
+          </>
         }
       />
       {error && (

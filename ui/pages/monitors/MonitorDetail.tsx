@@ -23,6 +23,7 @@ import {
 } from "../../api/monitors";
 import { appendCheck, CheckStrip } from "./CheckStrip";
 import { Button, ButtonLink } from "../../components/Button";
+import { BellIcon } from "../../components/icons";
 import { Card } from "../../components/Card";
 import { TimeSeriesChart, type ChartSeries } from "../../components/charts/TimeSeriesChart";
 import { failureMarkers } from "../../components/charts/chartData";
@@ -560,6 +561,10 @@ export default function MonitorDetail() {
           <Button variant="secondary" busy={pausing} onClick={() => void togglePause()} data-testid="monitor-pause-button">
             {monitor.active ? t("monitors.actions.pause") : t("monitors.actions.resume")}
           </Button>
+<ButtonLink href={`/notifications?tab=monitors&monitor=${monitor.id}`} variant="secondary" title={t("notifications.linkTitle")} data-testid="notifications-link">
+            <BellIcon className="size-4" />
+            {t("notifications.link")}
+          </ButtonLink>
           <ButtonLink href={`/monitors/edit/${monitor.id}`} variant="secondary" data-testid="monitor-edit-button">
             {t("common.edit")}
           </ButtonLink>

@@ -5,6 +5,7 @@ import { useLocation, useParams } from "wouter";
 import { errorMessage } from "../../api/errors";
 import { getMonitor, updateMonitor, type PublicMonitor } from "../../api/monitors";
 import { ButtonLink } from "../../components/Button";
+import { BellIcon } from "../../components/icons";
 import { PageHeader } from "../../components/Card";
 import { PageLoading } from "../../components/PageLoading";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
@@ -36,9 +37,17 @@ export default function MonitorEdit() {
       <PageHeader
         title={monitor ? `${t("monitors.editTitle")}: ${monitor.name}` : t("monitors.editTitle")}
         actions={
-          <ButtonLink href={monitor ? `/monitors/${monitor.id}` : "/monitors"} variant="secondary" data-testid="monitor-back">
-            {monitor ? t("common.back") : t("monitors.backToList")}
-          </ButtonLink>
+          <>
+            {monitor && (
+              <ButtonLink href={`/notifications?tab=monitors&monitor=${monitor.id}`} variant="ghost" title={t("notifications.linkTitle")} data-testid="notifications-link">
+                <BellIcon className="size-4" />
+                {t("notifications.link")}
+              </ButtonLink>
+            )}
+            <ButtonLink href={monitor ? `/monitors/${monitor.id}` : "/monitors"} variant="secondary" data-testid="monitor-back">
+              {monitor ? t("common.back") : t("monitors.backToList")}
+            </ButtonLink>
+          </>
         }
       />
       {error && (

@@ -1,8 +1,78 @@
+// /notifications: one page, six tabs, the tab (and the chosen monitor or agent) in the URL so any view can be linked
+// to — the monitor and agent pages link straight to their own settings.
+//
+// data-testids: `notifications-tabs`, `notifications-tab-{tab}` (aria-current="page" on the open one),
+//   `notifications-panel-{tab}`, `templates-coming-soon`.
 import { useTranslation } from "react-i18next";
-import { NotBuiltYet } from "../../components/NotBuiltYet";
+import { Link, useSearch } from "wouter";
+import { PageHeader } from "../../components/Card";
+import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { ChannelsTab } from "./ChannelsTab";
+import { GlobalTab } from "./GlobalTab";
+import { parseQuery, TABS, tabHref, type Tab } from "./model";
+import { SettingsTab } from "./SettingsTab";
+import { TargetsTab } from "./TargetsTab";
+import { ConstructionIcon } from "../../components/icons";
 
-/** Notification channels and settings. Built by a later issue; until then an honest placeholder. */
 export default function Notifications() {
   const { t } = useTranslation();
-  return <NotBuiltYet title={t("notifications.title")} />;
+  useDocumentTitle(t("notifications.title"));
+  const query = parseQuery(useSearch());
+  return (
+    <div>
+      <PageHeader title={t("notifications.title")} description={t("notifications.subtitle")} />
+      <TabBar active={query.tab} />
+      <div data-testid={`notifications-panel-${query.tab}`} className="mt-6">
+        {query.tab === "channels" && <ChannelsTab />}
+        {query.tab === "settings" && <SettingsTab />}
+        {query.tab === "templates" && <TemplatesTab />}
+        {query.tab === "global" && <GlobalTab />}
+        {query.tab === "monitors" && <TargetsTab key="monitors" kind="monitors" selected={query.monitor} />}
+        {query.tab === "agents" && <TargetsTab key="agents" kind="agents" selected={query.agent} />}
+      </div>
+    </div>
+  );
+}
+
+/** The tabs as links: a row that scrolls sideways on a phone rather than wrapping into a block. */
+function TabBar({ active }: { active: Tab }) {
+  const { t } = useTranslation();
+  return (
+    <nav aria-label={t("notifications.tabs.label")} data-testid="notifications-tabs" className="-mx-4 overflow-x-auto border-b border-slate-200 px-4 sm:mx-0 sm:px-0">
+      <div className="flex min-w-max gap-1">
+        {TABS.map((tab) => {
+          const current = tab === active;
+          return (
+            <Link
+              key={tab}
+              href={tabHref(tab)}
+              aria-current={current ? "page" : undefined}
+              data-testid={`notifications-tab-${tab}`}
+              className={`-mb-px inline-flex items-center gap-1.5 whitespace-nowrap border-b-2 px-3 py-2.5 text-sm font-medium transition ${
+                current ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-500 hover:border-slate-300 hover:text-slate-800"
+              }`}
+            >
+              {t(`notifications.tabs.${tab}`)}
+              {tab === "templates" && <span className="rounded-full bg-amber-100 px-1.5 py-px text-[10px] font-semibold text-amber-800">{t("notifications.comingSoon")}</span>}
+            </Link>
+          );
+        })}
+      </div>
+    </nav>
+  );
+}
+
+/** Message templates: the spec marks them coming soon; say what alerts look like meanwhile. */
+function TemplatesTab() {
+  const { t } = useTranslation();
+  return (
+    <div data-testid="templates-coming-soon" className="flex flex-col items-center rounded-xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
+      <span className="flex size-12 items-center justify-center rounded-full bg-amber-50 text-amber-600">
+        <ConstructionIcon className="size-6" />
+      </span>
+      <h2 className="mt-4 text-base font-semibold text-slate-900">{t("notifications.templates.title")}</h2>
+      <span className="mt-2 rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-800">{t("notifications.comingSoon")}</span>
+      <p className="mt-3 max-w-xl text-sm text-slate-600">{t("notifications.templates.note")}</p>
+    </div>
+  );
 }

@@ -1,0 +1,182 @@
+import { describe, expect, test } from "bun:test";
+import { CHANNEL_TYPES } from "../../../server/notifications/public";
+import { PROVIDERS } from "../../../server/notifications/providers/index";
+import { mask } from "../../../server/notifications/providers/mask";
+import { CHANNEL_TYPE_LIST, type ChannelType, type PublicChannel } from "../../api/notifications";
+import enUS from "../../i18n/en-US";
+import {
+  CHANNEL_FIELDS,
+  changeType,
+  emptyChannelForm,
+  fieldOfErrorCode,
+  formFromChannel,
+  isKeptSecret,
+  splitRecipients,
+  toChannelInput,
+  validateChannelForm,
+  type ChannelFormValues,
+  type FieldValues,
+} from "./channelDraft";
+
+const TOKEN = `123456789:${"A".repeat(35)}`;
+
+function form(type: ChannelType, fields: Partial<FieldValues>, name = "Ops"): ChannelFormValues {
+  const v = emptyChannelForm(type);
+  return { ...v, name, fields: { ...v.fields, ...fields } };
+}
+
+function channel(type: ChannelType, config: Record<string, unknown>): PublicChannel {
+  return {
+    id: 7,
+    name: "Ops",
+    type,
+    enabled: true,
+    config,
+    createdAt: 0,
+    updatedAt: 0,
+    health: { failing: false, consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, lastError: null },
+  };
+}
+
+test("the form offers the server's seven types, none left out", () => {
+  expect([...CHANNEL_TYPE_LIST]).toEqual([...CHANNEL_TYPES]);
+  expect(Object.keys(CHANNEL_FIELDS).sort()).toEqual([...CHANNEL_TYPES].sort());
+});
+
+test("the secret fields are the providers' secret fields", () => {
+  for (const type of CHANNEL_TYPES) {
+    const secret = CHANNEL_FIELDS[type].filter((f) => f.secret).map((f) => f.name);
+    expect({ type, secret }).toEqual({ type, secret: [...PROVIDERS[type].secretFields] });
+  }
+});
+
+describe("client checks match the server's", () => {
+  // [type, fields, the server's first error code or null]
+  const cases: [ChannelType, Partial<FieldValues>, string | null][] = [
+    ["telegram", { botToken: TOKEN, chatId: "-1001234567890" }, null],
+    ["telegram", { botToken: TOKEN, chatId: "@my_channel" }, null],
+    ["telegram", { botToken: "", chatId: "1" }, "BOT_TOKEN_REQUIRED"],
+    ["telegram", { botToken: "12345:short", chatId: "1" }, "BOT_TOKEN_INVALID"],
+    ["telegram", { botToken: TOKEN, chatId: "" }, "CHAT_ID_REQUIRED"],
+    ["telegram", { botToken: TOKEN, chatId: "my chat" }, "VALIDATION"],
+    ["resend", { apiKey: "re_123", from: "ops@example.com", to: "a@example.com" }, null],
+    ["resend", { apiKey: "re_123", from: "Vigil <ops@example.com>", to: "a@example.com, b@example.com; c@example.com" }, null],
+    ["resend", { apiKey: "", from: "ops@example.com", to: "a@example.com" }, "API_KEY_REQUIRED"],
+    ["resend", { apiKey: "k", from: "", to: "a@example.com" }, "SENDER_REQUIRED"],
+    ["resend", { apiKey: "k", from: "not an address", to: "a@example.com" }, "SENDER_INVALID"],
+    ["resend", { apiKey: "k", from: "<ops@example.com>", to: "a@example.com" }, "SENDER_INVALID"],
+    ["resend", { apiKey: "k", from: "ops@example.com", to: "" }, "RECIPIENT_REQUIRED"],
+    ["resend", { apiKey: "k", from: "ops@example.com", to: "a@example.com, nope" }, "RECIPIENT_INVALID"],
+    ["slack", { url: "https://hooks.slack.com/services/T/B/X" }, null],
+    ["slack", { url: "" }, "WEBHOOK_URL_REQUIRED"],
+    ["slack", { url: "ftp://example.com/x" }, "WEBHOOK_URL_INVALID"],
+    ["slack", { url: "hooks.slack.com/services" }, "WEBHOOK_URL_INVALID"],
+    ["webhook", { url: "http://127.0.0.1:9000/hook" }, null],
+    ["webhook", { url: "http://127.0.0.1:9000/hook", secret: "s3cret" }, null],
+    ["dingtalk", { url: "https://oapi.dingtalk.com/robot/send?access_token=x", secret: "SECabc" }, null],
+    ["wecom", { url: "" }, "WEBHOOK_URL_REQUIRED"],
+    ["feishu", { url: "https://open.feishu.cn/open-apis/bot/v2/hook/x" }, null],
+  ];
+  for (const [type, fields, code] of cases) {
+    test(`${type} ${JSON.stringify(fields)} → ${code ?? "ok"}`, () => {
+      const v = form(type, fields);
+      const server = PROVIDERS[type].validate(toChannelInput(v, "create").config as never);
+      expect(server.ok ? null : server.error.code).toBe(code);
+      const errors = validateChannelForm(v);
+      if (code === null) expect(errors).toEqual({});
+      else {
+        const field = fieldOfErrorCode(code) ?? "chatId";
+        expect(errors[field]).toBeDefined();
+      }
+    });
+  }
+});
+
+test("the name is required, and a problem is reported as the spec's message", () => {
+  const errors = validateChannelForm(form("slack", { url: "" }, "  "));
+  expect(errors.name).toBe("notifications.channelForm.nameRequired");
+  expect(errors.url).toBe("notifications.channelForm.webhookUrlRequired");
+  expect(enUS.notifications.channelForm.nameRequired).toBe("Channel name is required");
+  expect(enUS.notifications.channelForm.webhookUrlRequired).toBe("Webhook URL is required");
+  expect(validateChannelForm(form("telegram", { botToken: "x", chatId: "" }))).toEqual({
+    botToken: "notifications.channelForm.botTokenInvalid",
+    chatId: "notifications.channelForm.chatIdRequired",
+  });
+});
+
+test("every error key the checks give exists in English", () => {
+  const keys = enUS.notifications.channelForm as Record<string, unknown>;
+  for (const key of [
+    "nameRequired",
+    "nameTooLong",
+    "botTokenRequired",
+    "botTokenInvalid",
+    "chatIdRequired",
+    "chatIdInvalid",
+    "apiKeyRequired",
+    "senderRequired",
+    "senderInvalid",
+    "recipientRequired",
+    "recipientInvalid",
+    "webhookUrlRequired",
+    "webhookUrlInvalid",
+  ]) {
+    expect({ key, present: typeof keys[key] === "string" }).toEqual({ key, present: true });
+  }
+});
+
+test("recipients: commas, semicolons or spaces; sent as a list", () => {
+  expect(splitRecipients(" a@x.io, b@x.io;c@x.io  a@x.io ")).toEqual(["a@x.io", "b@x.io", "c@x.io"]);
+  const input = toChannelInput(form("resend", { apiKey: "k", from: "ops@x.io", to: "a@x.io, b@x.io" }), "create");
+  expect(input.config).toEqual({ apiKey: "k", from: "ops@x.io", to: ["a@x.io", "b@x.io"] });
+});
+
+test("creating leaves an empty optional secret out; only the chosen type's fields are sent", () => {
+  const v = form("webhook", { url: " https://example.com/h ", secret: "", botToken: "left over" });
+  expect(toChannelInput(v, "create")).toEqual({ name: "Ops", type: "webhook", enabled: true, config: { url: "https://example.com/h" } });
+});
+
+describe("editing a channel with masked secrets", () => {
+  const stored = channel("telegram", { botToken: mask(TOKEN), chatId: "-100123" });
+  const original = formFromChannel(stored);
+
+  test("the masked token is kept as it is: valid, and sent back unchanged so the server keeps the stored one", () => {
+    expect(original.fields.botToken).toBe(`••••${TOKEN.slice(-4)}`);
+    expect(isKeptSecret("botToken", original, original)).toBe(true);
+    expect(validateChannelForm(original, original)).toEqual({});
+    const input = toChannelInput({ ...original, name: "Renamed" }, "edit");
+    expect(input.config).toEqual({ botToken: original.fields.botToken, chatId: "-100123" });
+  });
+
+  test("a changed token is checked like a new one", () => {
+    const v = { ...original, fields: { ...original.fields, botToken: "bad" } };
+    expect(validateChannelForm(v, original).botToken).toBe("notifications.channelForm.botTokenInvalid");
+  });
+
+  test("clearing an optional secret sends it empty, which removes it", () => {
+    const hook = formFromChannel(channel("webhook", { url: "https://example.com/h", secret: mask("a-long-signing-secret") }));
+    const cleared = { ...hook, fields: { ...hook.fields, secret: "" } };
+    expect(validateChannelForm(cleared, hook)).toEqual({});
+    expect(toChannelInput(cleared, "edit").config).toEqual({ url: "https://example.com/h", secret: "" });
+  });
+
+  test("a masked Slack URL is kept too, though it is no usable URL", () => {
+    const slack = formFromChannel(channel("slack", { url: mask("https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXX") }));
+    expect(slack.fields.url).toBe("https://hooks.slack.com/…XXXX");
+    expect(validateChannelForm(slack, slack)).toEqual({});
+  });
+
+  test("another type drops the stored masks; coming back restores them", () => {
+    const slack = formFromChannel(channel("slack", { url: mask("https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXX") }));
+    const wecom = changeType(slack, "wecom", slack);
+    expect(wecom.fields.url).toBe("");
+    expect(isKeptSecret("url", wecom, slack)).toBe(false);
+    expect(validateChannelForm(wecom, slack).url).toBe("notifications.channelForm.webhookUrlRequired");
+    expect(changeType(wecom, "slack", slack).fields.url).toBe(slack.fields.url);
+  });
+
+  test("creating keeps what was typed across types", () => {
+    const v = form("slack", { url: "https://example.com/h" });
+    expect(changeType(v, "webhook").fields.url).toBe("https://example.com/h");
+  });
+});

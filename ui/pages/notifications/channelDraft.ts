@@ -1,0 +1,218 @@
+// The channel form's model: which fields each type has, checking them as the server does (spec §5, §8), and turning
+// the form into the API's config and back. Pure functions; the form is ChannelForm.tsx.
+import type { ChannelInput, ChannelType, PublicChannel } from "../../api/notifications";
+
+export type ConfigField = "apiKey" | "from" | "to" | "url" | "botToken" | "chatId" | "secret";
+/** The form's field names: the name plus the config fields. */
+export type FormField = "name" | ConfigField;
+
+export interface FieldSpec {
+  name: ConfigField;
+  /** Required by the server (an empty optional field is left out, or clears a stored secret on edit). */
+  required: boolean;
+  /** Returned masked by the server; the masked value sent back unchanged keeps the stored one. */
+  secret: boolean;
+  /** Input type and autocomplete hints. */
+  input: "text" | "url" | "email-list" | "secret";
+}
+
+const f = (name: ConfigField, required: boolean, secret: boolean, input: FieldSpec["input"]): FieldSpec => ({ name, required, secret, input });
+
+/** Each type's fields, in form order; `secret` mirrors the providers' `secretFields` (server/notifications/providers). */
+export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
+  resend: [f("apiKey", true, true, "secret"), f("from", true, false, "text"), f("to", true, false, "email-list")],
+  slack: [f("url", true, true, "url")],
+  telegram: [f("botToken", true, true, "secret"), f("chatId", true, false, "text")],
+  webhook: [f("url", true, false, "url"), f("secret", false, true, "secret")],
+  dingtalk: [f("url", true, true, "url"), f("secret", false, true, "secret")],
+  wecom: [f("url", true, true, "url")],
+  feishu: [f("url", true, true, "url"), f("secret", false, true, "secret")],
+};
+
+/** Example values for the placeholders: addresses and URL shapes, the same in every language. */
+export const PLACEHOLDERS: Partial<Record<ChannelType, Partial<Record<ConfigField, string>>>> = {
+  resend: { apiKey: "re_…", from: "Vigil <alerts@example.com>", to: "ops@example.com, oncall@example.com" },
+  slack: { url: "https://hooks.slack.com/services/T000/B000/XXXX" },
+  telegram: { botToken: "123456789:AAE…", chatId: "-1001234567890 / @my_channel" },
+  webhook: { url: "https://example.com/hooks/vigil" },
+  dingtalk: { url: "https://oapi.dingtalk.com/robot/send?access_token=…", secret: "SEC…" },
+  wecom: { url: "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…" },
+  feishu: { url: "https://open.feishu.cn/open-apis/bot/v2/hook/…" },
+};
+
+export type FieldValues = Record<ConfigField, string>;
+
+export interface ChannelFormValues {
+  name: string;
+  type: ChannelType;
+  enabled: boolean;
+  fields: FieldValues;
+}
+
+export const emptyFields = (): FieldValues => ({ apiKey: "", from: "", to: "", url: "", botToken: "", chatId: "", secret: "" });
+
+export function emptyChannelForm(type: ChannelType = "telegram"): ChannelFormValues {
+  return { name: "", type, enabled: true, fields: emptyFields() };
+}
+
+/** The form's values of a stored channel's config (masked secrets included, as the server sent them). */
+export function fieldsFromConfig(config: Record<string, unknown>): FieldValues {
+  const out = emptyFields();
+  for (const key of Object.keys(out) as ConfigField[]) {
+    const value = config[key];
+    if (typeof value === "string") out[key] = value;
+    else if (Array.isArray(value)) out[key] = value.filter((v): v is string => typeof v === "string").join(", ");
+  }
+  return out;
+}
+
+export function formFromChannel(channel: PublicChannel): ChannelFormValues {
+  return { name: channel.name, type: channel.type, enabled: channel.enabled, fields: fieldsFromConfig(channel.config) };
+}
+
+// --- checks (the providers' rules: server/notifications/providers/{fields,resend,telegram}.ts) ----------------------
+
+const ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
+const SENDER = /^(?:([^<>]*?)\s*<([^<>\s]+)>|([^<>\s]+))$/;
+const BOT_TOKEN = /^\d+:[A-Za-z0-9_-]{35}$/;
+const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z0-9_]{1,64})$/;
+export const MAX_RECIPIENTS = 50;
+export const MAX_URL_LENGTH = 2048;
+export const NAME_MAX = 100;
+
+export const isEmail = (value: string) => value.length <= 254 && ADDRESS.test(value);
+
+/** "ops@example.com" or "Name <ops@example.com>" (a display name is needed with the brackets). */
+export function isSender(value: string): boolean {
+  const match = SENDER.exec(value.trim());
+  if (!match) return false;
+  const address = match[2] ?? match[3] ?? "";
+  if (match[2] !== undefined && !match[1]?.trim()) return false;
+  return isEmail(address);
+}
+
+/** The recipients typed in one field, separated by commas, semicolons or spaces; duplicates dropped. */
+export function splitRecipients(value: string): string[] {
+  return [...new Set(value.split(/[\s,;]+/).filter(Boolean))];
+}
+
+export function isWebhookUrl(value: string): boolean {
+  if (value.length > MAX_URL_LENGTH) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+const K = "notifications.channelForm.";
+export type ChannelFormErrors = Partial<Record<FormField, string>>;
+
+/**
+ * The problems of the form, as i18n keys by field (empty when it can be sent). `original` is the stored channel's
+ * values when editing: a secret field still holding its masked value is the stored one, valid as it is.
+ */
+export function validateChannelForm(v: ChannelFormValues, original?: ChannelFormValues): ChannelFormErrors {
+  const errors: ChannelFormErrors = {};
+  const name = v.name.trim();
+  if (!name) errors.name = `${K}nameRequired`;
+  else if (name.length > NAME_MAX) errors.name = `${K}nameTooLong`;
+
+  for (const spec of CHANNEL_FIELDS[v.type]) {
+    const value = v.fields[spec.name].trim();
+    if (spec.secret && isKeptSecret(spec.name, v, original)) continue;
+    const problem = checkField(spec, value);
+    if (problem) errors[spec.name] = `${K}${problem}`;
+  }
+  return errors;
+}
+
+function checkField(spec: FieldSpec, value: string): string | null {
+  switch (spec.name) {
+    case "apiKey":
+      return value ? null : "apiKeyRequired";
+    case "from":
+      if (!value) return "senderRequired";
+      return isSender(value) ? null : "senderInvalid";
+    case "to": {
+      const list = splitRecipients(value);
+      if (list.length === 0) return "recipientRequired";
+      return list.length <= MAX_RECIPIENTS && list.every(isEmail) ? null : "recipientInvalid";
+    }
+    case "url":
+      if (!value) return "webhookUrlRequired";
+      return isWebhookUrl(value) ? null : "webhookUrlInvalid";
+    case "botToken":
+      if (!value) return "botTokenRequired";
+      return BOT_TOKEN.test(value) ? null : "botTokenInvalid";
+    case "chatId":
+      if (!value) return "chatIdRequired";
+      return CHAT_ID.test(value) ? null : "chatIdInvalid";
+    case "secret":
+      return null;
+  }
+}
+
+/** A secret field left as the server sent it (masked) while editing a channel of the same type. */
+export function isKeptSecret(field: ConfigField, v: ChannelFormValues, original?: ChannelFormValues): boolean {
+  if (!original || original.type !== v.type) return false;
+  const stored = original.fields[field];
+  return stored !== "" && v.fields[field] === stored;
+}
+
+/**
+ * The request body. Creating leaves empty optional fields out; editing sends them empty, which clears a stored
+ * optional secret. A kept secret goes back masked, exactly as received (the server then keeps the stored value).
+ */
+export function toChannelInput(v: ChannelFormValues, mode: "create" | "edit"): ChannelInput {
+  const config: Record<string, unknown> = {};
+  for (const spec of CHANNEL_FIELDS[v.type]) {
+    const value = v.fields[spec.name].trim();
+    if (spec.name === "to") config.to = splitRecipients(value);
+    else if (value || spec.required || mode === "edit") config[spec.name] = value;
+  }
+  return { name: v.name.trim(), type: v.type, enabled: v.enabled, config };
+}
+
+/**
+ * The form after choosing another type. Typed values stay (a URL fits several types), but masked secrets of the
+ * stored channel are dropped when leaving its type: the server starts a new type's settings from nothing, and a mask
+ * is no value. Coming back to the stored type brings its values back.
+ */
+export function changeType(v: ChannelFormValues, type: ChannelType, original?: ChannelFormValues): ChannelFormValues {
+  if (original && type === original.type) return { ...v, type, fields: { ...original.fields } };
+  const fields = { ...v.fields };
+  if (original) {
+    for (const spec of CHANNEL_FIELDS[original.type]) {
+      if (spec.secret && original.fields[spec.name] !== "" && fields[spec.name] === original.fields[spec.name]) fields[spec.name] = "";
+    }
+  }
+  return { ...v, type, fields };
+}
+
+/** Which field a server error code is about (to show it under that field too). */
+export function fieldOfErrorCode(code: string | undefined): FormField | null {
+  switch (code) {
+    case "CHANNEL_NAME_REQUIRED":
+      return "name";
+    case "BOT_TOKEN_REQUIRED":
+    case "BOT_TOKEN_INVALID":
+      return "botToken";
+    case "CHAT_ID_REQUIRED":
+      return "chatId";
+    case "API_KEY_REQUIRED":
+      return "apiKey";
+    case "SENDER_REQUIRED":
+    case "SENDER_INVALID":
+      return "from";
+    case "RECIPIENT_REQUIRED":
+    case "RECIPIENT_INVALID":
+      return "to";
+    case "WEBHOOK_URL_REQUIRED":
+    case "WEBHOOK_URL_INVALID":
+      return "url";
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,169 @@
+// The notification screen's model: its tabs (in the URL), the settings forms' drafts and checks, the target lists'
+// search. Pure functions; the screens are the *.tsx files beside it.
+import type { AgentNotificationSettings, MonitorNotificationSettings, NotificationEventKind } from "../../api/notifications";
+
+// --- tabs ----------------------------------------------------------------------------------------------------------
+
+export const TABS = ["channels", "settings", "templates", "global", "monitors", "agents"] as const;
+export type Tab = (typeof TABS)[number];
+
+export interface NotificationsQuery {
+  tab: Tab;
+  /** The monitor or agent chosen on its tab (`&monitor=<id>`, `&agent=<id>`). */
+  monitor: number | null;
+  agent: number | null;
+}
+
+const positiveId = (raw: string | null): number | null => {
+  if (raw === null || !/^\d{1,15}$/.test(raw)) return null;
+  const n = Number(raw);
+  return n >= 1 ? n : null;
+};
+
+/** `?tab=monitors&monitor=3` → its parts; an unknown or missing tab is the channels tab. */
+export function parseQuery(search: string): NotificationsQuery {
+  const params = new URLSearchParams(search);
+  const raw = params.get("tab");
+  const tab = (TABS as readonly string[]).includes(raw ?? "") ? (raw as Tab) : "channels";
+  return { tab, monitor: positiveId(params.get("monitor")), agent: positiveId(params.get("agent")) };
+}
+
+/** The URL of a tab, with the chosen monitor or agent of the tabs that have one. */
+export function tabHref(tab: Tab, selected?: number | null): string {
+  const params = new URLSearchParams({ tab });
+  if (selected && (tab === "monitors" || tab === "agents")) params.set(tab === "monitors" ? "monitor" : "agent", String(selected));
+  return `/notifications?${params.toString()}`;
+}
+
+// --- settings drafts -----------------------------------------------------------------------------------------------
+
+/** Limits the server enforces (server/notifications/routes.ts). */
+export const REMINDER_MAX = 10_080;
+export const THRESHOLD_MIN = 1;
+export const THRESHOLD_MAX = 100;
+
+/** The monitor part as the form holds it: numbers as typed. */
+export interface MonitorDraft extends Omit<MonitorNotificationSettings, "reminderMinutes"> {
+  reminderMinutes: string;
+}
+
+export interface AgentDraft extends Omit<AgentNotificationSettings, "thresholds"> {
+  thresholds: { cpu: string; memory: string; disk: string };
+}
+
+export const THRESHOLD_KEYS = ["cpu", "memory", "disk"] as const;
+export const MONITOR_EVENTS = ["down", "recovery"] as const;
+export const AGENT_EVENTS = ["offline", "online", "cpu", "memory", "disk"] as const;
+
+export type PartErrors = Partial<Record<"reminderMinutes" | "cpu" | "memory" | "disk", string>>;
+
+export const monitorDraft = (s: MonitorNotificationSettings): MonitorDraft => ({
+  enabled: s.enabled,
+  channelIds: [...s.channelIds],
+  events: { ...s.events },
+  reminderMinutes: String(s.reminderMinutes ?? 0),
+});
+
+export const agentDraft = (s: AgentNotificationSettings): AgentDraft => ({
+  enabled: s.enabled,
+  channelIds: [...s.channelIds],
+  events: { ...s.events },
+  thresholds: { cpu: String(s.thresholds.cpu), memory: String(s.thresholds.memory), disk: String(s.thresholds.disk) },
+});
+
+const wholeNumber = (raw: string): number | null => (/^\s*\d+\s*$/.test(raw) ? Number(raw) : null);
+const percent = (raw: string): number | null => {
+  const text = raw.trim();
+  if (!/^\d+(\.\d+)?$/.test(text)) return null;
+  const n = Number(text);
+  return n >= THRESHOLD_MIN && n <= THRESHOLD_MAX ? n : null;
+};
+
+export function validateMonitorDraft(d: MonitorDraft): PartErrors {
+  const minutes = wholeNumber(d.reminderMinutes);
+  return minutes === null || minutes > REMINDER_MAX ? { reminderMinutes: "notifications.parts.reminderInvalid" } : {};
+}
+
+export function validateAgentDraft(d: AgentDraft): PartErrors {
+  const errors: PartErrors = {};
+  for (const key of THRESHOLD_KEYS) if (percent(d.thresholds[key]) === null) errors[key] = "notifications.parts.thresholdInvalid";
+  return errors;
+}
+
+/** The API's monitor part; call after validateMonitorDraft found nothing. */
+export const monitorSettings = (d: MonitorDraft): MonitorNotificationSettings => ({
+  enabled: d.enabled,
+  channelIds: [...d.channelIds],
+  events: { ...d.events },
+  reminderMinutes: wholeNumber(d.reminderMinutes) ?? 0,
+});
+
+export const agentSettings = (d: AgentDraft): AgentNotificationSettings => ({
+  enabled: d.enabled,
+  channelIds: [...d.channelIds],
+  events: { ...d.events },
+  thresholds: {
+    cpu: percent(d.thresholds.cpu) ?? 90,
+    memory: percent(d.thresholds.memory) ?? 90,
+    disk: percent(d.thresholds.disk) ?? 90,
+  },
+});
+
+/** Channel ids minus the ones that no longer exist (deleted meanwhile: the server would refuse CHANNEL_UNKNOWN). */
+export const knownChannelIds = (ids: number[], existing: ReadonlySet<number>) => ids.filter((id) => existing.has(id));
+
+// --- time zones ----------------------------------------------------------------------------------------------------
+
+/** Whether the browser knows an IANA zone name (as the server checks it, with Intl). */
+export function isTimeZone(zone: string): boolean {
+  if (!zone.trim()) return false;
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone.trim() });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every zone the browser knows, for the picker's suggestions (empty where Intl cannot list them). */
+export function timeZones(): string[] {
+  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
+  try {
+    return intl.supportedValuesOf?.("timeZone") ?? [];
+  } catch {
+    return [];
+  }
+}
+
+// --- target lists --------------------------------------------------------------------------------------------------
+
+/** At most this many monitors or agents are listed at once; the search finds the others. */
+export const TARGET_LIST_LIMIT = 100;
+
+/**
+ * The targets matching a search (every word in the name or the extra text, ignoring case), by name, and how many
+ * matched in all: only the first `limit` are kept.
+ */
+export function searchTargets<T extends { id: number; name: string }>(
+  items: readonly T[],
+  query: string,
+  extra: (item: T) => string,
+  limit = TARGET_LIST_LIMIT,
+): { shown: T[]; matched: number } {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const matches = words.length
+    ? items.filter((item) => {
+        const text = `${item.name}\n${extra(item)}`.toLowerCase();
+        return words.every((w) => text.includes(w));
+      })
+    : [...items];
+  matches.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
+  return { shown: matches.slice(0, limit), matched: matches.length };
+}
+
+// --- the delivery log ----------------------------------------------------------------------------------------------
+
+/** The kinds of a message's events, each once, in order of appearance. */
+export function eventKinds(events: { kind: NotificationEventKind }[]): NotificationEventKind[] {
+  return [...new Set(events.map((e) => e.kind))];
+}
