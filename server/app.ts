@@ -26,6 +26,8 @@ import { registrationRoutes } from "./registration/routes";
 import { VERSION } from "./version";
 import { createNotificationService, type NotificationService, type NotificationServiceOptions } from "./notifications/service";
 import { notificationRoutes } from "./notifications/routes";
+import { createStatusService, type StatusService } from "./status/service";
+import { statusRoutes } from "./status/routes";
 
 export interface AppDeps {
   db: Db;
@@ -53,6 +55,7 @@ export interface Services {
   agents: AgentService;
   live: Live;
   notifications: NotificationService;
+  status: StatusService;
 }
 
 /**
@@ -79,6 +82,16 @@ export function createServices(
   const events = createEventBus(log);
   const users = createUserStore(db, { onChange: (userId, kind) => events.emit("user.change", { userId, kind }) });
   const monitorService = createMonitorService({ db, bus: events, log, ...monitors });
+  const agentService = new AgentService({
+    store: createAgentStore(db),
+    transaction: (fn) => db.transaction(() => fn()),
+    log,
+    tokenTtlMs: agentTokenTtlMs,
+    now,
+    onStatus: (e) => events.emit("agent.status", e),
+    onReport: (state) => events.has("agent.report") && events.emit("agent.report", state),
+    onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
+  });
   return {
     events,
     users,
@@ -94,16 +107,8 @@ export function createServices(
         return entry && { name: entry.fields.name, down: entry.fields.active && entry.state.status === "down" };
       },
     }),
-    agents: new AgentService({
-      store: createAgentStore(db),
-      transaction: (fn) => db.transaction(() => fn()),
-      log,
-      tokenTtlMs: agentTokenTtlMs,
-      now,
-      onStatus: (e) => events.emit("agent.status", e),
-      onReport: (state) => events.has("agent.report") && events.emit("agent.report", state),
-      onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
-    }),
+    agents: agentService,
+    status: createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, now }),
     live: createLive({ bus: events, sessionWatch: createSessionWatch({ bus: events, users }), log }),
   };
 }
@@ -138,6 +143,16 @@ export function createApp(deps: AppDeps) {
         outbox: services.notifications.outbox,
         session,
         exists: (type, id) => (type === "monitor" ? services.monitors.get(id) !== undefined : services.agents.get(id) !== undefined),
+      }),
+    )
+    .use(
+      statusRoutes({
+        status: services.status,
+        session,
+        monitorExists: (id) => services.monitors.get(id) !== undefined,
+        agentExists: (id) => services.agents.get(id) !== undefined,
+        publicUrl: deps.config.publicUrl,
+        trustProxy: deps.config.trustProxy,
       }),
     )
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, session }))

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { notFound } from "../http/errors";
+import { serverUrl } from "../http/server-url";
 import installScript from "./install.sh" with { type: "text" };
 
 /**
@@ -13,19 +14,6 @@ export function defaultAgentsDir(): string {
 }
 
 const FILE_NAME = /^vigil-agent-(linux|darwin|windows)-(x64|arm64)(\.exe)?(\.sha256)?$/;
-
-/** The address agents should use: the configured public URL, else the one this request came in on. */
-export function serverUrl(request: Request, publicUrl: string | undefined, trustProxy: number): string {
-  if (publicUrl) return publicUrl.replace(/\/+$/, "");
-  const url = new URL(request.url);
-  if (trustProxy) {
-    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
-    const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-    if (proto === "http" || proto === "https") url.protocol = proto;
-    if (host) url.host = host;
-  }
-  return url.origin;
-}
 
 export interface AgentTarget {
   os: "linux" | "darwin" | "windows";

@@ -36,6 +36,7 @@ export type UserRow = typeof users.$inferSelect;
 export * from "../agents/tables";
 export * from "../registration/tables";
 export * from "../notifications/tables";
+export * from "../status/tables";
 
 // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -6,8 +6,8 @@
 // re-run changes nothing and a restart after downtime catches up. Raw results are pruned after the raw retention but
 // never before their hour is rolled up; rollups after the rollup retention.
 import { eq } from "drizzle-orm";
-import type { Statement } from "bun:sqlite";
 import type { Db } from "../db/open";
+import { statementCache } from "../db/statements";
 import { settings } from "../db/schema";
 import { silentLogger, type Logger } from "../log";
 import type { CheckResult, HistoryWindow, MonitorHistory, MonitorSeries, SeriesRange, StatusBucket } from "./public";
@@ -124,12 +124,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
   const chunk = options.chunk ?? 250;
   const sqlite = db.$client;
 
-  const cache = new Map<string, Statement>();
-  const stmt = (sql: string) => {
-    let s = cache.get(sql);
-    if (!s) cache.set(sql, (s = sqlite.prepare(sql)));
-    return s;
-  };
+  const stmt = statementCache(db.$client);
   // Monitors (id > ?1 AND id <= ?2): statements run per chunk of monitors, each an index seek per monitor.
   const IN_CHUNK = "monitor_id IN (SELECT id FROM monitors WHERE id > ?1 AND id <= ?2)";
 

@@ -1,0 +1,98 @@
+// /api/status: the public page (no sign-in; cached, ETag / 304), its badges, and its configuration (signed in).
+import { Elysia, t } from "elysia";
+import type { sessions } from "../auth/session";
+import { badRequest, notFound } from "../http/errors";
+import { serverUrl } from "../http/server-url";
+import { badgeSvg } from "./badge";
+import { ANNOUNCEMENT_MAX, ANNOUNCEMENT_SEVERITIES, STATUS_DESCRIPTION_MAX, STATUS_ITEMS_MAX, STATUS_TITLE_MAX, type AnnouncementSeverity, type StatusPageConfig } from "./public";
+import type { StatusService } from "./service";
+import type { StoredConfig } from "./store";
+
+const ids = (what: string) =>
+  t.Array(t.Integer({ minimum: 1, error: `${what} must be ${what === "monitorIds" ? "monitor" : "agent"} ids (positive integers)` }), {
+    maxItems: STATUS_ITEMS_MAX,
+    error: `${what} must be a list of at most ${STATUS_ITEMS_MAX} ids`,
+  });
+
+const configBody = t.Object({
+  title: t.String({ maxLength: STATUS_TITLE_MAX, error: `Title must be at most ${STATUS_TITLE_MAX} characters` }),
+  description: t.String({ maxLength: STATUS_DESCRIPTION_MAX, error: `Description must be at most ${STATUS_DESCRIPTION_MAX} characters` }),
+  monitorIds: ids("monitorIds"),
+  agentIds: ids("agentIds"),
+  announcement: t.Union([
+    t.Null(),
+    t.Object({
+      severity: t.String(), // checked in the handler: a union's own message would hide which part was wrong
+      text: t.String({ maxLength: ANNOUNCEMENT_MAX, error: `Announcement must be at most ${ANNOUNCEMENT_MAX} characters` }),
+    }),
+  ], { error: "announcement must be null or { severity, text }" }),
+});
+
+/** Browsers and proxies may keep the page a few seconds; after that they revalidate (304 when unchanged). */
+const PAGE_CACHE = "public, max-age=5";
+const BADGE_CACHE = "public, max-age=60";
+
+export interface StatusRouteDeps {
+  status: StatusService;
+  session: ReturnType<typeof sessions>;
+  monitorExists: (id: number) => boolean;
+  agentExists: (id: number) => boolean;
+  publicUrl?: string;
+  trustProxy: number;
+}
+
+const isSeverity = (s: string): s is AnnouncementSeverity => (ANNOUNCEMENT_SEVERITIES as readonly string[]).includes(s);
+
+/** Whether an If-None-Match header names this tag (a list, weak tags and `*` included). */
+function matches(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const value = tag.trim();
+    return value === "*" || value.replace(/^W\//, "") === etag;
+  });
+}
+
+export function statusRoutes({ status, session, monitorExists, agentExists, publicUrl, trustProxy }: StatusRouteDeps) {
+  const reply = (config: StoredConfig, request: Request): StatusPageConfig => ({ ...config, publicUrl: `${serverUrl(request, publicUrl, trustProxy)}/status` });
+
+  return new Elysia({ prefix: "/api/status" })
+    .use(session)
+    .get("/", ({ request }) => {
+      const view = status.view();
+      const headers = { etag: view.etag, "cache-control": PAGE_CACHE };
+      if (matches(request.headers.get("if-none-match"), view.etag)) return new Response(null, { status: 304, headers });
+      return new Response(view.body, { headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
+    })
+    .get("/badge/:file", ({ params }) => {
+      const id = /^(\d{1,15})\.svg$/.exec(params.file)?.[1];
+      const monitor = id === undefined ? undefined : status.view().page.monitors.find((m) => m.id === Number(id));
+      // Only monitors on the public page have a badge: the others are not public.
+      if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found on the status page");
+      return new Response(badgeSvg(monitor), { headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": BADGE_CACHE } });
+    })
+    .get("/config", ({ request }) => ({ success: true, config: reply(status.config(), request) }), { auth: "user" })
+    .put(
+      "/config",
+      ({ body, request }) => {
+        const monitorIds = [...new Set(body.monitorIds)];
+        const agentIds = [...new Set(body.agentIds)];
+        const unknownMonitor = monitorIds.find((id) => !monitorExists(id));
+        if (unknownMonitor !== undefined) throw badRequest("MONITOR_UNKNOWN", `Unknown monitor in the selection: ${unknownMonitor}`);
+        const unknownAgent = agentIds.find((id) => !agentExists(id));
+        if (unknownAgent !== undefined) throw badRequest("AGENT_UNKNOWN", `Unknown agent in the selection: ${unknownAgent}`);
+        const severity = body.announcement?.severity;
+        if (severity !== undefined && !isSeverity(severity)) throw badRequest("VALIDATION", "Announcement severity must be info, warning or outage");
+        const text = body.announcement?.text.trim() ?? "";
+        if (body.announcement && !text) throw badRequest("VALIDATION", "Announcement text is required (or clear the announcement)");
+        const saved = status.save({
+          title: body.title.trim(),
+          description: body.description.trim(),
+          monitorIds,
+          agentIds,
+          announcement: severity !== undefined && isSeverity(severity) ? { severity, text } : null,
+        });
+        return { success: true, message: "Status page configuration saved", config: reply(saved, request) };
+      },
+      { auth: "user", body: configBody },
+    );
+}

@@ -1,0 +1,180 @@
+// The public view of the status page, built from what is already kept: the monitors' in-memory state (status, 24-hour
+// ring), the daily and hourly rollups plus the raw results not rolled up yet (three grouped queries for every selected
+// monitor at once), and the agents' latest reports. Only names, statuses and aggregates go in.
+import type { AgentState } from "../agents/service";
+import type { Db } from "../db/open";
+import { statementCache } from "../db/statements";
+import { DAY, HOUR, readWatermarks } from "../monitors/history";
+import { percent } from "../monitors/store";
+import type { MonitorEntry } from "../monitors/store";
+import type { PublicStatusPage, StatusAgent, StatusDay, StatusMonitor } from "./public";
+import type { StoredConfig } from "./store";
+
+/** Daily bars on the page. */
+export const STATUS_DAYS = 90;
+
+export interface ViewSources {
+  db: Db;
+  monitor: (id: number) => MonitorEntry | undefined;
+  uptime24h: (entry: MonitorEntry, now: number) => number | null;
+  agent: (id: number) => AgentState | undefined;
+  /** Writes the check results still queued, so today's bar includes the latest checks. */
+  flush: () => void;
+}
+
+interface Piece {
+  monitorId: number;
+  start: number;
+  checks: number;
+  up: number;
+  rtSum: number;
+  rtCount: number;
+}
+
+interface Acc {
+  checks: number;
+  up: number;
+  rtSum: number;
+  rtCount: number;
+}
+
+const emptyAcc = (): Acc => ({ checks: 0, up: 0, rtSum: 0, rtCount: 0 });
+const add = (acc: Acc, p: Piece) => {
+  acc.checks += p.checks;
+  acc.up += p.up;
+  acc.rtSum += p.rtSum;
+  acc.rtCount += p.rtCount;
+};
+const avg = (a: Acc) => (a.rtCount > 0 ? Math.round(a.rtSum / a.rtCount) : null);
+const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
+
+const SELECTED = "monitor_id IN (SELECT monitor_id FROM status_page_monitors)";
+const COLUMNS = "monitor_id AS monitorId, bucket_start AS start, checks, up, rt_sum AS rtSum, rt_count AS rtCount";
+
+export function createViewBuilder({ db, monitor, uptime24h, agent, flush }: ViewSources) {
+  const stmt = statementCache(db.$client);
+
+  /**
+   * Per selected monitor: its pieces of history from `from` to now — whole days before the daily watermark, hours
+   * up to the hourly one, then hours grouped from the raw results.
+   */
+  function pieces(from: number, hoursFrom: number) {
+    const wm = readWatermarks(db);
+    const dailyWm = Math.max(from, wm.daily ?? from);
+    const hourlyWm = Math.max(dailyWm, wm.hourly ?? dailyWm);
+    const days = stmt(`SELECT ${COLUMNS} FROM monitor_daily WHERE ${SELECTED} AND bucket_start >= ?1 AND bucket_start < ?2`).all(from, dailyWm) as Piece[];
+    const hours = stmt(`SELECT ${COLUMNS} FROM monitor_hourly WHERE ${SELECTED} AND bucket_start >= ?1 AND bucket_start < ?2`).all(
+      Math.min(dailyWm, hoursFrom),
+      hourlyWm,
+    ) as Piece[];
+    const raw = stmt(
+      `SELECT monitor_id AS monitorId, (time / ${HOUR}) * ${HOUR} AS start, count(*) AS checks, sum(up) AS up, ` +
+        `coalesce(sum(response_time), 0) AS rtSum, count(response_time) AS rtCount ` +
+        `FROM check_results WHERE ${SELECTED} AND time >= ?1 GROUP BY monitor_id, start`,
+    ).all(hourlyWm) as Piece[];
+    return { days, hours, raw, dailyWm };
+  }
+
+  function monitors(ids: number[], now: number): StatusMonitor[] {
+    const today = floorTo(now, DAY);
+    const from = today - (STATUS_DAYS - 1) * DAY;
+    const sparkFrom = floorTo(now, HOUR) - 23 * HOUR;
+    flush();
+    const { days, hours, raw, dailyWm } = pieces(from, sparkFrom);
+
+    const dayAccs = new Map<number, Acc[]>();
+    const hourAccs = new Map<number, Acc[]>();
+    for (const id of ids) {
+      dayAccs.set(id, Array.from({ length: STATUS_DAYS }, emptyAcc));
+      hourAccs.set(id, Array.from({ length: 24 }, emptyAcc));
+    }
+    const toDay = (p: Piece) => {
+      const i = Math.floor((p.start - from) / DAY);
+      const acc = dayAccs.get(p.monitorId)?.[i];
+      if (acc) add(acc, p);
+    };
+    const toHour = (p: Piece) => {
+      const i = (p.start - sparkFrom) / HOUR;
+      const acc = i >= 0 ? hourAccs.get(p.monitorId)?.[i] : undefined;
+      if (acc) add(acc, p);
+    };
+    for (const p of days) toDay(p);
+    for (const p of [...hours, ...raw]) {
+      // Hours before the daily watermark are in the daily rows already; they only feed the sparkline.
+      if (p.start >= dailyWm) toDay(p);
+      toHour(p);
+    }
+
+    const out: StatusMonitor[] = [];
+    for (const id of ids) {
+      const entry = monitor(id);
+      if (!entry) continue;
+      const dayList = dayAccs.get(id)!;
+      /** Availability over the last n days (today so far included). */
+      const lastDays = (n: number) => {
+        let up = 0;
+        let checks = 0;
+        for (const d of dayList.slice(STATUS_DAYS - n)) {
+          up += d.up;
+          checks += d.checks;
+        }
+        return percent(up, checks);
+      };
+      const statusDays: StatusDay[] = dayList.map((d, i) => ({
+        date: from + i * DAY,
+        checks: d.checks,
+        availability: percent(d.up, d.checks),
+        avgResponseTime: avg(d),
+      }));
+      const hourList = hourAccs.get(id)!;
+      out.push({
+        id,
+        name: entry.fields.name,
+        status: entry.fields.active ? entry.state.status : "paused",
+        uptime: { day: uptime24h(entry, now), month: lastDays(30), quarter: lastDays(STATUS_DAYS) },
+        days: statusDays,
+        responseTimes: { times: hourList.map((_, i) => sparkFrom + i * HOUR), values: hourList.map(avg) },
+      });
+    }
+    return out;
+  }
+
+  function agents(ids: number[]): StatusAgent[] {
+    const out: StatusAgent[] = [];
+    for (const id of ids) {
+      const a = agent(id);
+      if (!a) continue;
+      const s = a.latest;
+      out.push({
+        id,
+        name: a.name,
+        status: a.status,
+        cpu: s ? s.cpu.usage : null,
+        memory: s ? s.memory.usageRate : null,
+        disk: s && s.disks.length ? Math.max(...s.disks.map((d) => d.usageRate)) : null,
+        load: s ? { one: s.load.one, five: s.load.five, fifteen: s.load.fifteen } : null,
+        uptime: a.lastSeenAt ? a.uptime : null,
+        lastSeenAt: a.lastSeenAt,
+      });
+    }
+    return out;
+  }
+
+  return {
+    build(config: StoredConfig, now: number): PublicStatusPage {
+      const ms = config.monitorIds.length ? monitors(config.monitorIds, now) : [];
+      const as = config.agentIds.length ? agents(config.agentIds) : [];
+      const down = ms.filter((m) => m.status === "down").map(({ id, name }) => ({ id, name }));
+      const offline = as.filter((a) => a.status === "offline").map(({ id, name }) => ({ id, name }));
+      return {
+        title: config.title,
+        description: config.description,
+        announcement: config.announcement,
+        overall: { status: down.length || offline.length ? "degraded" : "operational", down, offline },
+        monitors: ms,
+        agents: as,
+        generatedAt: now,
+      };
+    },
+  };
+}
