@@ -125,6 +125,17 @@ export function createApp(deps: AppDeps) {
   return new Elysia()
     .use(errorHandling(log))
     .use(security())
+    // For load balancers and service managers: 200 once the database answers and the checks run.
+    .get("/healthz", ({ set }) => {
+      let ok = services.monitors.running;
+      try {
+        deps.db.$client.query("SELECT 1").get();
+      } catch {
+        ok = false;
+      }
+      set.status = ok ? 200 : 503;
+      return ok ? { success: true, status: "ok", version: VERSION } : { success: false, message: "Not ready: the database or the scheduler is not running" };
+    })
     .get("/api/config", () => ({
       success: true,
       version: VERSION,

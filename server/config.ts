@@ -58,7 +58,12 @@ type OptionName = keyof typeof OPTIONS;
 export class ConfigError extends Error {}
 
 export function helpText(): string {
-  const lines = ["Usage: vigil [options]", "", "Options (each also read from its environment variable):"];
+  const lines = [
+    "Usage: vigil [serve] [options]",
+    "       vigil backup <file> | restore <file> | reset-password <username> | install-service   (each with --help)",
+    "",
+    "Options (each also read from its environment variable):",
+  ];
   for (const [name, o] of Object.entries(OPTIONS)) {
     const def = o.default === undefined ? "" : ` (default: ${o.default})`;
     lines.push(`  --${name.padEnd(19)} ${o.env.padEnd(25)} ${o.help}${def}`);

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { isProduction } from "elysia/error";
 import { createApp, createServices } from "./app";
+import { runSubcommand, SUBCOMMANDS } from "./cli/commands";
+import { claimDataDir } from "./cli/data-dir";
 import { helpText, loadConfig, type Config } from "./config";
 import { NewerDatabaseError, openDatabase } from "./db/open";
 import { MAX_BODY_BYTES } from "./http/limits";
@@ -36,6 +38,14 @@ function start(argv: string[]) {
   process.umask(0o077);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   chmodSync(config.dataDir, 0o700);
+  // One server per data dir; `vigil restore` checks this too.
+  let releaseDataDir: () => void;
+  try {
+    releaseDataDir = claimDataDir(config.dataDir);
+  } catch (e) {
+    log.error((e as Error).message);
+    process.exit(1);
+  }
 
   let db;
   try {
@@ -76,10 +86,25 @@ function start(argv: string[]) {
     services.agents.stop();
     await services.notifications.stop();
     db.$client.close();
+    releaseDataDir();
     process.exit(0);
   };
   process.on("SIGINT", () => void shutdown("SIGINT"));
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
-start(process.argv.slice(2));
+/** `vigil [serve] [options]`, or one of the maintenance subcommands (server/cli/). */
+async function main(argv: string[]) {
+  const [first, ...rest] = argv;
+  if (first === "serve") return start(rest);
+  const sub = SUBCOMMANDS.find((name) => name === first);
+  if (sub === undefined || sub === "serve") return start(argv);
+  try {
+    process.exit(await runSubcommand(sub, rest));
+  } catch (e) {
+    console.error(`vigil ${sub}: ${(e as Error).message}`);
+    process.exit(1);
+  }
+}
+
+void main(process.argv.slice(2));

@@ -19,6 +19,19 @@ interface Journal {
   entries: { idx: number; when: number; tag: string }[];
 }
 
+/** The time stamp of the newest migration this build has. */
+export function newestKnownMigration(): number {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as Journal;
+  return Math.max(...journal.entries.map((e) => e.when));
+}
+
+/** The time stamp of the newest migration applied to a database, null when it has none (not a Vigil database yet). */
+export function schemaVersion(sqlite: Database): number | null {
+  const hasMigrations = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  if (!hasMigrations) return null;
+  return sqlite.query<{ newest: number | null }, []>("SELECT max(created_at) AS newest FROM __drizzle_migrations").get()?.newest ?? null;
+}
+
 /**
  * Opens (creating if needed) the database at `path` (":memory:" for tests), sets the pragmas and brings the schema
  * up to date. A database written by a newer Vigil (it has migrations this build does not know) is refused rather
@@ -37,16 +50,8 @@ export function openDatabase(path: string): Db {
   sqlite.exec("PRAGMA busy_timeout = 5000");
   const db = drizzle({ client: sqlite, schema }) as Db;
 
-  const folder = MIGRATIONS_FOLDER;
-  const journal = JSON.parse(readFileSync(join(folder, "meta", "_journal.json"), "utf8")) as Journal;
-  const lastKnown = Math.max(...journal.entries.map((e) => e.when));
-  const hasMigrations = sqlite
-    .query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'")
-    .get();
-  const newest = hasMigrations
-    ? (sqlite.query<{ newest: number | null }, []>("SELECT max(created_at) AS newest FROM __drizzle_migrations").get()
-        ?.newest ?? null)
-    : null;
+  const lastKnown = newestKnownMigration();
+  const newest = schemaVersion(sqlite);
   if (newest !== null && newest > lastKnown) {
     sqlite.close();
     throw new NewerDatabaseError(
@@ -54,6 +59,6 @@ export function openDatabase(path: string): Db {
         `this build knows up to ${new Date(lastKnown).toISOString()}). Upgrade Vigil, or start it with another --data-dir.`,
     );
   }
-  migrate(db, { migrationsFolder: folder });
+  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return db;
 }
