@@ -58,7 +58,7 @@ describe("register", () => {
     [{ username: "alice", password: PASSWORD, email: "not-an-email" }, "Invalid email address"],
     [{ username: "alice" }, "Password must be at least 8 characters"],
     [{ password: PASSWORD }, "Username must be 3-32 characters without spaces"],
-    [{ username: 42, password: PASSWORD }, "Username must be 3-32 characters without spaces"],
+    [{ username: 42, password: PASSWORD }, "Username must be 3-32 characters without spaces (got the number 42)"],
     [{ username: "alice", password: ["x"] }, "Password must be at least 8 characters"],
   ])("bad fields are a 400 with a clear message: %j", async (body, message) => {
     const { call } = testApp();

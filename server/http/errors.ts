@@ -33,18 +33,67 @@ interface ValidationIssue {
   path?: string;
   message?: string;
   summary?: string;
-  schema?: { error?: unknown };
+  schema?: JsonSchemaLike;
+  value?: unknown;
+}
+
+interface JsonSchemaLike {
+  error?: unknown;
+  type?: string | string[];
+  format?: string;
+  anyOf?: JsonSchemaLike[];
+}
+
+const jsonType = (value: unknown) =>
+  value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
+
+/** Whether the value is of a type the schema allows (its range or length may still be wrong). */
+function typeFits(schema: JsonSchemaLike | undefined, value: unknown): boolean {
+  if (!schema) return true;
+  if (schema.anyOf) return schema.anyOf.some((s) => typeFits(s, value));
+  if (schema.type === undefined) return true;
+  // Elysia lets a number field take numeric text ({ type: "string", format: "integer" }): "five" does not fit it.
+  if (schema.type === "string" && (schema.format === "integer" || schema.format === "numeric")) {
+    return typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value.trim());
+  }
+  const actual = jsonType(value);
+  const allowed = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return allowed.includes(actual) || (actual === "integer" && allowed.includes("number"));
+}
+
+// Fields whose values are never repeated back (they may end up in a proxy's or a client's logs).
+const SECRET_FIELD = /pass|secret|token|key|credential|webhook|url/i;
+
+/**
+ * What the client sent for a refused field, briefly: `the text "5"`, `the number 1.5`, `true`, `a list`. A client
+ * that sends `"5"` where a number is expected learns why at once, instead of reading the rule and seeing no fault.
+ */
+export function describeSent(issue: ValidationIssue): string {
+  if (!("value" in issue) || SECRET_FIELD.test(issue.path ?? "")) return "";
+  const value = issue.value;
+  if (value === null) return " (got null)";
+  if (typeof value === "string") {
+    const shown = value.length > 40 ? `${value.slice(0, 40)}…` : value;
+    return ` (got the text ${JSON.stringify(shown)}${value.length > 40 ? `, ${value.length} characters` : ""})`;
+  }
+  if (typeof value === "number") return ` (got the number ${value})`;
+  if (typeof value === "boolean") return ` (got ${value})`;
+  if (Array.isArray(value)) return ` (got a list of ${value.length})`;
+  return " (got an object)";
 }
 
 /** A readable sentence for the first thing wrong with a request, preferring the schema's own message. */
-function validationMessage(error: { customError?: unknown; all?: ValidationIssue[] }): string {
-  if (typeof error.customError === "string") return error.customError;
+function validationMessage(error: { type?: string; customError?: unknown; all?: ValidationIssue[] }): string {
   const first = error.all?.[0];
+  // Says what was sent only when its type is wrong ("5" for a number), the trap a rule alone does not explain; and
+  // only for a JSON body: path and query values are always text.
+  const sent = first && error.type === "body" && first.value !== undefined && !typeFits(first.schema, first.value) ? describeSent(first) : "";
+  if (typeof error.customError === "string") return error.customError + sent;
   if (!first) return "The request is not valid";
-  if (typeof first.schema?.error === "string") return first.schema.error;
+  if (typeof first.schema?.error === "string") return first.schema.error + sent;
   const field = first.path?.replace(/^\//, "").replace(/\//g, ".");
   const what = first.message ?? first.summary ?? "is not valid";
-  return field ? `Invalid ${field}: ${what}` : `Invalid request: ${what}`;
+  return (field ? `Invalid ${field}: ${what}` : `Invalid request: ${what}`) + sent;
 }
 
 /** Maps every failure to `{ success: false, code, message }` with a fitting status. Never leaks internals. */

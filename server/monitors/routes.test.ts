@@ -199,6 +199,31 @@ describe("bad input", () => {
     expect((await call<{ monitors: unknown[] }>("GET", "/api/monitors", { token })).body.monitors).toHaveLength(0);
   });
 
+  test("expectedStatus may be sent as a number: 200 is the code 200; a number outside 100–599 is refused", async () => {
+    const { call, token } = await signedIn();
+    const res = await call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: { ...valid(), expectedStatus: 200 } });
+    expect(res.status).toBe(201);
+    expect(res.body.monitor.expectedStatus).toBe("200");
+    const put = await call<{ monitor: PublicMonitor }>("PUT", `/api/monitors/${res.body.monitor.id}`, { token, body: { expectedStatus: 204 } });
+    expect(put.body.monitor.expectedStatus).toBe("204");
+    const bad = await call("POST", "/api/monitors", { token, body: { ...valid(), expectedStatus: 600 } });
+    expect([bad.status, bad.body.code]).toEqual([400, "VALIDATION"]);
+    expect(bad.body.message).toMatch(/^Expected status must be a code like 200/);
+  });
+
+  test("a value of the wrong type is refused with a message that says what was sent", async () => {
+    const { call, token } = await signedIn();
+    const interval = await call("POST", "/api/monitors", { token, body: { ...valid(), interval: "five" } });
+    expect(interval.body.message).toBe('Interval must be a whole number of minutes from 1 to 1440 (got the text "five")');
+    const active = await call("POST", "/api/monitors", { token, body: { ...valid(), active: "yes" } });
+    expect(active.body.message).toBe('active must be true or false (got the text "yes")');
+    const retries = await call("POST", "/api/monitors", { token, body: { ...valid(), retries: [1] } });
+    expect(retries.body.message).toMatch(/Retries .*\(got a list of 1\)/);
+    // The URL is never repeated back: it may carry credentials.
+    const url = await call("POST", "/api/monitors", { token, body: { ...valid(), url: 42 } });
+    expect(url.body.message).not.toContain("42");
+  });
+
   test("PUT checks the merged result: a timeout at or above the (new) interval is refused and nothing changes", async () => {
     const { call, token } = await signedIn();
     const m = (await call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: { ...valid(), interval: 2, timeout: 60 } })).body.monitor;

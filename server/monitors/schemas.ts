@@ -49,7 +49,13 @@ const fields = {
   interval: t.Integer({ minimum: LIMITS.minInterval, maximum: LIMITS.maxInterval, error: INTERVAL_MESSAGE }),
   timeout: t.Integer({ minimum: LIMITS.minTimeout, maximum: LIMITS.maxTimeout, error: TIMEOUT_MESSAGE }),
   // Checked by expected-status.ts in resolveFields (ranges must go low to high, which a pattern cannot say).
-  expectedStatus: t.String({ minLength: 1, maxLength: 200, error: STATUS_MESSAGE }),
+  // A client sending the number 200 means the code 200: taken as the text "200" rather than refused.
+  expectedStatus: t
+    .Transform(
+      t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Integer({ minimum: 100, maximum: 599 })], { error: STATUS_MESSAGE }),
+    )
+    .Decode((value) => String(value))
+    .Encode((value) => value),
   headers: t.Array(
     t.Object({
       // RFC 9110 token characters.
