@@ -7,6 +7,7 @@ import { createSessionWatch } from "./auth/session-watch";
 import type { Config } from "./config";
 import type { Db } from "./db/open";
 import { createEventBus, type EventBus } from "./events";
+import type { TargetPolicy } from "./net/targets";
 import { errorHandling } from "./http/errors";
 import { security } from "./http/security";
 import { defaultUiDir, uiRoutes } from "./http/ui";
@@ -70,6 +71,7 @@ export function createServices(
     agentTokenTtlMs,
     notifications = {},
     now,
+    targets,
   }: {
     log?: Logger;
     monitors?: Omit<MonitorServiceOptions, "db" | "bus" | "log">;
@@ -77,11 +79,13 @@ export function createServices(
     notifications?: Pick<NotificationServiceOptions, "send">;
     /** The clock of agents and notifications (tests move it; monitors take theirs in `monitors.clock`). */
     now?: () => number;
+    /** Which addresses monitors and webhooks may reach (private ones unless --block-private-targets). */
+    targets?: TargetPolicy;
   } = {},
 ): Services {
   const events = createEventBus(log);
   const users = createUserStore(db, { onChange: (userId, kind) => events.emit("user.change", { userId, kind }) });
-  const monitorService = createMonitorService({ db, bus: events, log, ...monitors });
+  const monitorService = createMonitorService({ db, bus: events, log, targets, ...monitors });
   const agentService = new AgentService({
     store: createAgentStore(db),
     transaction: (fn) => db.transaction(() => fn()),
@@ -102,6 +106,7 @@ export function createServices(
       log,
       ...notifications,
       now,
+      targets,
       monitorNow: (id) => {
         const entry = monitorService.store.get(id);
         return entry && { name: entry.fields.name, down: entry.fields.active && entry.state.status === "down" };

@@ -36,6 +36,12 @@ describe("loadConfig", () => {
     for (const bad of ["yes", "-1", "1.5", "11"]) expect(() => loadConfig([], { VIGIL_TRUST_PROXY: bad })).toThrow(/Invalid --trust-proxy/);
   });
 
+  test("--block-private-targets takes true or false", () => {
+    expect(loadConfig([], {}).blockPrivateTargets).toBe(false);
+    expect(loadConfig(["--block-private-targets", "true"], {}).blockPrivateTargets).toBe(true);
+    expect(() => loadConfig([], { VIGIL_BLOCK_PRIVATE_TARGETS: "yes" })).toThrow(/Invalid --block-private-targets/);
+  });
+
   test("unknown flags are an error", () => {
     expect(() => loadConfig(["--prot", "1"], {})).toThrow();
   });

@@ -29,6 +29,8 @@ export interface Config {
   /** Base URLs of the notification providers with fixed hosts (a proxy or a test fake may stand in). */
   telegramApi: string;
   resendApi: string;
+  /** Refuse private and local addresses as monitor and webhook targets (link-local ones are always refused). */
+  blockPrivateTargets: boolean;
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error"];
@@ -48,6 +50,7 @@ const OPTIONS = {
   "public-url": { env: "VIGIL_PUBLIC_URL", default: undefined, help: "Address agents use to reach Vigil, e.g. https://vigil.example.com (default: from each request)" },
   "telegram-api": { env: "VIGIL_TELEGRAM_API", default: "https://api.telegram.org", help: "Telegram Bot API base URL (a proxy or mirror where api.telegram.org is unreachable)" },
   "resend-api": { env: "VIGIL_RESEND_API", default: "https://api.resend.com", help: "Resend API base URL" },
+  "block-private-targets": { env: "VIGIL_BLOCK_PRIVATE_TARGETS", default: "false", help: "true: monitors and webhooks may not target private or local addresses (link-local/metadata ones never may)" },
   "blog-url": { env: "VIGIL_BLOG_URL", default: "https://blog.vigil.dev", help: "Footer link: blog" },
   "video-url": { env: "VIGIL_VIDEO_URL", default: "https://www.youtube.com/@vigil-monitor", help: "Footer link: video channel" },
   "temp-mail-url": { env: "VIGIL_TEMP_MAIL_URL", default: "https://mail.vigil.dev", help: "Footer link: temporary-mail service" },
@@ -109,6 +112,9 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     throw new ConfigError(`Invalid --trust-proxy: ${trust} (true, false, or the number of proxies, 0-10)`);
   }
 
+  const blockPrivate = get("block-private-targets")!;
+  if (blockPrivate !== "true" && blockPrivate !== "false") throw new ConfigError(`Invalid --block-private-targets: ${blockPrivate} (true or false)`);
+
   const checkConcurrency = Number(get("check-concurrency"));
   if (!Number.isInteger(checkConcurrency) || checkConcurrency < 1 || checkConcurrency > 10_000) {
     throw new ConfigError(`Invalid check concurrency: ${get("check-concurrency")} (1-10000)`);
@@ -133,5 +139,6 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     publicUrl,
     telegramApi,
     resendApi,
+    blockPrivateTargets: blockPrivate === "true",
   };
 }

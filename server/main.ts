@@ -61,6 +61,7 @@ function start(argv: string[]) {
   const services = createServices(db, {
     log,
     monitors: { concurrency: config.checkConcurrency, rawRetentionDays: config.rawRetentionDays },
+    targets: { allowPrivate: !config.blockPrivateTargets },
     notifications: { send: { endpoints: { telegram: config.telegramApi, resend: config.resendApi } } },
   });
   const app = createApp({ db, jwtSecret: jwtSecret(config), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });

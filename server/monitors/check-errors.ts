@@ -19,11 +19,12 @@ export type CheckErrorCode =
   | "TLS_UNTRUSTED"
   | "TLS_HANDSHAKE"
   | "TLS_OTHER"
+  | "TARGET_REFUSED"
   | "OTHER";
 
 export interface CheckError {
   code: CheckErrorCode;
-  /** TIMEOUT: seconds; STATUS: status and expected; TLS_OTHER / OTHER: detail (untranslated). */
+  /** TIMEOUT: seconds; STATUS: status and expected; TLS_OTHER / TARGET_REFUSED / OTHER: detail (untranslated). */
   params: Record<string, string>;
 }
 
@@ -60,5 +61,8 @@ export function parseCheckError(message: string): CheckError {
   if (m) return { code: "STATUS", params: { status: m[1], expected: m[2] } };
   m = /^TLS error: (.*)$/.exec(message);
   if (m) return { code: "TLS_OTHER", params: { detail: m[1] } };
+  // server/net/targets.ts: the address policy refused the host (or a redirect's).
+  m = /^Target refused: (.*)$/.exec(message);
+  if (m) return { code: "TARGET_REFUSED", params: { detail: m[1] } };
   return { code: "OTHER", params: { detail: message } };
 }

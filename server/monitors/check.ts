@@ -5,6 +5,7 @@ import { VERSION } from "../version";
 import { CHECK_ERROR_TEXT, statusError, timeoutError } from "./check-errors";
 import { statusMatches } from "./expected-status";
 import type { MonitorFields } from "./schemas";
+import { ALLOW_PRIVATE, defaultResolve, targetProblem, type Resolve, type TargetPolicy } from "../net/targets";
 
 /** At most this much of a response body is read; then the stream is cancelled (endless or huge bodies never stall). */
 export const BODY_PREFIX_BYTES = 64 * 1024;
@@ -89,45 +90,107 @@ async function drainPrefix(body: ReadableStream<Uint8Array> | null, limit: numbe
   }
 }
 
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Redirects followed before a check gives up (browsers allow 20; a monitor needs far fewer). */
+export const MAX_REDIRECTS = 10;
+
+export interface CheckerOptions {
+  /** Which addresses may be contacted (link-local never; private ones unless the instance forbids them). */
+  policy?: TargetPolicy;
+  /** Resolves host names for the policy (tests). */
+  resolve?: Resolve;
+}
+
+/**
+ * A checker under a target policy. Redirects are followed here, hop by hop, rather than by fetch: each hop's host is
+ * checked against the policy first, so a public URL cannot redirect a check to the metadata service.
+ */
+export function createChecker({ policy = ALLOW_PRIVATE, resolve = cachedResolve() }: CheckerOptions = {}): Checker {
+  return async (target, signal) => {
+    const time = Date.now();
+    const started = performance.now();
+    const timeout = AbortSignal.timeout(target.timeout * 1000);
+    const headers = new Headers();
+    headers.set("user-agent", USER_AGENT);
+    for (const h of target.headers) {
+      if (h.name.toLowerCase() === "user-agent") headers.set(h.name, h.value);
+      else headers.append(h.name, h.value);
+    }
+    let httpStatus: number | null = null;
+    let url = target.url;
+    let method: string = target.method;
+    let body = target.body ?? undefined;
+    try {
+      for (let hop = 0; ; hop++) {
+        const problem = await targetProblem(url, policy, resolve);
+        if (problem) return { time, up: false, responseTime: null, httpStatus: null, error: `Target refused: ${problem}` };
+        const res = await fetch(url, {
+          method,
+          headers,
+          body,
+          redirect: "manual",
+          signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+        });
+        httpStatus = res.status;
+        const location = res.headers.get("location");
+        if (target.followRedirects && REDIRECT_STATUSES.has(res.status) && location) {
+          await res.body?.cancel().catch(() => {});
+          if (hop >= MAX_REDIRECTS) return { time, up: false, responseTime: null, httpStatus, error: CHECK_ERROR_TEXT.TOO_MANY_REDIRECTS };
+          const next = new URL(location, url);
+          if (next.protocol !== "http:" && next.protocol !== "https:") {
+            return { time, up: false, responseTime: null, httpStatus, error: `Redirected to a ${next.protocol} address, which is not checked` };
+          }
+          // What browsers do (Fetch standard): 303 turns into GET, and so does a POST answered by 301/302.
+          if ((res.status === 303 && method !== "HEAD") || ((res.status === 301 || res.status === 302) && method === "POST")) {
+            method = "GET";
+            body = undefined;
+            headers.delete("content-type");
+          }
+          // Credentials set for one host are not sent to another.
+          if (next.origin !== new URL(url).origin) headers.delete("authorization");
+          url = next.href;
+          continue;
+        }
+        if (method === "HEAD") await res.body?.cancel().catch(() => {});
+        else await drainPrefix(res.body, BODY_PREFIX_BYTES);
+        const responseTime = Math.round(performance.now() - started);
+        const up = statusMatches(target.expectedStatus, res.status);
+        return {
+          time,
+          up,
+          responseTime,
+          httpStatus,
+          error: up ? null : statusError(res.status, target.expectedStatus),
+        };
+      }
+    } catch (e) {
+      return { time, up: false, responseTime: null, httpStatus, error: describeError(e, target.timeout) };
+    }
+  };
+}
+
+/**
+ * Host name lookups for the policy, kept a minute (at most 10 000 names): 10 000 monitors on one host must not
+ * mean 10 000 lookups a minute. The request itself resolves again through fetch's own cache.
+ */
+export function cachedResolve(resolve: Resolve = defaultResolve, ttlMs = 60_000, max = 10_000): Resolve {
+  const cache = new Map<string, { addresses: string[]; at: number }>();
+  return async (hostname) => {
+    const hit = cache.get(hostname);
+    const now = Date.now();
+    if (hit && now - hit.at < ttlMs) return hit.addresses;
+    const addresses = await resolve(hostname);
+    if (cache.size >= max) cache.delete(cache.keys().next().value!);
+    cache.set(hostname, { addresses, at: now });
+    return addresses;
+  };
+}
+
 /**
  * Runs one check: the request as configured, a timeout covering headers and body prefix, at most 64 KB of body read.
- * Never throws: every failure is a down outcome with a short error.
+ * Never throws: every failure is a down outcome with a short error. Private targets allowed (the default policy).
  */
-export const runCheck: Checker = async (target, signal) => {
-  const time = Date.now();
-  const started = performance.now();
-  const timeout = AbortSignal.timeout(target.timeout * 1000);
-  const headers = new Headers();
-  headers.set("user-agent", USER_AGENT);
-  for (const h of target.headers) {
-    if (h.name.toLowerCase() === "user-agent") headers.set(h.name, h.value);
-    else headers.append(h.name, h.value);
-  }
-  let httpStatus: number | null = null;
-  try {
-    const res = await fetch(target.url, {
-      method: target.method,
-      headers,
-      body: target.body ?? undefined,
-      redirect: target.followRedirects ? "follow" : "manual",
-      signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
-    });
-    httpStatus = res.status;
-    if (target.method === "HEAD") await res.body?.cancel().catch(() => {});
-    else await drainPrefix(res.body, BODY_PREFIX_BYTES);
-    const responseTime = Math.round(performance.now() - started);
-    const up = statusMatches(target.expectedStatus, res.status);
-    return {
-      time,
-      up,
-      responseTime,
-      httpStatus,
-      error: up ? null : statusError(res.status, target.expectedStatus),
-    };
-  } catch (e) {
-    return { time, up: false, responseTime: null, httpStatus, error: describeError(e, target.timeout) };
-  }
-};
+export const runCheck: Checker = createChecker();
 
 // ── TLS certificate expiry ──────────────────────────────────────────────────────────────────────────────────────
 

@@ -4,6 +4,7 @@ import { HttpError, badRequest } from "../http/errors";
 import { idParams } from "../http/ids";
 import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
 import type { MonitorHeader, MonitorMethod } from "./public";
+import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
 
 // Request schemas for the monitor routes. Messages are the ones a user sees (the UI translates by `code`).
 
@@ -148,7 +149,7 @@ export function checkUrl(raw: string): string {
  * Merges a create or update body over the current fields (or the defaults), normalises it and checks what the
  * schemas cannot: a real http(s) URL, a name that is not blank, timeout below the interval, no body with GET/HEAD.
  */
-export function resolveFields(input: MonitorPatch, current?: MonitorFields): MonitorFields {
+export function resolveFields(input: MonitorPatch, current?: MonitorFields, policy: TargetPolicy = ALLOW_PRIVATE): MonitorFields {
   const base: MonitorFields = current ?? {
     name: "",
     url: "",
@@ -171,6 +172,9 @@ export function resolveFields(input: MonitorPatch, current?: MonitorFields): Mon
   merged.name = merged.name.trim();
   if (!merged.name) throw invalid("VALIDATION", "Name is required");
   merged.url = checkUrl(merged.url);
+  // The address as written; names are checked again, resolved, before every request (server/net/targets.ts).
+  const forbidden = literalHostProblem(merged.url, policy);
+  if (forbidden) throw invalid("TARGET_FORBIDDEN", forbidden);
   if (!isValidExpectedStatus(merged.expectedStatus)) throw badRequest("VALIDATION", STATUS_MESSAGE);
   merged.expectedStatus = normaliseExpectedStatus(merged.expectedStatus);
   merged.body = merged.body === "" ? null : merged.body;

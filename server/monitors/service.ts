@@ -4,11 +4,12 @@
 import type { Db } from "../db/open";
 import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
-import { createTlsProbe, runCheck, type Checker, type CheckOutcome, type TlsProbe } from "./check";
+import { createChecker, createTlsProbe, runCheck, type Checker, type CheckOutcome, type TlsProbe } from "./check";
 import { createHistory, DAY, type HistoryOptions } from "./history";
 import type { CheckResult, MonitorChangeEvent, PublicMonitor, RecentCheck } from "./public";
 import { createRecentChecks } from "./recent";
 import { createScheduler, systemClock, type Clock } from "./scheduler";
+import { ALLOW_PRIVATE, type TargetPolicy } from "../net/targets";
 import { resolveFields, type MonitorFields, type MonitorPatch } from "./schemas";
 import { createMonitorStore, toCheckResult, type MonitorEntry } from "./store";
 import { createWriter, type WriterOptions } from "./writer";
@@ -20,6 +21,8 @@ export interface MonitorServiceOptions {
   clock?: Clock;
   /** Replaces the HTTP check (tests). */
   checker?: Checker;
+  /** Which addresses monitors may target (server/net/targets.ts); private ones by default. */
+  targets?: TargetPolicy;
   /** TLS expiry lookups; false turns them off. */
   tls?: TlsProbe | false;
   /** Checks running at once (default 200). */
@@ -37,7 +40,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const { db, bus } = options;
   const log = options.log ?? silentLogger;
   const clock = options.clock ?? systemClock;
-  const checker = options.checker ?? runCheck;
+  const targets = options.targets ?? ALLOW_PRIVATE;
+  const checker = options.checker ?? (options.targets ? createChecker({ policy: targets }) : runCheck);
   const tls = options.tls === false ? null : (options.tls ?? createTlsProbe());
   const store = createMonitorStore(db);
   const writer = createWriter(db, { clock, log, ...options.writer });
@@ -65,7 +69,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
     writer.addResult(entry.id, outcome);
     recent.add(entry.id, outcome);
     if (applied.persist) writer.saveState(entry.id, entry.state);
-    if (tls && /^https:/i.test(entry.fields.url)) {
+    // Not for a refused target: the policy forbids any connection to it, the certificate lookup's included.
+    if (tls && /^https:/i.test(entry.fields.url) && !outcome.error?.startsWith("Target refused:")) {
       const known = tls.get(entry.fields.url, (expiresAt) => {
         if (expiresAt === null || store.get(entry.id) !== entry || entry.state.tlsExpiresAt === expiresAt) return;
         entry.state.tlsExpiresAt = expiresAt;
@@ -127,7 +132,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     down: () => store.down(),
 
     create(input: MonitorPatch): PublicMonitor {
-      const fields = resolveFields(input);
+      const fields = resolveFields(input, undefined, targets);
       const entry = store.create(fields, clock.now());
       if (fields.active) scheduler.schedule(entry.id, fields.interval, { kick: true });
       changed("created", entry.id, entry);
@@ -139,7 +144,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
       const entry = store.get(id);
       if (!entry) return undefined;
       const before = entry.fields;
-      const fields = resolveFields(patch, before);
+      const fields = resolveFields(patch, before, targets);
       if (!store.update(id, fields, clock.now())) return undefined;
       if (!fields.active) scheduler.unschedule(id);
       else if (!before.active || CHECK_FIELDS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(fields[k]))) {

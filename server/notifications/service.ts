@@ -2,6 +2,7 @@
 import type { Db } from "../db/open";
 import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
+import { ALLOW_PRIVATE, guardedFetch, type TargetPolicy } from "../net/targets";
 import { createOutbox } from "./outbox";
 import type { SendContext } from "./providers/provider";
 import { createRules } from "./rules";
@@ -15,15 +16,18 @@ export interface NotificationServiceOptions {
   send?: Partial<SendContext>;
   monitorNow?: (id: number) => { name: string; down: boolean } | undefined;
   now?: () => number;
+  /** Which addresses webhooks may reach (server/net/targets.ts); private ones by default. */
+  targets?: TargetPolicy;
 }
 
 /** Every provider request gives up after this long (then the outbox retries with backoff). */
 export const SEND_TIMEOUT_MS = 10_000;
 
-export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, now = Date.now }: NotificationServiceOptions) {
+export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, now = Date.now, targets = ALLOW_PRIVATE }: NotificationServiceOptions) {
   const store = createNotificationStore(db, now);
   const ctx: SendContext = {
-    fetch: send.fetch ?? fetch,
+    // Provider requests never follow redirects (http.ts), so checking the first address covers them.
+    fetch: guardedFetch(targets, send.fetch ?? fetch),
     timeoutMs: send.timeoutMs ?? SEND_TIMEOUT_MS,
     endpoints: send.endpoints ?? { telegram: "https://api.telegram.org", resend: "https://api.resend.com" },
     now: send.now ?? now,

@@ -419,6 +419,7 @@ const enUS: Messages = {
       TLS_UNTRUSTED: "TLS: the certificate is not trusted",
       TLS_HANDSHAKE: "TLS: handshake failed",
       TLS_OTHER: "TLS error: {{detail}}",
+      TARGET_REFUSED: "Refused by the address policy: {{detail}}",
       OTHER: "{{detail}}",
     },
     validation: {
@@ -1026,6 +1027,7 @@ const enUS: Messages = {
     INTERNAL: "Something went wrong on the server, please try again later",
     VALIDATION: "Some values are not valid: {{message}}",
     INVALID_URL: "Enter a valid URL starting with http:// or https://",
+    TARGET_FORBIDDEN: "This address may not be monitored: {{message}}",
     TIMEOUT_TOO_LONG: "Timeout must be shorter than the interval",
     BODY_NOT_ALLOWED: "GET and HEAD requests cannot have a body: choose another method or clear the body",
     RESERVED_HEADER: "One of the headers is set by Vigil and cannot be changed (Content-Length, Connection, Transfer-Encoding…)",

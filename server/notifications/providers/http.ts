@@ -2,6 +2,7 @@
 // HTTP statuses and Retry-After into a SendResult. Error strings never carry secrets: network errors become fixed
 // phrases (Bun puts the full URL, key included, into its errors), and any text taken from an answer is redacted.
 import type { SendContext, SendResult } from "./provider";
+import { TargetRefused } from "../../net/targets";
 
 /** Answers are small JSON documents; a bigger one is read this far and the rest dropped. */
 export const MAX_ANSWER_BYTES = 64 * 1024;
@@ -52,6 +53,8 @@ export async function postJson(
     const answer = { status: response.status, headers: response.headers, text: redact(raw, secrets), json: parseJson(raw, secrets), receivedAt: ctx.now(), secrets };
     return { ok: true, answer };
   } catch (error) {
+    // The address policy's refusal names only the host, and retrying cannot change it.
+    if (error instanceof TargetRefused) return { ok: false, error: error.message, retryable: false };
     return { ok: false, error: networkError(error, ctx.timeoutMs), retryable: true };
   }
 }

@@ -1,0 +1,122 @@
+// Which addresses Vigil may send requests to: monitor checks (and their redirects) and webhook-style notifications.
+//
+// Checking internal services is the point of a self-hosted monitor, so private addresses are allowed by default. Never
+// allowed: link-local addresses, where clouds serve instance metadata and credentials (169.254.169.254,
+// fd00:ec2::254) — a monitor pointed there would hand them to whoever can read its results. An instance setting
+// (--block-private-targets) also refuses loopback, private, shared (CGNAT) and other non-public ranges, for
+// instances whose users should not reach the internal network.
+import { BlockList, isIP } from "node:net";
+import { lookup as dnsLookup } from "node:dns/promises";
+
+export interface TargetPolicy {
+  /** Loopback, RFC 1918, ULA, CGNAT… allowed (true by default). Link-local never is. */
+  allowPrivate: boolean;
+}
+
+export const ALLOW_PRIVATE: TargetPolicy = { allowPrivate: true };
+
+const linkLocal = new BlockList();
+linkLocal.addSubnet("169.254.0.0", 16, "ipv4");
+linkLocal.addSubnet("fe80::", 10, "ipv6");
+linkLocal.addAddress("fd00:ec2::254", "ipv6");
+
+const nonPublic = new BlockList();
+for (const [net, bits] of [
+  ["0.0.0.0", 8], // "this network": 0.0.0.0 reaches the local host
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10], // shared address space (CGNAT)
+  ["127.0.0.0", 8],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4], // reserved, broadcast
+] as const) {
+  nonPublic.addSubnet(net, bits, "ipv4");
+}
+nonPublic.addAddress("::", "ipv6");
+nonPublic.addAddress("::1", "ipv6");
+nonPublic.addSubnet("fc00::", 7, "ipv6"); // unique local
+nonPublic.addSubnet("ff00::", 8, "ipv6"); // multicast
+
+// Names that always mean the metadata service, whatever a resolver answers.
+const METADATA_NAMES = new Set(["metadata.google.internal", "metadata", "instance-data", "instance-data.ec2.internal"]);
+
+/** Why an IP address may not be a target under the policy, or null when it may. */
+export function addressProblem(address: string, policy: TargetPolicy): string | null {
+  const family = isIP(address);
+  if (!family) return null;
+  const type = family === 4 ? "ipv4" : "ipv6";
+  if (linkLocal.check(address, type)) return `${address} is a link-local (cloud metadata) address, which Vigil never contacts`;
+  if (!policy.allowPrivate && nonPublic.check(address, type)) {
+    return `${address} is a private or local address, which this instance does not allow as a target`;
+  }
+  return null;
+}
+
+/** The problem with a URL's host as written (an IP literal or a metadata name), without asking DNS. */
+export function literalHostProblem(url: string, policy: TargetPolicy): string | null {
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+  } catch {
+    return null; // not a URL: the caller's own validation says so
+  }
+  if (METADATA_NAMES.has(hostname)) return `${hostname} is a cloud metadata service, which Vigil never contacts`;
+  if (!policy.allowPrivate && (hostname === "localhost" || hostname.endsWith(".localhost"))) {
+    return `${hostname} is a local address, which this instance does not allow as a target`;
+  }
+  return addressProblem(hostname, policy);
+}
+
+export type Resolve = (hostname: string) => Promise<string[]>;
+
+export const defaultResolve: Resolve = async (hostname) => (await dnsLookup(hostname, { all: true })).map((a) => a.address);
+
+/**
+ * The problem with a URL's host once resolved: every address it resolves to must be allowed (a name pointing at
+ * 169.254.169.254 is refused like the address itself). A name that does not resolve is not a policy problem: the
+ * request itself then fails with its usual DNS error.
+ */
+export async function targetProblem(url: string, policy: TargetPolicy, resolve: Resolve = defaultResolve): Promise<string | null> {
+  const literal = literalHostProblem(url, policy);
+  if (literal) return literal;
+  let hostname: string;
+  try {
+    hostname = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return null;
+  }
+  if (isIP(hostname)) return null; // checked above
+  let addresses: string[];
+  try {
+    addresses = await resolve(hostname);
+  } catch {
+    return null;
+  }
+  for (const address of addresses) {
+    const problem = addressProblem(address, policy);
+    if (problem) return `${hostname} resolves to ${problem}`;
+  }
+  return null;
+}
+
+/** Thrown by a guarded fetch for a refused target; its message is safe to show (no URL path or query). */
+export class TargetRefused extends Error {
+  readonly code = "TARGET_REFUSED";
+}
+
+/**
+ * A fetch that refuses targets the policy forbids. Callers that follow redirects must do it by hand (redirect:
+ * "manual") so that each hop passes through here.
+ */
+export function guardedFetch(policy: TargetPolicy, inner: typeof fetch = fetch, resolve?: Resolve): typeof fetch {
+  const guarded = async (input: string | URL | Request, init?: RequestInit) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    const problem = await targetProblem(url, policy, resolve);
+    if (problem) throw new TargetRefused(`Target refused: ${problem}`);
+    return inner(input, init);
+  };
+  return Object.assign(guarded, { preconnect: inner.preconnect }) as typeof fetch;
+}
