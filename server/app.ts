@@ -9,6 +9,7 @@ import type { Db } from "./db/open";
 import { createEventBus, type EventBus } from "./events";
 import type { TargetPolicy } from "./net/targets";
 import { errorHandling } from "./http/errors";
+import { requestLog } from "./http/request-log";
 import { security } from "./http/security";
 import { defaultUiDir, uiRoutes } from "./http/ui";
 import { silentLogger, type Logger } from "./log";
@@ -128,8 +129,9 @@ export function createApp(deps: AppDeps) {
   const registration = createRegistration({ db: deps.db, users });
 
   return new Elysia()
+    .use(requestLog(log, deps.config.trustProxy))
     .use(errorHandling(log))
-    .use(security())
+    .use(security({ trustProxy: deps.config.trustProxy }))
     // For load balancers and service managers: 200 once the database answers and the checks run.
     .get("/healthz", ({ set }) => {
       let ok = services.monitors.running;

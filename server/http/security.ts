@@ -50,15 +50,21 @@ async function readCapped(request: Request, limit: number): Promise<string> {
 }
 
 /**
- * Security headers on every reply; API replies are never stored by a cache (they carry tokens, credentials and
+ * Security headers on every reply (no CORS headers at all: the UI is same-origin, and a browser on another site must
+ * not read the API with a user's session); API replies are never stored by a cache (they carry tokens, credentials and
  * private data). Request bodies are JSON only, at most 1 MiB (checked before they are read) and at most 64 levels
  * deep (checked before they are parsed). The listening server's own cap is set higher so that an oversized request
  * still gets this JSON answer.
  */
-export function security() {
+export function security({ trustProxy = 0 }: { trustProxy?: number } = {}) {
   return new Elysia({ name: "security" })
     .onRequest(({ request, set }) => {
       Object.assign(set.headers, SECURITY_HEADERS);
+      // Browsers honour HSTS only over HTTPS: sent when the request came over TLS, directly or through a trusted proxy
+      // that says so. Two years, this host only (subdomains may be other people's services).
+      if (request.url.startsWith("https:") || (trustProxy > 0 && request.headers.get("x-forwarded-proto")?.split(",")[0].trim() === "https")) {
+        set.headers["strict-transport-security"] = "max-age=63072000";
+      }
       if (new URL(request.url).pathname.startsWith("/api/")) set.headers["cache-control"] = "no-store";
       if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
         // The unread body is still on its way: close the connection rather than keep it (and a shutdown) waiting.

@@ -1,0 +1,41 @@
+import { Elysia } from "elysia";
+import type { Logger } from "../log";
+import { clientIp } from "./client-ip";
+
+// Routes that answer machines many times a minute: logged at debug level so the log stays readable.
+const QUIET = new Set(["/api/agents/report", "/healthz", "/metrics", "/api/status"]);
+
+/**
+ * The path as logged: no query string (it may carry a token), and any long random-looking segment (a push or
+ * download token in a path) replaced, so the log never holds a credential.
+ */
+export function loggedPath(pathname: string): string {
+  const path = pathname.length > 200 ? `${pathname.slice(0, 200)}…` : pathname;
+  return path.replace(/\/[A-Za-z0-9_~.-]{24,}(?=\/|$)/g, "/<redacted>");
+}
+
+/**
+ * One structured line per request: method, path, status, duration, client address. API calls at info level; the
+ * UI's files and the machine-facing routes above at debug. Never headers, bodies or query strings.
+ */
+export function requestLog(log: Logger, trustProxy: number) {
+  const started = new WeakMap<Request, number>();
+  return new Elysia({ name: "request-log" })
+    .onRequest(({ request }) => {
+      started.set(request, performance.now());
+    })
+    .onAfterResponse({ as: "global" }, ({ request, set, server }) => {
+      const pathname = new URL(request.url).pathname;
+      const quiet = QUIET.has(pathname) || !pathname.startsWith("/api/") || pathname.startsWith("/api/status/badge/");
+      const begun = started.get(request);
+      const fields = {
+        method: request.method,
+        path: loggedPath(pathname),
+        status: typeof set.status === "number" ? set.status : 200,
+        ms: begun === undefined ? undefined : Math.round((performance.now() - begun) * 10) / 10,
+        ip: clientIp(request, server, trustProxy),
+      };
+      if (quiet) log.debug("request", fields);
+      else log.info("request", fields);
+    });
+}
