@@ -1,15 +1,34 @@
-// Builds vigil-agent binaries into dist/agents: linux-x64 and linux-arm64 always (npm run build), and with --all
-// also darwin-x64, darwin-arm64 and windows-x64 (npm run build:agents). Each gets a .sha256 and a .gz that the
-// server sends with Content-Encoding: gzip. Cross-compile runtimes come from the npm registry.
+// Builds vigil-agent binaries into dist/agents: every release target (npm run build, npm run build:agents), or just
+// linux-x64 and linux-arm64 (--linux; what npm start builds when they are missing). Each gets a .sha256 and a .gz that
+// the server sends with Content-Encoding: gzip. Cross-compile runtimes come from the npm registry.
 import { mkdirSync, renameSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 export const LINUX_TARGETS = ["linux-x64", "linux-arm64"];
-const RELEASE = [...LINUX_TARGETS, "darwin-x64", "darwin-arm64", "windows-x64"];
+export const RELEASE_TARGETS = [...LINUX_TARGETS, "darwin-x64", "darwin-arm64", "windows-x64"];
 
-export async function buildAgents(targets: string[], outDir = "dist/agents"): Promise<void> {
+/** One built file: what the build summary prints. */
+export interface Built {
+  file: string;
+  bytes: number;
+  sha256: string;
+}
+
+/** The size and sha256 of a file, for the build summary. */
+export async function describeFile(file: string): Promise<Built> {
+  const bytes = new Uint8Array(await Bun.file(file).arrayBuffer());
+  return { file, bytes: bytes.byteLength, sha256: new Bun.CryptoHasher("sha256").update(bytes).digest("hex") };
+}
+
+/** A table of what a build made: file, size, sha256. */
+export function summary(built: Built[]): string {
+  const width = Math.max(...built.map((b) => b.file.length));
+  return built.map((b) => `${b.file.padEnd(width)}  ${(b.bytes / 1e6).toFixed(1).padStart(6)} MB  sha256 ${b.sha256}`).join("\n");
+}
+
+export async function buildAgents(targets: string[], outDir = "dist/agents"): Promise<Built[]> {
   mkdirSync(outDir, { recursive: true });
-  await Promise.all(
+  return Promise.all(
     targets.map(async (target) => {
       const name = `vigil-agent-${target}${target.startsWith("windows") ? ".exe" : ""}`;
       const file = `${outDir}/${name}`;
@@ -29,12 +48,12 @@ export async function buildAgents(targets: string[], outDir = "dist/agents"): Pr
       renameSync(`${tmp}.gz`, `${file}.gz`);
       renameSync(`${tmp}.sha256`, `${file}.sha256`);
       renameSync(tmp, file);
-      console.log(`built ${file} (${(bytes.byteLength / 1e6).toFixed(1)} MB)`);
+      return { file, bytes: bytes.byteLength, sha256: sha };
     }),
   );
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ args: process.argv.slice(2), options: { all: { type: "boolean" } } });
-  await buildAgents(values.all ? RELEASE : LINUX_TARGETS);
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { all: { type: "boolean" }, linux: { type: "boolean" } } });
+  console.log(summary(await buildAgents(values.linux ? LINUX_TARGETS : RELEASE_TARGETS)));
 }

@@ -1,8 +1,8 @@
-// npm run build: the UI, one executable (dist/vigil) with the UI and the migrations embedded, and the Linux agents
-// it serves at /downloads (dist/agents; `npm run build:agents` adds macOS and Windows).
+// npm run build: the UI, one executable (dist/vigil) with the UI and the migrations embedded, and the agents it serves
+// at /downloads for every release target (dist/agents), each with its sha256; prints what it built with sizes.
 // `--target bun-linux-arm64` (etc.) cross-compiles; the runtime for that target comes from the npm registry.
 import { parseArgs } from "node:util";
-import { buildAgents } from "./build-agents";
+import { buildAgents, describeFile, RELEASE_TARGETS, summary, type Built } from "./build-agents";
 import { buildUi } from "./build-ui";
 
 const { values } = parseArgs({
@@ -36,5 +36,7 @@ const args = [
 ];
 const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });
 if (proc.exitCode !== 0) process.exit(proc.exitCode ?? 1);
-if (!values["no-agents"]) await buildAgents(["linux-x64", "linux-arm64"]);
-console.log(`built ${values.outfile} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const server = await describeFile(values.outfile!);
+await Bun.write(`${values.outfile}.sha256`, `${server.sha256}  ${values.outfile!.split("/").pop()}\n`);
+const built: Built[] = [server, ...(values["no-agents"] ? [] : await buildAgents(RELEASE_TARGETS))];
+console.log(`${summary(built)}\nbuilt in ${((performance.now() - started) / 1000).toFixed(1)} s`);
