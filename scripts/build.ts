@@ -10,12 +10,17 @@ const { values } = parseArgs({
   options: {
     target: { type: "string" },
     outfile: { type: "string", default: "dist/vigil" },
-    // A separate UI output (with --outfile) lets two builds run side by side without overwriting each other.
+    // A separate UI output (with --outfile) lets two builds run side by side without overwriting each other. Its last
+    // folder must be named "ui" (dist/<name>/ui): the executable finds its embedded UI under that name.
     "ui-outdir": { type: "string", default: "dist/ui" },
     "no-agents": { type: "boolean" },
   },
 });
 
+if (values["ui-outdir"]!.replace(/\/+$/, "").split("/").pop() !== "ui") {
+  console.error(`--ui-outdir must end in a folder named ui (e.g. dist/mine/ui), not ${values["ui-outdir"]}`);
+  process.exit(2);
+}
 const started = performance.now();
 await buildUi({ outdir: values["ui-outdir"] });
 const args = [
