@@ -2,6 +2,7 @@ import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
 import { HttpError, badRequest, notFound } from "../http/errors";
 import { idParams } from "../http/ids";
+import { agentAuthDetail, doc } from "../http/openapi";
 import { MAX_BODY_BYTES } from "../http/limits";
 import { hostSchema, reportSchema } from "./protocol";
 import { buildSeries, SERIES_RANGES } from "./series";
@@ -23,8 +24,11 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
       expired: "This registration token has expired: create a new one",
     }[reason]);
 
+  // The agent each report comes from, from its credential check (transform) to the handler.
+  const reporting = new WeakMap<Request, number>();
+
   return (
-    new Elysia({ prefix: "/api/agents" })
+    new Elysia({ prefix: "/api/agents", detail: { tags: ["agents"] } })
       .use(session)
       // --- called by agents -------------------------------------------------------------------------------
       .post(
@@ -36,6 +40,7 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
           return { success: true, message: "Agent registered", agentId: result.agent.id, credential: result.credential };
         },
         {
+          detail: doc("Agent: register with a one-time registration token; returns the agent's credential", 401),
           body: t.Object({
             token: t.String({ minLength: 1, maxLength: 200, error: "A registration token is required" }),
             name: t.Optional(t.String({ maxLength: 100, error: "Agent name must be at most 100 characters" })),
@@ -45,19 +50,35 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
       )
       .post(
         "/report",
-        ({ body, request }) => {
-          const header = request.headers.get("authorization") ?? ""; // not `headers`: see auth/session.ts
-          const agentId = header.startsWith("Bearer ") ? agents.authenticate(header.slice(7).trim()) : undefined;
-          if (agentId === undefined) throw new HttpError(401, "AGENT_UNKNOWN", "This agent's credential is not accepted (deleted or revoked)");
+        async ({ body, request }) => {
+          const agentId = reporting.get(request)!;
+          let accepted: number;
           try {
-            // maxBytes: the agent sizes its batches under it (agent/report.ts).
-            return { success: true, accepted: agents.ingest(agentId, body), maxBytes: MAX_BODY_BYTES };
+            accepted = agents.ingest(agentId, body);
           } catch (e) {
             if (e instanceof SampleTimeError) throw badRequest("SAMPLE_TIME", e.message);
             throw e;
           }
+          // A 2xx means stored: the agent drops what it sent, so the samples must survive a crash from here on.
+          try {
+            await agents.committed();
+          } catch {
+            throw new HttpError(503, "STORAGE_BUSY", "The samples could not be stored just now: send them again");
+          }
+          // maxBytes: the agent sizes its batches under it (agent/report.ts).
+          return { success: true, accepted, maxBytes: MAX_BODY_BYTES };
         },
-        { body: reportSchema },
+        {
+          body: reportSchema,
+          detail: { ...agentAuthDetail, ...doc("Agent: report a batch of samples", 503) },
+          // The credential is checked before the body is validated: an unknown caller learns nothing about the format.
+          transform({ request }) {
+            const header = request.headers.get("authorization") ?? ""; // not `headers`: see auth/session.ts
+            const agentId = header.startsWith("Bearer ") ? agents.authenticate(header.slice(7).trim()) : undefined;
+            if (agentId === undefined) throw new HttpError(401, "AGENT_UNKNOWN", "This agent's credential is not accepted (deleted or revoked)");
+            reporting.set(request, agentId);
+          },
+        },
       )
       // --- called by people -------------------------------------------------------------------------------
       .post(
@@ -66,18 +87,18 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
           set.status = 201;
           return { success: true, message: "Registration token created", ...agents.createToken(user.id) };
         },
-        { auth: "user" },
+        { auth: "user", detail: doc("Create a one-time registration token for a new agent") },
       )
-      .get("/tokens", () => ({ success: true, tokens: agents.pendingTokens() }), { auth: "user" })
+      .get("/tokens", () => ({ success: true, tokens: agents.pendingTokens() }), { auth: "user", detail: doc("The unused registration tokens") })
       .delete(
         "/tokens/:id",
         ({ params }) => {
           if (!agents.revokeToken(params.id)) throw notFound("TOKEN_NOT_FOUND", "Registration token not found (already used, expired or revoked)");
           return { success: true, message: "Registration token revoked" };
         },
-        { auth: "user", params: idParams("token") },
+        { auth: "user", params: idParams("token"), detail: doc("Revoke a registration token") },
       )
-      .get("/", () => ({ success: true, agents: agents.list() }), { auth: "user" })
+      .get("/", () => ({ success: true, agents: agents.list() }), { auth: "user", detail: doc("List the agents with their latest figures") })
       .get(
         "/:id",
         ({ params }) => {
@@ -85,7 +106,7 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
           if (!agent) throw agentNotFound();
           return { success: true, agent };
         },
-        { auth: "user", params: idParams("agent") },
+        { auth: "user", params: idParams("agent"), detail: doc("An agent") },
       )
       .get(
         "/:id/series",
@@ -101,6 +122,7 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
         {
           auth: "user",
           params: idParams("agent"),
+          detail: doc("An agent's CPU, memory, disk, network and load series"),
           query: t.Object({
             range: t.Optional(
               t.Union([t.Literal("1h"), t.Literal("24h"), t.Literal("7d"), t.Literal("30d")], { error: "range must be 1h, 24h, 7d or 30d" }),
@@ -115,7 +137,7 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
           if (!agent) throw agentNotFound();
           return { success: true, message: "Agent updated", agent };
         },
-        { auth: "user", params: idParams("agent"), body: t.Object({ name: nameField }) },
+        { auth: "user", params: idParams("agent"), body: t.Object({ name: nameField }), detail: doc("Rename an agent") },
       )
       .delete(
         "/:id",
@@ -123,7 +145,7 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
           if (!agents.remove(params.id)) throw agentNotFound();
           return { success: true, message: "Agent deleted" };
         },
-        { auth: "user", params: idParams("agent") },
+        { auth: "user", params: idParams("agent"), detail: doc("Delete an agent and its data") },
       )
   );
 }

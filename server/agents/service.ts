@@ -198,6 +198,11 @@ export class AgentService {
     return true;
   }
 
+  /** Resolves when every sample accepted so far is in the database (a report is acknowledged only then). */
+  committed(): Promise<void> {
+    return this.writer.committed();
+  }
+
   /** Accepts a report: checks the sample times, queues the rows, updates the in-memory state. */
   ingest(agentId: number, report: Report): number {
     const state = this.states.get(agentId);

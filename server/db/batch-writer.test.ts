@@ -23,6 +23,26 @@ function writer(opts: { failTimes?: number; maxItems?: number } = {}) {
 }
 
 describe("BatchWriter", () => {
+  test("committed() resolves once the rows are written; callers of the same moment share one transaction", async () => {
+    const { w, batches, transactions } = writer();
+    w.push(1);
+    const a = w.committed();
+    w.push(2);
+    const b = w.committed();
+    expect(batches).toEqual([]); // not yet: the write is on the next turn of the event loop
+    await Promise.all([a, b]);
+    expect(batches).toEqual([[1, 2]]);
+    expect(transactions()).toBe(1);
+    await w.committed(); // nothing queued: at once
+  });
+
+  test("committed() rejects when the write fails, so the caller does not acknowledge", async () => {
+    const { w } = writer({ failTimes: 1 });
+    w.push(1);
+    await expect(w.committed()).rejects.toThrow("disk I/O error");
+    w.stop();
+  });
+
   test("writes everything queued in one transaction per flush, in order", () => {
     const { w, batches, transactions } = writer();
     for (let i = 0; i < 5; i++) w.push(i);

@@ -20,6 +20,9 @@ export class BatchWriter<T> {
   private queue: T[] = [];
   private timer: Timer | undefined;
   private failures = 0;
+  /** Callers waiting for what is queued now to be committed (see `committed`). */
+  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private soon: ReturnType<typeof setImmediate> | undefined;
 
   constructor(private readonly options: BatchWriterOptions<T>) {}
 
@@ -36,14 +39,34 @@ export class BatchWriter<T> {
     this.timer ??= setInterval(() => this.flush(), this.options.intervalMs ?? 1000);
   }
 
+  /**
+   * Resolves once everything queued so far is committed: for a caller that must not acknowledge before its rows are
+   * durable (an agent's report: a 2xx means "stored"). The write happens on the next turn of the event loop, so the
+   * reports that arrive together still share one transaction (group commit), for a wait of a millisecond, not a tick.
+   */
+  committed(): Promise<void> {
+    if (this.queue.length === 0) return Promise.resolve();
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.soon ??= setImmediate(() => {
+      this.soon = undefined;
+      this.flush();
+    });
+    return done;
+  }
+
   flush(): void {
     if (this.queue.length === 0) return;
     const batch = this.queue;
+    const waiters = this.waiters;
     this.queue = [];
+    this.waiters = [];
     try {
       this.options.transaction(() => this.options.write(batch));
       this.failures = 0;
+      for (const w of waiters) w.resolve();
     } catch (e) {
+      // A waiter is told at once (its caller answers "try again") rather than kept for a retry it cannot see.
+      for (const w of waiters) w.reject(e);
       // Keep the rows for the next tick rather than lose them (a busy disk, say) — but a batch that keeps failing
       // is a bug, and must not grow the queue for ever.
       if (++this.failures < 5) this.queue = batch.concat(this.queue);
@@ -58,6 +81,8 @@ export class BatchWriter<T> {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    if (this.soon) clearImmediate(this.soon);
+    this.soon = undefined;
     this.flush();
   }
 }
