@@ -10,12 +10,14 @@ import { createEventBus, type EventBus } from "./events";
 import type { TargetPolicy } from "./net/targets";
 import { errorHandling } from "./http/errors";
 import { requestLog } from "./http/request-log";
+import { apiDocs, doc } from "./http/openapi";
 import { security } from "./http/security";
 import { defaultUiDir, uiRoutes } from "./http/ui";
 import { silentLogger, type Logger } from "./log";
 import { defaultAgentsDir, downloadRoutes } from "./agents/downloads";
 import { agentRoutes } from "./agents/routes";
 import { dashboardRoutes } from "./dashboard/routes";
+import { metricsRoutes } from "./metrics/routes";
 import { AgentService } from "./agents/service";
 import { createAgentStore } from "./agents/store";
 import { createLive, type Live } from "./monitors/live";
@@ -30,6 +32,8 @@ import { createNotificationService, type NotificationService, type NotificationS
 import { notificationRoutes } from "./notifications/routes";
 import { createStatusService, type StatusService } from "./status/service";
 import { statusRoutes } from "./status/routes";
+import { createTokenStore } from "./tokens/store";
+import { tokenRoutes } from "./tokens/routes";
 
 export interface AppDeps {
   db: Db;
@@ -125,13 +129,15 @@ export function createApp(deps: AppDeps) {
   const services = deps.services ?? createServices(deps.db, { log });
   const users = services.users;
   const passwords = deps.passwords ?? createPasswordHasher();
-  const session = sessions({ secret: deps.jwtSecret, ttl: deps.config.tokenTtl, users });
+  const tokens = createTokenStore(deps.db);
+  const session = sessions({ secret: deps.jwtSecret, ttl: deps.config.tokenTtl, users, tokens });
   const registration = createRegistration({ db: deps.db, users });
 
   return new Elysia()
     .use(requestLog(log, deps.config.trustProxy))
     .use(errorHandling(log))
     .use(security({ trustProxy: deps.config.trustProxy }))
+    .use(apiDocs())
     // For load balancers and service managers: 200 once the database answers and the checks run.
     .get("/healthz", ({ set }) => {
       let ok = services.monitors.running;
@@ -142,17 +148,18 @@ export function createApp(deps: AppDeps) {
       }
       set.status = ok ? 200 : 503;
       return ok ? { success: true, status: "ok", version: VERSION } : { success: false, message: "Not ready: the database or the scheduler is not running" };
-    })
+    }, { detail: { tags: ["instance"], ...doc("Health: 200 once the database answers and the scheduler runs", 503) } })
     .get("/api/config", () => ({
       success: true,
       version: VERSION,
       links: deps.config.links,
       firstRun: users.count() === 0,
       registrationOpen: registration.isOpenToAnyone(),
-    }))
+    }), { detail: { tags: ["instance"], ...doc("Version, links, first run, whether anyone may register") } })
     .use(authRoutes({ users, passwords, registration, session, limits: deps.limits ?? defaultLoginLimits(), trustProxy: deps.config.trustProxy }))
     .use(userRoutes({ users, passwords, session }))
     .use(registrationRoutes({ registration, session }))
+    .use(tokenRoutes({ tokens, session }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(agentRoutes({ agents: services.agents, session }))
     .use(
@@ -174,6 +181,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, session }))
+    .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, session }))
     .use(downloadRoutes({ dir: deps.config.agentsDir ?? defaultAgentsDir(), publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
     .use(services.live.routes(session))
     .use(uiRoutes(deps.uiDir ?? defaultUiDir(), { live: deps.uiLive }));

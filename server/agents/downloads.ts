@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { notFound } from "../http/errors";
+import { doc } from "../http/openapi";
 import { serverUrl } from "../http/server-url";
 import installScript from "./install.sh" with { type: "text" };
 
@@ -40,7 +41,10 @@ export function availableTargets(dir: string): AgentTarget[] {
  */
 export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustProxy: number }) {
   return new Elysia({ name: "downloads" })
-    .get("/api/agents/targets", () => ({ success: true, targets: availableTargets(opts.dir) }))
+    .get("/api/agents/targets", () => ({ success: true, targets: availableTargets(opts.dir) }), {
+      detail: { tags: ["agents"], ...doc("The agent builds this server offers for download") },
+    })
+    // /install.sh and /downloads are files for agents and installers, not REST calls: left out of the API docs.
     .get("/install.sh", ({ request }) => {
       const server = serverUrl(request, opts.publicUrl, opts.trustProxy);
       // The address is pasted into a shell script: allow only what a URL needs.
@@ -50,7 +54,7 @@ export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustPro
       return new Response(installScript.replaceAll("__SERVER__", server), {
         headers: { "content-type": "text/x-shellscript; charset=utf-8", "cache-control": "no-cache" },
       });
-    })
+    }, { detail: { hide: true } })
     .get("/downloads/:file", ({ params, request }) => {
       const match = FILE_NAME.exec(params.file);
       const path = join(opts.dir, params.file);
@@ -71,5 +75,5 @@ export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustPro
         return new Response(Bun.file(gz), { headers: { ...headers, "content-encoding": "gzip" } });
       }
       return new Response(Bun.file(path), { headers });
-    });
+    }, { detail: { hide: true } });
 }

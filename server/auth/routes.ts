@@ -1,5 +1,6 @@
 import { Elysia, t } from "elysia";
 import { HttpError, badRequest } from "../http/errors";
+import { doc } from "../http/openapi";
 import { clientIp } from "../http/client-ip";
 import { toPublicUser } from "../users/public";
 import { emailField, normaliseEmail, passwordField, usernameField } from "../users/schemas";
@@ -27,7 +28,7 @@ const tooManyAttempts = (seconds: number) =>
 const invalidCredentials = () => new HttpError(401, "INVALID_CREDENTIALS", "Incorrect username or password");
 
 export function authRoutes({ users, passwords, registration, limits, session, trustProxy }: AuthRouteDeps) {
-  return new Elysia({ prefix: "/api/auth" })
+  return new Elysia({ prefix: "/api/auth", detail: { tags: ["auth"] } })
     .use(session)
     .post(
       "/login",
@@ -55,6 +56,7 @@ export function authRoutes({ users, passwords, registration, limits, session, tr
         return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) };
       },
       {
+        detail: doc("Sign in with a username or email: returns a session token", 401, 429),
         body: t.Object({
           username: t.String({ minLength: 1, maxLength: 254, error: "Username is required" }),
           password: t.String({ minLength: 1, maxLength: 1024, error: "Password is required" }),
@@ -83,6 +85,7 @@ export function authRoutes({ users, passwords, registration, limits, session, tr
         };
       },
       {
+        detail: doc("Register an account (the first is the admin) and sign in", 403, 409),
         body: t.Object({
           username: usernameField,
           email: emailField,
@@ -92,5 +95,5 @@ export function authRoutes({ users, passwords, registration, limits, session, tr
         }),
       },
     )
-    .get("/me", ({ user }) => ({ success: true, user: toPublicUser(user) }), { auth: "user" });
+    .get("/me", ({ user }) => ({ success: true, user: toPublicUser(user) }), { auth: "user", detail: doc("The signed-in user") });
 }

@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 
-/** A registration token, an invite (both shown once) or an agent credential: 256 random bits with a readable prefix. */
-export function newSecret(prefix: "vgl_reg" | "vgl_agent" | "vgl_inv"): string {
+/**
+ * A registration token, an invite, an API token (shown once) or an agent credential: 256 random bits with a readable
+ * prefix that says what kind of secret it is (for people, and for secret scanners).
+ */
+export function newSecret(prefix: "vgl_reg" | "vgl_agent" | "vgl_inv" | "vgl_api"): string {
   return `${prefix}_${randomBytes(32).toString("base64url")}`;
 }
 

@@ -2,14 +2,22 @@ import { Elysia } from "elysia";
 import { jwt } from "@elysiajs/jwt";
 import type { UserRow } from "../db/schema";
 import { forbidden, unauthorized } from "../http/errors";
+import { authDetail } from "../http/openapi";
 import type { UserStore } from "../users/store";
+import { API_TOKEN_MARKER } from "../tokens/public";
+import type { TokenStore } from "../tokens/store";
 
 export interface SessionOptions {
   secret: string;
   /** e.g. "7d" */
   ttl: string;
   users: UserStore;
+  /** API tokens (server/tokens): accepted as a bearer credential too, when given. */
+  tokens?: Pick<TokenStore, "check">;
 }
+
+/** How a request proved who it is: a sign-in session (JWT) or an API token. */
+export type AuthVia = "session" | "token";
 
 /** What a verified token says: who, which session version, and when it expires (Unix seconds). */
 export interface SessionClaims {
@@ -30,10 +38,15 @@ export function sessionUser(users: UserStore, claims: SessionClaims, nowMs = Dat
  * Bearer-token sessions. A token names the user and the user's session version; it stops working when it expires,
  * when the user is deleted or disabled, when their password is reset, or when it was signed with another secret.
  *
- * Routes opt in with `{ auth: "user" }` or `{ auth: "admin" }` and receive the signed-in `user` row. Where no header
- * can be sent (a WebSocket from a browser), `verifySession(token)` applies the same rules.
+ * Routes opt in with `{ auth: "user" }` or `{ auth: "admin" }` and receive the signed-in `user` row, and `via`: how
+ * the caller authenticated. An API token (`vgl_api_…`) acts as its user, with the same role, while it exists, has not
+ * expired and its user is active; it ignores the session version (a password change does not revoke it, revoking is
+ * explicit). Where no header can be sent (a WebSocket from a browser), `verifySession(token)` applies the session
+ * rules; API tokens are for the REST API only.
  */
-export function sessions({ secret, ttl, users }: SessionOptions) {
+export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
+  // Who each request is, from the auth check (transform) to the route (resolve).
+  const callers = new WeakMap<Request, { user: UserRow; via: AuthVia }>();
   type Jwt = { verify: (token?: string) => Promise<false | Record<string, unknown>> };
   async function verify(jwt: Jwt, token: string): Promise<{ user: UserRow; claims: SessionClaims } | null> {
     if (!token) return null;
@@ -55,18 +68,47 @@ export function sessions({ secret, ttl, users }: SessionOptions) {
       verifySession: (token: string) => verify(jwt, token),
     }))
     .macro({
-      auth: (level: "user" | "admin") => ({
+      // "user": anyone signed in; "admin": admins; "self": admins, or the user whose id is the path's :id;
+      // "session": anyone signed in with a session, not an API token.
+      auth: (level: "user" | "admin" | "self" | "session") => ({
+        // The API docs (http/openapi.ts) learn from here which routes need which credential.
+        detail: authDetail(level),
+        // Decided in `transform`, which runs before the body and params are validated: a caller who may not use a
+        // route gets 401/403 whatever they sent, never a validation message about a route they cannot call.
         // request.headers, not the parsed `headers`: Elysia infers what to parse from the handler's source, which
         // minification (the compiled executable) hides, leaving `headers` undefined there.
-        async resolve({ request, jwt }) {
+        async transform({ request, jwt, params }) {
           const header = request.headers.get("authorization") ?? "";
           const token = header.startsWith("Bearer ") ? header.slice(7).trim() : "";
           if (!token) throw unauthorized();
-          const session = await verify(jwt, token);
-          if (!session) throw unauthorized("Your session has expired, please sign in again");
-          const { user } = session;
+          let user: UserRow;
+          let via: AuthVia;
+          // Any Vigil secret ("vgl_…": agent credentials included) is judged as an API token, for a message that
+          // fits; a JWT never starts so.
+          if (token.startsWith("vgl_")) {
+            const found = token.startsWith(API_TOKEN_MARKER) && tokens ? tokens.check(token) : ({ ok: false, reason: "invalid" } as const);
+            if (!found.ok) {
+              throw unauthorized(found.reason === "expired" ? "This API token has expired" : "This API token is not valid (revoked, or its account is disabled or deleted)");
+            }
+            ({ user } = found);
+            via = "token";
+          } else {
+            const session = await verify(jwt, token);
+            if (!session) throw unauthorized("Your session has expired, please sign in again");
+            ({ user } = session);
+            via = "session";
+          }
           if (level === "admin" && user.role !== "admin") throw forbidden("Only an admin can do this");
-          return { user };
+          if (level === "self" && user.role !== "admin" && String(user.id) !== String((params as { id?: unknown } | undefined)?.id)) {
+            throw forbidden("You can only change your own account");
+          }
+          if (level === "session" && via === "token") throw forbidden("API tokens cannot manage API tokens: sign in to Vigil to do this");
+          callers.set(request, { user, via });
+        },
+        resolve({ request }): { user: UserRow; via: AuthVia } {
+          const caller = callers.get(request);
+          if (!caller) throw unauthorized(); // transform always runs first; never leave a route without a caller
+          return caller;
         },
       }),
     });

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { AgentService } from "../agents/service";
 import type { sessions } from "../auth/session";
+import { doc } from "../http/openapi";
 import type { MonitorService } from "../monitors/service";
 import type { Dashboard } from "./public";
 
@@ -12,7 +13,7 @@ export interface DashboardRouteDeps {
 
 /** The /dashboard counts and problems: all from memory, so the page can refetch on every pushed change. */
 export function dashboardRoutes({ monitors, agents, session }: DashboardRouteDeps) {
-  return new Elysia({ prefix: "/api" })
+  return new Elysia({ prefix: "/api", detail: { tags: ["dashboard"] } })
     .use(session)
     .get(
       "/dashboard",
@@ -22,6 +23,6 @@ export function dashboardRoutes({ monitors, agents, session }: DashboardRouteDep
         agents: agents.counts(),
         problems: { monitors: monitors.down(), agents: agents.offline() },
       }),
-      { auth: "user" },
+      { auth: "user", detail: doc("Monitor and agent counts, and what is down or offline") },
     );
 }

@@ -37,6 +37,7 @@ export * from "../agents/tables";
 export * from "../registration/tables";
 export * from "../notifications/tables";
 export * from "../status/tables";
+export * from "../tokens/tables";
 
 // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -104,7 +104,8 @@ describe("fuzz", () => {
       if (res.status >= 500 && !path.startsWith("/healthz")) failures.push(`${where}: ${text.slice(0, 200)}`);
       if (/root:x:0:0|BEGIN (RSA|EC|OPENSSH) PRIVATE KEY/.test(text)) failures.push(`${where}: served a system file`);
       const real = new URL(`http://localhost${path}`).pathname; // as the server saw it ("/api/../x" is "/x")
-      if (real.startsWith("/api/") && res.status !== 304 && !real.startsWith("/api/status/badge/")) {
+      // No envelope by design: badges (SVG), the API docs page (HTML) and the OpenAPI document (read as is by tools).
+      if (real.startsWith("/api/") && res.status !== 304 && !real.startsWith("/api/status/badge/") && !/^\/api\/docs(\/json)?\/?$/.test(real)) {
         let parsed: { success?: unknown; message?: unknown } | undefined;
         try {
           parsed = JSON.parse(text);

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
+import { doc } from "../http/openapi";
 import { createBody, monitorIdParams, seriesQuery, updateBody } from "./schemas";
 import type { MonitorService } from "./service";
 
@@ -13,9 +14,9 @@ const monitorNotFound = () => notFound("MONITOR_NOT_FOUND", "Monitor not found")
 
 /** Every signed-in user shares the instance's monitors: all calls need a session, none needs admin but /stats. */
 export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
-  return new Elysia({ prefix: "/api" })
+  return new Elysia({ prefix: "/api", detail: { tags: ["monitors"] } })
     .use(session)
-    .get("/monitors", () => ({ success: true, monitors: monitors.list() }), { auth: "user" })
+    .get("/monitors", () => ({ success: true, monitors: monitors.list() }), { auth: "user", detail: doc("List the monitors with their current status") })
     .post(
       "/monitors",
       ({ body, set }) => {
@@ -23,10 +24,10 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         set.status = 201;
         return { success: true, message: "Monitor created", monitor };
       },
-      { auth: "user", body: createBody },
+      { auth: "user", body: createBody, detail: doc("Create a monitor") },
     )
     // Scheduler and writer figures for operators and the benchmark.
-    .get("/monitors/stats", () => ({ success: true, stats: monitors.stats() }), { auth: "admin" })
+    .get("/monitors/stats", () => ({ success: true, stats: monitors.stats() }), { auth: "admin", detail: doc("Scheduler and writer figures") })
     .get(
       "/monitors/:id",
       ({ params }) => {
@@ -34,7 +35,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!monitor) throw monitorNotFound();
         return { success: true, monitor };
       },
-      { auth: "user", params: monitorIdParams },
+      { auth: "user", params: monitorIdParams, detail: doc("A monitor") },
     )
     .put(
       "/monitors/:id",
@@ -43,7 +44,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!monitor) throw monitorNotFound();
         return { success: true, message: "Monitor updated", monitor };
       },
-      { auth: "user", params: monitorIdParams, body: updateBody },
+      { auth: "user", params: monitorIdParams, body: updateBody, detail: doc("Update a monitor") },
     )
     .delete(
       "/monitors/:id",
@@ -51,7 +52,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!monitors.remove(params.id)) throw monitorNotFound();
         return { success: true, message: "Monitor deleted" };
       },
-      { auth: "user", params: monitorIdParams },
+      { auth: "user", params: monitorIdParams, detail: doc("Delete a monitor and its history") },
     )
     .post(
       "/monitors/:id/check",
@@ -60,9 +61,9 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!done) throw monitorNotFound();
         return { success: true, message: done.result.status === "up" ? "Check passed" : "Check failed", ...done };
       },
-      { auth: "user", params: monitorIdParams },
+      { auth: "user", params: monitorIdParams, detail: doc("Check a monitor now") },
     )
-    .get("/monitors/checks/recent", () => ({ success: true, checks: monitors.allRecentChecks() }), { auth: "user" })
+    .get("/monitors/checks/recent", () => ({ success: true, checks: monitors.allRecentChecks() }), { auth: "user", detail: doc("The latest checks of every monitor") })
     .get(
       "/monitors/:id/checks",
       ({ params }) => {
@@ -70,7 +71,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!checks) throw monitorNotFound();
         return { success: true, checks };
       },
-      { auth: "user", params: monitorIdParams },
+      { auth: "user", params: monitorIdParams, detail: doc("A monitor's latest checks") },
     )
     .get(
       "/monitors/:id/history",
@@ -78,7 +79,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!monitors.get(params.id)) throw monitorNotFound();
         return { success: true, history: monitors.monitorHistory(params.id) };
       },
-      { auth: "user", params: monitorIdParams },
+      { auth: "user", params: monitorIdParams, detail: doc("A monitor's 24-hour and 30-day figures and status bars") },
     )
     .get(
       "/monitors/:id/series",
@@ -86,6 +87,6 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!monitors.get(params.id)) throw monitorNotFound();
         return { success: true, series: monitors.series(params.id, query.range ?? "24h") };
       },
-      { auth: "user", params: monitorIdParams, query: seriesQuery },
+      { auth: "user", params: monitorIdParams, query: seriesQuery, detail: doc("A monitor's response-time and uptime series") },
     );
 }

@@ -1,5 +1,6 @@
 // The check scheduler: one timer over a min-heap of due times, a fixed cadence per monitor, bounded concurrency.
 import { silentLogger, type Logger } from "../log";
+import { BucketHistogram, LATENESS_BUCKETS } from "../metrics/histogram";
 
 /** Time and timers, replaceable in tests. */
 export interface Clock {
@@ -164,6 +165,8 @@ export function createScheduler(options: SchedulerOptions) {
   let idle: (() => void) | null = null;
   const counters = { started: 0, kicks: 0, completed: 0, skippedBusy: 0, skippedLate: 0 };
   const lateness = new LatencyHistogram();
+  // The same lateness in fixed Prometheus buckets, seconds (GET /metrics).
+  const latenessSeconds = new BucketHistogram(LATENESS_BUCKETS);
 
   // Binary min-heap on `due`.
   function push(e: Entry) {
@@ -253,7 +256,11 @@ export function createScheduler(options: SchedulerOptions) {
     running++;
     counters.started++;
     if (e.kick) counters.kicks++;
-    else lateness.record(clock.now() - e.due);
+    else {
+      const late = clock.now() - e.due;
+      lateness.record(late);
+      latenessSeconds.observe(late / 1000);
+    }
     const signal = abort.signal;
     Promise.resolve()
       .then(() => options.run(job.id, signal))
@@ -298,6 +305,9 @@ export function createScheduler(options: SchedulerOptions) {
     },
 
     has: (id: number) => jobs.has(id),
+
+    /** Lateness of scheduled checks in fixed buckets (read-only: /metrics exposes it as a histogram). */
+    latenessHistogram: (): Readonly<BucketHistogram> => latenessSeconds,
 
     setConcurrency(n: number) {
       concurrency = Math.max(1, n);

@@ -4,6 +4,7 @@ import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
 import { HttpError, badRequest, notFound } from "../http/errors";
 import { idParams } from "../http/ids";
+import { doc } from "../http/openapi";
 import type { Outbox } from "./outbox";
 import type { AgentNotificationSettings, MonitorNotificationSettings, NotificationSettings } from "./public";
 import type { NotificationStore, TargetType } from "./store";
@@ -71,10 +72,10 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
   const targetReply = (type: TargetType, id: number) => ({ success: true, settings: store.effective(type, id), override: store.getOverride(type, id) !== null });
 
   return (
-    new Elysia({ prefix: "/api/notifications" })
+    new Elysia({ prefix: "/api/notifications", detail: { tags: ["notifications"] } })
       .use(session)
       // --- channels ----------------------------------------------------------------------------------------------
-      .get("/channels", () => ({ success: true, channels: store.listChannels() }), { auth: "user" })
+      .get("/channels", () => ({ success: true, channels: store.listChannels() }), { auth: "user", detail: doc("List the channels (secrets masked)") })
       .post(
         "/channels",
         ({ body, set }) => {
@@ -82,13 +83,13 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
           set.status = 201;
           return { success: true, message: "Channel created", channel };
         },
-        { auth: "user", body: channelBody },
+        { auth: "user", body: channelBody, detail: doc("Create a channel") },
       )
-      .get("/channels/:id", ({ params }) => ({ success: true, channel: store.getChannel(params.id) }), { auth: "user", params: idParams("channel") })
+      .get("/channels/:id", ({ params }) => ({ success: true, channel: store.getChannel(params.id) }), { auth: "user", params: idParams("channel"), detail: doc("A channel (secrets masked)") })
       .put(
         "/channels/:id",
         ({ params, body }) => ({ success: true, message: "Channel updated", channel: store.updateChannel(params.id, body) }),
-        { auth: "user", params: idParams("channel"), body: channelBody },
+        { auth: "user", params: idParams("channel"), body: channelBody, detail: doc("Update a channel (a masked secret sent back keeps the stored one)") },
       )
       .delete(
         "/channels/:id",
@@ -96,7 +97,7 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
           store.deleteChannel(params.id);
           return { success: true, message: "Channel deleted" };
         },
-        { auth: "user", params: idParams("channel") },
+        { auth: "user", params: idParams("channel"), detail: doc("Delete a channel") },
       )
       .post(
         "/channels/:id/test",
@@ -112,10 +113,10 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
           if (!result.ok) throw new HttpError(502, "PROVIDER_ERROR", result.error);
           return { success: true, message: "Test message sent" };
         },
-        { auth: "user", params: idParams("channel") },
+        { auth: "user", params: idParams("channel"), detail: doc("Send a test message through a channel", 502) },
       )
       // --- settings ----------------------------------------------------------------------------------------------
-      .get("/settings", () => ({ success: true, settings: store.getSettings() }), { auth: "user" })
+      .get("/settings", () => ({ success: true, settings: store.getSettings() }), { auth: "user", detail: doc("The global notification settings") })
       .put(
         "/settings",
         ({ body }) => {
@@ -132,6 +133,7 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
         },
         {
           auth: "user",
+          detail: doc("Save the global notification settings"),
           body: t.Object({
             monitor: monitorPart,
             agent: agentPart,
@@ -141,8 +143,8 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
         },
       )
       // Which monitors and agents have their own settings: the override lists mark them without one call per row.
-      .get("/settings/overrides", () => ({ success: true, monitors: store.overrideIds("monitor"), agents: store.overrideIds("agent") }), { auth: "user" })
-      .get("/settings/monitors/:id", ({ params }) => (target("monitor", params.id), targetReply("monitor", params.id)), { auth: "user", params: idParams("monitor") })
+      .get("/settings/overrides", () => ({ success: true, monitors: store.overrideIds("monitor"), agents: store.overrideIds("agent") }), { auth: "user", detail: doc("Which monitors and agents have their own settings") })
+      .get("/settings/monitors/:id", ({ params }) => (target("monitor", params.id), targetReply("monitor", params.id)), { auth: "user", params: idParams("monitor"), detail: doc("A monitor's effective settings, and whether it has its own") })
       .put(
         "/settings/monitors/:id",
         ({ params, body }) => {
@@ -150,7 +152,7 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
           store.saveOverride("monitor", params.id, monitorSettings(body));
           return { ...targetReply("monitor", params.id), message: "Notification settings saved" };
         },
-        { auth: "user", params: idParams("monitor"), body: monitorPart },
+        { auth: "user", params: idParams("monitor"), body: monitorPart, detail: doc("Give a monitor its own settings") },
       )
       .delete(
         "/settings/monitors/:id",
@@ -159,9 +161,9 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
           store.deleteOverride("monitor", params.id);
           return targetReply("monitor", params.id);
         },
-        { auth: "user", params: idParams("monitor") },
+        { auth: "user", params: idParams("monitor"), detail: doc("Return a monitor to the global settings") },
       )
-      .get("/settings/agents/:id", ({ params }) => (target("agent", params.id), targetReply("agent", params.id)), { auth: "user", params: idParams("agent") })
+      .get("/settings/agents/:id", ({ params }) => (target("agent", params.id), targetReply("agent", params.id)), { auth: "user", params: idParams("agent"), detail: doc("An agent's effective settings, and whether it has its own") })
       .put(
         "/settings/agents/:id",
         ({ params, body }) => {
@@ -170,7 +172,7 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
           store.saveOverride("agent", params.id, body);
           return { ...targetReply("agent", params.id), message: "Notification settings saved" };
         },
-        { auth: "user", params: idParams("agent"), body: agentPart },
+        { auth: "user", params: idParams("agent"), body: agentPart, detail: doc("Give an agent its own settings") },
       )
       .delete(
         "/settings/agents/:id",
@@ -179,7 +181,7 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
           store.deleteOverride("agent", params.id);
           return targetReply("agent", params.id);
         },
-        { auth: "user", params: idParams("agent") },
+        { auth: "user", params: idParams("agent"), detail: doc("Return an agent to the global settings") },
       )
       // --- the delivery log --------------------------------------------------------------------------------------
       .get(
@@ -190,6 +192,7 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
         },
         {
           auth: "user",
+          detail: doc("The delivery log, newest first", 404),
           query: t.Object({
             channelId: t.Optional(t.Integer({ minimum: 1, error: "channelId must be a channel id" })),
             limit: t.Optional(t.Integer({ minimum: 1, maximum: 500, error: "limit must be from 1 to 500" })),

@@ -1,22 +1,23 @@
 import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
+import { doc } from "../http/openapi";
 import { idParams } from "../http/ids";
 import { roleField } from "../users/schemas";
 import { INVITE_HOURS, type Registration } from "./service";
 
 /** Admin only: the instance's registration setting and its invite links. */
 export function registrationRoutes({ registration, session }: { registration: Registration; session: ReturnType<typeof sessions> }) {
-  return new Elysia({ prefix: "/api/registration" })
+  return new Elysia({ prefix: "/api/registration", detail: { tags: ["registration"] } })
     .use(session)
-    .get("/", () => ({ success: true, open: registration.isOpen(), invites: registration.pendingInvites() }), { auth: "admin" })
+    .get("/", () => ({ success: true, open: registration.isOpen(), invites: registration.pendingInvites() }), { auth: "admin", detail: doc("Whether registration is open, and the pending invites") })
     .put(
       "/",
       ({ body }) => {
         registration.setOpen(body.open);
         return { success: true, message: body.open ? "Registration opened" : "Registration closed", open: body.open };
       },
-      { auth: "admin", body: t.Object({ open: t.Boolean({ error: "open must be true or false" }) }) },
+      { auth: "admin", detail: doc("Open or close registration"), body: t.Object({ open: t.Boolean({ error: "open must be true or false" }) }) },
     )
     .post(
       "/invites",
@@ -26,6 +27,7 @@ export function registrationRoutes({ registration, session }: { registration: Re
       },
       {
         auth: "admin",
+        detail: doc("Create an invite link"),
         body: t.Object({
           role: t.Optional(roleField),
           hours: t.Optional(
@@ -40,6 +42,6 @@ export function registrationRoutes({ registration, session }: { registration: Re
         if (!registration.revokeInvite(params.id)) throw notFound("INVITE_NOT_FOUND", "Invite not found (already used, expired or revoked)");
         return { success: true, message: "Invite revoked" };
       },
-      { auth: "admin", params: idParams("invite") },
+      { auth: "admin", params: idParams("invite"), detail: doc("Revoke an invite") },
     );
 }

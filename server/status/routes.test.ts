@@ -209,6 +209,45 @@ describe("the public page", () => {
     expect(changed.body.page.title).toBe("New");
     expect(changed.headers.get("etag")).not.toBe(etag);
   });
+
+  test("gzip for clients that take it, with its own tag; either tag revalidates; q=0 means plain", async () => {
+    const { app } = await setup();
+    const get = (headers: Record<string, string> = {}) => app.handle(new Request("http://localhost/api/status", { headers }));
+    const plain = await get();
+    const plainText = await plain.text();
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toBe("accept-encoding");
+    const zipped = await get({ "accept-encoding": "gzip, deflate, br" });
+    expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    expect(zipped.headers.get("vary")).toBe("accept-encoding");
+    const gzipTag = zipped.headers.get("etag")!;
+    expect(gzipTag).toBe(plain.headers.get("etag")!.replace(/"$/, '-gzip"'));
+    expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await zipped.arrayBuffer())))).toBe(plainText);
+    const again = await get({ "accept-encoding": "gzip", "if-none-match": gzipTag });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(gzipTag);
+    expect((await get({ "if-none-match": gzipTag })).status).toBe(304);
+    expect((await get({ "accept-encoding": "gzip;q=0, br" })).headers.get("content-encoding")).toBeNull();
+    expect((await get({ "accept-encoding": "*" })).headers.get("content-encoding")).toBe("gzip");
+  });
+
+  test("a status change off the page keeps the cached view; one on the page drops it", async () => {
+    const { call, token, services, verdicts } = await setup();
+    const shown = services.monitors.create({ name: "Shop", url: "http://127.0.0.1:9/shown", retries: 0 });
+    const other = services.monitors.create({ name: "Internal", url: "http://127.0.0.1:9/other", retries: 0 });
+    await services.monitors.checkNow(shown.id);
+    await services.monitors.checkNow(other.id);
+    await call("PUT", "/api/status/config", { token, body: config({ monitorIds: [shown.id] }) });
+    const view = services.status.view();
+    verdicts.set("http://127.0.0.1:9/other", false);
+    await services.monitors.checkNow(other.id);
+    services.monitors.update(other.id, { name: "Internal 2" });
+    expect(services.status.view()).toBe(view);
+    verdicts.set("http://127.0.0.1:9/shown", false);
+    await services.monitors.checkNow(shown.id);
+    expect(services.status.view()).not.toBe(view);
+    expect((await page(call)).overall.down).toEqual([{ id: shown.id, name: "Shop" }]);
+  });
 });
 
 describe("badges", () => {

@@ -2,6 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
 import { badRequest, notFound } from "../http/errors";
+import { contentResponse, doc } from "../http/openapi";
 import { serverUrl } from "../http/server-url";
 import { badgeSvg } from "./badge";
 import { ANNOUNCEMENT_MAX, ANNOUNCEMENT_SEVERITIES, STATUS_DESCRIPTION_MAX, STATUS_ITEMS_MAX, STATUS_TITLE_MAX, type AnnouncementSeverity, type StatusPageConfig } from "./public";
@@ -43,34 +44,51 @@ export interface StatusRouteDeps {
 
 const isSeverity = (s: string): s is AnnouncementSeverity => (ANNOUNCEMENT_SEVERITIES as readonly string[]).includes(s);
 
-/** Whether an If-None-Match header names this tag (a list, weak tags and `*` included). */
-function matches(header: string | null, etag: string): boolean {
+/** Whether an If-None-Match header names one of these tags (a list, weak tags and `*` included). */
+function matches(header: string | null, etags: string[]): boolean {
   if (!header) return false;
   return header.split(",").some((tag) => {
     const value = tag.trim();
-    return value === "*" || value.replace(/^W\//, "") === etag;
+    return value === "*" || etags.includes(value.replace(/^W\//, ""));
   });
+}
+
+/** Whether an Accept-Encoding header takes gzip: named (or `*`) without `q=0`; a named gzip outranks `*`. */
+function acceptsGzip(header: string | null): boolean {
+  if (!header) return false;
+  let star = false;
+  for (const part of header.toLowerCase().split(",")) {
+    const [coding, ...params] = part.split(";").map((s) => s.trim());
+    const allowed = !params.some((p) => /^q=0(\.0{0,3})?$/.test(p));
+    if (coding === "gzip") return allowed;
+    if (coding === "*") star = allowed;
+  }
+  return star;
 }
 
 export function statusRoutes({ status, session, monitorExists, agentExists, publicUrl, trustProxy }: StatusRouteDeps) {
   const reply = (config: StoredConfig, request: Request): StatusPageConfig => ({ ...config, publicUrl: `${serverUrl(request, publicUrl, trustProxy)}/status` });
 
-  return new Elysia({ prefix: "/api/status" })
+  return new Elysia({ prefix: "/api/status", detail: { tags: ["status"] } })
     .use(session)
     .get("/", ({ request }) => {
       const view = status.view();
-      const headers = { etag: view.etag, "cache-control": PAGE_CACHE };
-      if (matches(request.headers.get("if-none-match"), view.etag)) return new Response(null, { status: 304, headers });
-      return new Response(view.body, { headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
-    })
+      const gzip = acceptsGzip(request.headers.get("accept-encoding"));
+      // Vary: a shared cache keeps the plain and the gzip representation apart.
+      const headers = { etag: gzip ? view.gzipEtag : view.etag, "cache-control": PAGE_CACHE, vary: "accept-encoding" };
+      if (matches(request.headers.get("if-none-match"), [view.etag, view.gzipEtag])) return new Response(null, { status: 304, headers });
+      const type = { "content-type": "application/json; charset=utf-8" };
+      if (gzip) return new Response(view.gzip(), { headers: { ...headers, ...type, "content-encoding": "gzip" } });
+      return new Response(view.body, { headers: { ...headers, ...type } });
+    }, { detail: { ...doc("The public status page (no sign-in; cached briefly, ETag)"), responses: { 304: { description: "Unchanged since the ETag sent in If-None-Match" } } } })
     .get("/badge/:file", ({ params }) => {
       const id = /^(\d{1,15})\.svg$/.exec(params.file)?.[1];
       const monitor = id === undefined ? undefined : status.view().page.monitors.find((m) => m.id === Number(id));
       // Only monitors on the public page have a badge: the others are not public.
       if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found on the status page");
       return new Response(badgeSvg(monitor), { headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": BADGE_CACHE } });
-    })
-    .get("/config", ({ request }) => ({ success: true, config: reply(status.config(), request) }), { auth: "user" })
+    }, { detail: { summary: "The SVG badge of a monitor on the status page: /api/status/badge/<id>.svg", responses: { 200: contentResponse("The badge", "image/svg+xml") } } })
+    .get("/config", ({ request }) => ({ success: true, config: reply(status.config(), request) }), { auth: "user", detail: doc("The status page configuration") })
     .put(
       "/config",
       ({ body, request }) => {
@@ -93,6 +111,6 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
         });
         return { success: true, message: "Status page configuration saved", config: reply(saved, request) };
       },
-      { auth: "user", body: configBody },
+      { auth: "user", body: configBody, detail: doc("Save the status page configuration") },
     );
 }

@@ -1,6 +1,7 @@
 // The status page behind its routes: the configuration, and the public view cached as its JSON with an ETag. The
 // cache lives a few seconds and is dropped at once when a monitor's or agent's status changes or the page is
-// edited, so a crowd costs one build per few seconds and sees an outage as soon as Vigil does.
+// edited, so a crowd costs one build per few seconds and sees an outage as soon as Vigil does. Only changes of items
+// on the page drop it: an outage of monitors not shown must not turn every public request into a rebuild.
 import type { AgentService } from "../agents/service";
 import type { Db } from "../db/open";
 import type { EventBus } from "../events";
@@ -12,11 +13,18 @@ import { createViewBuilder } from "./view";
 /** How long a built view is served before the next request rebuilds it. */
 export const VIEW_TTL_MS = 5_000;
 
+const encoder = new TextEncoder();
+
 export interface CachedView {
   page: PublicStatusPage;
-  /** The page as JSON, sent as it is. */
-  body: string;
+  /** The reply as UTF-8 JSON, encoded once per build rather than once per request. */
+  body: Uint8Array<ArrayBuffer>;
   etag: string;
+  /** The body gzip-compressed, made on first demand and kept with the view (90 daily bars per monitor make the JSON
+   * large and repetitive: ≈ 15× smaller, which is what lets a crowd of browsers be served). */
+  gzip(): Uint8Array<ArrayBuffer>;
+  /** The gzip representation's tag: other bytes, so another strong validator. */
+  gzipEtag: string;
   builtAt: number;
 }
 
@@ -47,10 +55,13 @@ export function createStatusService({ db, bus, monitors, agents, now = Date.now,
     config = null; // a deleted monitor or agent left the page (the foreign key's cascade)
     cached = null;
   };
-  bus.on("monitor.status", invalidate);
-  bus.on("agent.status", invalidate);
-  bus.on("monitor.change", forgetConfig);
-  bus.on("agent.change", forgetConfig);
+  /** Whether an item is on the page (before the configuration is read nothing is cached, so "maybe" is enough). */
+  const shown = (kind: "monitorIds" | "agentIds", id: number) => config === null || config[kind].includes(id);
+  bus.on("monitor.status", (e) => shown("monitorIds", e.monitorId) && invalidate());
+  bus.on("agent.status", (e) => shown("agentIds", e.agentId) && invalidate());
+  // A monitor or agent not on the page cannot change it, not even by being deleted.
+  bus.on("monitor.change", (e) => shown("monitorIds", e.monitorId) && forgetConfig());
+  bus.on("agent.change", (e) => shown("agentIds", e.agentId) && forgetConfig());
 
   return {
     store,
@@ -70,10 +81,14 @@ export function createStatusService({ db, bus, monitors, agents, now = Date.now,
       const at = now();
       if (cached && at - cached.builtAt < ttlMs) return cached;
       const page = builder.build(this.config(), at);
-      const body = JSON.stringify({ success: true, page });
-      // The tag ignores the build time: an unchanged page stays 304 across rebuilds.
-      const etag = `"${Bun.hash(JSON.stringify({ ...page, generatedAt: 0 })).toString(36)}"`;
-      cached = { page, body, etag, builtAt: at };
+      // The tag ignores the build time, so an unchanged page stays 304 across rebuilds. One stringify serves both:
+      // the body is that JSON with generatedAt put back as the page's last key.
+      const { generatedAt, ...content } = page;
+      const json = JSON.stringify(content);
+      const tag = Bun.hash(json).toString(36);
+      const body = encoder.encode(`{"success":true,"page":${json.slice(0, -1)},"generatedAt":${generatedAt}}}`);
+      let gzipped: Uint8Array<ArrayBuffer> | null = null;
+      cached = { page, body, etag: `"${tag}"`, gzip: () => (gzipped ??= Bun.gzipSync(body)), gzipEtag: `"${tag}-gzip"`, builtAt: at };
       return cached;
     },
   };

@@ -3,6 +3,7 @@ import type { PasswordHasher } from "../auth/passwords";
 import type { sessions } from "../auth/session";
 import type { UserRow } from "../db/schema";
 import { badRequest, conflict, forbidden, notFound } from "../http/errors";
+import { doc } from "../http/openapi";
 import { toPublicUser } from "./public";
 import { emailField, normaliseEmail, passwordField, roleField, statusField, userIdParams, usernameField } from "./schemas";
 import type { UserStore } from "./store";
@@ -21,9 +22,9 @@ function assertSelfOrAdmin(actor: UserRow, id: number) {
 }
 
 export function userRoutes({ users, passwords, session }: UserRouteDeps) {
-  return new Elysia({ prefix: "/api/users" })
+  return new Elysia({ prefix: "/api/users", detail: { tags: ["users"] } })
     .use(session)
-    .get("/", () => ({ success: true, message: "OK", users: users.list().map(toPublicUser) }), { auth: "admin" })
+    .get("/", () => ({ success: true, message: "OK", users: users.list().map(toPublicUser) }), { auth: "admin", detail: doc("List the users") })
     .post(
       "/",
       async ({ body, set }) => {
@@ -36,6 +37,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
       },
       {
         auth: "admin",
+        detail: doc("Create a user", 409),
         body: t.Object({ username: usernameField, email: emailField, password: passwordField, role: t.Optional(roleField) }),
       },
     )
@@ -47,7 +49,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
         if (!found) throw userNotFound();
         return { success: true, user: toPublicUser(found) };
       },
-      { auth: "user", params: userIdParams },
+      { auth: "self", params: userIdParams, detail: doc("A user") },
     )
     .put(
       "/:id",
@@ -70,8 +72,9 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
         return { success: true, message: "Profile updated", user: toPublicUser(updated) };
       },
       {
-        auth: "user",
+        auth: "self",
         params: userIdParams,
+        detail: doc("Update a user (role and status: admins only)", 409),
         body: t.Object({
           username: usernameField,
           email: emailField,
@@ -87,7 +90,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
         if (!users.remove(params.id)) throw userNotFound();
         return { success: true, message: "User deleted" };
       },
-      { auth: "admin", params: userIdParams },
+      { auth: "admin", params: userIdParams, detail: doc("Delete a user", 409) },
     )
     .post(
       "/:id/change-password",
@@ -112,8 +115,9 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
         };
       },
       {
-        auth: "user",
+        auth: "self",
         params: userIdParams,
+        detail: doc("Change a password (your own needs the current one); ends the user's other sessions"),
         body: t.Object({
           currentPassword: t.Optional(t.String({ maxLength: 1024 })),
           newPassword: passwordField,

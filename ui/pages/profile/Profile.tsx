@@ -11,6 +11,7 @@ import { RoleBadge } from "../../components/RoleBadge";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { checkEmail, checkNewPassword, checkUsername, firstProblem, optionalEmail } from "../../components/validation";
 import { setToken, setUser, user } from "../../state/session";
+import { ApiTokensCard } from "./ApiTokens";
 
 type Outcome = { kind: "error" | "success"; text: string } | null;
 
@@ -148,6 +149,7 @@ export default function Profile() {
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <BasicInfoForm key={current.id} current={current} />
         <PasswordForm userId={current.id} />
+        <ApiTokensCard key={current.id} />
       </div>
     </div>
   );

@@ -1,8 +1,479 @@
+// /status/config: what the public status page shows. Title and description, an announcement, the monitors and agents
+// on the page (picked from lists that stay quick with thousands: search, at most TARGET_LIST_LIMIT rows), in the order
+// chosen here, and the public URL to copy or open. One form, one save.
+//
+// data-testids: `status-config-loading`, `status-config-error`, `status-config-form`, `status-config-url`,
+//   `status-config-copy`, `status-config-open`, `status-config-title`, `status-config-description`,
+//   `status-config-severity`, `status-config-announcement`, `status-config-announcement-clear`,
+//   `status-config-error-{title|description|announcement}`, `status-config-unsaved`, `status-config-fix-errors`,
+//   `status-config-save`; the pickers are prefixed `status-monitors` and `status-agents`: `-selected`,
+//   `-selected-{id}`, `-up-{id}`, `-down-{id}`, `-remove-{id}`, `-none`, `-search`, `-option-{id}` (the checkbox),
+//   `-empty`, `-no-match`, `-truncated`, `-total`, `-limit`.
+import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { NotBuiltYet } from "../../components/NotBuiltYet";
+import { toast } from "sonner";
+import { listAgents } from "../../api/agents";
+import { errorMessage } from "../../api/errors";
+import { listMonitors } from "../../api/monitors";
+import {
+  ANNOUNCEMENT_MAX,
+  ANNOUNCEMENT_SEVERITIES,
+  getStatusConfig,
+  saveStatusConfig,
+  STATUS_DESCRIPTION_MAX,
+  STATUS_ITEMS_MAX,
+  STATUS_TITLE_MAX,
+  type AnnouncementSeverity,
+  type StatusPageConfig,
+} from "../../api/status";
+import { Button, buttonClass } from "../../components/Button";
+import { Card, CardHeader, PageHeader } from "../../components/Card";
+import { CopyButton } from "../../components/CodeBlock";
+import { Field, SelectInput, TextInput } from "../../components/form";
+import { LoadError, LoadingMessage } from "../../components/LoadState";
+import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { searchTargets } from "../notifications/model";
+import { configDraft, configInput, moveId, sameConfig, toggleId, validateConfig, type ConfigDraft, type ConfigErrors } from "./model";
 
-/** Status page configuration. Built by a later issue; until then an honest placeholder. */
+/** A monitor or an agent as the pickers show it. */
+interface Item {
+  id: number;
+  name: string;
+  /** The monitor's URL or the agent's host: for telling items apart here only, never sent to the public page. */
+  detail: string;
+}
+
+type LoadState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; config: StatusPageConfig; monitors: Item[]; agents: Item[] };
+
+const TEXTAREA =
+  "block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 " +
+  "placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none";
+const INVALID = "ring-red-400! focus:ring-red-500!";
+
+/** The `{{max}}` of each field's problem. */
+const LIMITS: Record<keyof ConfigErrors, number> = {
+  title: STATUS_TITLE_MAX,
+  description: STATUS_DESCRIPTION_MAX,
+  announcement: ANNOUNCEMENT_MAX,
+  monitorIds: STATUS_ITEMS_MAX,
+  agentIds: STATUS_ITEMS_MAX,
+};
+
 export default function StatusConfig() {
   const { t } = useTranslation();
-  return <NotBuiltYet title={t("statusConfig.title")} />;
+  useDocumentTitle(t("statusConfig.title"));
+  const [state, setState] = useState<LoadState>({ phase: "loading" });
+
+  const load = useCallback(async () => {
+    setState({ phase: "loading" });
+    try {
+      const [{ config }, monitors, agents] = await Promise.all([getStatusConfig(), listMonitors(), listAgents()]);
+      setState({
+        phase: "loaded",
+        config,
+        monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.url })),
+        agents: (agents.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname })),
+      });
+    } catch (err) {
+      setState({ phase: "error", message: errorMessage(err, t("errors.fetchFailed")) });
+    }
+  }, [t]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  return (
+    <div className="mx-auto max-w-5xl">
+      <PageHeader title={t("statusConfig.title")} description={t("statusConfig.subtitle")} />
+      {state.phase === "loading" && (
+        <Card>
+          <LoadingMessage data-testid="status-config-loading">{t("statusConfig.loading")}</LoadingMessage>
+        </Card>
+      )}
+      {state.phase === "error" && (
+        <Card>
+          <LoadError data-testid="status-config-error" message={state.message} onRetry={() => void load()} />
+        </Card>
+      )}
+      {state.phase === "loaded" && <ConfigForm config={state.config} monitors={state.monitors} agents={state.agents} />}
+    </div>
+  );
+}
+
+function ConfigForm({ config, monitors, agents }: { config: StatusPageConfig; monitors: Item[]; agents: Item[] }) {
+  const { t } = useTranslation();
+  const [saved, setSaved] = useState(() => configDraft(config));
+  const [draft, setDraft] = useState(saved);
+  const [publicUrl, setPublicUrl] = useState(config.publicUrl);
+  const [saving, setSaving] = useState(false);
+  const [tried, setTried] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // Limits are checked as you type: the counters turn red at once, the save is refused until they are fixed.
+  const errors: ConfigErrors = validateConfig(draft);
+  const hasErrors = Object.keys(errors).length > 0;
+  const dirty = !sameConfig(draft, saved);
+  const update = (patch: Partial<ConfigDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const problem = (field: keyof ConfigErrors) => (errors[field] ? t(errors[field], { max: LIMITS[field] }) : undefined);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (hasErrors) {
+      formRef.current?.querySelector<HTMLElement>("[aria-invalid=true]")?.focus();
+      return;
+    }
+    setSaving(true);
+    try {
+      const reply = await saveStatusConfig(configInput(draft));
+      const next = configDraft(reply.config);
+      setSaved(next);
+      setDraft(next);
+      setPublicUrl(reply.config.publicUrl);
+      setTried(false);
+      toast.success(t("statusConfig.saved"));
+    } catch (err) {
+      toast.error(`${t("statusConfig.saveFailed")}: ${errorMessage(err, t("errors.fetchFailed"))}`);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const counter = (length: number, max: number) => (
+    <span className={`shrink-0 whitespace-nowrap tabular-nums ${length > max ? "font-medium text-red-600" : ""}`}>{t("statusConfig.counter", { count: length, max })}</span>
+  );
+  const invalid = (field: keyof ConfigErrors) => (errors[field] ? { "aria-invalid": true as const } : {});
+
+  return (
+    <form ref={formRef} onSubmit={submit} noValidate data-testid="status-config-form" className="space-y-6">
+      <Card>
+        <CardHeader title={t("statusConfig.publicUrl")} description={t("statusConfig.publicUrlHint")} />
+        <div className="flex flex-wrap items-center gap-2 px-5 py-4 sm:px-6">
+          <code data-testid="status-config-url" className="w-full min-w-0 break-all sm:w-auto sm:flex-1 rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm text-slate-800">
+            {publicUrl}
+          </code>
+          <CopyButton text={publicUrl} copiedMessage={t("statusConfig.urlCopied")} data-testid="status-config-copy" />
+          <a href={publicUrl} target="_blank" rel="noopener noreferrer" className={buttonClass("secondary", "sm")} data-testid="status-config-open">
+            {t("statusConfig.open")}
+          </a>
+        </div>
+      </Card>
+
+      <Card>
+        <CardHeader title={t("statusConfig.pageTitle")} description={t("statusConfig.pageHint")} />
+        <div className="space-y-5 px-5 py-5 sm:px-6">
+          <Field
+            label={t("statusConfig.fieldTitle")}
+            hint={
+              <span className="flex justify-between gap-3">
+                <span>{t("statusConfig.titleHint", { fallback: t("statusPage.title") })}</span>
+                {counter(draft.title.trim().length, STATUS_TITLE_MAX)}
+              </span>
+            }
+            error={problem("title")}
+            errorTestId="status-config-error-title"
+          >
+            {(id) => (
+              <TextInput
+                id={id}
+                name="title"
+                autoComplete="off"
+                placeholder={t("statusPage.title")}
+                value={draft.title}
+                onChange={(e) => update({ title: e.target.value })}
+                data-testid="status-config-title"
+                className={errors.title ? INVALID : ""}
+                {...invalid("title")}
+              />
+            )}
+          </Field>
+          <Field
+            label={t("statusConfig.fieldDescription")}
+            optionalLabel={t("common.optional")}
+            hint={<span className="flex justify-end">{counter(draft.description.trim().length, STATUS_DESCRIPTION_MAX)}</span>}
+            error={problem("description")}
+            errorTestId="status-config-error-description"
+          >
+            {(id) => (
+              <textarea
+                id={id}
+                name="description"
+                rows={3}
+                placeholder={t("statusConfig.descriptionPlaceholder")}
+                value={draft.description}
+                onChange={(e) => update({ description: e.target.value })}
+                data-testid="status-config-description"
+                className={`${TEXTAREA} ${errors.description ? INVALID : ""}`}
+                {...invalid("description")}
+              />
+            )}
+          </Field>
+        </div>
+      </Card>
+
+      <AnnouncementCard
+        severity={draft.severity}
+        text={draft.announcement}
+        onChange={(patch) => update(patch)}
+        error={problem("announcement")}
+        counter={counter(draft.announcement.trim().length, ANNOUNCEMENT_MAX)}
+      />
+
+      <Picker
+        prefix="status-monitors"
+        title={t("statusConfig.monitorsTitle")}
+        hint={t("statusConfig.monitorsHint")}
+        searchLabel={t("statusConfig.searchMonitors")}
+        emptyText={t("statusConfig.noMonitors")}
+        items={monitors}
+        selected={draft.monitorIds}
+        onChange={(monitorIds) => update({ monitorIds })}
+        error={problem("monitorIds")}
+      />
+      <Picker
+        prefix="status-agents"
+        title={t("statusConfig.agentsTitle")}
+        hint={t("statusConfig.agentsHint")}
+        searchLabel={t("statusConfig.searchAgents")}
+        emptyText={t("statusConfig.noAgents")}
+        items={agents}
+        selected={draft.agentIds}
+        onChange={(agentIds) => update({ agentIds })}
+        error={problem("agentIds")}
+      />
+
+      {/* Kept in view at the bottom of the window: the lists above can be long. */}
+      <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/90 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border">
+        {tried && hasErrors && (
+          <p role="alert" data-testid="status-config-fix-errors" className="text-sm text-red-600">
+            {t("statusConfig.fixErrors")}
+          </p>
+        )}
+        {dirty && !(tried && hasErrors) && (
+          <p data-testid="status-config-unsaved" className="text-sm text-amber-700">
+            {t("statusConfig.unsaved")}
+          </p>
+        )}
+        <Button type="submit" busy={saving} data-testid="status-config-save">
+          {saving ? t("common.saving") : t("common.save")}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function AnnouncementCard({
+  severity,
+  text,
+  onChange,
+  error,
+  counter,
+}: {
+  severity: AnnouncementSeverity;
+  text: string;
+  onChange: (patch: { severity?: AnnouncementSeverity; announcement?: string }) => void;
+  error: string | undefined;
+  counter: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  return (
+    <Card>
+      <CardHeader title={t("statusConfig.announcement")} description={t("statusConfig.announcementHint")} />
+      <div className="grid gap-5 px-5 py-5 sm:grid-cols-[12rem_minmax(0,1fr)] sm:px-6">
+        <Field label={t("statusConfig.severity")}>
+          {(id) => (
+            <SelectInput id={id} name="severity" value={severity} onChange={(e) => onChange({ severity: e.target.value as AnnouncementSeverity })} data-testid="status-config-severity">
+              {ANNOUNCEMENT_SEVERITIES.map((s) => (
+                <option key={s} value={s}>
+                  {t(`statusConfig.severities.${s}`)}
+                </option>
+              ))}
+            </SelectInput>
+          )}
+        </Field>
+        <Field
+          label={t("statusConfig.announcementText")}
+          optionalLabel={t("common.optional")}
+          hint={<span className="flex justify-end">{counter}</span>}
+          error={error}
+          errorTestId="status-config-error-announcement"
+        >
+          {(id) => (
+            <div className="space-y-2">
+              <textarea
+                ref={textRef}
+                id={id}
+                name="announcement"
+                rows={3}
+                placeholder={t("statusConfig.announcementPlaceholder")}
+                value={text}
+                onChange={(e) => onChange({ announcement: e.target.value })}
+                data-testid="status-config-announcement"
+                aria-invalid={error ? true : undefined}
+                className={`${TEXTAREA} ${error ? INVALID : ""}`}
+              />
+              <div className="flex justify-end">
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={!text}
+                  onClick={() => {
+                    onChange({ announcement: "" });
+                    textRef.current?.focus();
+                  }}
+                  data-testid="status-config-announcement-clear"
+                >
+                  {t("statusConfig.clearAnnouncement")}
+                </Button>
+              </div>
+            </div>
+          )}
+        </Field>
+      </div>
+    </Card>
+  );
+}
+
+interface PickerProps {
+  prefix: string;
+  title: string;
+  hint: string;
+  searchLabel: string;
+  emptyText: string;
+  items: Item[];
+  selected: number[];
+  onChange: (ids: number[]) => void;
+  error: string | undefined;
+}
+
+/** The items on the page, in order (move up / down, remove), and a searchable checkbox list to add or remove items. */
+function Picker({ prefix, title, hint, searchLabel, emptyText, items, selected, onChange, error }: PickerProps) {
+  const { t } = useTranslation();
+  const [query, setQuery] = useState("");
+  const deferredQuery = useDeferredValue(query);
+  const byId = useMemo(() => new Map(items.map((x) => [x.id, x])), [items]);
+  const found = useMemo(() => searchTargets(items, deferredQuery, (x) => x.detail), [items, deferredQuery]);
+  const chosen = useMemo(() => new Set(selected), [selected]);
+  const full = selected.length >= STATUS_ITEMS_MAX;
+  const selectedHeading = useId();
+
+  return (
+    <Card data-testid={prefix}>
+      <CardHeader title={title} description={hint} />
+      <div className="grid gap-6 px-5 py-5 sm:px-6 lg:grid-cols-2">
+        <div className="min-w-0">
+          <h3 id={selectedHeading} className="text-sm font-medium text-slate-700">
+            {t("statusConfig.selected", { count: selected.length })}
+          </h3>
+          {error && <p className="mt-1 text-xs font-medium text-red-600">{error}</p>}
+          {selected.length === 0 ? (
+            <p data-testid={`${prefix}-none`} className="mt-2 rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-500">
+              {t("statusConfig.noneSelected")}
+            </p>
+          ) : (
+            <ol aria-labelledby={selectedHeading} data-testid={`${prefix}-selected`} className="mt-2 max-h-[28rem] divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200">
+              {selected.map((id, index) => {
+                const item = byId.get(id);
+                const name = item?.name ?? t("statusConfig.deletedItem", { id });
+                return (
+                  <li key={id} data-testid={`${prefix}-selected-${id}`} className="flex items-center gap-2 px-3 py-2">
+                    <span className="w-6 shrink-0 text-right text-xs tabular-nums text-slate-400">{index + 1}</span>
+                    <span className="min-w-0 flex-1">
+                      <span className="block truncate text-sm font-medium text-slate-800">{name}</span>
+                      {item?.detail && <span className="block truncate text-xs text-slate-500">{item.detail}</span>}
+                    </span>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      disabled={index === 0}
+                      onClick={() => onChange(moveId(selected, index, -1))}
+                      aria-label={t("statusConfig.moveUp", { name })}
+                      title={t("statusConfig.moveUp", { name })}
+                      data-testid={`${prefix}-up-${id}`}
+                    >
+                      ↑
+                    </Button>
+                    <Button
+                      variant="ghost"
+                      size="sm"
+                      disabled={index === selected.length - 1}
+                      onClick={() => onChange(moveId(selected, index, 1))}
+                      aria-label={t("statusConfig.moveDown", { name })}
+                      title={t("statusConfig.moveDown", { name })}
+                      data-testid={`${prefix}-down-${id}`}
+                    >
+                      ↓
+                    </Button>
+                    <Button
+                      variant="dangerGhost"
+                      size="sm"
+                      onClick={() => onChange(toggleId(selected, id, false))}
+                      aria-label={t("statusConfig.remove", { name })}
+                      title={t("statusConfig.remove", { name })}
+                      data-testid={`${prefix}-remove-${id}`}
+                    >
+                      ✕
+                    </Button>
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+        </div>
+
+        <div className="min-w-0">
+          <TextInput type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={searchLabel} aria-label={searchLabel} data-testid={`${prefix}-search`} />
+          {full && (
+            <p data-testid={`${prefix}-limit`} className="mt-2 text-xs font-medium text-amber-700">
+              {t("statusConfig.limitReached", { max: STATUS_ITEMS_MAX })}
+            </p>
+          )}
+          {items.length === 0 ? (
+            <p data-testid={`${prefix}-empty`} className="px-4 py-6 text-center text-sm text-slate-500">
+              {emptyText}
+            </p>
+          ) : found.matched === 0 ? (
+            <p data-testid={`${prefix}-no-match`} className="px-4 py-6 text-center text-sm text-slate-500">
+              {t("statusConfig.noMatch", { query: deferredQuery.trim() })}
+            </p>
+          ) : (
+            <>
+              <ul className="mt-2 max-h-[28rem] divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200">
+                {found.shown.map((x) => {
+                  const on = chosen.has(x.id);
+                  return (
+                    <li key={x.id}>
+                      <label className={`flex items-center gap-3 px-3 py-2 ${!on && full ? "cursor-not-allowed opacity-60" : "cursor-pointer hover:bg-slate-50"}`}>
+                        <input
+                          type="checkbox"
+                          checked={on}
+                          disabled={!on && full}
+                          onChange={(e) => onChange(toggleId(selected, x.id, e.target.checked))}
+                          data-testid={`${prefix}-option-${x.id}`}
+                          className="size-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600 disabled:cursor-not-allowed"
+                        />
+                        <span className="min-w-0 flex-1">
+                          <span className="block truncate text-sm font-medium text-slate-800">{x.name}</span>
+                          <span className="block truncate text-xs text-slate-500">{x.detail || t("common.dash")}</span>
+                        </span>
+                      </label>
+                    </li>
+                  );
+                })}
+              </ul>
+              <p className="mt-2 text-xs text-slate-500">
+                {found.matched > found.shown.length ? (
+                  <span data-testid={`${prefix}-truncated`}>{t("statusConfig.truncated", { shown: found.shown.length, total: found.matched })}</span>
+                ) : (
+                  <span data-testid={`${prefix}-total`}>{t("statusConfig.total", { count: found.matched })}</span>
+                )}
+              </p>
+            </>
+          )}
+        </div>
+      </div>
+    </Card>
+  );
 }

@@ -1,0 +1,229 @@
+// The authorization matrix: every route of the app (from its own route table) × every kind of caller, with the
+// status each must get. A route missing from ACCESS fails the test, so a new route cannot be forgotten.
+import { describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { testHost } from "../agents/test-fixtures";
+import { PASSWORD, testApp } from "../test-support";
+
+/**
+ * Who may call each route:
+ * - public: anyone (the answer may still be 400/404, never 401/403);
+ * - user: any signed-in account (session or API token);
+ * - self: a signed-in account for its own record, an admin for any (the matrix asks about someone else's);
+ * - admin: admins only (an admin's session or API token);
+ * - session: a signed-in account with a session, not an API token (managing API tokens);
+ * - agent: an agent's credential only.
+ */
+type Access = "public" | "user" | "self" | "admin" | "session" | "agent";
+
+const ACCESS: Record<string, Access> = {
+  "GET /healthz": "public",
+  "GET /api/config": "public",
+  "POST /api/auth/login": "public",
+  "POST /api/auth/register": "public",
+  "GET /api/auth/me": "user",
+  "GET /api/users/": "admin",
+  "POST /api/users/": "admin",
+  "GET /api/users/:id": "self",
+  "PUT /api/users/:id": "self",
+  "DELETE /api/users/:id": "admin",
+  "POST /api/users/:id/change-password": "self",
+  "GET /api/registration/": "admin",
+  "PUT /api/registration/": "admin",
+  "POST /api/registration/invites": "admin",
+  "DELETE /api/registration/invites/:id": "admin",
+  "GET /api/tokens/": "session",
+  "POST /api/tokens/": "session",
+  "DELETE /api/tokens/:id": "session",
+  "GET /api/monitors": "user",
+  "POST /api/monitors": "user",
+  "GET /api/monitors/stats": "admin",
+  "GET /api/monitors/:id": "user",
+  "PUT /api/monitors/:id": "user",
+  "DELETE /api/monitors/:id": "user",
+  "POST /api/monitors/:id/check": "user",
+  "GET /api/monitors/checks/recent": "user",
+  "GET /api/monitors/:id/checks": "user",
+  "GET /api/monitors/:id/history": "user",
+  "GET /api/monitors/:id/series": "user",
+  "POST /api/agents/register": "public", // proven by the one-time registration token in the body
+  "POST /api/agents/report": "agent",
+  "POST /api/agents/tokens": "user",
+  "GET /api/agents/tokens": "user",
+  "DELETE /api/agents/tokens/:id": "user",
+  "GET /api/agents/": "user",
+  "GET /api/agents/:id": "user",
+  "GET /api/agents/:id/series": "user",
+  "PUT /api/agents/:id": "user",
+  "DELETE /api/agents/:id": "user",
+  "GET /api/agents/targets": "public",
+  "GET /api/notifications/channels": "user",
+  "POST /api/notifications/channels": "user",
+  "GET /api/notifications/channels/:id": "user",
+  "PUT /api/notifications/channels/:id": "user",
+  "DELETE /api/notifications/channels/:id": "user",
+  "POST /api/notifications/channels/:id/test": "user",
+  "GET /api/notifications/settings": "user",
+  "PUT /api/notifications/settings": "user",
+  "GET /api/notifications/settings/overrides": "user",
+  "GET /api/notifications/settings/monitors/:id": "user",
+  "PUT /api/notifications/settings/monitors/:id": "user",
+  "DELETE /api/notifications/settings/monitors/:id": "user",
+  "GET /api/notifications/settings/agents/:id": "user",
+  "PUT /api/notifications/settings/agents/:id": "user",
+  "DELETE /api/notifications/settings/agents/:id": "user",
+  "GET /api/notifications/deliveries": "user",
+  "GET /api/status/": "public",
+  "GET /api/status/badge/:file": "public",
+  "GET /api/status/config": "user",
+  "PUT /api/status/config": "user",
+  "GET /api/dashboard": "user",
+  "GET /metrics": "user",
+  "GET /install.sh": "public",
+  "GET /downloads/:file": "public",
+  "ALL /api/*": "public", // the JSON 404 for unknown API paths
+  "GET /*": "public", // the UI's files
+};
+
+// Routes served from the OpenAPI document and its assets are public: docs describe the API, they hold no data.
+const isDocs = (path: string) => path === "/api/docs" || path.startsWith("/api/docs/");
+
+type Caller = "anonymous" | "user" | "admin" | "disabledUser" | "deletedUser" | "beforePasswordChange" | "apiToken" | "adminApiToken" | "revokedApiToken" | "agent";
+
+const CALLERS: Caller[] = ["anonymous", "user", "admin", "disabledUser", "deletedUser", "beforePasswordChange", "apiToken", "adminApiToken", "revokedApiToken", "agent"];
+
+/** Allowed (the route ran: any status but 401/403), or the status it must get. */
+function expected(access: Access, caller: Caller): "allowed" | 401 | 403 {
+  if (access === "public") return "allowed";
+  const signedIn: Record<Caller, "user" | "admin" | null> = {
+    anonymous: null,
+    user: "user",
+    admin: "admin",
+    disabledUser: null,
+    deletedUser: null,
+    beforePasswordChange: null,
+    apiToken: "user",
+    adminApiToken: "admin",
+    revokedApiToken: null,
+    agent: null,
+  };
+  if (access === "agent") return caller === "agent" ? "allowed" : 401;
+  const role = signedIn[caller];
+  if (!role) return 401;
+  if (access === "admin") return role === "admin" ? "allowed" : 403;
+  if (access === "self") return role === "admin" ? "allowed" : 403; // someone else's record
+  if (access === "session") return caller === "apiToken" || caller === "adminApiToken" ? 403 : "allowed";
+  return "allowed";
+}
+
+describe("authorization matrix", () => {
+  test("every route × every kind of caller gets the status its access rule says", async () => {
+    const uiDir = mkdtempSync(join(tmpdir(), "vigil-matrix-ui-"));
+    writeFileSync(join(uiDir, "index.html"), "<!doctype html><title>Vigil</title>");
+    const t = testApp({ uiDir });
+    t.services.monitors.start(); // /healthz answers 200 only while the checks run
+    try {
+      const admin = await t.signUp("alice");
+      const user = await t.signUp("bob");
+      const disabled = await t.signUp("carol");
+      const deleted = await t.signUp("dave");
+      const changed = await t.signUp("erin");
+      const token = async (who: { token: string }, name: string) => {
+        const res = await t.call<{ secret: string; token: { id: number } }>("POST", "/api/tokens", { token: who.token, body: { name } });
+        expect(res.status).toBe(201);
+        return res.body;
+      };
+      const apiToken = (await token(user, "script")).secret;
+      const adminApiToken = (await token(admin, "ops")).secret;
+      const revoked = await token(user, "old script");
+      expect((await t.call("DELETE", `/api/tokens/${revoked.token.id}`, { token: user.token })).status).toBe(200);
+      expect((await t.call("PUT", `/api/users/${disabled.user.id}`, { token: admin.token, body: { username: "carol", status: "disabled" } })).status).toBe(200);
+      expect((await t.call("DELETE", `/api/users/${deleted.user.id}`, { token: admin.token })).status).toBe(200);
+      const newPassword = "another correct horse";
+      expect((await t.call("POST", `/api/users/${changed.user.id}/change-password`, { token: changed.token, body: { currentPassword: PASSWORD, newPassword } })).status).toBe(200);
+      const agent = t.services.agents.register(t.services.agents.createToken(admin.user.id).token, "db-1", testHost);
+      if (typeof agent === "string") throw new Error(agent);
+
+      const credentials: Record<Caller, string | undefined> = {
+        anonymous: undefined,
+        user: user.token,
+        admin: admin.token,
+        disabledUser: disabled.token,
+        deletedUser: deleted.token,
+        beforePasswordChange: changed.token,
+        apiToken,
+        adminApiToken,
+        revokedApiToken: revoked.secret,
+        agent: agent.credential,
+      };
+
+      const routes = t.app.routes.filter((r) => r.method !== "WS");
+      const unclassified = routes.map((r) => `${r.method} ${r.path}`).filter((key) => !(key in ACCESS) && !isDocs(key.split(" ")[1]));
+      expect(unclassified).toEqual([]);
+
+      const wrong: string[] = [];
+      let checked = 0;
+      for (const route of routes) {
+        const key = `${route.method} ${route.path}`;
+        const access: Access = isDocs(route.path) ? "public" : ACCESS[key];
+        const method = route.method === "ALL" ? "GET" : route.method;
+        // Someone else's record (id 1 is alice, the admin); other ids name nothing (the route still decides who).
+        const path = route.path.replace(":id", route.path.startsWith("/api/users/") ? "1" : "999999").replace(":file", "x.svg").replace("*", "nothing-here");
+        for (const caller of CALLERS) {
+          const res = await t.app.handle(
+            new Request(`http://localhost${path}`, {
+              method,
+              headers: { "content-type": "application/json", ...(credentials[caller] ? { authorization: `Bearer ${credentials[caller]}` } : {}) },
+              // An empty object: whatever the route wants, the caller's rights are decided before the body is read.
+              body: method === "GET" ? undefined : "{}",
+            }),
+          );
+          checked++;
+          const want = expected(access, caller);
+          const got = res.status;
+          const ok = want === "allowed" ? got !== 401 && got !== 403 && got < 500 : got === want;
+          if (!ok) wrong.push(`${key} as ${caller}: ${got}, expected ${want}`);
+        }
+      }
+      expect(wrong).toEqual([]);
+      expect(checked).toBe(routes.length * CALLERS.length);
+    } finally {
+      await t.services.monitors.stop();
+      rmSync(uiDir, { recursive: true, force: true });
+    }
+  });
+
+  test("the live socket takes sessions only: an API token or an agent credential is refused", async () => {
+    const t = testApp();
+    const user = await t.signUp("bob");
+    const created = await t.call<{ secret: string }>("POST", "/api/tokens", { token: user.token, body: { name: "script" } });
+    const agent = t.services.agents.register(t.services.agents.createToken(user.user.id).token, "db-1", testHost);
+    if (typeof agent === "string") throw new Error(agent);
+    t.app.listen({ hostname: "127.0.0.1", port: 0 });
+    try {
+      const outcome = async (token: string) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${t.app.server!.port}/api/live?token=${token}`);
+        const messages: string[] = [];
+        ws.onmessage = (e) => messages.push(JSON.parse(String(e.data)).type);
+        const closed = await Promise.race([new Promise<number>((resolve) => (ws.onclose = (e) => resolve(e.code))), Bun.sleep(2000).then(() => -1)]);
+        ws.close();
+        return { closed, messages };
+      };
+      for (const token of [created.body.secret, agent.credential]) {
+        const { closed, messages } = await outcome(token);
+        expect(closed).not.toBe(-1);
+        expect(messages).not.toContain("hello");
+      }
+      // A session still opens it (the same path, so the refusals above are about the credential).
+      const ws = new WebSocket(`ws://127.0.0.1:${t.app.server!.port}/api/live?token=${user.token}`);
+      const hello = await new Promise<string>((resolve) => (ws.onmessage = (e) => resolve(JSON.parse(String(e.data)).type)));
+      expect(hello).toBe("hello");
+      ws.close();
+    } finally {
+      t.services.live.close();
+      await t.app.stop(true);
+    }
+  });
+});

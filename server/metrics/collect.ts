@@ -1,0 +1,144 @@
+// What GET /metrics says, read in one pass from the in-memory state of monitors and agents (no per-monitor query),
+// plus two indexed counts for the notification outbox and the process's own figures.
+import type { AgentService } from "../agents/service";
+import type { MonitorService } from "../monitors/service";
+import type { Outbox } from "../notifications/outbox";
+import { VERSION } from "../version";
+import { Exposition, escapeLabelValue, labelSet, line } from "./exposition";
+
+export interface MetricsSources {
+  monitors: Pick<MonitorService, "store" | "scheduler">;
+  agents: Pick<AgentService, "list">;
+  outbox: Pick<Outbox, "backlog">;
+  now?: () => number;
+}
+
+const DAY_MS = 86_400_000;
+/** When this process started, Unix seconds (the process_start_time_seconds convention). */
+const START_TIME_SECONDS = Math.round((Date.now() / 1000 - process.uptime()) * 1000) / 1000;
+
+/**
+ * `{id="…",name="…"}` per monitor or agent object, kept while its name stays the same: escaping and joining 10 000
+ * label sets on every scrape was most of a scrape's cost.
+ */
+const labelCache = new WeakMap<object, { name: string; labels: string }>();
+function labelsOf(target: object, id: number, name: string): string {
+  const hit = labelCache.get(target);
+  if (hit && hit.name === name) return hit.labels;
+  const labels = `{id="${id}",name="${escapeLabelValue(name)}"}`;
+  labelCache.set(target, { name, labels });
+  return labels;
+}
+
+export function renderMetrics({ monitors, agents, outbox, now = Date.now }: MetricsSources): string {
+  const t = now();
+  const out = new Exposition();
+
+  out.family("vigil_build_info", "gauge", "Always 1; the labels name the Vigil version and the Bun runtime.", line("vigil_build_info", labelSet({ version: VERSION, bun: Bun.version }), 1));
+
+  // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────
+  // One string per family, appended to (cheaper than arrays of lines joined).
+  let up = "";
+  let responseTime = "";
+  let tlsDays = "";
+  const byStatus = { up: 0, down: 0, pending: 0, paused: 0 };
+  for (const entry of monitors.store.all()) {
+    const f = entry.fields;
+    const s = entry.state;
+    if (!f.active) {
+      byStatus.paused++;
+      continue; // a paused monitor has no current verdict: it is only counted
+    }
+    byStatus[s.status]++;
+    const labels = labelsOf(entry, entry.id, f.name);
+    if (s.status !== "pending") up += `vigil_monitor_up${labels} ${s.status === "up" ? 1 : 0}\n`;
+    if (s.lastResponseTime !== null) responseTime += `vigil_monitor_response_time_seconds${labels} ${s.lastResponseTime / 1000}\n`;
+    // Only for https targets: a monitor edited from https to http keeps its old expiry in the row.
+    if (s.tlsExpiresAt !== null && /^https:/i.test(f.url)) {
+      tlsDays += `vigil_monitor_tls_days_left${labels} ${Math.round(((s.tlsExpiresAt - t) / DAY_MS) * 1000) / 1000}\n`;
+    }
+  }
+  out.family(
+    "vigil_monitors",
+    "gauge",
+    "Monitors by status: up, down, pending (no verdict yet) and paused.",
+    Object.entries(byStatus).map(([status, n]) => line("vigil_monitors", `{status="${status}"}`, n)),
+  );
+  out.family(
+    "vigil_monitor_up",
+    "gauge",
+    "1 when the monitor's verdict is up, 0 when down (after its retries). No sample while it is paused or pending (not checked yet).",
+    up,
+  );
+  out.family(
+    "vigil_monitor_response_time_seconds",
+    "gauge",
+    "Response time of the monitor's last check. No sample when that check failed without an answer, or the monitor is paused.",
+    responseTime,
+  );
+  out.family(
+    "vigil_monitor_tls_days_left",
+    "gauge",
+    "Days until the TLS certificate of an https monitor expires (negative once expired). Only once the certificate has been looked up.",
+    tlsDays,
+  );
+
+  // ── Agents ───────────────────────────────────────────────────────────────────────────────────────────────────
+  let online = "";
+  let cpu = "";
+  let memory = "";
+  let disk = "";
+  let lastSeen = "";
+  const agentsBy = { online: 0, offline: 0, connecting: 0 };
+  for (const a of agents.list()) {
+    agentsBy[a.status]++;
+    const labels = labelsOf(a, a.id, a.name);
+    online += `vigil_agent_online${labels} ${a.status === "online" ? 1 : 0}\n`;
+    if (a.lastSeenAt !== null) lastSeen += `vigil_agent_last_seen_timestamp_seconds${labels} ${a.lastSeenAt / 1000}\n`;
+    // An offline agent's figures are its last report, not the present: left out rather than shown as current.
+    const s = a.latest;
+    if (a.status !== "online" || !s) continue;
+    cpu += `vigil_agent_cpu_ratio${labels} ${s.cpu.usage / 100}\n`;
+    memory += `vigil_agent_memory_ratio${labels} ${s.memory.usageRate / 100}\n`;
+    if (s.disks.length) {
+      let fullest = 0;
+      for (const d of s.disks) if (d.usageRate > fullest) fullest = d.usageRate;
+      disk += `vigil_agent_disk_ratio${labels} ${fullest / 100}\n`;
+    }
+  }
+  out.family(
+    "vigil_agents",
+    "gauge",
+    "Agents by status: online, offline (3 reports missed) and connecting (registered, never reported).",
+    Object.entries(agentsBy).map(([status, n]) => line("vigil_agents", `{status="${status}"}`, n)),
+  );
+  out.family("vigil_agent_online", "gauge", "1 while the agent reports, 0 when offline or not reporting yet.", online);
+  out.family("vigil_agent_last_seen_timestamp_seconds", "gauge", "When the agent's last report arrived, Unix seconds.", lastSeen);
+  out.family("vigil_agent_cpu_ratio", "gauge", "CPU usage of an online agent's latest sample, 0 to 1.", cpu);
+  out.family("vigil_agent_memory_ratio", "gauge", "Memory usage of an online agent's latest sample, 0 to 1.", memory);
+  out.family("vigil_agent_disk_ratio", "gauge", "Usage of an online agent's fullest disk in its latest sample, 0 to 1.", disk);
+
+  // ── Scheduler, outbox ───────────────────────────────────────────────────────────────────────────────────────
+  out.histogram(
+    "vigil_scheduler_lateness_seconds",
+    "How late scheduled checks started after their slot (immediate checks on create or edit are not counted).",
+    monitors.scheduler.latenessHistogram(),
+  );
+  const backlog = outbox.backlog();
+  out.single("vigil_notification_outbox_pending", "gauge", "Notification messages waiting to be sent or retried.", backlog.messages);
+  out.single(
+    "vigil_notification_outbox_events_waiting",
+    "gauge",
+    "Notification events not yet in a message (gathered while a channel paces its messages).",
+    backlog.events,
+  );
+
+  // ── Process ──────────────────────────────────────────────────────────────────────────────────────────────────
+  const cpuUsage = process.cpuUsage();
+  const mem = process.memoryUsage();
+  out.single("process_cpu_seconds_total", "counter", "Total user and system CPU time spent in seconds.", (cpuUsage.user + cpuUsage.system) / 1e6);
+  out.single("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.", mem.rss);
+  out.single("process_heap_bytes", "gauge", "JavaScript heap in use, bytes.", mem.heapUsed);
+  out.single("process_start_time_seconds", "gauge", "Start time of the process since unix epoch in seconds.", START_TIME_SECONDS);
+  return out.text();
+}

@@ -1,0 +1,56 @@
+// /api/tokens: a signed-in user's own API tokens: list, create (the secret is in that reply only), revoke.
+import { Elysia, t } from "elysia";
+import type { sessions } from "../auth/session";
+import { badRequest, notFound } from "../http/errors";
+import { idParams } from "../http/ids";
+import { doc } from "../http/openapi";
+import { TOKEN_EXPIRY_DAYS_MAX, TOKEN_NAME_MAX } from "./public";
+import type { TokenStore } from "./store";
+
+const nameError = `Name is required (1-${TOKEN_NAME_MAX} characters)`;
+const expiryError = `expiresInDays must be a whole number of days from 1 to ${TOKEN_EXPIRY_DAYS_MAX}, or null for a token that never expires`;
+
+const createBody = t.Object({
+  // Checked again after trimming in the handler; the schema bounds what is read at all.
+  name: t.String({ maxLength: TOKEN_NAME_MAX * 4, error: nameError }),
+  expiresInDays: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: TOKEN_EXPIRY_DAYS_MAX }), { error: expiryError })),
+});
+
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+// Managing tokens takes a sign-in session (`auth: "session"`): a leaked API token must not be able to mint more
+// tokens, nor revoke the owner's others to lock them out of their own scripts.
+
+export function tokenRoutes({ tokens, session }: { tokens: TokenStore; session: ReturnType<typeof sessions> }) {
+  return new Elysia({ prefix: "/api/tokens", detail: { tags: ["tokens"] } })
+    .use(session)
+    .get(
+      "/",
+      ({ user }) => {
+        return { success: true, tokens: tokens.list(user.id) };
+      },
+      { auth: "session", detail: doc("Your API tokens (never their secrets)") },
+    )
+    .post(
+      "/",
+      ({ body, user, set }) => {
+        const name = body.name.trim();
+        if (!name || name.length > TOKEN_NAME_MAX) throw badRequest("VALIDATION", nameError);
+        if (CONTROL.test(name)) throw badRequest("VALIDATION", "Name must not contain control characters (line breaks, tabs…)");
+        const created = tokens.create(user.id, name, body.expiresInDays ?? null);
+        set.status = 201;
+        return { success: true, message: "API token created: copy it now, it will not be shown again", ...created };
+      },
+      { auth: "session", body: createBody, detail: doc("Create an API token: the secret is in this reply only", 409) },
+    )
+    .delete(
+      "/:id",
+      ({ params, user }) => {
+        // Someone else's token is "not found" too: its existence is none of this user's business.
+        if (!tokens.remove(user.id, params.id)) throw notFound("API_TOKEN_NOT_FOUND", "API token not found (already revoked?)");
+        return { success: true, message: "API token revoked" };
+      },
+      { auth: "session", params: idParams("token"), detail: doc("Revoke one of your API tokens") },
+    );
+}

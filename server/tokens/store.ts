@@ -1,0 +1,102 @@
+// API tokens in the database: create (the secret is returned once, only its hash kept), list, revoke, and the lookup
+// the auth guard runs for every request that brings one.
+import { and, asc, count, eq, sql } from "drizzle-orm";
+import { hashSecret, newSecret } from "../auth/secrets";
+import type { Db } from "../db/open";
+import { users, type UserRow } from "../db/schema";
+import { conflict } from "../http/errors";
+import { API_TOKEN_MARKER, TOKENS_PER_USER_MAX, type CreatedApiToken, type PublicApiToken } from "./public";
+import { apiTokens, type ApiTokenRow } from "./tables";
+
+const DAY = 86_400_000;
+/** last_used_at is written at most this often per token. */
+const TOUCH_EVERY_MS = 60_000;
+/** How much of the secret after the marker the list shows. */
+const PREFIX_CHARS = 8;
+
+/** What a presented secret is worth: the user it acts for, or why it is refused. */
+export type TokenCheck = { ok: true; user: UserRow; tokenId: number } | { ok: false; reason: "invalid" | "expired" };
+
+const nameTaken = () => conflict("TOKEN_NAME_EXISTS", "You already have a token with this name");
+
+export function createTokenStore(db: Db, now: () => number = Date.now) {
+  const p = (name: string) => sql.placeholder(name);
+  // Run on every API call made with a token: one indexed lookup (token_hash is unique) with the user joined in.
+  const lookup = db
+    .select({ id: apiTokens.id, expiresAt: apiTokens.expiresAt, lastUsedAt: apiTokens.lastUsedAt, user: users })
+    .from(apiTokens)
+    .innerJoin(users, eq(users.id, apiTokens.userId))
+    .where(eq(apiTokens.tokenHash, p("hash")))
+    .prepare();
+  const touch = db.update(apiTokens).set({ lastUsedAt: sql`${p("at")}` }).where(eq(apiTokens.id, p("id"))).prepare();
+
+  const toPublic = (row: ApiTokenRow, at = now()): PublicApiToken => ({
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.createdAt,
+    expiresAt: row.expiresAt,
+    lastUsedAt: row.lastUsedAt,
+    expired: row.expiresAt !== null && row.expiresAt <= at,
+  });
+
+  return {
+    /** A user's tokens, oldest first; expired ones stay listed (flagged) until revoked. */
+    list: (userId: number): PublicApiToken[] => {
+      const at = now();
+      return db.select().from(apiTokens).where(eq(apiTokens.userId, userId)).orderBy(asc(apiTokens.id)).all().map((r) => toPublic(r, at));
+    },
+
+    /**
+     * Creates a token (name already trimmed and checked). Refuses (409) a name the user already uses and a user at
+     * the cap; both decided inside the transaction, so two requests at once cannot get past them.
+     */
+    create(userId: number, name: string, expiresInDays: number | null): CreatedApiToken {
+      const secret = newSecret("vgl_api");
+      const at = now();
+      try {
+        const row = db.transaction((tx) => {
+          const taken = tx.select({ id: apiTokens.id }).from(apiTokens)
+            .where(and(eq(apiTokens.userId, userId), sql`lower(${apiTokens.name}) = lower(${name})`)).get();
+          if (taken) throw nameTaken();
+          const n = tx.select({ n: count() }).from(apiTokens).where(eq(apiTokens.userId, userId)).get()!.n;
+          if (n >= TOKENS_PER_USER_MAX) {
+            throw conflict("TOKEN_LIMIT", `You already have ${TOKENS_PER_USER_MAX} API tokens: revoke one you no longer use first`);
+          }
+          return tx.insert(apiTokens).values({
+            userId,
+            name,
+            tokenHash: hashSecret(secret),
+            prefix: secret.slice(0, API_TOKEN_MARKER.length + PREFIX_CHARS),
+            createdAt: at,
+            expiresAt: expiresInDays === null ? null : at + expiresInDays * DAY,
+          }).returning().get();
+        }, { behavior: "immediate" });
+        return { token: toPublic(row, at), secret };
+      } catch (e) {
+        // The unique index still catches a race the check above could not see.
+        if (String((e as Error)?.message).includes("api_tokens_user_name_unique")) throw nameTaken();
+        throw e;
+      }
+    },
+
+    /** Revokes one of the user's own tokens; false when they have none with this id (someone else's included). */
+    remove: (userId: number, id: number): boolean =>
+      db.delete(apiTokens).where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId))).returning({ id: apiTokens.id }).all().length > 0,
+
+    /**
+     * The user a presented secret acts for: it must be a token that exists (not revoked), has not expired, and
+     * whose user is active. Notes the use (at most once a minute per token).
+     */
+    check(secret: string): TokenCheck {
+      const row = lookup.get({ hash: hashSecret(secret) });
+      if (!row || row.user.status !== "active") return { ok: false, reason: "invalid" };
+      const at = now();
+      if (row.expiresAt !== null && row.expiresAt <= at) return { ok: false, reason: "expired" };
+      if (row.lastUsedAt === null || at - row.lastUsedAt >= TOUCH_EVERY_MS) touch.run({ id: row.id, at });
+      return { ok: true, user: row.user, tokenId: row.id };
+    },
+  };
+}
+
+export type TokenStore = ReturnType<typeof createTokenStore>;

@@ -1,0 +1,221 @@
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { toast } from "sonner";
+import { errorMessage } from "../../api/errors";
+import {
+  createToken,
+  listTokens,
+  revokeToken,
+  TOKEN_EXPIRY_CHOICES,
+  TOKEN_NAME_MAX,
+  type PublicApiToken,
+  type TokenExpiryChoice,
+} from "../../api/tokens";
+import { Button } from "../../components/Button";
+import { Card, CardHeader } from "../../components/Card";
+import { CopyButton } from "../../components/CodeBlock";
+import { Field, SelectInput, TextInput } from "../../components/form";
+import { PlusIcon } from "../../components/icons";
+import { LoadError, LoadingMessage } from "../../components/LoadState";
+import { Ago, useFormatDateTime } from "../../components/time";
+import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
+
+type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; tokens: PublicApiToken[] };
+
+/** A token just created: its secret is in this reply only (the server keeps a hash), so it is shown until dismissed. */
+type Created = { token: PublicApiToken; secret: string };
+
+const expiryKey = (days: TokenExpiryChoice) => (days === null ? "never" : (String(days) as `${NonNullable<TokenExpiryChoice>}`));
+
+/**
+ * The signed-in user's API tokens: for scripts that call the REST API as this user. Create (the secret is shown
+ * once), see when each was last used and when it expires, revoke.
+ */
+export function ApiTokensCard() {
+  const { t } = useTranslation();
+  const formatTime = useFormatDateTime();
+  const [state, setState] = useState<ListState>({ phase: "loading" });
+  const [name, setName] = useState("");
+  const [nameError, setNameError] = useState<string | null>(null);
+  const [days, setDays] = useState<TokenExpiryChoice>(90);
+  const [creating, setCreating] = useState(false);
+  const [created, setCreated] = useState<Created | null>(null);
+
+  const load = useCallback(async () => {
+    setState({ phase: "loading" });
+    try {
+      setState({ phase: "loaded", tokens: (await listTokens()).tokens ?? [] });
+    } catch (err) {
+      setState({ phase: "error", message: errorMessage(err, t("tokens.fetchFailed")) });
+    }
+  }, [t]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const revoke = useDeleteConfirmation<PublicApiToken>({
+    section: "tokens",
+    message: (token) => t("tokens.confirmDelete.message", { name: token.name, prefix: token.prefix }),
+    remove: revokeToken,
+    onDeleted: (id) => {
+      setState((s) => (s.phase === "loaded" ? { ...s, tokens: s.tokens.filter((token) => token.id !== id) } : s));
+      setCreated((c) => (c?.token.id === id ? null : c));
+    },
+  });
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    const trimmed = name.trim();
+    const problem = !trimmed ? t("tokens.nameRequired") : trimmed.length > TOKEN_NAME_MAX ? t("tokens.nameTooLong", { max: TOKEN_NAME_MAX }) : null;
+    setNameError(problem);
+    if (problem) return;
+    setCreating(true);
+    try {
+      const reply = await createToken({ name: trimmed, expiresInDays: days });
+      setCreated({ token: reply.token, secret: reply.secret });
+      setState((s) => (s.phase === "loaded" ? { ...s, tokens: [...s.tokens, reply.token] } : s));
+      setName("");
+      toast.success(t("tokens.created"));
+    } catch (err) {
+      toast.error(errorMessage(err, t("tokens.createFailed")));
+    } finally {
+      setCreating(false);
+    }
+  };
+
+  return (
+    <Card className="lg:col-span-2" data-testid="tokens-card">
+      <CardHeader title={t("tokens.title")} description={t("tokens.subtitle")} />
+      <div className="space-y-5 px-5 py-5 sm:px-6">
+        <form onSubmit={create} noValidate data-testid="token-form" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,12rem)_auto] sm:items-start">
+          <Field label={t("tokens.name")} error={nameError} errorTestId="token-name-error">
+            {(id) => (
+              <TextInput
+                id={id}
+                name="tokenName"
+                value={name}
+                maxLength={TOKEN_NAME_MAX}
+                placeholder={t("tokens.namePlaceholder")}
+                aria-invalid={nameError ? true : undefined}
+                aria-describedby={nameError ? `${id}-error` : undefined}
+                onChange={(e) => {
+                  setName(e.target.value);
+                  setNameError(null);
+                }}
+                data-testid="token-name"
+              />
+            )}
+          </Field>
+          <Field label={t("tokens.expiry")}>
+            {(id) => (
+              <SelectInput
+                id={id}
+                name="expiresInDays"
+                value={expiryKey(days)}
+                onChange={(e) => setDays(e.target.value === "never" ? null : (Number(e.target.value) as TokenExpiryChoice))}
+                data-testid="token-expiry"
+              >
+                {TOKEN_EXPIRY_CHOICES.map((d) => (
+                  <option key={expiryKey(d)} value={expiryKey(d)}>
+                    {t(`tokens.expiryOptions.${expiryKey(d)}`)}
+                  </option>
+                ))}
+              </SelectInput>
+            )}
+          </Field>
+          {/* Lined up with the inputs: the same height as a label above them. */}
+          <Button type="submit" busy={creating} className="sm:mt-7 sm:justify-self-start" data-testid="token-create">
+            {!creating && <PlusIcon className="size-4" />}
+            {creating ? t("tokens.creating") : t("tokens.create")}
+          </Button>
+        </form>
+
+        {created && (
+          <div data-testid="token-created" className="space-y-2 rounded-lg bg-amber-50 p-3 ring-1 ring-amber-200 sm:p-4">
+            <Field label={t("tokens.secretLabel", { name: created.token.name })}>
+              {(id) => (
+                <div className="flex items-center gap-2">
+                  <TextInput
+                    id={id}
+                    readOnly
+                    value={created.secret}
+                    onFocus={(e) => e.target.select()}
+                    spellCheck={false}
+                    autoComplete="off"
+                    className="min-w-0 flex-1 font-mono text-xs sm:text-sm"
+                    data-testid="token-secret"
+                  />
+                  <CopyButton text={created.secret} copiedMessage={t("tokens.secretCopied")} data-testid="token-copy" />
+                </div>
+              )}
+            </Field>
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <p className="text-xs font-medium text-amber-700" data-testid="token-once">
+                {t("tokens.secretOnce")}
+              </p>
+              <Button variant="ghost" size="sm" onClick={() => setCreated(null)} data-testid="token-dismiss">
+                {t("tokens.dismiss")}
+              </Button>
+            </div>
+          </div>
+        )}
+
+        {state.phase === "loading" && <LoadingMessage data-testid="tokens-loading">{t("tokens.loading")}</LoadingMessage>}
+        {state.phase === "error" && <LoadError data-testid="tokens-error" message={state.message} onRetry={() => void load()} />}
+        {state.phase === "loaded" &&
+          (state.tokens.length === 0 ? (
+            <p data-testid="tokens-empty" className="text-sm text-slate-500">
+              {t("tokens.empty")}
+            </p>
+          ) : (
+            <ul data-testid="tokens-list" className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200">
+              {state.tokens.map((token) => (
+                <li key={token.id} data-testid="token-row" data-token-id={token.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-3 py-3 sm:px-4">
+                  <div className="min-w-0 flex-1">
+                    <p className="flex flex-wrap items-center gap-2">
+                      <span className="truncate text-sm font-medium text-slate-900" data-testid="token-name-cell">
+                        {token.name}
+                      </span>
+                      <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-600" data-testid="token-prefix">
+                        {token.prefix}…
+                      </code>
+                      {token.expired && (
+                        <span
+                          className="inline-flex items-center rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-700 ring-1 ring-inset ring-red-600/20"
+                          data-testid="token-expired"
+                        >
+                          {t("tokens.expiredBadge")}
+                        </span>
+                      )}
+                    </p>
+                    <p className="mt-0.5 flex flex-wrap gap-x-3 text-xs text-slate-500">
+                      <span title={formatTime.zoneOf(token.createdAt)}>{t("tokens.createdAt", { time: formatTime(token.createdAt) })}</span>
+                      <span title={token.expiresAt === null ? undefined : formatTime.zoneOf(token.expiresAt)} data-testid="token-expires">
+                        {token.expiresAt === null
+                          ? t("tokens.neverExpires")
+                          : t(token.expired ? "tokens.expiredAt" : "tokens.expiresAt", { time: formatTime(token.expiresAt) })}
+                      </span>
+                      <span data-testid="token-last-used">
+                        {t("tokens.lastUsed")} <Ago at={token.lastUsedAt} never={t("tokens.neverUsed")} />
+                      </span>
+                    </p>
+                  </div>
+                  <Button
+                    variant="dangerGhost"
+                    size="sm"
+                    busy={revoke.deletingId === token.id}
+                    onClick={() => revoke.ask(token)}
+                    data-testid="token-revoke"
+                  >
+                    {t("tokens.revoke")}
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          ))}
+      </div>
+      {revoke.dialog}
+    </Card>
+  );
+}
