@@ -219,6 +219,7 @@ describe("the public page", () => {
     expect(plain.headers.get("vary")).toBe("accept-encoding");
     const zipped = await get({ "accept-encoding": "gzip, deflate, br" });
     expect(zipped.headers.get("content-encoding")).toBe("gzip");
+    for (const res of [plain, zipped]) expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(zipped.headers.get("vary")).toBe("accept-encoding");
     const gzipTag = zipped.headers.get("etag")!;
     expect(gzipTag).toBe(plain.headers.get("etag")!.replace(/"$/, '-gzip"'));

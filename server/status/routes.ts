@@ -56,6 +56,17 @@ function matches(header: string | null, etags: string[]): boolean {
 /** Whether an Accept-Encoding header takes gzip: named (or `*`) without `q=0`; a named gzip outranks `*`. */
 function acceptsGzip(header: string | null): boolean {
   if (!header) return false;
+  // Browsers send one of a handful of values, so answers are remembered (a bounded map: odd headers cannot grow it).
+  let known = gzipAnswers.get(header);
+  if (known === undefined) {
+    if (gzipAnswers.size >= 64) gzipAnswers.clear();
+    gzipAnswers.set(header, (known = parseAcceptsGzip(header)));
+  }
+  return known;
+}
+const gzipAnswers = new Map<string, boolean>();
+
+function parseAcceptsGzip(header: string): boolean {
   let star = false;
   for (const part of header.toLowerCase().split(",")) {
     const [coding, ...params] = part.split(";").map((s) => s.trim());

@@ -17,12 +17,13 @@ const encoder = new TextEncoder();
 
 export interface CachedView {
   page: PublicStatusPage;
-  /** The reply as UTF-8 JSON, encoded once per build rather than once per request. */
-  body: Uint8Array<ArrayBuffer>;
+  /** The reply as UTF-8 JSON, encoded once per build. A Blob, because a Response shares a Blob's bytes but copies
+   * an array's, and the page is hundreds of KB. */
+  body: Blob;
   etag: string;
   /** The body gzip-compressed, made on first demand and kept with the view (90 daily bars per monitor make the JSON
    * large and repetitive: ≈ 15× smaller, which is what lets a crowd of browsers be served). */
-  gzip(): Uint8Array<ArrayBuffer>;
+  gzip(): Blob;
   /** The gzip representation's tag: other bytes, so another strong validator. */
   gzipEtag: string;
   builtAt: number;
@@ -86,9 +87,16 @@ export function createStatusService({ db, bus, monitors, agents, now = Date.now,
       const { generatedAt, ...content } = page;
       const json = JSON.stringify(content);
       const tag = Bun.hash(json).toString(36);
-      const body = encoder.encode(`{"success":true,"page":${json.slice(0, -1)},"generatedAt":${generatedAt}}}`);
-      let gzipped: Uint8Array<ArrayBuffer> | null = null;
-      cached = { page, body, etag: `"${tag}"`, gzip: () => (gzipped ??= Bun.gzipSync(body)), gzipEtag: `"${tag}-gzip"`, builtAt: at };
+      const bytes = encoder.encode(`{"success":true,"page":${json.slice(0, -1)},"generatedAt":${generatedAt}}}`);
+      let gzipped: Blob | null = null;
+      cached = {
+        page,
+        body: new Blob([bytes]),
+        etag: `"${tag}"`,
+        gzip: () => (gzipped ??= new Blob([Bun.gzipSync(bytes)])),
+        gzipEtag: `"${tag}-gzip"`,
+        builtAt: at,
+      };
       return cached;
     },
   };
