@@ -62,3 +62,12 @@ describe("headers", () => {
     expect(http.headers.get("strict-transport-security")).toBeNull();
   });
 });
+
+describe("pathOf", () => {
+  test("matches URL's pathname for the forms requests take", async () => {
+    const { pathOf } = await import("./limits");
+    for (const url of ["http://localhost/api/x?y=1", "http://127.0.0.1:3000/", "http://h/a/b#c", "https://[::1]:8/api/status?x=/y", "http://h/p%2Fq?"]) {
+      expect(pathOf(url)).toBe(new URL(url).pathname);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../log";
 import { clientIp } from "./client-ip";
+import { pathOf } from "./limits";
 
 // Routes that answer machines many times a minute: logged at debug level so the log stays readable.
 const QUIET = new Set(["/api/agents/report", "/healthz", "/metrics", "/api/status"]);
@@ -25,7 +26,7 @@ export function requestLog(log: Logger, trustProxy: number) {
       started.set(request, performance.now());
     })
     .onAfterResponse({ as: "global" }, ({ request, set, server }) => {
-      const pathname = new URL(request.url).pathname;
+      const pathname = pathOf(request.url);
       const quiet = QUIET.has(pathname) || !pathname.startsWith("/api/") || pathname.startsWith("/api/status/badge/");
       const begun = started.get(request);
       const fields = {

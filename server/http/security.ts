@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { HttpError } from "./errors";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH } from "./limits";
+import { MAX_BODY_BYTES, MAX_JSON_DEPTH, pathOf } from "./limits";
 
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
@@ -65,7 +65,7 @@ export function security({ trustProxy = 0 }: { trustProxy?: number } = {}) {
       if (request.url.startsWith("https:") || (trustProxy > 0 && request.headers.get("x-forwarded-proto")?.split(",")[0].trim() === "https")) {
         set.headers["strict-transport-security"] = "max-age=63072000";
       }
-      if (new URL(request.url).pathname.startsWith("/api/")) set.headers["cache-control"] = "no-store";
+      if (pathOf(request.url).startsWith("/api/")) set.headers["cache-control"] = "no-store";
       if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
         // The unread body is still on its way: close the connection rather than keep it (and a shutdown) waiting.
         set.headers["connection"] = "close";
