@@ -20,12 +20,13 @@ export function loggedPath(pathname: string): string {
  * UI's files and the machine-facing routes above at debug. Never headers, bodies or query strings.
  */
 export function requestLog(log: Logger, trustProxy: number) {
-  const started = new WeakMap<Request, number>();
+  const started = new WeakMap<Request, { at: number; ip: string }>();
   return new Elysia({ name: "request-log" })
-    .onRequest(({ request }) => {
-      started.set(request, performance.now());
+    // The address is read here: after the response the socket may be gone.
+    .onRequest(({ request, server }) => {
+      started.set(request, { at: performance.now(), ip: clientIp(request, server, trustProxy) });
     })
-    .onAfterResponse({ as: "global" }, ({ request, set, server }) => {
+    .onAfterResponse({ as: "global" }, ({ request, set }) => {
       const pathname = pathOf(request.url);
       const quiet = QUIET.has(pathname) || !pathname.startsWith("/api/") || pathname.startsWith("/api/status/badge/");
       const begun = started.get(request);
@@ -33,8 +34,8 @@ export function requestLog(log: Logger, trustProxy: number) {
         method: request.method,
         path: loggedPath(pathname),
         status: typeof set.status === "number" ? set.status : 200,
-        ms: begun === undefined ? undefined : Math.round((performance.now() - begun) * 10) / 10,
-        ip: clientIp(request, server, trustProxy),
+        ms: begun === undefined ? undefined : Math.round((performance.now() - begun.at) * 10) / 10,
+        ip: begun?.ip ?? "local",
       };
       if (quiet) log.debug("request", fields);
       else log.info("request", fields);
