@@ -1,11 +1,9 @@
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Page } from "@playwright/test";
-import enUS from "../ui/i18n/en-US";
-import zhCN from "../ui/i18n/zh-CN";
 import { expect, withSession } from "./fixtures";
 import { createMonitor, registerAgent, test as base } from "./helpers";
+import { LANGUAGES, tr, toast } from "./i18n";
 
 // The /notifications screen in both languages: every tab against the real server, channels sending to a local webhook
 // receiver (its requests are read back, signature included), settings read back through the API after saving.
@@ -39,20 +37,8 @@ const test = base.extend<{ hook: Hook }>({
   },
 });
 
-type Messages = typeof zhCN;
-/** The text of a key in a language, with `{{x}}` filled in (as i18next does). */
-function tr(messages: Messages, key: string, values: Record<string, string | number> = {}): string {
-  const text = key.split(".").reduce<any>((node, part) => node?.[part], messages);
-  if (typeof text !== "string") throw new Error(`no text for ${key}`);
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
-}
 
-const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
-
-for (const [locale, m] of [
-  ["zh-CN", zhCN],
-  ["en-US", enUS as unknown as Messages],
-] as const) {
+for (const [locale, m] of LANGUAGES) {
   test.describe(`notifications (${locale})`, () => {
     test.use({ locale });
 

@@ -1,30 +1,15 @@
-import type { Locator, Page } from "@playwright/test";
-import enUS from "../ui/i18n/en-US";
-import zhCN from "../ui/i18n/zh-CN";
+import type { Locator } from "@playwright/test";
 import { expect, withSession } from "./fixtures";
 import { check, createMonitor, registerAgent, report, test } from "./helpers";
+import { LANGUAGES, tr, toast } from "./i18n";
 
 // The status page in both languages: /status/config against the real server (read back through the API), and the
 // public /status signed out — everything up, a monitor down and an agent offline (the open page updates by itself),
 // nothing selected, a phone's width, the day bars' tooltip from the keyboard.
 
-type Messages = typeof zhCN;
-/** The text of a key in a language, with `{{x}}` filled in (as i18next does). */
-function tr(messages: Messages, key: string, values: Record<string, string | number> = {}): string {
-  const text = key.split(".").reduce<any>((node, part) => node?.[part], messages);
-  if (typeof text !== "string") throw new Error(`no text for ${key}`);
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
-}
-
-const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
 
 /** The test ids of a list's rows, in order. */
 const order = (list: Locator) => list.locator(":scope > li").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-testid")));
-
-const LANGUAGES = [
-  ["zh-CN", zhCN],
-  ["en-US", enUS as unknown as Messages],
-] as const;
 
 for (const [locale, m] of LANGUAGES) {
   test.describe(`status page (${locale})`, () => {

@@ -1,25 +1,11 @@
-import type { Page } from "@playwright/test";
-import enUS from "../ui/i18n/en-US";
-import zhCN from "../ui/i18n/zh-CN";
 import { expect, test, withSession } from "./fixtures";
+import { LANGUAGES, tr, toast } from "./i18n";
 
 // API tokens on /profile in both languages: create one (the secret shown once, copied), use it against the REST API
 // from the test as a script would, see its use noted, revoke it, and it stops working.
 
-type Messages = typeof zhCN;
-/** The text of a key in a language, with `{{x}}` filled in (as i18next does). */
-function tr(messages: Messages, key: string, values: Record<string, string | number> = {}): string {
-  const text = key.split(".").reduce<any>((node, part) => node?.[part], messages);
-  if (typeof text !== "string") throw new Error(`no text for ${key}`);
-  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
-}
 
-const toast = (page: Page, text: string) => page.locator("[data-sonner-toast]").filter({ hasText: text });
-
-for (const [locale, m] of [
-  ["zh-CN", zhCN],
-  ["en-US", enUS as unknown as Messages],
-] as const) {
+for (const [locale, m] of LANGUAGES) {
   test.describe(`API tokens (${locale})`, () => {
     test.use({ locale });
 

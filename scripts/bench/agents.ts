@@ -14,8 +14,9 @@ import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { HostInfo, Sample } from "../../server/agents/protocol";
+import type { HostInfo } from "../../server/agents/protocol";
 import { buildAgents } from "../build-agents";
+import { agentSample } from "./fixtures";
 import { apiClient, cpuSeconds, mb, ROOT, rssBytes, startServer } from "./proc";
 
 const { values: args } = parseArgs({
@@ -42,23 +43,6 @@ function percentile(sorted: number[], p: number): number {
 }
 
 /** A plausible server: 2 disks, 2 interfaces, numbers that move. */
-function sample(i: number, t: number): Sample {
-  const wave = (k: number) => 50 + 40 * Math.sin(t / 60_000 + i + k);
-  return {
-    time: t,
-    cpu: { usage: Math.round(wave(0) * 100) / 100, cores: 4, model: "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz" },
-    memory: { total: 8_589_934_592, used: Math.round(8_589_934_592 * wave(1) / 100), free: 1_073_741_824, usageRate: Math.round(wave(1) * 100) / 100 },
-    disks: [
-      { device: "/dev/sda1", mountPoint: "/", fsType: "ext4", total: 107_374_182_400, used: 42_949_672_960, free: 64_424_509_440, usageRate: 40 },
-      { device: "/dev/sdb1", mountPoint: "/var/lib/data", fsType: "xfs", total: 536_870_912_000, used: 268_435_456_000, free: 268_435_456_000, usageRate: 50 },
-    ],
-    network: [
-      { name: "eth0", rxRate: Math.round(wave(2) * 1000), txRate: Math.round(wave(3) * 500), received: t, sent: t / 2, packetsReceived: t / 1000, packetsSent: t / 2000 },
-      { name: "eth1", rxRate: 100, txRate: 50, received: 1e9, sent: 5e8, packetsReceived: 1e6, packetsSent: 5e5 },
-    ],
-    load: { one: wave(4) / 50, five: wave(5) / 50, fifteen: wave(6) / 50 },
-  };
-}
 
 async function simulatedAgents() {
   const dir = mkdtempSync(join(tmpdir(), "vigil-bench-agents-"));
@@ -98,7 +82,7 @@ async function simulatedAgents() {
       }
       const wait = due - performance.now();
       if (wait > 1) await Bun.sleep(wait);
-      const body = JSON.stringify({ host: hosts[i], interval: 10, samples: [sample(i, Date.now())] });
+      const body = JSON.stringify({ host: hosts[i], interval: 10, samples: [agentSample(i, Date.now())] });
       const t0 = performance.now();
       sends.push(
         fetch(`${server.base}/api/agents/report`, {

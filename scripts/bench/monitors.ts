@@ -15,6 +15,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../../server/db/open";
 import { LatencyHistogram } from "../../server/monitors/scheduler";
+import { countingTarget } from "./fixtures";
 import { apiClient, cpuSeconds, mb, rssBytes, startServer } from "./proc";
 
 const { values: args } = parseArgs({
@@ -38,15 +39,7 @@ if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(duration > 0) || !(war
 const PASSWORD = "bench password 1";
 
 // The target: answers every check with a small 200, counting requests.
-let targetHits = 0;
-const target = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  fetch() {
-    targetHits++;
-    return new Response("ok");
-  },
-});
+const target = countingTarget();
 
 interface Stats {
   scheduler: { started: number; completed: number; skippedBusy: number; skippedLate: number; lateness: { histogram: [number, number][] } };
@@ -80,7 +73,7 @@ async function run(n: number) {
 
   await Bun.sleep(warmup * 1000);
   const a = await stats();
-  const hitsA = targetHits;
+  const hitsA = target.hits();
   const pid = server.proc.pid;
   const cpuA = cpuSeconds(pid);
   const tA = performance.now();
@@ -94,7 +87,7 @@ async function run(n: number) {
   const cpuB = cpuSeconds(pid);
   const rss = rssBytes(pid);
   const elapsed = (performance.now() - tA) / 1000;
-  const hits = targetHits - hitsA;
+  const hits = target.hits() - hitsA;
 
   await server.stop();
 
@@ -138,7 +131,7 @@ for (const n of sizes) {
   process.stderr.write(`running ${n} monitors for ${duration + warmup} s…\n`);
   results.push(await run(n));
 }
-target.stop(true);
+target.stop();
 
 console.log("| monitors | scheduled checks/s | achieved checks/s | lateness p50 | lateness p99 | lateness max | server CPU (% of 1 core) | RSS end / peak | DB bytes per check | start-up |");
 console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");

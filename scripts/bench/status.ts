@@ -24,12 +24,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import type { HostInfo, Sample } from "../../server/agents/protocol";
+import type { HostInfo } from "../../server/agents/protocol";
 import { sampleToSeries } from "../../server/agents/series";
 import { hashSecret } from "../../server/auth/secrets";
 import { openDatabase } from "../../server/db/open";
 import { createHistory, DAY, HOUR } from "../../server/monitors/history";
 import { LatencyHistogram, spread } from "../../server/monitors/scheduler";
+import { agentSample as sharedSample, countingTarget } from "./fixtures";
 import { apiClient, cpuSeconds, mb, rssBytes, startServer } from "./proc";
 
 const { values: args } = parseArgs({
@@ -285,15 +286,7 @@ const AGENT_MINUTE_MS = 30 * DAY; // agent_minutely: 30 d
 const AGENT_INTERVAL_S = 10;
 
 // The target every monitor checks: a small 200.
-let targetHits = 0;
-const target = Bun.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  fetch() {
-    targetHits++;
-    return new Response("ok");
-  },
-});
+const target = countingTarget();
 
 /** A small deterministic hash, so every run seeds the same history. */
 const mix = (a: number, b: number) => spread((a * 2_654_435_761 + b) >>> 0);
@@ -305,24 +298,8 @@ const downMinutes = (id: number, h: number) => {
 const baseRt = (id: number) => 20 + ((id * 37) % 180);
 const rtOf = (id: number, t: number) => baseRt(id) + (mix(id, t / MINUTE) % 40);
 
-/** A plausible server report for agent i at time t (2 disks, 2 interfaces, numbers that move). */
-function agentSample(i: number, t: number): Sample {
-  const wave = (k: number) => 50 + 40 * Math.sin(t / 600_000 + i + k);
-  return {
-    time: t,
-    cpu: { usage: Math.round(wave(0) * 100) / 100, cores: 4, model: "Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz" },
-    memory: { total: 8_589_934_592, used: Math.round((8_589_934_592 * wave(1)) / 100), free: 1_073_741_824, usageRate: Math.round(wave(1) * 100) / 100 },
-    disks: [
-      { device: "/dev/sda1", mountPoint: "/", fsType: "ext4", total: 107_374_182_400, used: 42_949_672_960, free: 64_424_509_440, usageRate: 40 },
-      { device: "/dev/sdb1", mountPoint: "/var/lib/data", fsType: "xfs", total: 536_870_912_000, used: 268_435_456_000, free: 268_435_456_000, usageRate: 50 },
-    ],
-    network: [
-      { name: "eth0", rxRate: Math.round(wave(2) * 1000), txRate: Math.round(wave(3) * 500), received: t, sent: t / 2, packetsReceived: t / 1000, packetsSent: t / 2000 },
-      { name: "eth1", rxRate: 100, txRate: 50, received: 1e9, sent: 5e8, packetsReceived: 1e6, packetsSent: 5e5 },
-    ],
-    load: { one: wave(4) / 50, five: wave(5) / 50, fifteen: wave(6) / 50 },
-  };
-}
+/** Agent i's report at time t, on a 10-minute wave. */
+const agentSample = (i: number, t: number) => sharedSample(i, t, 600_000);
 const agentHost = (i: number): HostInfo => ({
   hostname: `web-${i}`,
   ips: [`10.2.0.${i}`],
@@ -430,14 +407,7 @@ interface Stats {
   scheduler: { started: number; completed: number; skippedBusy: number; skippedLate: number; lateness: { histogram: [number, number][] } };
 }
 
-interface Merged {
-  latencies: number[];
-  ok: number;
-  notModified: number;
-  other: number;
-  errors: number;
-  bytes: number;
-}
+type Merged = CrowdKind;
 interface CrowdSummary {
   plain: Merged;
   etag: Merged;
@@ -545,7 +515,7 @@ async function main() {
       const a = await stats();
       const cpu0 = cpuSeconds(pid);
       const t0 = performance.now();
-      const hits0 = targetHits;
+      const hits0 = target.hits();
       const out = await during();
       const elapsed = (performance.now() - t0) / 1000;
       const b = await stats();
@@ -554,7 +524,7 @@ async function main() {
         out,
         elapsed,
         checks: (b.scheduler.started - a.scheduler.started) / elapsed,
-        targetRate: (targetHits - hits0) / elapsed,
+        targetRate: (target.hits() - hits0) / elapsed,
         skipped: b.scheduler.skippedBusy - a.scheduler.skippedBusy + b.scheduler.skippedLate - a.scheduler.skippedLate,
         p50: lateness.percentile(50),
         p99: lateness.percentile(99),
@@ -648,7 +618,7 @@ async function main() {
   } finally {
     reporting = false;
     await server?.stop();
-    target.stop(true);
+    target.stop();
     if (!args.keep) rmSync(dir, { recursive: true, force: true });
   }
 }
