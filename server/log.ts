@@ -7,6 +7,8 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void;
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
+  /** Whether a line at this level would be written (so a hot path can skip building its fields). */
+  enabled(level: LogLevel): boolean;
 }
 
 /** One line per event: time, level, message, then key=value fields. */
@@ -19,7 +21,7 @@ export function createLogger(level: LogLevel, write: (line: string) => void = (l
       : "";
     write(`${new Date().toISOString()} ${lvl.toUpperCase().padEnd(5)} ${msg}${extra}`);
   };
-  return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error") };
+  return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error"), enabled: (lvl) => RANK[lvl] >= min };
 }
 
 export const silentLogger: Logger = createLogger("error", () => {});

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { notFound } from "../http/errors";
 import { doc } from "../http/openapi";
 import { serverUrl } from "../http/server-url";
+import { acceptsGzip } from "../http/compression";
 import installScript from "./install.sh" with { type: "text" };
 
 /**
@@ -71,7 +72,7 @@ export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustPro
         vary: "accept-encoding",
       };
       const gz = `${path}.gz`;
-      if (/\bgzip\b/.test(request.headers.get("accept-encoding") ?? "") && existsSync(gz)) {
+      if (acceptsGzip(request) && existsSync(gz)) {
         return new Response(Bun.file(gz), { headers: { ...headers, "content-encoding": "gzip" } });
       }
       return new Response(Bun.file(path), { headers });

@@ -4,7 +4,10 @@ import { Elysia, type DocumentDecoration } from "elysia";
 // The generator alone: the package's main entry also bundles zod and valibot converters Vigil has no use for.
 import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
 import { VERSION } from "../version";
+import { memoryFile, sendMemoryFile, type MemoryFile } from "./compression";
 import { renderDocsPage } from "./openapi-page";
+
+const encoder = new TextEncoder();
 
 export const DOCS_PATH = "/api/docs";
 export const DOCS_JSON_PATH = "/api/docs/json";
@@ -245,25 +248,6 @@ export function buildDocument(app: AppLike): OpenApiDocument {
   };
 }
 
-interface Rendered {
-  body: Uint8Array<ArrayBuffer>;
-  gzip: Uint8Array<ArrayBuffer>;
-  type: string;
-}
-
-const rendered = (text: string, type: string): Rendered => {
-  const body = new TextEncoder().encode(text);
-  return { body, gzip: Bun.gzipSync(body, { level: 9 }), type };
-};
-
-function send(file: Rendered, request: Request): Response {
-  const headers: Record<string, string> = { "content-type": file.type, vary: "accept-encoding" };
-  if (/\bgzip\b/.test(request.headers.get("accept-encoding") ?? "")) {
-    return new Response(request.method === "HEAD" ? null : file.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
-  }
-  return new Response(request.method === "HEAD" ? null : file.body, { headers });
-}
-
 /**
  * GET /api/docs (the page) and /api/docs/json (the document). Public: they describe the API and hold no data.
  *
@@ -275,7 +259,7 @@ function send(file: Rendered, request: Request): Response {
  */
 export function apiDocs() {
   const plugin = new Elysia();
-  let cache: { routes: number; json: Rendered; html: Rendered } | undefined;
+  let cache: { routes: number; json: MemoryFile; html: MemoryFile } | undefined;
   const current = () => {
     // Elysia points a mounted plugin's getGlobalRoutes at the whole app's route table.
     const app = plugin as unknown as AppLike; // getGlobalRoutes is public at run time, protected in the types
@@ -284,13 +268,13 @@ export function apiDocs() {
       const document = buildDocument(app);
       cache = {
         routes: count,
-        json: rendered(JSON.stringify(document), "application/json; charset=utf-8"),
-        html: rendered(renderDocsPage(document), "text/html; charset=utf-8"),
+        json: memoryFile(encoder.encode(JSON.stringify(document)), "application/json; charset=utf-8", "no-cache"),
+        html: memoryFile(encoder.encode(renderDocsPage(document)), "text/html; charset=utf-8", "no-cache"),
       };
     }
     return cache;
   };
   return plugin
-    .get(DOCS_PATH, ({ request }) => send(current().html, request), { detail: { hide: true } })
-    .get(DOCS_JSON_PATH, ({ request }) => send(current().json, request), { detail: { hide: true } });
+    .get(DOCS_PATH, ({ request }) => sendMemoryFile(current().html, request), { detail: { hide: true } })
+    .get(DOCS_JSON_PATH, ({ request }) => sendMemoryFile(current().json, request), { detail: { hide: true } });
 }

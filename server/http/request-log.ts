@@ -20,24 +20,27 @@ export function loggedPath(pathname: string): string {
  * UI's files and the machine-facing routes above at debug. Never headers, bodies or query strings.
  */
 export function requestLog(log: Logger, trustProxy: number) {
-  const started = new WeakMap<Request, { at: number; ip: string }>();
+  const started = new WeakMap<Request, { at: number; ip: string; path: string; quiet: boolean }>();
   return new Elysia({ name: "request-log" })
-    // The address is read here: after the response the socket may be gone.
+    // The address is read here: after the response the socket may be gone. A request whose line would not be
+    // written (a machine-facing route below debug level: the status page's crowd, agent reports) costs nothing more.
     .onRequest(({ request, server }) => {
-      started.set(request, { at: performance.now(), ip: clientIp(request, server, trustProxy) });
+      const path = pathOf(request.url);
+      const quiet = QUIET.has(path) || !path.startsWith("/api/") || path.startsWith("/api/status/badge/");
+      if (!log.enabled(quiet ? "debug" : "info")) return;
+      started.set(request, { at: performance.now(), ip: clientIp(request, server, trustProxy), path, quiet });
     })
     .onAfterResponse({ as: "global" }, ({ request, set }) => {
-      const pathname = pathOf(request.url);
-      const quiet = QUIET.has(pathname) || !pathname.startsWith("/api/") || pathname.startsWith("/api/status/badge/");
       const begun = started.get(request);
+      if (!begun) return;
       const fields = {
         method: request.method,
-        path: loggedPath(pathname),
+        path: loggedPath(begun.path),
         status: typeof set.status === "number" ? set.status : 200,
-        ms: begun === undefined ? undefined : Math.round((performance.now() - begun.at) * 10) / 10,
-        ip: begun?.ip ?? "local",
+        ms: Math.round((performance.now() - begun.at) * 10) / 10,
+        ip: begun.ip,
       };
-      if (quiet) log.debug("request", fields);
+      if (begun.quiet) log.debug("request", fields);
       else log.info("request", fields);
     });
 }

@@ -1,15 +1,9 @@
 import { Elysia } from "elysia";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
+import { memoryFile, sendMemoryFile, type MemoryFile } from "./compression";
 import { notFound } from "./errors";
 
-interface UiFile {
-  body: Uint8Array<ArrayBuffer>;
-  gzip: Uint8Array<ArrayBuffer> | null;
-  type: string;
-  etag: string;
-  cacheControl: string;
-}
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -34,41 +28,20 @@ export function defaultUiDir(): string {
 }
 
 /** Reads every UI file once, compressing what compresses, so requests are served from memory. */
-export function loadUiFiles(dir: string): Map<string, UiFile> {
-  const files = new Map<string, UiFile>();
+export function loadUiFiles(dir: string): Map<string, MemoryFile> {
+  const files = new Map<string, MemoryFile>();
   if (!existsSync(dir)) return files;
   for (const rel of readdirSync(dir, { recursive: true }) as string[]) {
     const full = join(dir, rel);
     if (!statSync(full).isFile()) continue;
     const ext = extname(rel).toLowerCase();
-    const body = new Uint8Array(readFileSync(full));
-    const gzip = COMPRESSIBLE.has(ext) && body.byteLength > 512 ? Bun.gzipSync(body, { level: 9 }) : null;
     const urlPath = "/" + rel.split("\\").join("/");
-    files.set(urlPath, {
-      body,
-      gzip: gzip && gzip.byteLength < body.byteLength ? gzip : null,
-      type: TYPES[ext] ?? "application/octet-stream",
-      etag: `"${Bun.hash(body).toString(36)}"`,
-      cacheControl: HASHED.test(rel) ? "public, max-age=31536000, immutable" : "no-cache",
-    });
+    const cacheControl = HASHED.test(rel) ? "public, max-age=31536000, immutable" : "no-cache";
+    files.set(urlPath, memoryFile(new Uint8Array(readFileSync(full)), TYPES[ext] ?? "application/octet-stream", cacheControl, COMPRESSIBLE.has(ext)));
   }
   return files;
 }
 
-function respond(file: UiFile, request: Request): Response {
-  const headers: Record<string, string> = {
-    "content-type": file.type,
-    "cache-control": file.cacheControl,
-    etag: file.etag,
-    vary: "accept-encoding",
-  };
-  if (request.headers.get("if-none-match") === file.etag) return new Response(null, { status: 304, headers });
-  const acceptsGzip = /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
-  if (file.gzip && acceptsGzip) {
-    return new Response(request.method === "HEAD" ? null : file.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
-  }
-  return new Response(request.method === "HEAD" ? null : file.body, { headers });
-}
 
 /**
  * Serves the single-page UI: real files by path, and index.html for every other page path so deep links work.
@@ -100,6 +73,6 @@ export function uiRoutes(dir: string, { live = false } = {}) {
         }
         return new Response("Not found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
       }
-      return respond(file, request);
+      return sendMemoryFile(file, request);
     });
 }

@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import type { sessions } from "../auth/session";
 import { contentResponse } from "../http/openapi";
 import { renderMetrics, type MetricsSources } from "./collect";
+import { acceptsGzip } from "../http/compression";
 import { CONTENT_TYPE } from "./exposition";
 
 export interface MetricsRouteDeps extends MetricsSources {
@@ -19,7 +20,7 @@ export function metricsRoutes({ session, ...sources }: MetricsRouteDeps) {
       const text = renderMetrics(sources);
       const headers: Record<string, string> = { "content-type": CONTENT_TYPE, "cache-control": "no-store", vary: "accept-encoding" };
       // Prometheus asks for gzip: 10 000 monitors are ~2 MB of text and ~0.3 MB gzipped, for ~3 ms at level 1.
-      if (text.length > 4096 && /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "")) {
+      if (text.length > 4096 && acceptsGzip(request)) {
         headers["content-encoding"] = "gzip";
         return new Response(Bun.gzipSync(Buffer.from(text), { level: 1 }), { headers });
       }

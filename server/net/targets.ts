@@ -55,19 +55,29 @@ export function addressProblem(address: string, policy: TargetPolicy): string | 
   return null;
 }
 
-/** The problem with a URL's host as written (an IP literal or a metadata name), without asking DNS. */
-export function literalHostProblem(url: string, policy: TargetPolicy): string | null {
-  let hostname: string;
+/** A URL's host name without IPv6 brackets, or null when it is not a URL. */
+function hostOf(url: string): string | null {
   try {
-    hostname = new URL(url).hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+    return new URL(url).hostname.replace(/^\[|\]$/g, "");
   } catch {
     return null; // not a URL: the caller's own validation says so
   }
-  if (METADATA_NAMES.has(hostname)) return `${hostname} is a cloud metadata service, which Vigil never contacts`;
-  if (!policy.allowPrivate && (hostname === "localhost" || hostname.endsWith(".localhost"))) {
-    return `${hostname} is a local address, which this instance does not allow as a target`;
+}
+
+/** The problem with a host as written (an IP literal or a metadata name), without asking DNS. */
+function literalProblem(host: string, policy: TargetPolicy): string | null {
+  const name = host.replace(/\.$/, "").toLowerCase();
+  if (METADATA_NAMES.has(name)) return `${name} is a cloud metadata service, which Vigil never contacts`;
+  if (!policy.allowPrivate && (name === "localhost" || name.endsWith(".localhost"))) {
+    return `${name} is a local address, which this instance does not allow as a target`;
   }
-  return addressProblem(hostname, policy);
+  return addressProblem(name, policy);
+}
+
+/** The problem with a URL's host as written (an IP literal or a metadata name), without asking DNS. */
+export function literalHostProblem(url: string, policy: TargetPolicy): string | null {
+  const host = hostOf(url);
+  return host === null ? null : literalProblem(host, policy);
 }
 
 export type Resolve = (hostname: string) => Promise<string[]>;
@@ -80,24 +90,19 @@ export const defaultResolve: Resolve = async (hostname) => (await dnsLookup(host
  * request itself then fails with its usual DNS error.
  */
 export async function targetProblem(url: string, policy: TargetPolicy, resolve: Resolve = defaultResolve): Promise<string | null> {
-  const literal = literalHostProblem(url, policy);
-  if (literal) return literal;
-  let hostname: string;
-  try {
-    hostname = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  } catch {
-    return null;
-  }
-  if (isIP(hostname)) return null; // checked above
+  const host = hostOf(url);
+  if (host === null) return null;
+  const literal = literalProblem(host, policy);
+  if (literal || isIP(host)) return literal;
   let addresses: string[];
   try {
-    addresses = await resolve(hostname);
+    addresses = await resolve(host);
   } catch {
     return null;
   }
   for (const address of addresses) {
     const problem = addressProblem(address, policy);
-    if (problem) return `${hostname} resolves to ${problem}`;
+    if (problem) return `${host} resolves to ${problem}`;
   }
   return null;
 }

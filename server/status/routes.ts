@@ -1,6 +1,7 @@
 // /api/status: the public page (no sign-in; cached, ETag / 304), its badges, and its configuration (signed in).
 import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
+import { acceptsGzip } from "../http/compression";
 import { badRequest, notFound } from "../http/errors";
 import { contentResponse, doc } from "../http/openapi";
 import { serverUrl } from "../http/server-url";
@@ -53,30 +54,6 @@ function matches(header: string | null, etags: string[]): boolean {
   });
 }
 
-/** Whether an Accept-Encoding header takes gzip: named (or `*`) without `q=0`; a named gzip outranks `*`. */
-function acceptsGzip(header: string | null): boolean {
-  if (!header) return false;
-  // Browsers send one of a handful of values, so answers are remembered (a bounded map: odd headers cannot grow it).
-  let known = gzipAnswers.get(header);
-  if (known === undefined) {
-    if (gzipAnswers.size >= 64) gzipAnswers.clear();
-    gzipAnswers.set(header, (known = parseAcceptsGzip(header)));
-  }
-  return known;
-}
-const gzipAnswers = new Map<string, boolean>();
-
-function parseAcceptsGzip(header: string): boolean {
-  let star = false;
-  for (const part of header.toLowerCase().split(",")) {
-    const [coding, ...params] = part.split(";").map((s) => s.trim());
-    const allowed = !params.some((p) => /^q=0(\.0{0,3})?$/.test(p));
-    if (coding === "gzip") return allowed;
-    if (coding === "*") star = allowed;
-  }
-  return star;
-}
-
 export function statusRoutes({ status, session, monitorExists, agentExists, publicUrl, trustProxy }: StatusRouteDeps) {
   const reply = (config: StoredConfig, request: Request): StatusPageConfig => ({ ...config, publicUrl: `${serverUrl(request, publicUrl, trustProxy)}/status` });
 
@@ -84,7 +61,7 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
     .use(session)
     .get("/", ({ request }) => {
       const view = status.view();
-      const gzip = acceptsGzip(request.headers.get("accept-encoding"));
+      const gzip = acceptsGzip(request);
       // Vary: a shared cache keeps the plain and the gzip representation apart.
       const headers = { etag: gzip ? view.gzipEtag : view.etag, "cache-control": PAGE_CACHE, vary: "accept-encoding" };
       if (matches(request.headers.get("if-none-match"), [view.etag, view.gzipEtag])) return new Response(null, { status: 304, headers });
