@@ -43,11 +43,12 @@ export function openDatabase(path: string): Db {
   const onDisk = path !== ":memory:" && !path.startsWith("file:");
   if (onDisk && !existsSync(path)) closeSync(openSync(path, "a", 0o600));
   const sqlite = new Database(path, { create: true, strict: true });
+  // First: switching to WAL takes a lock, and another connection (a backup, a restore check) may briefly hold one.
+  sqlite.exec("PRAGMA busy_timeout = 5000");
   sqlite.exec("PRAGMA journal_mode = WAL");
   if (onDisk) for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
   sqlite.exec("PRAGMA synchronous = NORMAL");
   sqlite.exec("PRAGMA foreign_keys = ON");
-  sqlite.exec("PRAGMA busy_timeout = 5000");
   const db = drizzle({ client: sqlite, schema }) as Db;
 
   const lastKnown = newestKnownMigration();

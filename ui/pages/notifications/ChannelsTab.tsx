@@ -67,14 +67,14 @@ export function ChannelsTab() {
       </div>
       {state.phase === "loading" && <LoadingMessage data-testid="channels-loading">{t("notifications.channels.loading")}</LoadingMessage>}
       {state.phase === "error" && <LoadError data-testid="channels-error" message={state.message} onRetry={() => void reload()} />}
-      {state.phase === "loaded" && state.channels.length === 0 && (
+      {state.phase === "loaded" && state.data.length === 0 && (
         <p data-testid="channels-empty" className="px-6 py-12 text-center text-sm text-slate-500">
           {t("notifications.channels.empty")}
         </p>
       )}
-      {state.phase === "loaded" && state.channels.length > 0 && (
+      {state.phase === "loaded" && state.data.length > 0 && (
         <ul data-testid="channels-list" className="divide-y divide-slate-100">
-          {state.channels.map((c) => (
+          {state.data.map((c) => (
             <ChannelRow
               key={c.id}
               channel={c}

@@ -37,7 +37,7 @@ export function GlobalTab() {
       ) : (
         settings.state.phase === "loaded" &&
         channels.state.phase === "loaded" && (
-          <GlobalForm key={JSON.stringify(settings.state.settings)} settings={settings.state.settings} channels={channels.state.channels} saving={settings.saving} onSave={settings.save} />
+          <GlobalForm key={JSON.stringify(settings.state.data)} settings={settings.state.data} channels={channels.state.data} saving={settings.saving} onSave={settings.save} />
         )
       )}
     </div>

@@ -33,7 +33,7 @@ export function SettingsTab() {
         <CardHeader title={t("notifications.settings.messageTitle")} description={t("notifications.settings.messageHint")} />
         {state.phase === "loading" && <LoadingMessage data-testid="settings-loading">{t("notifications.settings.loading")}</LoadingMessage>}
         {state.phase === "error" && <LoadError data-testid="settings-error" message={state.message} onRetry={() => void reload()} />}
-        {state.phase === "loaded" && <MessageForm key={`${state.settings.language}|${state.settings.timeZone}`} settings={state.settings} saving={saving} onSave={save} />}
+        {state.phase === "loaded" && <MessageForm key={`${state.data.language}|${state.data.timeZone}`} settings={state.data} saving={saving} onSave={save} />}
       </Card>
     </div>
   );

@@ -122,7 +122,7 @@ export function TargetsTab({ kind, selected }: { kind: TargetKind; selected: num
             kind={kind}
             id={selected}
             name={chosen?.name}
-            channels={channels.state.channels}
+            channels={channels.state.data}
             onOwnChanged={(own) => markOwn(selected, own)}
             onClose={() => navigate(tabHref(kind), { replace: true })}
           />

@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../api/errors";
 import { listChannels, type PublicChannel } from "../../api/notifications";
+import { useLoad } from "../../components/useLoad";
 
-export type ChannelsState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; channels: PublicChannel[] };
+const fetchChannels = async () => (await listChannels()).channels ?? [];
 
 /**
  * The channel list, as every tab needs it (the channels tab lists it, the settings forms pick from it). `reload(true)`
@@ -11,45 +11,15 @@ export type ChannelsState = { phase: "loading" } | { phase: "error"; message: st
  */
 export function useChannels() {
   const { t } = useTranslation();
-  const [state, setState] = useState<ChannelsState>({ phase: "loading" });
-  const live = useRef(true);
-  useEffect(() => {
-    live.current = true;
-    return () => {
-      live.current = false;
-    };
-  }, []);
-
-  const reload = useCallback(
-    async (quiet = false) => {
-      if (!quiet) setState({ phase: "loading" });
-      try {
-        const reply = await listChannels();
-        if (live.current) setState({ phase: "loaded", channels: reply.channels ?? [] });
-      } catch (err) {
-        const message = errorMessage(err, t("notifications.channels.fetchFailed"));
-        if (live.current) setState((s) => (quiet && s.phase === "loaded" ? s : { phase: "error", message }));
-      }
-    },
-    [t],
-  );
-
-  useEffect(() => {
-    void reload();
-  }, [reload]);
+  const { state, reload, update } = useLoad<PublicChannel[]>(fetchChannels, t("notifications.channels.fetchFailed"));
 
   /** Puts a saved channel in place (or adds it) without a round trip. */
-  const put = useCallback((channel: PublicChannel) => {
-    setState((s) => {
-      if (s.phase !== "loaded") return s;
-      const known = s.channels.some((c) => c.id === channel.id);
-      return { ...s, channels: known ? s.channels.map((c) => (c.id === channel.id ? channel : c)) : [...s.channels, channel] };
-    });
-  }, []);
-
-  const remove = useCallback((id: number) => {
-    setState((s) => (s.phase === "loaded" ? { ...s, channels: s.channels.filter((c) => c.id !== id) } : s));
-  }, []);
+  const put = useCallback(
+    (channel: PublicChannel) =>
+      update((channels) => (channels.some((c) => c.id === channel.id) ? channels.map((c) => (c.id === channel.id ? channel : c)) : [...channels, channel])),
+    [update],
+  );
+  const remove = useCallback((id: number) => update((channels) => channels.filter((c) => c.id !== id)), [update]);
 
   return { state, reload, put, remove };
 }

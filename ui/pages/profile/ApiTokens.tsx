@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { errorMessage } from "../../api/errors";
@@ -19,8 +19,9 @@ import { PlusIcon } from "../../components/icons";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { Ago, useFormatDateTime } from "../../components/time";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
+import { useLoad } from "../../components/useLoad";
 
-type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; tokens: PublicApiToken[] };
+const fetchTokens = async () => (await listTokens()).tokens ?? [];
 
 /** A token just created: its secret is in this reply only (the server keeps a hash), so it is shown until dismissed. */
 type Created = { token: PublicApiToken; secret: string };
@@ -34,32 +35,19 @@ const expiryKey = (days: TokenExpiryChoice) => (days === null ? "never" : (Strin
 export function ApiTokensCard() {
   const { t } = useTranslation();
   const formatTime = useFormatDateTime();
-  const [state, setState] = useState<ListState>({ phase: "loading" });
+  const { state, reload: load, update } = useLoad<PublicApiToken[]>(fetchTokens, t("tokens.fetchFailed"));
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
   const [days, setDays] = useState<TokenExpiryChoice>(90);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Created | null>(null);
 
-  const load = useCallback(async () => {
-    setState({ phase: "loading" });
-    try {
-      setState({ phase: "loaded", tokens: (await listTokens()).tokens ?? [] });
-    } catch (err) {
-      setState({ phase: "error", message: errorMessage(err, t("tokens.fetchFailed")) });
-    }
-  }, [t]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
   const revoke = useDeleteConfirmation<PublicApiToken>({
     section: "tokens",
     message: (token) => t("tokens.confirmDelete.message", { name: token.name, prefix: token.prefix }),
     remove: revokeToken,
     onDeleted: (id) => {
-      setState((s) => (s.phase === "loaded" ? { ...s, tokens: s.tokens.filter((token) => token.id !== id) } : s));
+      update((tokens) => tokens.filter((token) => token.id !== id));
       setCreated((c) => (c?.token.id === id ? null : c));
     },
   });
@@ -74,7 +62,7 @@ export function ApiTokensCard() {
     try {
       const reply = await createToken({ name: trimmed, expiresInDays: days });
       setCreated({ token: reply.token, secret: reply.secret });
-      setState((s) => (s.phase === "loaded" ? { ...s, tokens: [...s.tokens, reply.token] } : s));
+      update((tokens) => [...tokens, reply.token]);
       setName("");
       toast.success(t("tokens.created"));
     } catch (err) {
@@ -164,13 +152,13 @@ export function ApiTokensCard() {
         {state.phase === "loading" && <LoadingMessage data-testid="tokens-loading">{t("tokens.loading")}</LoadingMessage>}
         {state.phase === "error" && <LoadError data-testid="tokens-error" message={state.message} onRetry={() => void load()} />}
         {state.phase === "loaded" &&
-          (state.tokens.length === 0 ? (
+          (state.data.length === 0 ? (
             <p data-testid="tokens-empty" className="text-sm text-slate-500">
               {t("tokens.empty")}
             </p>
           ) : (
             <ul data-testid="tokens-list" className="divide-y divide-slate-100 rounded-lg ring-1 ring-slate-200">
-              {state.tokens.map((token) => (
+              {state.data.map((token) => (
                 <li key={token.id} data-testid="token-row" data-token-id={token.id} className="flex flex-wrap items-center gap-x-4 gap-y-2 px-3 py-3 sm:px-4">
                   <div className="min-w-0 flex-1">
                     <p className="flex flex-wrap items-center gap-2">

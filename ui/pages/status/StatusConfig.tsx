@@ -9,7 +9,7 @@
 //   `status-config-save`; the pickers are prefixed `status-monitors` and `status-agents`: `-selected`,
 //   `-selected-{id}`, `-up-{id}`, `-down-{id}`, `-remove-{id}`, `-none`, `-search`, `-option-{id}` (the checkbox),
 //   `-empty`, `-no-match`, `-truncated`, `-total`, `-limit`.
-import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useDeferredValue, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { listAgents } from "../../api/agents";
@@ -27,6 +27,7 @@ import {
   type StatusPageConfig,
 } from "../../api/status";
 import { Button, buttonClass } from "../../components/Button";
+import { useLoad } from "../../components/useLoad";
 import { Card, CardHeader, PageHeader } from "../../components/Card";
 import { CopyButton } from "../../components/CodeBlock";
 import { Field, SelectInput, TextInput } from "../../components/form";
@@ -43,7 +44,15 @@ interface Item {
   detail: string;
 }
 
-type LoadState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; config: StatusPageConfig; monitors: Item[]; agents: Item[] };
+/** The configuration and what it can pick from. */
+async function fetchConfigAndChoices(): Promise<{ config: StatusPageConfig; monitors: Item[]; agents: Item[] }> {
+  const [{ config }, monitors, agents] = await Promise.all([getStatusConfig(), listMonitors(), listAgents()]);
+  return {
+    config,
+    monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.url })),
+    agents: (agents.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname })),
+  };
+}
 
 const TEXTAREA =
   "block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 " +
@@ -62,26 +71,7 @@ const LIMITS: Record<keyof ConfigErrors, number> = {
 export default function StatusConfig() {
   const { t } = useTranslation();
   useDocumentTitle(t("statusConfig.title"));
-  const [state, setState] = useState<LoadState>({ phase: "loading" });
-
-  const load = useCallback(async () => {
-    setState({ phase: "loading" });
-    try {
-      const [{ config }, monitors, agents] = await Promise.all([getStatusConfig(), listMonitors(), listAgents()]);
-      setState({
-        phase: "loaded",
-        config,
-        monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.url })),
-        agents: (agents.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname })),
-      });
-    } catch (err) {
-      setState({ phase: "error", message: errorMessage(err, t("errors.fetchFailed")) });
-    }
-  }, [t]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const { state, reload: load } = useLoad(fetchConfigAndChoices, t("errors.fetchFailed"));
 
   return (
     <div className="mx-auto max-w-5xl">
@@ -96,7 +86,7 @@ export default function StatusConfig() {
           <LoadError data-testid="status-config-error" message={state.message} onRetry={() => void load()} />
         </Card>
       )}
-      {state.phase === "loaded" && <ConfigForm config={state.config} monitors={state.monitors} agents={state.agents} />}
+      {state.phase === "loaded" && <ConfigForm {...state.data} />}
     </div>
   );
 }
