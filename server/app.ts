@@ -21,7 +21,7 @@ import { metricsRoutes } from "./metrics/routes";
 import { AgentService } from "./agents/service";
 import { createAgentStore } from "./agents/store";
 import { createLive, type Live } from "./monitors/live";
-import { monitorRoutes } from "./monitors/routes";
+import { monitorRoutes, pushRoutes } from "./monitors/routes";
 import { createMonitorService, type MonitorService, type MonitorServiceOptions } from "./monitors/service";
 import { createUserStore, type UserStore } from "./users/store";
 import { userRoutes } from "./users/routes";
@@ -161,6 +161,7 @@ export function createApp(deps: AppDeps) {
     .use(registrationRoutes({ registration, session }))
     .use(tokenRoutes({ tokens, session }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
+    .use(pushRoutes({ monitors: services.monitors }))
     .use(agentRoutes({ agents: services.agents, session }))
     .use(
       notificationRoutes({

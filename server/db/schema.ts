@@ -43,11 +43,20 @@ export * from "../tokens/tables";
 
 export const MONITOR_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export const MONITOR_STATUSES = ["pending", "up", "down"] as const;
+export const MONITOR_TYPE_VALUES = ["http", "tcp", "dns", "push"] as const;
+export const DNS_RECORD_TYPE_VALUES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS"] as const;
 
-/** An HTTP monitor: its configuration, and its latest state (also kept in memory; written when it changes). */
+/**
+ * A monitor: its configuration, and its latest state (also kept in memory; written when it changes). The columns of
+ * every type are on the row (a few nullable columns beat a JSON blob: each is typed, validated and queryable);
+ * server/monitors/types/<type>/ says which ones a type uses.
+ */
 export const monitors = sqliteTable("monitors", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
+  type: text("type", { enum: MONITOR_TYPE_VALUES }).notNull().default("http"),
+  tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  /** http: the address checked ("" for other types). */
   url: text("url").notNull(),
   method: text("method", { enum: MONITOR_METHODS }).notNull().default("GET"),
   /** Minutes between checks. */
@@ -62,6 +71,25 @@ export const monitors = sqliteTable("monitors", {
   /** Failed checks tolerated before the monitor is down: it takes retries + 1 failures in a row. */
   retries: integer("retries").notNull().default(1),
   followRedirects: integer("follow_redirects", { mode: "boolean" }).notNull().default(true),
+  // http assertions
+  keyword: text("keyword"),
+  keywordInvert: integer("keyword_invert", { mode: "boolean" }).notNull().default(false),
+  keywordCaseSensitive: integer("keyword_case_sensitive", { mode: "boolean" }).notNull().default(false),
+  jsonPath: text("json_path"),
+  maxResponseTime: integer("max_response_time"),
+  ignoreTls: integer("ignore_tls", { mode: "boolean" }).notNull().default(false),
+  tlsExpiryDays: integer("tls_expiry_days"),
+  // tcp (host, port) and dns (host = the name looked up)
+  host: text("host").notNull().default(""),
+  port: integer("port"),
+  dnsRecordType: text("dns_record_type", { enum: DNS_RECORD_TYPE_VALUES }).notNull().default("A"),
+  dnsResolver: text("dns_resolver"),
+  dnsExpected: text("dns_expected"),
+  // push
+  pushToken: text("push_token").unique(),
+  /** Seconds after the interval before silence counts as down. */
+  pushGrace: integer("push_grace").notNull().default(60),
+  lastPushAt: integer("last_push_at"),
   status: text("status", { enum: MONITOR_STATUSES }).notNull().default("pending"),
   statusChangedAt: integer("status_changed_at"),
   consecutiveFailures: integer("consecutive_failures").notNull().default(0),

@@ -44,6 +44,9 @@ const ACCESS: Record<string, Access> = {
   "PUT /api/monitors/:id": "user",
   "DELETE /api/monitors/:id": "user",
   "POST /api/monitors/:id/check": "user",
+  "POST /api/monitors/:id/push-token": "user",
+  "GET /api/push/:token": "public", // the token in the path is the credential
+  "POST /api/push/:token": "public",
   "GET /api/monitors/checks/recent": "user",
   "GET /api/monitors/:id/checks": "user",
   "GET /api/monitors/:id/history": "user",

@@ -20,11 +20,24 @@ export type CheckErrorCode =
   | "TLS_HANDSHAKE"
   | "TLS_OTHER"
   | "TARGET_REFUSED"
+  | "TOO_SLOW"
+  | "KEYWORD_MISSING"
+  | "KEYWORD_FOUND"
+  | "JSON_INVALID"
+  | "JSON_MISSING"
+  | "JSON_FALSE"
+  | "TLS_EXPIRES_SOON"
+  | "DNS_NOT_FOUND"
+  | "DNS_EMPTY"
+  | "DNS_UNEXPECTED"
+  | "DNS_FAILED"
+  | "PUSH_MISSED"
+  | "PUSH_REPORTED"
   | "OTHER";
 
 export interface CheckError {
   code: CheckErrorCode;
-  /** TIMEOUT: seconds; STATUS: status and expected; TLS_OTHER / TARGET_REFUSED / OTHER: detail (untranslated). */
+  /** The sentence's parts (TIMEOUT: seconds; STATUS: status and expected; …); details are untranslated text. */
   params: Record<string, string>;
 }
 
@@ -43,11 +56,33 @@ export const CHECK_ERROR_TEXT = {
   TLS_HOSTNAME: "TLS error: certificate does not match the host name",
   TLS_UNTRUSTED: "TLS error: certificate is not trusted",
   TLS_HANDSHAKE: "TLS error: handshake failed",
+  JSON_INVALID: "body is not JSON",
 } as const satisfies Partial<Record<CheckErrorCode, string>>;
 
 export const timeoutError = (seconds: number) => `timeout after ${seconds} s`;
 /** "status 503, expected 2xx or 301" */
 export const statusError = (status: number, expected: string) => `status ${status}, expected ${expected.replace(/,/g, " or ")}`;
+
+/** 2340 → "2 340" (the sentences group thousands with a space, whatever the reader's language). */
+const grouped = (n: number) => String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+/** "too slow: 2 340 ms > 1 000 ms" */
+export const tooSlowError = (ms: number, max: number) => `too slow: ${grouped(ms)} ms > ${grouped(max)} ms`;
+/** Keywords and values are quoted as JSON strings, so any text reads back unambiguously. */
+export const keywordMissingError = (keyword: string) => `keyword ${JSON.stringify(keyword)} not found`;
+export const keywordFoundError = (keyword: string) => `keyword ${JSON.stringify(keyword)} found`;
+/** "JSON $.status not found" */
+export const jsonMissingError = (path: string) => `JSON ${path} not found`;
+/** "JSON $.status == \"ok\" is false (got \"error\")" */
+export const jsonFalseError = (expression: string, actual: string) => `JSON ${expression} is false (got ${actual})`;
+export const tlsExpiresSoonError = (days: number) => `TLS certificate expires in ${days} days`;
+export const dnsNotFoundError = (name: string) => `DNS: ${name} does not exist`;
+export const dnsEmptyError = (record: string, name: string) => `DNS: no ${record} records for ${name}`;
+export const dnsUnexpectedError = (expected: string, answers: string[]) => `DNS: expected ${expected}, got ${answers.join(", ")}`;
+export const dnsFailedError = (detail: string) => `DNS: ${detail}`;
+/** A push monitor heard nothing within its interval plus grace. */
+export const pushMissedError = (intervalMinutes: number, graceSeconds: number) => `no push within ${intervalMinutes} min + ${graceSeconds} s`;
+/** A push call said `status=down` (with its `msg`, if any). */
+export const pushReportedError = (message: string | null) => (message ? `reported down: ${message}` : "reported down");
 
 const BY_TEXT = new Map<string, CheckErrorCode>(Object.entries(CHECK_ERROR_TEXT).map(([code, text]) => [text, code as CheckErrorCode]));
 
@@ -59,6 +94,28 @@ export function parseCheckError(message: string): CheckError {
   if (m) return { code: "TIMEOUT", params: { seconds: m[1] } };
   m = /^status (\d{3}), expected (.+)$/.exec(message);
   if (m) return { code: "STATUS", params: { status: m[1], expected: m[2] } };
+  m = /^too slow: ([\d ]+) ms > ([\d ]+) ms$/.exec(message);
+  if (m) return { code: "TOO_SLOW", params: { ms: m[1], max: m[2] } };
+  m = /^keyword (".*") (not found|found)$/.exec(message);
+  if (m) return { code: m[2] === "found" ? "KEYWORD_FOUND" : "KEYWORD_MISSING", params: { keyword: m[1] } };
+  m = /^JSON (\$\S*) not found$/.exec(message);
+  if (m) return { code: "JSON_MISSING", params: { path: m[1] } };
+  m = /^JSON (.+) is false \(got (.*)\)$/.exec(message);
+  if (m) return { code: "JSON_FALSE", params: { expression: m[1], actual: m[2] } };
+  m = /^TLS certificate expires in (-?\d+) days$/.exec(message);
+  if (m) return { code: "TLS_EXPIRES_SOON", params: { days: m[1] } };
+  m = /^DNS: (\S+) does not exist$/.exec(message);
+  if (m) return { code: "DNS_NOT_FOUND", params: { name: m[1] } };
+  m = /^DNS: no (\S+) records for (\S+)$/.exec(message);
+  if (m) return { code: "DNS_EMPTY", params: { record: m[1], name: m[2] } };
+  m = /^DNS: expected (.+?), got (.*)$/.exec(message);
+  if (m) return { code: "DNS_UNEXPECTED", params: { expected: m[1], answers: m[2] } };
+  m = /^DNS: (.*)$/.exec(message);
+  if (m) return { code: "DNS_FAILED", params: { detail: m[1] } };
+  m = /^no push within (\d+) min \+ (\d+) s$/.exec(message);
+  if (m) return { code: "PUSH_MISSED", params: { interval: m[1], grace: m[2] } };
+  m = /^reported down(?:: (.*))?$/.exec(message);
+  if (m) return { code: "PUSH_REPORTED", params: { detail: m[1] ?? "" } };
   m = /^TLS error: (.*)$/.exec(message);
   if (m) return { code: "TLS_OTHER", params: { detail: m[1] } };
   // server/net/targets.ts: the address policy refused the host (or a redirect's).

@@ -5,15 +5,30 @@ export type MonitorMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE"
 /** pending: no verdict yet (new, or failing but still within its retries); up; down. */
 export type MonitorStatus = "pending" | "up" | "down";
 
+/** What a monitor checks (server/monitors/types/<type>/): each type decides up/down, response time and the error. */
+export type MonitorType = "http" | "tcp" | "dns" | "push";
+export const MONITOR_TYPES = ["http", "tcp", "dns", "push"] as const satisfies readonly MonitorType[];
+export type DnsRecordType = "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS";
+export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS"] as const satisfies readonly DnsRecordType[];
+
 export interface MonitorHeader {
   name: string;
   value: string;
 }
 
-/** The fields a user sets (POST body; every field optional in PUT). */
+/**
+ * The fields a user sets (POST body; every field optional in PUT). Fields of other types than the monitor's are
+ * kept but unused (switching the type back finds them again).
+ */
 export interface MonitorInput {
   name: string;
-  url: string;
+  /** Default "http". */
+  type?: MonitorType;
+  /** Free-form labels (at most 10, 1-32 characters each, compared without case); the UI colours them by name. */
+  tags?: string[];
+  // ── http ──
+  /** Required for http: an http:// or https:// address. */
+  url?: string;
   /** Default GET. */
   method?: MonitorMethod;
   /** Minutes, 1-1440. Default 5. */
@@ -31,11 +46,44 @@ export interface MonitorInput {
   retries?: number;
   /** Default true; when false a 3xx is the answer (expect "3xx" then). */
   followRedirects?: boolean;
+  /** http: the body (first 1 MB) must contain this text (or must not, with keywordInvert). null for none. */
+  keyword?: string | null;
+  /** http: true = down when the keyword IS found. Default false. */
+  keywordInvert?: boolean;
+  /** http: Default false (the keyword matches whatever its case). */
+  keywordCaseSensitive?: boolean;
+  /** http: a JSON path assertion on the body, e.g. `$.status == "ok"`, `$.queue.length < 100` (server/monitors/types/http/json-path.ts). */
+  jsonPath?: string | null;
+  /** http: an answer slower than this many ms counts as down ("too slow: 2 340 ms > 1 000 ms"). null for none. */
+  maxResponseTime?: number | null;
+  /** http: accept invalid, self-signed or expired certificates. Default false. */
+  ignoreTls?: boolean;
+  /** http: down when the TLS certificate expires within this many days (1-365). null (default) for never. */
+  tlsExpiryDays?: number | null;
+  // ── tcp and dns ──
+  /** tcp: the host to connect to; dns: the name to look up. */
+  host?: string;
+  /** tcp: 1-65535. */
+  port?: number | null;
+  // ── dns ──
+  /** Default "A". */
+  dnsRecordType?: DnsRecordType;
+  /** An IP address, optionally with a port ("9.9.9.9", "127.0.0.1:5353", "[::1]:53"); null = the system's resolver. */
+  dnsResolver?: string | null;
+  /** Up only when one of the answers equals this (case-insensitive; MX answers as "10 mail.example.com"). */
+  dnsExpected?: string | null;
+  // ── push ──
+  /** Seconds allowed after interval before a silent push monitor is down (0-3600). Default 60. */
+  pushGrace?: number;
 }
 
 export interface PublicMonitor {
   id: number;
   name: string;
+  type: MonitorType;
+  tags: string[];
+  /** What lists show and search: the URL (http), host:port (tcp), "name record" (dns), "" (push). */
+  target: string;
   url: string;
   method: MonitorMethod;
   interval: number;
@@ -46,6 +94,23 @@ export interface PublicMonitor {
   active: boolean;
   retries: number;
   followRedirects: boolean;
+  keyword: string | null;
+  keywordInvert: boolean;
+  keywordCaseSensitive: boolean;
+  jsonPath: string | null;
+  maxResponseTime: number | null;
+  ignoreTls: boolean;
+  tlsExpiryDays: number | null;
+  host: string;
+  port: number | null;
+  dnsRecordType: DnsRecordType;
+  dnsResolver: string | null;
+  dnsExpected: string | null;
+  pushGrace: number;
+  /** push: the secret of `/api/push/{pushToken}` (null for other types). */
+  pushToken: string | null;
+  /** push: when the latest call came (null if none yet). */
+  lastPushAt: number | null;
   createdAt: number;
   updatedAt: number;
   // Derived
@@ -65,6 +130,11 @@ export interface PublicMonitor {
   uptime24h: number | null;
   /** Expiry of the TLS certificate (https monitors), when known. */
   tlsExpiresAt: number | null;
+  /**
+   * The last 24 hours as 24 hourly [checks, up] pairs, oldest first, the last one the current hour (from the
+   * in-memory counters: the list's heartbeat strip).
+   */
+  heartbeat: [number, number][];
 }
 
 /** One check. */
@@ -176,14 +246,27 @@ export interface DownMonitor {
 export interface MonitorStatusEvent {
   monitorId: number;
   name: string;
-  /** What the notifications state: the target and the answer that decided. */
+  type: MonitorType;
+  /** What the notifications state: the target (PublicMonitor.target) and the answer that decided. */
   url: string;
+  /** The type's facts for messages: port, record, keyword, last push time (labels in English; keys stable). */
+  facts?: MonitorFacts;
   from: MonitorStatus;
   to: MonitorStatus;
   at: number;
   error?: string | null;
   responseTime?: number | null;
   httpStatus?: number | null;
+}
+
+/** What a status message names beside the target, by type. */
+export interface MonitorFacts {
+  port?: number;
+  record?: string;
+  resolver?: string;
+  keyword?: string;
+  jsonPath?: string;
+  lastPushAt?: number | null;
 }
 
 /** A check finished and was applied (every scheduled or manual check). */

@@ -3,7 +3,7 @@
 // after the writer flushed its queue; from then on every recorded check is appended. Monitors nobody looks at cost
 // nothing, and start-up reads nothing.
 import type { Database } from "bun:sqlite";
-import type { CheckOutcome } from "./check";
+import type { CheckOutcome } from "./types/check-type";
 import type { RecentCheck } from "./public";
 
 export const RECENT_CHECKS = 50;

@@ -161,7 +161,7 @@ describe("bad input", () => {
     ["no name", { url: "http://x.test/" }, 400, "VALIDATION", /Name is required/],
     ["a blank name", { name: "   ", url: "http://x.test/" }, 400, "VALIDATION", /Name is required/],
     ["a long name", { name: "n".repeat(101), url: "http://x.test/" }, 400, "VALIDATION", /at most 100/],
-    ["no url", { name: "x" }, 400, "VALIDATION", /URL is required/],
+    ["no url", { name: "x" }, 400, "INVALID_URL", /URL is required/],
     ["javascript:", { name: "x", url: "javascript:alert(1)" }, 400, "INVALID_URL", /http:\/\/ or https:\/\//],
     ["file:", { name: "x", url: "file:///etc/passwd" }, 400, "INVALID_URL", /http:\/\/ or https:\/\//],
     ["ftp:", { name: "x", url: "ftp://example.com/" }, 400, "INVALID_URL", /http:\/\/ or https:\/\//],

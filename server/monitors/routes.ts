@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
 import { doc } from "../http/openapi";
-import { createBody, monitorIdParams, seriesQuery, updateBody } from "./schemas";
+import { createBody, monitorIdParams, pushParams, pushQuery, seriesQuery, updateBody } from "./schemas";
 import type { MonitorService } from "./service";
 
 export interface MonitorRouteDeps {
@@ -81,6 +81,15 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
       },
       { auth: "user", params: monitorIdParams, detail: doc("A monitor's 24-hour and 30-day figures and status bars") },
     )
+    .post(
+      "/monitors/:id/push-token",
+      ({ params }) => {
+        const monitor = monitors.regeneratePushToken(params.id);
+        if (!monitor) throw monitorNotFound();
+        return { success: true, message: "Push URL replaced", monitor };
+      },
+      { auth: "user", params: monitorIdParams, detail: doc("Replace a push monitor's push URL (the old one stops working)") },
+    )
     .get(
       "/monitors/:id/series",
       ({ params, query }) => {
@@ -89,4 +98,19 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
       },
       { auth: "user", params: monitorIdParams, query: seriesQuery, detail: doc("A monitor's response-time and uptime series") },
     );
+}
+
+/**
+ * `/api/push/{token}` for push monitors: no session (the token is the credential), GET or POST, `status=up|down`,
+ * `msg=` and `ping=` (ms) in the query string. A request body is never read (scripts may send anything).
+ */
+export function pushRoutes({ monitors }: Pick<MonitorRouteDeps, "monitors">) {
+  const handle = ({ params, query }: { params: { token: string }; query: { status?: "up" | "down"; msg?: string; ping?: number } }) => {
+    const result = monitors.push(params.token, { status: query.status, msg: query.msg, ping: query.ping ?? null });
+    return { success: true, message: result.status === "up" ? "Push recorded: up" : "Push recorded: down" };
+  };
+  const detail = doc("Record a push (push monitors)", 404, 409, 429);
+  return new Elysia({ prefix: "/api", detail: { tags: ["monitors"] } })
+    .get("/push/:token", handle, { params: pushParams, query: pushQuery, detail })
+    .post("/push/:token", handle, { params: pushParams, query: pushQuery, parse: "none", detail });
 }

@@ -1,9 +1,9 @@
 import { t } from "elysia";
-import { MONITOR_METHODS } from "../db/schema";
+import { DNS_RECORD_TYPE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES } from "../db/schema";
 import { HttpError, badRequest } from "../http/errors";
 import { idParams } from "../http/ids";
 import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
-import type { MonitorHeader, MonitorMethod } from "./public";
+import type { DnsRecordType, MonitorHeader, MonitorMethod, MonitorType } from "./public";
 import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
 
 // Request schemas for the monitor routes. Messages are the ones a user sees (the UI translates by `code`).
@@ -20,6 +20,16 @@ export const LIMITS = {
   headerNameLength: 256,
   headerValueLength: 4096,
   bodyBytes: 64 * 1024,
+  maxTags: 10,
+  tagLength: 32,
+  keywordLength: 500,
+  jsonPathLength: 500,
+  maxResponseTime: 60_000,
+  maxTlsExpiryDays: 365,
+  hostLength: 253,
+  dnsExpectedLength: 255,
+  resolverLength: 64,
+  maxPushGrace: 3600,
 } as const;
 
 export const DEFAULTS = {
@@ -30,10 +40,14 @@ export const DEFAULTS = {
   retries: 1,
   active: true,
   followRedirects: true,
+  type: "http" as MonitorType,
+  dnsRecordType: "A" as DnsRecordType,
+  pushGrace: 60,
 };
 
 const INTERVAL_MESSAGE = `Interval must be a whole number of minutes from ${LIMITS.minInterval} to ${LIMITS.maxInterval}`;
 const TIMEOUT_MESSAGE = `Timeout must be a whole number of seconds from ${LIMITS.minTimeout} to ${LIMITS.maxTimeout}`;
+export const RESOLVER_MESSAGE = "Resolver must be an IP address, optionally with a port (9.9.9.9, 127.0.0.1:5353 or [::1]:53)";
 const STATUS_MESSAGE = "Expected status must be a code like 200, a class like 2xx or a range like 200-299 (several separated by commas)";
 
 const fields = {
@@ -79,12 +93,44 @@ const fields = {
   active: t.Boolean({ error: "active must be true or false" }),
   retries: t.Integer({ minimum: 0, maximum: LIMITS.maxRetries, error: `Retries must be a whole number from 0 to ${LIMITS.maxRetries}` }),
   followRedirects: t.Boolean({ error: "followRedirects must be true or false" }),
+  type: t.Union(
+    MONITOR_TYPE_VALUES.map((v) => t.Literal(v)),
+    { error: `Type must be one of ${MONITOR_TYPE_VALUES.join(", ")}` },
+  ),
+  tags: t.Array(t.String({ maxLength: 200, error: "Each tag must be text" }), {
+    maxItems: LIMITS.maxTags,
+    error: `At most ${LIMITS.maxTags} tags, each 1-${LIMITS.tagLength} characters`,
+  }),
+  keyword: t.Union([t.Null(), t.String({ maxLength: LIMITS.keywordLength })], { error: `The keyword must be text of at most ${LIMITS.keywordLength} characters` }),
+  keywordInvert: t.Boolean({ error: "keywordInvert must be true or false" }),
+  keywordCaseSensitive: t.Boolean({ error: "keywordCaseSensitive must be true or false" }),
+  jsonPath: t.Union([t.Null(), t.String({ maxLength: LIMITS.jsonPathLength })], { error: `The JSON path must be text of at most ${LIMITS.jsonPathLength} characters` }),
+  maxResponseTime: t.Union([t.Null(), t.Integer({ minimum: 1, maximum: LIMITS.maxResponseTime })], {
+    error: `The slow-answer limit must be a whole number of milliseconds from 1 to ${LIMITS.maxResponseTime}`,
+  }),
+  ignoreTls: t.Boolean({ error: "ignoreTls must be true or false" }),
+  tlsExpiryDays: t.Union([t.Null(), t.Integer({ minimum: 1, maximum: LIMITS.maxTlsExpiryDays })], {
+    error: `TLS expiry warning must be a whole number of days from 1 to ${LIMITS.maxTlsExpiryDays}`,
+  }),
+  host: t.String({ maxLength: LIMITS.hostLength, error: `Host must be a host name or IP address of at most ${LIMITS.hostLength} characters` }),
+  port: t.Union([t.Null(), t.Integer({ minimum: 1, maximum: 65535 })], { error: "Port must be a whole number from 1 to 65535" }),
+  dnsRecordType: t.Union(
+    DNS_RECORD_TYPE_VALUES.map((v) => t.Literal(v)),
+    { error: `Record type must be one of ${DNS_RECORD_TYPE_VALUES.join(", ")}` },
+  ),
+  dnsResolver: t.Union([t.Null(), t.String({ maxLength: LIMITS.resolverLength })], { error: RESOLVER_MESSAGE }),
+  dnsExpected: t.Union([t.Null(), t.String({ maxLength: LIMITS.dnsExpectedLength })], {
+    error: `The expected answer must be text of at most ${LIMITS.dnsExpectedLength} characters`,
+  }),
+  pushGrace: t.Integer({ minimum: 0, maximum: LIMITS.maxPushGrace, error: `Grace must be a whole number of seconds from 0 to ${LIMITS.maxPushGrace}` }),
 };
 
-/** POST /api/monitors: name and url required, the rest defaulted. */
+/** POST /api/monitors: name required (and what the type needs: url, host and port…), the rest defaulted. */
 export const createBody = t.Object({
   name: fields.name,
-  url: fields.url,
+  type: t.Optional(fields.type),
+  tags: t.Optional(fields.tags),
+  url: t.Optional(fields.url),
   method: t.Optional(fields.method),
   interval: t.Optional(fields.interval),
   timeout: t.Optional(fields.timeout),
@@ -94,12 +140,33 @@ export const createBody = t.Object({
   active: t.Optional(fields.active),
   retries: t.Optional(fields.retries),
   followRedirects: t.Optional(fields.followRedirects),
+  keyword: t.Optional(fields.keyword),
+  keywordInvert: t.Optional(fields.keywordInvert),
+  keywordCaseSensitive: t.Optional(fields.keywordCaseSensitive),
+  jsonPath: t.Optional(fields.jsonPath),
+  maxResponseTime: t.Optional(fields.maxResponseTime),
+  ignoreTls: t.Optional(fields.ignoreTls),
+  tlsExpiryDays: t.Optional(fields.tlsExpiryDays),
+  host: t.Optional(fields.host),
+  port: t.Optional(fields.port),
+  dnsRecordType: t.Optional(fields.dnsRecordType),
+  dnsResolver: t.Optional(fields.dnsResolver),
+  dnsExpected: t.Optional(fields.dnsExpected),
+  pushGrace: t.Optional(fields.pushGrace),
 });
 
 /** PUT /api/monitors/:id: any subset; absent fields keep their value (so `{ "active": false }` pauses). */
 export const updateBody = t.Partial(createBody);
 
 export const monitorIdParams = idParams("monitor");
+
+/** A token that cannot be one is answered like an unknown one (404), not as a validation error. */
+export const pushParams = t.Object({ token: t.String({ maxLength: 64 }) });
+export const pushQuery = t.Object({
+  status: t.Optional(t.Union([t.Literal("up"), t.Literal("down")], { error: "status must be up or down" })),
+  msg: t.Optional(t.String({ maxLength: 1000, error: "msg must be text of at most 1000 characters" })),
+  ping: t.Optional(t.Numeric({ minimum: 0, maximum: 600_000, error: "ping must be a number of milliseconds from 0 to 600000" })),
+});
 
 export const seriesQuery = t.Object({
   range: t.Optional(t.Union([t.Literal("24h"), t.Literal("7d"), t.Literal("30d")], { error: "range must be 24h, 7d or 30d" })),
@@ -108,6 +175,8 @@ export const seriesQuery = t.Object({
 /** A monitor's configuration once validated and normalised: what the store keeps. */
 export interface MonitorFields {
   name: string;
+  type: MonitorType;
+  tags: string[];
   url: string;
   method: MonitorMethod;
   interval: number;
@@ -118,6 +187,21 @@ export interface MonitorFields {
   active: boolean;
   retries: number;
   followRedirects: boolean;
+  keyword: string | null;
+  keywordInvert: boolean;
+  keywordCaseSensitive: boolean;
+  jsonPath: string | null;
+  maxResponseTime: number | null;
+  ignoreTls: boolean;
+  tlsExpiryDays: number | null;
+  host: string;
+  port: number | null;
+  dnsRecordType: DnsRecordType;
+  dnsResolver: string | null;
+  dnsExpected: string | null;
+  pushGrace: number;
+  /** Not set by users: generated when a monitor becomes a push monitor, replaced on request. */
+  pushToken: string | null;
 }
 
 export type MonitorPatch = Partial<MonitorFields>;
@@ -130,6 +214,7 @@ const invalid = (code: string, message: string): HttpError => badRequest(code, m
 /** Parses and checks a monitor URL: http or https, with a host. Returns it normalised (trimmed). */
 export function checkUrl(raw: string): string {
   const url = raw.trim();
+  if (!url) throw invalid("INVALID_URL", "URL is required: an http:// or https:// address");
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -144,14 +229,12 @@ export function checkUrl(raw: string): string {
   return url;
 }
 
-/** "200, 3XX,200" → "200,3xx". */
-/**
- * Merges a create or update body over the current fields (or the defaults), normalises it and checks what the
- * schemas cannot: a real http(s) URL, a name that is not blank, timeout below the interval, no body with GET/HEAD.
- */
-export function resolveFields(input: MonitorPatch, current?: MonitorFields, policy: TargetPolicy = ALLOW_PRIVATE): MonitorFields {
-  const base: MonitorFields = current ?? {
+/** The fields of a new monitor before its body is applied. */
+export function defaultFields(): MonitorFields {
+  return {
     name: "",
+    type: DEFAULTS.type,
+    tags: [],
     url: "",
     method: DEFAULTS.method,
     interval: DEFAULTS.interval,
@@ -162,15 +245,75 @@ export function resolveFields(input: MonitorPatch, current?: MonitorFields, poli
     active: DEFAULTS.active,
     retries: DEFAULTS.retries,
     followRedirects: DEFAULTS.followRedirects,
+    keyword: null,
+    keywordInvert: false,
+    keywordCaseSensitive: false,
+    jsonPath: null,
+    maxResponseTime: null,
+    ignoreTls: false,
+    tlsExpiryDays: null,
+    host: "",
+    port: null,
+    dnsRecordType: DEFAULTS.dnsRecordType,
+    dnsResolver: null,
+    dnsExpected: null,
+    pushGrace: DEFAULTS.pushGrace,
+    pushToken: null,
   };
+}
+
+/** Trimmed, without empties, duplicates (whatever their case) merged keeping the first spelling. */
+export function normaliseTags(tags: string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim().replace(/\s+/g, " ");
+    if (!tag) continue;
+    if (tag.length > LIMITS.tagLength) throw invalid("VALIDATION", `At most ${LIMITS.maxTags} tags, each 1-${LIMITS.tagLength} characters`);
+    const key = tag.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(tag);
+  }
+  return out;
+}
+
+/**
+ * Merges a create or update body over the current fields (or the defaults), normalises it and checks what the
+ * schemas cannot: the shared rules here (a name that is not blank, timeout below the interval), the type's own in
+ * server/monitors/types/<type>/ (an http(s) URL, a host and port, a resolver address…).
+ */
+export function resolveFields(
+  input: MonitorPatch,
+  current: MonitorFields | undefined,
+  policy: TargetPolicy,
+  validateType: (fields: MonitorFields, policy: TargetPolicy, creating: boolean) => void,
+): MonitorFields {
+  const base: MonitorFields = current ?? defaultFields();
   const merged: MonitorFields = { ...base };
   // Only the known fields, whatever else the body carried.
   for (const key of Object.keys(base) as (keyof MonitorFields)[]) {
-    if (input[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = input[key];
+    if (key !== "pushToken" && input[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = input[key];
   }
 
   merged.name = merged.name.trim();
   if (!merged.name) throw invalid("VALIDATION", "Name is required");
+  merged.tags = normaliseTags(merged.tags);
+
+  // A new monitor with a 1-minute interval and no timeout given gets the longest allowed one rather than an error.
+  if (!current && input.timeout === undefined) merged.timeout = Math.min(DEFAULTS.timeout, merged.interval * 60 - 1);
+  if (merged.timeout >= merged.interval * 60 && merged.type !== "push") {
+    throw invalid("TIMEOUT_TOO_LONG", "Timeout must be shorter than the interval");
+  }
+  validateType(merged, policy, !current);
+  return merged;
+}
+
+/**
+ * The http type's rules: a real http(s) URL allowed by the address policy, a valid expected status, no body with
+ * GET/HEAD, no reserved header; the assertions' limits. (Kept here with the URL and status helpers they use.)
+ */
+export function validateHttpFields(merged: MonitorFields, policy: TargetPolicy = ALLOW_PRIVATE): void {
   merged.url = checkUrl(merged.url);
   // The address as written; names are checked again, resolved, before every request (server/net/targets.ts).
   const forbidden = literalHostProblem(merged.url, policy);
@@ -179,12 +322,6 @@ export function resolveFields(input: MonitorPatch, current?: MonitorFields, poli
   merged.expectedStatus = normaliseExpectedStatus(merged.expectedStatus);
   merged.body = merged.body === "" ? null : merged.body;
   merged.headers = merged.headers.map((h) => ({ name: h.name, value: h.value }));
-
-  // A new monitor with a 1-minute interval and no timeout given gets the longest allowed one rather than an error.
-  if (!current && input.timeout === undefined) merged.timeout = Math.min(DEFAULTS.timeout, merged.interval * 60 - 1);
-  if (merged.timeout >= merged.interval * 60) {
-    throw invalid("TIMEOUT_TOO_LONG", "Timeout must be shorter than the interval");
-  }
   if (merged.body !== null) {
     if (merged.method === "GET" || merged.method === "HEAD") {
       throw invalid("BODY_NOT_ALLOWED", `A ${merged.method} request cannot have a body: choose another method or clear the body`);
@@ -196,5 +333,9 @@ export function resolveFields(input: MonitorPatch, current?: MonitorFields, poli
       throw invalid("RESERVED_HEADER", `The ${h.name} header is set by Vigil and cannot be changed`);
     }
   }
-  return merged;
+  if (merged.keyword === "") merged.keyword = null;
+  if (merged.jsonPath !== null && merged.jsonPath.trim() === "") merged.jsonPath = null;
+  if (merged.maxResponseTime !== null && merged.maxResponseTime >= merged.timeout * 1000) {
+    throw invalid("MAX_RESPONSE_TIME_TOO_LONG", "The slow-answer limit must be below the timeout");
+  }
 }

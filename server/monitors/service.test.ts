@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { openDatabase, type Db } from "../db/open";
 import { createEventBus, type EventMap } from "../events";
 import { fakeClock, type FakeClock } from "../test-support";
-import type { Checker, TlsProbe } from "./check";
+import type { TlsProbe } from "./tls-probe";
+import type { Checker } from "./types/http/http";
 import { slotAtOrAfter } from "./scheduler";
 import { createMonitorService } from "./service";
 

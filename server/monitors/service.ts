@@ -4,7 +4,11 @@
 import type { Db } from "../db/open";
 import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
-import { createChecker, createTlsProbe, runCheck, type Checker, type CheckOutcome, type TlsProbe } from "./check";
+import { createTlsProbe, type TlsProbe } from "./tls-probe";
+import type { Checker } from "./types/http/http";
+import { createCheckTypes, type CheckOutcome, type CheckState } from "./types";
+import { PUSH_MIN_GAP_MS, newPushToken, pushOutcome } from "./types/push/push";
+import { conflict, HttpError, notFound } from "../http/errors";
 import { createHistory, DAY, type HistoryOptions } from "./history";
 import type { CheckResult, MonitorChangeEvent, PublicMonitor, RecentCheck } from "./public";
 import { createRecentChecks } from "./recent";
@@ -19,7 +23,7 @@ export interface MonitorServiceOptions {
   bus: EventBus;
   log?: Logger;
   clock?: Clock;
-  /** Replaces the HTTP check (tests). */
+  /** Replaces the HTTP request of http monitors (tests). */
   checker?: Checker;
   /** Which addresses monitors may target (server/net/targets.ts); private ones by default. */
   targets?: TargetPolicy;
@@ -34,16 +38,42 @@ export interface MonitorServiceOptions {
 }
 
 // Fields whose change makes the next check different: an edit of any of them runs a check at once.
-const CHECK_FIELDS: (keyof MonitorFields)[] = ["url", "method", "interval", "timeout", "expectedStatus", "headers", "body", "followRedirects"];
+const CHECK_FIELDS: (keyof MonitorFields)[] = [
+  "type",
+  "url",
+  "method",
+  "interval",
+  "timeout",
+  "expectedStatus",
+  "headers",
+  "body",
+  "followRedirects",
+  "keyword",
+  "keywordInvert",
+  "keywordCaseSensitive",
+  "jsonPath",
+  "maxResponseTime",
+  "ignoreTls",
+  "tlsExpiryDays",
+  "host",
+  "port",
+  "dnsRecordType",
+  "dnsResolver",
+  "dnsExpected",
+  "pushGrace",
+];
+
+/** Minutes between scheduled looks: push monitors are looked at every minute (silence is noticed within a minute). */
+const cadence = (fields: MonitorFields) => (fields.type === "push" ? 1 : fields.interval);
 
 export function createMonitorService(options: MonitorServiceOptions) {
   const { db, bus } = options;
   const log = options.log ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const targets = options.targets ?? ALLOW_PRIVATE;
-  const checker = options.checker ?? (options.targets ? createChecker({ policy: targets }) : runCheck);
+  const types = createCheckTypes({ policy: targets, httpChecker: options.checker, now: () => clock.now() });
   const tls = options.tls === false ? null : (options.tls ?? createTlsProbe());
-  const store = createMonitorStore(db);
+  const store = createMonitorStore(db, { targetOf: (f) => types.of(f.type).target(f) });
   const writer = createWriter(db, { clock, log, ...options.writer });
   const recent = createRecentChecks(db.$client, () => writer.flush());
   const history = createHistory(db, { clock, log, rawRetentionMs: (options.rawRetentionDays ?? 7) * DAY, ...options.history });
@@ -56,7 +86,14 @@ export function createMonitorService(options: MonitorServiceOptions) {
   let running = false;
 
   store.load(clock.now());
-  for (const entry of store.all()) if (entry.fields.active) scheduler.schedule(entry.id, entry.fields.interval);
+  for (const entry of store.all()) if (entry.fields.active) scheduler.schedule(entry.id, cadence(entry.fields));
+
+  const checkState = (entry: MonitorEntry): CheckState => ({
+    lastPushAt: entry.state.lastPushAt,
+    tlsExpiresAt: entry.state.tlsExpiresAt,
+    pushWatch: entry.pushWatch,
+  });
+  const validate = types.validate;
 
   const publicOf = (entry: MonitorEntry) => store.toPublic(entry, clock.now());
   const changed = (action: MonitorChangeEvent["action"], monitorId: number, entry?: MonitorEntry) => {
@@ -70,7 +107,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     recent.add(entry.id, outcome);
     if (applied.persist) writer.saveState(entry.id, entry.state);
     // Not for a refused target: the policy forbids any connection to it, the certificate lookup's included.
-    if (tls && /^https:/i.test(entry.fields.url) && !outcome.error?.startsWith("Target refused:")) {
+    if (tls && entry.fields.type === "http" && /^https:/i.test(entry.fields.url) && !outcome.error?.startsWith("Target refused:")) {
       const known = tls.get(entry.fields.url, (expiresAt) => {
         if (expiresAt === null || store.get(entry.id) !== entry || entry.state.tlsExpiresAt === expiresAt) return;
         entry.state.tlsExpiresAt = expiresAt;
@@ -95,7 +132,9 @@ export function createMonitorService(options: MonitorServiceOptions) {
       bus.emit("monitor.status", {
         monitorId: entry.id,
         name: entry.fields.name,
-        url: entry.fields.url,
+        type: entry.fields.type,
+        url: types.of(entry.fields.type).target(entry.fields),
+        facts: types.of(entry.fields.type).facts(entry.fields, checkState(entry)),
         from: applied.from,
         to: applied.to,
         at: outcome.time,
@@ -110,9 +149,9 @@ export function createMonitorService(options: MonitorServiceOptions) {
   async function runScheduled(id: number, signal: AbortSignal) {
     const entry = store.get(id);
     if (!entry || !entry.fields.active) return;
-    const outcome = await checker(entry.fields, signal);
-    // Stopped mid-check (shutdown), or deleted meanwhile: nothing to record.
-    if (signal.aborted || store.get(id) !== entry) return;
+    const outcome = await types.run(entry.fields, checkState(entry), signal);
+    // Nothing to record (a push monitor heard in time), stopped mid-check (shutdown), or deleted meanwhile.
+    if (!outcome || signal.aborted || store.get(id) !== entry) return;
     record(entry, outcome);
   }
 
@@ -132,9 +171,9 @@ export function createMonitorService(options: MonitorServiceOptions) {
     down: () => store.down(),
 
     create(input: MonitorPatch): PublicMonitor {
-      const fields = resolveFields(input, undefined, targets);
+      const fields = resolveFields(input, undefined, targets, validate);
       const entry = store.create(fields, clock.now());
-      if (fields.active) scheduler.schedule(entry.id, fields.interval, { kick: true });
+      if (fields.active) scheduler.schedule(entry.id, cadence(fields), { kick: fields.type !== "push" });
       changed("created", entry.id, entry);
       return publicOf(entry);
     },
@@ -144,11 +183,13 @@ export function createMonitorService(options: MonitorServiceOptions) {
       const entry = store.get(id);
       if (!entry) return undefined;
       const before = entry.fields;
-      const fields = resolveFields(patch, before, targets);
+      const fields = resolveFields(patch, before, targets, validate);
       if (!store.update(id, fields, clock.now())) return undefined;
       if (!fields.active) scheduler.unschedule(id);
       else if (!before.active || CHECK_FIELDS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(fields[k]))) {
-        scheduler.schedule(id, fields.interval, { kick: true });
+        // A resumed or changed push monitor gets a full interval + grace before silence counts.
+        entry.pushWatch = { since: clock.now(), missedAt: null };
+        scheduler.schedule(id, cadence(fields), { kick: fields.type !== "push" });
       }
       changed("updated", id, entry);
       return publicOf(entry);
@@ -167,10 +208,44 @@ export function createMonitorService(options: MonitorServiceOptions) {
     async checkNow(id: number): Promise<{ result: CheckResult; monitor: PublicMonitor } | undefined> {
       const entry = store.get(id);
       if (!entry) return undefined;
-      const outcome = await checker(entry.fields);
-      if (store.get(id) !== entry) return undefined;
+      if (entry.fields.type === "push") {
+        throw conflict("PUSH_NOT_CHECKED", "A push monitor is not checked by Vigil: it waits for calls to its push URL");
+      }
+      const outcome = await types.run(entry.fields, checkState(entry));
+      if (!outcome || store.get(id) !== entry) return undefined;
       const result = record(entry, outcome);
       return { result, monitor: publicOf(entry) };
+    },
+
+    /**
+     * A call to `/api/push/{token}`: recorded as a check of that push monitor. Unknown tokens (and monitors that are
+     * no longer push monitors) are 404, paused monitors 409, calls less than a second apart 429.
+     */
+    push(token: string, call: { status?: string; msg?: string; ping?: number | null }): CheckResult {
+      const entry = store.byPushToken(token);
+      if (!entry || entry.fields.type !== "push") throw notFound("PUSH_TOKEN_UNKNOWN", "No monitor has this push URL");
+      if (!entry.fields.active) throw conflict("MONITOR_PAUSED", "This monitor is paused: resume it to record pushes");
+      const now = clock.now();
+      if (entry.state.lastPushAt !== null && now - entry.state.lastPushAt < PUSH_MIN_GAP_MS && now >= entry.state.lastPushAt) {
+        throw new HttpError(429, "TOO_MANY_PUSHES", "Too many pushes: at most one a second");
+      }
+      entry.state.lastPushAt = now;
+      entry.pushWatch.missedAt = null;
+      const result = record(entry, pushOutcome(now, call));
+      // The push time is state: written with the next batch even when the status did not change.
+      writer.saveState(entry.id, entry.state);
+      return result;
+    },
+
+    /** A new push URL for a push monitor; the old one stops working at once. */
+    regeneratePushToken(id: number): PublicMonitor | undefined {
+      const entry = store.get(id);
+      if (!entry) return undefined;
+      if (entry.fields.type !== "push") throw conflict("NOT_PUSH_MONITOR", "Only push monitors have a push URL");
+      const fields = { ...entry.fields, pushToken: newPushToken() };
+      if (!store.update(id, fields, clock.now())) return undefined;
+      changed("updated", id, entry);
+      return publicOf(entry);
     },
 
     /** The last 50 checks of one monitor (undefined if unknown), or of every monitor, oldest first. */

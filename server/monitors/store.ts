@@ -3,7 +3,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Db } from "../db/open";
 import { monitors, type MonitorRow } from "../db/schema";
-import type { CheckOutcome } from "./check";
+import type { CheckOutcome } from "./types/check-type";
 import { HOUR, readWatermarks } from "./history";
 import type { CheckResult, DashboardCounts, DownMonitor, MonitorStatus, PublicMonitor } from "./public";
 import type { MonitorFields } from "./schemas";
@@ -21,6 +21,8 @@ export interface MonitorEntry {
   /** The state changed since it was last queued for writing (only shutdown writes those). */
   unsaved: boolean;
   ring: Uint32Array;
+  /** push: when listening started and the last silence recorded (memory only). */
+  pushWatch: { since: number; missedAt: number | null };
 }
 
 export interface Applied {
@@ -32,6 +34,8 @@ export interface Applied {
 
 const fieldsOf = (row: MonitorRow): MonitorFields => ({
   name: row.name,
+  type: row.type,
+  tags: row.tags,
   url: row.url,
   method: row.method,
   interval: row.interval,
@@ -42,6 +46,20 @@ const fieldsOf = (row: MonitorRow): MonitorFields => ({
   active: row.active,
   retries: row.retries,
   followRedirects: row.followRedirects,
+  keyword: row.keyword,
+  keywordInvert: row.keywordInvert,
+  keywordCaseSensitive: row.keywordCaseSensitive,
+  jsonPath: row.jsonPath,
+  maxResponseTime: row.maxResponseTime,
+  ignoreTls: row.ignoreTls,
+  tlsExpiryDays: row.tlsExpiryDays,
+  host: row.host,
+  port: row.port,
+  dnsRecordType: row.dnsRecordType,
+  dnsResolver: row.dnsResolver,
+  dnsExpected: row.dnsExpected,
+  pushGrace: row.pushGrace,
+  pushToken: row.pushToken,
 });
 
 const stateOf = (row: MonitorRow): PersistedState => ({
@@ -53,6 +71,7 @@ const stateOf = (row: MonitorRow): PersistedState => ({
   lastHttpStatus: row.lastHttpStatus,
   lastError: row.lastError,
   tlsExpiresAt: row.tlsExpiresAt,
+  lastPushAt: row.lastPushAt,
 });
 
 function bump(ring: Uint32Array, time: number, up: boolean) {
@@ -76,6 +95,17 @@ function add(ring: Uint32Array, hour: number, checks: number, up: number) {
   }
   ring[i + 1] += checks;
   ring[i + 2] += up;
+}
+
+/** The last 24 hours as [checks, up] pairs, oldest first, the current hour last. */
+export function heartbeat(ring: Uint32Array, now: number): [number, number][] {
+  const current = Math.floor(now / HOUR);
+  const out: [number, number][] = [];
+  for (let hour = current - 23; hour <= current; hour++) {
+    const i = (hour % RING) * 3;
+    out.push(ring[i] === hour ? [ring[i + 1], ring[i + 2]] : [0, 0]);
+  }
+  return out;
 }
 
 /** Percent with two decimals, rounded down (100 only when nothing failed); null without checks. */
@@ -108,11 +138,22 @@ export function toCheckResult(monitorId: number, o: CheckOutcome): CheckResult {
   return { monitorId, time: o.time, status: o.up ? "up" : "down", responseTime: o.responseTime, httpStatus: o.httpStatus, error: o.error };
 }
 
-export function createMonitorStore(db: Db) {
+export interface MonitorStoreOptions {
+  /** What lists show for a monitor (its type's target). */
+  targetOf?: (fields: MonitorFields) => string;
+}
+
+export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorStoreOptions = {}) {
   const entries = new Map<number, MonitorEntry>();
+  /** push token → monitor id, for /api/push/{token}. */
+  const byToken = new Map<string, number>();
   const sqlite = db.$client;
 
-  const entryOf = (row: MonitorRow): MonitorEntry => ({
+  const index = (entry: MonitorEntry) => {
+    if (entry.fields.pushToken) byToken.set(entry.fields.pushToken, entry.id);
+  };
+
+  const entryOf = (row: MonitorRow, now = Date.now()): MonitorEntry => ({
     id: row.id,
     fields: fieldsOf(row),
     createdAt: row.createdAt,
@@ -120,12 +161,18 @@ export function createMonitorStore(db: Db) {
     state: stateOf(row),
     unsaved: false,
     ring: new Uint32Array(RING * 3),
+    pushWatch: { since: now, missedAt: null },
   });
 
   /** Reads every monitor, then fills in what the rows may lack after a crash: the latest result and the ring. */
   function load(now = Date.now()) {
     entries.clear();
-    for (const row of db.select().from(monitors).orderBy(asc(monitors.id)).all()) entries.set(row.id, entryOf(row));
+    byToken.clear();
+    for (const row of db.select().from(monitors).orderBy(asc(monitors.id)).all()) {
+      const entry = entryOf(row, now);
+      entries.set(row.id, entry);
+      index(entry);
+    }
     if (entries.size === 0) return;
 
     // The newest result per monitor (index seek per monitor).
@@ -172,6 +219,11 @@ export function createMonitorStore(db: Db) {
   return {
     load,
     get: (id: number) => entries.get(id),
+    /** The monitor a push token belongs to. */
+    byPushToken: (token: string) => {
+      const id = byToken.get(token);
+      return id === undefined ? undefined : entries.get(id);
+    },
     all: () => [...entries.values()],
     get size() {
       return entries.size;
@@ -179,8 +231,9 @@ export function createMonitorStore(db: Db) {
 
     create(fields: MonitorFields, now = Date.now()): MonitorEntry {
       const row = db.insert(monitors).values({ ...fields, createdAt: now, updatedAt: now }).returning().get();
-      const entry = entryOf(row);
+      const entry = entryOf(row, now);
       entries.set(row.id, entry);
+      index(entry);
       return entry;
     },
 
@@ -193,7 +246,9 @@ export function createMonitorStore(db: Db) {
         entries.delete(id);
         return undefined;
       }
+      if (entry.fields.pushToken && entry.fields.pushToken !== row.pushToken) byToken.delete(entry.fields.pushToken);
       entry.fields = fieldsOf(row);
+      index(entry);
       entry.updatedAt = row.updatedAt;
       entry.unsaved = false;
       return entry;
@@ -201,6 +256,8 @@ export function createMonitorStore(db: Db) {
 
     /** Deletes a monitor; its results and rollups go with it (ON DELETE CASCADE). */
     remove(id: number): boolean {
+      const token = entries.get(id)?.fields.pushToken;
+      if (token) byToken.delete(token);
       const existed = entries.delete(id);
       const deleted = db.delete(monitors).where(eq(monitors.id, id)).returning({ id: monitors.id }).all();
       return existed || deleted.length > 0;
@@ -242,6 +299,9 @@ export function createMonitorStore(db: Db) {
       return {
         id: entry.id,
         name: f.name,
+        type: f.type,
+        tags: f.tags,
+        target: targetOf(f),
         url: f.url,
         method: f.method,
         interval: f.interval,
@@ -252,6 +312,21 @@ export function createMonitorStore(db: Db) {
         active: f.active,
         retries: f.retries,
         followRedirects: f.followRedirects,
+        keyword: f.keyword,
+        keywordInvert: f.keywordInvert,
+        keywordCaseSensitive: f.keywordCaseSensitive,
+        jsonPath: f.jsonPath,
+        maxResponseTime: f.maxResponseTime,
+        ignoreTls: f.ignoreTls,
+        tlsExpiryDays: f.tlsExpiryDays,
+        host: f.host,
+        port: f.port,
+        dnsRecordType: f.dnsRecordType,
+        dnsResolver: f.dnsResolver,
+        dnsExpected: f.dnsExpected,
+        pushGrace: f.pushGrace,
+        pushToken: f.type === "push" ? f.pushToken : null,
+        lastPushAt: s.lastPushAt,
         createdAt: entry.createdAt,
         updatedAt: entry.updatedAt,
         status: s.status,
@@ -263,6 +338,7 @@ export function createMonitorStore(db: Db) {
         lastError: s.lastError,
         uptime24h: uptime24h(entry.ring, now),
         tlsExpiresAt: s.tlsExpiresAt,
+        heartbeat: heartbeat(entry.ring, now),
       };
     },
 

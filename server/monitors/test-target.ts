@@ -28,6 +28,11 @@ const handler = (seen: Seen[]) => async (req: Request): Promise<Response> => {
       return new Response(null, { status: 302, headers: { location: "/ok" } });
     case "loop":
       return new Response(null, { status: 302, headers: { location: "/loop" } });
+    case "body":
+      // The body the test asks for: /body?text=...
+      return new Response("x".repeat(Number(url.searchParams.get("pad") ?? 0)) + (url.searchParams.get("text") ?? ""), { headers: { "content-type": "text/plain; charset=utf-8" } });
+    case "json":
+      return new Response(url.searchParams.get("doc") ?? "", { headers: { "content-type": "application/json" } });
     case "echo":
       return Response.json({ method: req.method, headers: Object.fromEntries(req.headers), body });
     case "endless": {

@@ -42,7 +42,7 @@ test("when the database refuses a write, the rows stay queued and are written la
   const { db, clock, writer, count, outcome } = setup({ flushMs: 1000 });
   db.$client.run("CREATE TRIGGER refuse BEFORE INSERT ON check_results BEGIN SELECT RAISE(ABORT, 'disk full'); END");
   writer.addResult(1, outcome(1));
-  writer.saveState(1, { status: "up", statusChangedAt: 1, consecutiveFailures: 0, lastCheckedAt: 1, lastResponseTime: 5, lastHttpStatus: 200, lastError: null, tlsExpiresAt: null });
+  writer.saveState(1, { status: "up", statusChangedAt: 1, consecutiveFailures: 0, lastCheckedAt: 1, lastResponseTime: 5, lastHttpStatus: 200, lastError: null, tlsExpiresAt: null, lastPushAt: null });
   expect(writer.flush()).toBe(0);
   expect(writer.stats()).toMatchObject({ queued: 1, pendingStates: 1, failures: 1 });
   db.$client.run("DROP TRIGGER refuse");

@@ -3,7 +3,7 @@
 import type { Statement } from "bun:sqlite";
 import type { Db } from "../db/open";
 import { silentLogger, type Logger } from "../log";
-import type { CheckOutcome } from "./check";
+import type { CheckOutcome } from "./types/check-type";
 import type { MonitorStatus } from "./public";
 import { systemClock, type Clock } from "./scheduler";
 
@@ -17,6 +17,8 @@ export interface PersistedState {
   lastHttpStatus: number | null;
   lastError: string | null;
   tlsExpiresAt: number | null;
+  /** push monitors: when the latest call came. */
+  lastPushAt: number | null;
 }
 
 export interface WriterOptions {
@@ -55,7 +57,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     );
     update ??= sqlite.prepare(
       "UPDATE monitors SET status = ?2, status_changed_at = ?3, consecutive_failures = ?4, last_checked_at = ?5, " +
-        "last_response_time = ?6, last_http_status = ?7, last_error = ?8, tls_expires_at = ?9 WHERE id = ?1",
+        "last_response_time = ?6, last_http_status = ?7, last_error = ?8, tls_expires_at = ?9, last_push_at = ?10 WHERE id = ?1",
     );
     return { insert, update };
   };
@@ -66,7 +68,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
       insert.run(monitorId, o.time, o.up ? 1 : 0, o.responseTime, o.httpStatus, o.error);
     }
     for (const [id, s] of changed) {
-      update.run(id, s.status, s.statusChangedAt, s.consecutiveFailures, s.lastCheckedAt, s.lastResponseTime, s.lastHttpStatus, s.lastError, s.tlsExpiresAt);
+      update.run(id, s.status, s.statusChangedAt, s.consecutiveFailures, s.lastCheckedAt, s.lastResponseTime, s.lastHttpStatus, s.lastError, s.tlsExpiresAt, s.lastPushAt);
     }
   });
 

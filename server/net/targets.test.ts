@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { createChecker, runCheck, type CheckTarget } from "../monitors/check";
+import { createChecker, runCheck, type CheckTarget } from "../monitors/types/http/http";
 import { createServices } from "../app";
 import { openDatabase } from "../db/open";
 import { testApp } from "../test-support";

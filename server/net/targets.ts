@@ -65,7 +65,7 @@ function hostOf(url: string): string | null {
 }
 
 /** The problem with a host as written (an IP literal or a metadata name), without asking DNS. */
-function literalProblem(host: string, policy: TargetPolicy): string | null {
+export function literalProblem(host: string, policy: TargetPolicy): string | null {
   const name = host.replace(/\.$/, "").toLowerCase();
   if (METADATA_NAMES.has(name)) return `${name} is a cloud metadata service, which Vigil never contacts`;
   if (!policy.allowPrivate && (name === "localhost" || name.endsWith(".localhost"))) {
@@ -91,7 +91,11 @@ export const defaultResolve: Resolve = async (hostname) => (await dnsLookup(host
  */
 export async function targetProblem(url: string, policy: TargetPolicy, resolve: Resolve = defaultResolve): Promise<string | null> {
   const host = hostOf(url);
-  if (host === null) return null;
+  return host === null ? null : hostProblem(host, policy, resolve);
+}
+
+/** The problem with a bare host (TCP and DNS checks): as written, then every address it resolves to. */
+export async function hostProblem(host: string, policy: TargetPolicy, resolve: Resolve = defaultResolve): Promise<string | null> {
   const literal = literalProblem(host, policy);
   if (literal || isIP(host)) return literal;
   let addresses: string[];

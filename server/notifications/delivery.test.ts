@@ -227,7 +227,7 @@ describe("agents", () => {
 });
 
 describe("the outbox", () => {
-  const down = (i: number, at: number): MonitorStatusEvent => ({ monitorId: 10_000 + i, name: `svc-${i}`, url: `http://10.0.0.${i % 250}/`, from: "up", to: "down", at, error: "connection refused", responseTime: null, httpStatus: null });
+  const down = (i: number, at: number): MonitorStatusEvent => ({ monitorId: 10_000 + i, name: `svc-${i}`, type: "http", url: `http://10.0.0.${i % 250}/`, from: "up", to: "down", at, error: "connection refused", responseTime: null, httpStatus: null });
 
   test("a storm of 300 downs is a handful of grouped messages naming every monitor", async () => {
     const t = await setup();

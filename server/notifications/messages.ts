@@ -44,6 +44,15 @@ const TEXT = {
     groupJoin: "，",
     label: {
       url: "地址",
+      target: "目标",
+      checkType: "类型",
+      port: "端口",
+      record: "记录",
+      resolver: "DNS 服务器",
+      keyword: "关键字",
+      jsonPath: "JSON 断言",
+      lastPush: "最后推送",
+      never: "从未",
       httpStatus: "状态码",
       error: "原因",
       responseTime: "响应时间",
@@ -93,6 +102,15 @@ const TEXT = {
     groupJoin: ", ",
     label: {
       url: "URL",
+      target: "Target",
+      checkType: "Type",
+      port: "Port",
+      record: "Record",
+      resolver: "DNS server",
+      keyword: "Keyword",
+      jsonPath: "JSON assertion",
+      lastPush: "Last push",
+      never: "never",
       httpStatus: "Status code",
       error: "Reason",
       responseTime: "Response time",
@@ -149,12 +167,20 @@ function formatDuration(seconds: number, lang: NotificationLanguage): string {
 
 const pct = (v: number) => `${Math.round(v * 10) / 10}%`;
 
+const TYPE_NAMES = { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push" } as const;
+
 /** The facts of one event as "Label: value" lines. */
 function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: string): string[] {
   const L = TEXT[lang].label;
   const f = e.facts;
   const lines: string[] = [];
-  if (f.url) lines.push(`${L.url}: ${f.url}`);
+  if (f.checkType && f.checkType !== "http") lines.push(`${L.checkType}: ${TYPE_NAMES[f.checkType]}`);
+  if (f.url) lines.push(`${f.checkType && f.checkType !== "http" ? L.target : L.url}: ${f.url}`);
+  if (f.record) lines.push(`${L.record}: ${f.record}`);
+  if (f.resolver) lines.push(`${L.resolver}: ${f.resolver}`);
+  if (f.keyword) lines.push(`${L.keyword}: ${f.keyword}`);
+  if (f.jsonPath) lines.push(`${L.jsonPath}: ${f.jsonPath}`);
+  if (f.lastPushAt !== undefined) lines.push(`${L.lastPush}: ${f.lastPushAt === null ? L.never : formatTime(f.lastPushAt, timeZone)}`);
   if (f.hostname) lines.push(`${L.hostname}: ${f.hostname}`);
   if (f.httpStatus) lines.push(`${L.httpStatus}: ${f.httpStatus}`);
   if (f.error) lines.push(`${L.error}: ${translateError(f.error, lang)}`);

@@ -100,7 +100,18 @@ export interface NotificationEvent {
   time: number;
   /** What the message states: URL, HTTP status, error, response time; hostname, usage and threshold, mount point. */
   facts: {
+    /** The monitor's target: its URL, host:port, "name record"; empty for push monitors. */
     url?: string;
+    /** The monitor's check type (absent for agents). */
+    checkType?: "http" | "tcp" | "dns" | "push";
+    port?: number;
+    /** dns: the record type looked up, and the resolver asked. */
+    record?: string;
+    resolver?: string;
+    keyword?: string;
+    jsonPath?: string;
+    /** push: when the last call came (null: never). */
+    lastPushAt?: number | null;
     httpStatus?: number | null;
     error?: string | null;
     responseTime?: number | null;

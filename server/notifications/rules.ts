@@ -32,6 +32,11 @@ export interface RulesOptions {
   now?: () => number;
 }
 
+/** What a monitor's message names: its target and its type's facts (port, record, keyword, last push). */
+function monitorFacts(e: MonitorStatusEvent): NotificationEvent["facts"] {
+  return { url: e.url, checkType: e.type, ...e.facts };
+}
+
 export function createRules({ db, bus, store, outbox, monitorNow = () => undefined, log = silentLogger, now = Date.now }: RulesOptions) {
   // The raised alerts, also in memory: agent reports check them on every sample, and should not need a query.
   const raised = new Set(db.select().from(notificationAlerts).all().map((a) => `${a.targetType}:${a.targetId}:${a.condition}`));
@@ -95,11 +100,11 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
         kind: "down",
         target,
         time: e.at,
-        facts: { url: e.url, httpStatus: e.httpStatus ?? null, error: e.error ?? null, responseTime: e.responseTime ?? null },
+        facts: { ...monitorFacts(e), httpStatus: e.httpStatus ?? null, error: e.error ?? null, responseTime: e.responseTime ?? null },
       };
       raise("monitor", e.monitorId, "down", event, s.enabled && s.events.down, s.channelIds);
     } else if (e.to === "up" && e.from === "down") {
-      const event: NotificationEvent = { kind: "recovery", target, time: e.at, facts: { url: e.url, httpStatus: e.httpStatus ?? null, responseTime: e.responseTime ?? null } };
+      const event: NotificationEvent = { kind: "recovery", target, time: e.at, facts: { ...monitorFacts(e), httpStatus: e.httpStatus ?? null, responseTime: e.responseTime ?? null } };
       settle("monitor", e.monitorId, "down", event, s.enabled && s.events.recovery, s.channelIds);
     }
   }

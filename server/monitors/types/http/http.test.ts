@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { certificateExpiry, createTlsProbe, describeError, runCheck, type CheckTarget } from "./check";
-import { normaliseExpectedStatus, parseExpectedStatus, statusMatches } from "./expected-status";
-import { CHECK_ERROR_TEXT, parseCheckError } from "./check-errors";
-import { closedPort, selfSignedCert, startTarget } from "./test-target";
+import { runCheck, tlsExpiryError, type CheckTarget } from "./http";
+import { certificateExpiry, createTlsProbe } from "../../tls-probe";
+import { describeError } from "../network-errors";
+import { normaliseExpectedStatus, parseExpectedStatus, statusMatches } from "../../expected-status";
+import { CHECK_ERROR_TEXT, parseCheckError } from "../../check-errors";
+import { closedPort, selfSignedCert, startTarget } from "../../test-target";
 
 const target = startTarget();
 afterAll(() => target.stop());
@@ -170,6 +172,27 @@ describe("TLS", () => {
     }
   });
 
+  test.skipIf(!cert)("ignore TLS errors: the self-signed target is up", async () => {
+    const tls = startTarget(cert!);
+    try {
+      const r = await runCheck({ url: tls.url("/ok"), method: "GET", timeout: 5, expectedStatus: "2xx", headers: [], body: null, followRedirects: true, ignoreTls: true });
+      expect(r).toMatchObject({ up: true, httpStatus: 200 });
+    } finally {
+      tls.stop();
+    }
+  });
+
+  test("a certificate expiring within the monitor's days is down; further away, or off, is not", () => {
+    const now = Date.UTC(2026, 10, 1);
+    const in10Days = now + 10 * 86_400_000 + 3_600_000;
+    expect(tlsExpiryError({ url: "https://a.test/", tlsExpiryDays: 14 }, in10Days, now)).toBe("TLS certificate expires in 10 days");
+    expect(tlsExpiryError({ url: "https://a.test/", tlsExpiryDays: 7 }, in10Days, now)).toBeNull();
+    expect(tlsExpiryError({ url: "https://a.test/", tlsExpiryDays: null }, in10Days, now)).toBeNull();
+    expect(tlsExpiryError({ url: "https://a.test/", tlsExpiryDays: 7 }, null, now)).toBeNull();
+    expect(tlsExpiryError({ url: "http://a.test/", tlsExpiryDays: 7 }, in10Days, now)).toBeNull();
+    expect(tlsExpiryError({ url: "https://a.test/", tlsExpiryDays: 7 }, now - 2 * 86_400_000, now)).toBe("TLS error: certificate has expired");
+  });
+
   test("nothing listening: no expiry", async () => {
     expect(await certificateExpiry("127.0.0.1", closedPort(), 2000)).toBeNull();
   });
@@ -196,5 +219,57 @@ describe("TLS", () => {
     probe.get("https://example.test/", () => {});
     await Bun.sleep(0);
     expect(lookups).toHaveLength(2);
+  });
+});
+
+describe("assertions against a local target", () => {
+  const body = (text: string) => `/body?text=${encodeURIComponent(text)}`;
+  const json = (doc: unknown) => `/json?doc=${encodeURIComponent(JSON.stringify(doc))}`;
+
+  test("keyword contained: true, false (the page said error), and case", async () => {
+    expect(await check(body("<h1>All systems operational</h1>"), { keyword: "operational" })).toMatchObject({ up: true, error: null });
+    expect(await check(body("<h1>Database error</h1>"), { keyword: "operational" })).toMatchObject({ up: false, httpStatus: 200, error: 'keyword "operational" not found' });
+    expect(await check(body("OPERATIONAL"), { keyword: "operational" })).toMatchObject({ up: true });
+    expect(await check(body("OPERATIONAL"), { keyword: "operational", keywordCaseSensitive: true })).toMatchObject({ up: false });
+  });
+
+  test("keyword absent (inverted): true and false", async () => {
+    expect(await check(body("fine"), { keyword: "Error", keywordInvert: true })).toMatchObject({ up: true });
+    expect(await check(body("Fatal error: out of memory"), { keyword: "Error", keywordInvert: true })).toMatchObject({ up: false, error: 'keyword "Error" found' });
+  });
+
+  test("a keyword beyond 64 KB is still found (assertions read up to 1 MB)", async () => {
+    expect(await check("/body?pad=200000&text=needle", { keyword: "needle" })).toMatchObject({ up: true });
+  });
+
+  test("JSON path: true, false with what was found, missing, and a body that is not JSON", async () => {
+    const doc = { status: "ok", queue: { length: 3 }, items: [1, 2, 3] };
+    expect(await check(json(doc), { jsonPath: '$.status == "ok"' })).toMatchObject({ up: true });
+    expect(await check(json({ status: "degraded" }), { jsonPath: '$.status == "ok"' })).toMatchObject({
+      up: false,
+      error: 'JSON $.status == "ok" is false (got "degraded")',
+    });
+    expect(await check(json(doc), { jsonPath: "$.items.length < 100" })).toMatchObject({ up: true });
+    expect(await check(json({ items: new Array(150).fill(0) }), { jsonPath: "$.items.length < 100" })).toMatchObject({ up: false, error: "JSON $.items.length < 100 is false (got 150)" });
+    expect(await check(json({}), { jsonPath: '$.status == "ok"' })).toMatchObject({ up: false, error: "JSON $.status not found" });
+    expect(await check(body("<html>not json</html>"), { jsonPath: "$.ok" })).toMatchObject({ up: false, error: "body is not JSON" });
+  });
+
+  test("slow answers: above the limit is down with both numbers; below is up", async () => {
+    const slow = await check("/slow/300", { maxResponseTime: 100 });
+    expect(slow.up).toBe(false);
+    expect(slow.error).toMatch(/^too slow: \d{3} ms > 100 ms$/);
+    expect(parseCheckError(slow.error!).code).toBe("TOO_SLOW");
+    expect(await check("/ok", { maxResponseTime: 5000 })).toMatchObject({ up: true });
+  });
+
+  test("the status decides first: a 500 with the keyword is still a status failure", async () => {
+    expect(await check("/status/500", { keyword: "status" })).toMatchObject({ up: false, error: "status 500, expected 2xx" });
+  });
+
+  test("sentences group thousands with a space and read back as codes", () => {
+    expect(parseCheckError("too slow: 2 340 ms > 1 000 ms")).toEqual({ code: "TOO_SLOW", params: { ms: "2 340", max: "1 000" } });
+    expect(parseCheckError('keyword "a b" not found')).toEqual({ code: "KEYWORD_MISSING", params: { keyword: '"a b"' } });
+    expect(parseCheckError("TLS certificate expires in 5 days")).toEqual({ code: "TLS_EXPIRES_SOON", params: { days: "5" } });
   });
 });

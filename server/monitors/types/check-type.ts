@@ -1,0 +1,48 @@
+// The one small interface every check type implements (server/monitors/types/<type>/): a type validates its own
+// fields, runs one check, and names what it checks. The scheduler, history, notifications and status page do not
+// know types: a check only decides up or down, a response time and an error sentence (check-errors.ts).
+import type { Resolve, TargetPolicy } from "../../net/targets";
+import type { MonitorFacts, MonitorType } from "../public";
+import type { MonitorFields } from "../schemas";
+
+export interface CheckOutcome {
+  /** When the check started (Unix ms). */
+  time: number;
+  up: boolean;
+  /** ms; null when no answer came. */
+  responseTime: number | null;
+  /** http only. */
+  httpStatus: number | null;
+  /** A check-errors.ts sentence; null when up. */
+  error: string | null;
+}
+
+export interface CheckContext {
+  /** Aborts when the scheduler stops. */
+  signal?: AbortSignal;
+  /** Which addresses may be contacted. */
+  policy: TargetPolicy;
+  /** Host name lookups for the policy (cached). */
+  resolve: Resolve;
+  now: () => number;
+}
+
+/** The state a type may read (push: when the last call came). */
+export interface CheckState {
+  lastPushAt: number | null;
+  tlsExpiresAt: number | null;
+  /** push: when listening started (created, resumed, edited, or the server started) and the last silence recorded. */
+  pushWatch: { since: number; missedAt: number | null };
+}
+
+export interface CheckType {
+  readonly type: MonitorType;
+  /** Checks and normalises this type's fields in place (after the shared ones); throws a 400 HttpError. */
+  validate(fields: MonitorFields, policy: TargetPolicy, creating: boolean): void;
+  /** One check; never throws (a failure is a down outcome with a sentence). null: nothing to record (push). */
+  check(fields: MonitorFields, ctx: CheckContext, state: CheckState): Promise<CheckOutcome | null>;
+  /** What lists show and search for: the URL, host:port, "name record"… */
+  target(fields: MonitorFields): string;
+  /** What a notification names beside the target. */
+  facts(fields: MonitorFields, state: CheckState): MonitorFacts;
+}

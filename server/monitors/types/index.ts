@@ -1,0 +1,39 @@
+// The check types by name, and one function that runs a monitor's check through its type.
+import { cachedResolve } from "../../net/cached-resolve";
+import { ALLOW_PRIVATE, type Resolve, type TargetPolicy } from "../../net/targets";
+import type { MonitorType } from "../public";
+import type { MonitorFields } from "../schemas";
+import type { CheckOutcome, CheckState, CheckType } from "./check-type";
+import { dnsType } from "./dns/type";
+import { createChecker, httpType, type Checker } from "./http/http";
+import { pushType } from "./push/push";
+import { tcpType } from "./tcp/tcp";
+
+export type { CheckOutcome, CheckState, CheckType };
+
+export interface CheckTypesOptions {
+  policy?: TargetPolicy;
+  resolve?: Resolve;
+  /** Replaces the HTTP request (tests). */
+  httpChecker?: Checker;
+  now?: () => number;
+}
+
+export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResolve(), httpChecker, now = Date.now }: CheckTypesOptions = {}) {
+  const types: Record<MonitorType, CheckType> = {
+    http: httpType(httpChecker ?? createChecker({ policy, resolve })),
+    tcp: tcpType,
+    dns: dnsType,
+    push: pushType,
+  };
+  return {
+    of: (type: MonitorType): CheckType => types[type],
+    /** Validates a monitor's type fields (resolveFields' hook). */
+    validate: (fields: MonitorFields, p: TargetPolicy, creating: boolean) => types[fields.type].validate(fields, p, creating),
+    /** Runs one check of a monitor; null when there is nothing to record (a push monitor heard in time). */
+    run: (fields: MonitorFields, state: CheckState, signal?: AbortSignal): Promise<CheckOutcome | null> =>
+      types[fields.type].check(fields, { signal, policy, resolve, now }, state),
+  };
+}
+
+export type CheckTypes = ReturnType<typeof createCheckTypes>;

@@ -1,0 +1,131 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { openDatabase } from "../../../db/open";
+import { createEventBus, type EventMap } from "../../../events";
+import { fakeClock, testApp } from "../../../test-support";
+import { createMonitorService } from "../../service";
+import { missedPush, pushOutcome } from "./push";
+
+const MIN = 60_000;
+
+function setup() {
+  const clock = fakeClock();
+  const bus = createEventBus();
+  const status: EventMap["monitor.status"][] = [];
+  bus.on("monitor.status", (e) => status.push(e));
+  const service = createMonitorService({ db: openDatabase(":memory:"), bus, clock, tls: false, writer: { flushMs: 10 } });
+  return { clock, service, status };
+}
+
+const running: { service: ReturnType<typeof setup>["service"] }[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0)) await r.service.stop(0);
+});
+
+describe("push calls and silence", () => {
+  test("a new push monitor gets a token, stays pending until called; a call makes it up", async () => {
+    const t = setup();
+    const m = t.service.create({ name: "nightly backup", type: "push", interval: 5 });
+    expect(m.pushToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(m).toMatchObject({ status: "pending", target: "", lastPushAt: null });
+    t.service.push(m.pushToken!, {});
+    expect(t.service.get(m.id)).toMatchObject({ status: "up", lastPushAt: t.clock.now(), responseTime: null });
+  });
+
+  test("on time calls keep it up; no call within interval + grace makes it down, once per missed interval", async () => {
+    const t = setup();
+    running.push(t);
+    const m = t.service.create({ name: "cron", type: "push", interval: 5, pushGrace: 60, retries: 0 });
+    t.service.start({ maintenanceDelayMs: 3_600_000 });
+    t.service.push(m.pushToken!, {});
+    for (let i = 0; i < 3; i++) {
+      await t.clock.advance(5 * MIN);
+      t.service.push(m.pushToken!, {});
+    }
+    expect(t.service.get(m.id)!.status).toBe("up");
+    // Silence: 5 min + 60 s after the last call it is down (within the minute the scheduler looks).
+    await t.clock.advance(5 * MIN + 30_000);
+    expect(t.service.get(m.id)!.status).toBe("up");
+    await t.clock.advance(90_000);
+    expect(t.service.get(m.id)).toMatchObject({ status: "down", lastError: "no push within 5 min + 60 s" });
+    const downAt = t.status.at(-1)!;
+    expect(downAt).toMatchObject({ to: "down", type: "push", facts: { lastPushAt: expect.any(Number) } });
+    // Twenty more silent minutes: four more missed checks, not twenty.
+    const before = t.service.recentChecks(m.id)!.length;
+    await t.clock.advance(20 * MIN);
+    expect(t.service.recentChecks(m.id)!.length - before).toBe(4);
+    // A late call brings it back.
+    t.service.push(m.pushToken!, {});
+    expect(t.service.get(m.id)!.status).toBe("up");
+    expect(t.status.at(-1)).toMatchObject({ from: "down", to: "up" });
+  });
+
+  test("status=down with msg records a failure with the message; ping sets the response time", async () => {
+    const t = setup();
+    const m = t.service.create({ name: "job", type: "push", retries: 0 });
+    t.service.push(m.pushToken!, { status: "down", msg: "disk   full\n" });
+    expect(t.service.get(m.id)).toMatchObject({ status: "down", lastError: "reported down: disk full" });
+    await t.clock.advance(2000);
+    t.service.push(m.pushToken!, { status: "up", ping: 1234 });
+    expect(t.service.get(m.id)).toMatchObject({ status: "up", responseTime: 1234 });
+  });
+
+  test("pure rules: outcome of a call, silence measured from the later of last call and start of listening", () => {
+    expect(pushOutcome(5, { status: "down" })).toEqual({ time: 5, up: false, responseTime: null, httpStatus: null, error: "reported down" });
+    expect(pushOutcome(5, { msg: "x".repeat(500) }).up).toBe(true);
+    expect(pushOutcome(5, { status: "down", msg: "x".repeat(500) }).error!.length).toBe("reported down: ".length + 200);
+    const fields = { interval: 1, pushGrace: 30 };
+    const state = () => ({ lastPushAt: null, tlsExpiresAt: null, pushWatch: { since: 0, missedAt: null } });
+    expect(missedPush(fields, state(), 89_999)).toBeNull();
+    expect(missedPush(fields, state(), 90_000)?.error).toBe("no push within 1 min + 30 s");
+    expect(missedPush(fields, { ...state(), lastPushAt: 60_000 }, 90_000)).toBeNull();
+  });
+});
+
+describe("/api/push/{token}", () => {
+  test("GET and POST record pushes without a session; unknown tokens 404, paused 409, floods 429, bad status 400", async () => {
+    const t = testApp();
+    const { token } = await t.signUp("admin");
+    const created = await t.call<{ monitor: { id: number; pushToken: string } }>("POST", "/api/monitors", { token, body: { name: "backup", type: "push" } });
+    expect(created.status).toBe(201);
+    const push = created.body.monitor.pushToken;
+
+    const up = await t.call("GET", `/api/push/${push}`);
+    expect(up.status).toBe(200);
+    expect(up.body).toMatchObject({ success: true, message: "Push recorded: up" });
+
+    // A script may POST anything (a log, bad JSON): the body is not read.
+    await Bun.sleep(1100);
+    const down = await t.call("POST", `/api/push/${push}?status=down&msg=backup%20failed`, { raw: "{not json" });
+    expect(down.status).toBe(200);
+    const got = await t.call<{ monitor: { lastError: string; status: string } }>("GET", `/api/monitors/${created.body.monitor.id}`, { token });
+    expect(got.body.monitor.lastError).toBe("reported down: backup failed");
+
+    expect((await t.call("GET", `/api/push/${push}`)).status).toBe(429);
+    expect((await t.call("GET", `/api/push/${"x".repeat(32)}`)).body).toMatchObject({ code: "PUSH_TOKEN_UNKNOWN" });
+    expect((await t.call("GET", `/api/push/${"x".repeat(200)}`)).status).toBeOneOf([400, 404]);
+    const bad = await t.call("GET", `/api/push/${push}?status=maybe`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain("status must be up or down");
+
+    await t.call("PUT", `/api/monitors/${created.body.monitor.id}`, { token, body: { active: false } });
+    expect((await t.call("GET", `/api/push/${push}`)).body).toMatchObject({ code: "MONITOR_PAUSED" });
+
+    // A new URL: the old one stops working.
+    await t.call("PUT", `/api/monitors/${created.body.monitor.id}`, { token, body: { active: true } });
+    const renewed = await t.call<{ monitor: { pushToken: string } }>("POST", `/api/monitors/${created.body.monitor.id}/push-token`, { token });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.monitor.pushToken).not.toBe(push);
+    expect((await t.call("GET", `/api/push/${push}`)).status).toBe(404);
+    await Bun.sleep(1100);
+    expect((await t.call("GET", `/api/push/${renewed.body.monitor.pushToken}`)).status).toBe(200);
+
+    // Not a push monitor: no URL, no regeneration, no manual check of a push monitor.
+    const http = await t.call<{ monitor: { id: number; pushToken: null } }>("POST", "/api/monitors", { token, body: { name: "web", url: "http://127.0.0.1:9/" } });
+    expect(http.body.monitor.pushToken).toBeNull();
+    expect((await t.call("POST", `/api/monitors/${http.body.monitor.id}/push-token`, { token })).body).toMatchObject({ code: "NOT_PUSH_MONITOR" });
+    expect((await t.call("POST", `/api/monitors/${created.body.monitor.id}/check`, { token })).body).toMatchObject({ code: "PUSH_NOT_CHECKED" });
+    // A push token cannot be chosen by the client.
+    const chosen = await t.call<{ monitor: { pushToken: string } }>("POST", "/api/monitors", { token, body: { name: "p2", type: "push", pushToken: "a".repeat(32) } });
+    expect(chosen.body.monitor.pushToken).not.toBe("a".repeat(32));
+  });
+});
