@@ -21,12 +21,12 @@ const START_TIME_SECONDS = Math.round((Date.now() / 1000 - process.uptime()) * 1
  * `{id="…",name="…"}` per monitor or agent object, kept while its name stays the same: escaping and joining 10 000
  * label sets on every scrape was most of a scrape's cost.
  */
-const labelCache = new WeakMap<object, { name: string; labels: string }>();
-function labelsOf(target: object, id: number, name: string): string {
+const labelCache = new WeakMap<object, { name: string; type?: string; labels: string }>();
+function labelsOf(target: object, id: number, name: string, type?: string): string {
   const hit = labelCache.get(target);
-  if (hit && hit.name === name) return hit.labels;
-  const labels = `{id="${id}",name="${escapeLabelValue(name)}"}`;
-  labelCache.set(target, { name, labels });
+  if (hit && hit.name === name && hit.type === type) return hit.labels;
+  const labels = `{id="${id}",name="${escapeLabelValue(name)}"${type ? `,type="${type}"` : ""}}`;
+  labelCache.set(target, { name, type, labels });
   return labels;
 }
 
@@ -50,11 +50,11 @@ export function renderMetrics({ monitors, agents, outbox, now = Date.now }: Metr
       continue; // a paused monitor has no current verdict: it is only counted
     }
     byStatus[s.status]++;
-    const labels = labelsOf(entry, entry.id, f.name);
+    const labels = labelsOf(entry, entry.id, f.name, f.type);
     if (s.status !== "pending") up += `vigil_monitor_up${labels} ${s.status === "up" ? 1 : 0}\n`;
     if (s.lastResponseTime !== null) responseTime += `vigil_monitor_response_time_seconds${labels} ${s.lastResponseTime / 1000}\n`;
     // Only for https targets: a monitor edited from https to http keeps its old expiry in the row.
-    if (s.tlsExpiresAt !== null && /^https:/i.test(f.url)) {
+    if (s.tlsExpiresAt !== null && f.type === "http" && /^https:/i.test(f.url)) {
       tlsDays += `vigil_monitor_tls_days_left${labels} ${Math.round(((s.tlsExpiresAt - t) / DAY_MS) * 1000) / 1000}\n`;
     }
   }

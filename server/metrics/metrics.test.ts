@@ -256,7 +256,7 @@ describe("GET /metrics", () => {
     await call("POST", `/api/monitors/${res.body.monitor.id}/check`, { token });
     const m = await scrape(token);
     expect(m.get("vigil_monitor_up")!.samples[0]).toBeDefined();
-    expect(lastText).toContain(`vigil_monitor_up{id="${res.body.monitor.id}",name="a\\"b\\\\c\\nd"} 1\n`);
+    expect(lastText).toContain(`vigil_monitor_up{id="${res.body.monitor.id}",name="a\\"b\\\\c\\nd",type="http"} 1\n`);
     expect(m.get("vigil_monitor_up")!.samples).toEqual([{ name: "vigil_monitor_up", labels: { id: String(res.body.monitor.id), name }, value: 1 }]);
     expect(escapeLabelValue(name)).toBe('a\\"b\\\\c\\nd');
 
