@@ -257,7 +257,7 @@ describe("GET /metrics", () => {
     const m = await scrape(token);
     expect(m.get("vigil_monitor_up")!.samples[0]).toBeDefined();
     expect(lastText).toContain(`vigil_monitor_up{id="${res.body.monitor.id}",name="a\\"b\\\\c\\nd",type="http"} 1\n`);
-    expect(m.get("vigil_monitor_up")!.samples).toEqual([{ name: "vigil_monitor_up", labels: { id: String(res.body.monitor.id), name }, value: 1 }]);
+    expect(m.get("vigil_monitor_up")!.samples).toEqual([{ name: "vigil_monitor_up", labels: { id: String(res.body.monitor.id), name, type: "http" }, value: 1 }]);
     expect(escapeLabelValue(name)).toBe('a\\"b\\\\c\\nd');
 
     // A rename shows at the next scrape (label sets are cached per monitor while the name stays).
