@@ -34,3 +34,28 @@ test("a database from before monitors (foundation schema only) is upgraded in pl
   expect(db.$client.query("SELECT username FROM users").all()).toEqual([{ username: "alice" }]);
   db.$client.close();
 });
+
+test("monitors from before check types are upgraded to http monitors with every setting and result kept", () => {
+  const dir = mkdtempSync(join(tmpdir(), "vigil-upgrade-"));
+  dirs.push(dir);
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS, "meta/_journal.json"), "utf8"));
+  const before = journal.entries.filter((e: { tag: string }) => e.tag < "0007");
+  mkdirSync(join(dir, "old/meta"), { recursive: true });
+  for (const e of before) copyFileSync(join(MIGRATIONS, `${e.tag}.sql`), join(dir, "old", `${e.tag}.sql`));
+  writeFileSync(join(dir, "old/meta/_journal.json"), JSON.stringify({ ...journal, entries: before }));
+
+  const path = join(dir, "vigil.db");
+  const old = new Database(path);
+  migrate(drizzle({ client: old }), { migrationsFolder: join(dir, "old") });
+  old.run(
+    "INSERT INTO monitors (name, url, method, interval, timeout, expected_status, status, created_at, updated_at) VALUES ('shop', 'https://shop.test/', 'HEAD', 5, 10, '200', 'up', 1, 1)",
+  );
+  old.run("INSERT INTO check_results (monitor_id, time, up, response_time) VALUES (1, 1000, 1, 42)");
+  old.close();
+
+  const db = openDatabase(path);
+  const row = db.$client.query("SELECT * FROM monitors").get() as Record<string, unknown>;
+  expect(row).toMatchObject({ type: "http", url: "https://shop.test/", method: "HEAD", expected_status: "200", status: "up", tags: "[]", keyword: null, push_token: null });
+  expect(db.$client.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 1 });
+  db.$client.close();
+});
