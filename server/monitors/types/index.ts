@@ -4,7 +4,7 @@ import { ALLOW_PRIVATE, type Resolve, type TargetPolicy } from "../../net/target
 import type { MonitorType } from "../public";
 import type { MonitorFields } from "../schemas";
 import type { CheckOutcome, CheckState, CheckType } from "./check-type";
-import { dnsType } from "./dns/type";
+import { dnsType } from "./dns/dns";
 import { createChecker, httpType, type Checker } from "./http/http";
 import { pushType } from "./push/push";
 import { tcpType } from "./tcp/tcp";
