@@ -69,7 +69,7 @@ export function TargetsTab({ kind, selected }: { kind: TargetKind; selected: num
     try {
       const [targets, overrides] = await Promise.all([
         kind === "monitors"
-          ? listMonitors().then((r) => (r.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.url })))
+          ? listMonitors().then((r) => (r.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.target || m.url })))
           : listAgents().then((r) => (r.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname }))),
         listOverrides(),
       ]);

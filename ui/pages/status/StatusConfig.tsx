@@ -49,7 +49,7 @@ async function fetchConfigAndChoices(): Promise<{ config: StatusPageConfig; moni
   const [{ config }, monitors, agents] = await Promise.all([getStatusConfig(), listMonitors(), listAgents()]);
   return {
     config,
-    monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.url })),
+    monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.target || m.url })),
     agents: (agents.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname })),
   };
 }
