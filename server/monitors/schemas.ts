@@ -302,6 +302,8 @@ export function resolveFields(
 
   // A new monitor with a 1-minute interval and no timeout given gets the longest allowed one rather than an error.
   if (!current && input.timeout === undefined) merged.timeout = Math.min(DEFAULTS.timeout, merged.interval * 60 - 1);
+  // A push monitor's failures are a job saying so or an interval of silence: one is enough to be down by default.
+  if (!current && input.retries === undefined && merged.type === "push") merged.retries = 0;
   if (merged.timeout >= merged.interval * 60 && merged.type !== "push") {
     throw invalid("TIMEOUT_TOO_LONG", "Timeout must be shorter than the interval");
   }

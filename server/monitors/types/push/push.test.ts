@@ -61,7 +61,9 @@ describe("push calls and silence", () => {
 
   test("status=down with msg records a failure with the message; ping sets the response time", async () => {
     const t = setup();
-    const m = t.service.create({ name: "job", type: "push", retries: 0 });
+    // No retries by default for push monitors: one report of failure is down.
+    const m = t.service.create({ name: "job", type: "push" });
+    expect(m.retries).toBe(0);
     t.service.push(m.pushToken!, { status: "down", msg: "disk   full\n" });
     expect(t.service.get(m.id)).toMatchObject({ status: "down", lastError: "reported down: disk full" });
     await t.clock.advance(2000);
