@@ -289,7 +289,7 @@ for (const lang of LANGS) {
 
       await page.getByTestId("dashboard-monitors-link").click();
       await expect(page).toHaveURL(/\/monitors$/);
-      await expect(page.getByTestId("monitors-table").locator("tbody tr")).toHaveCount(4);
+      await expect(page.getByTestId("monitors-table").locator("[data-testid^=monitor-row-]")).toHaveCount(4);
     });
 
     test("loading text, then the fetch error", async ({ page, vigil }) => {

@@ -1,18 +1,31 @@
 // What several benchmarks simulate the same way: the local service monitors check, and a server agent's report.
+import { createServer, type AddressInfo } from "node:net";
 import type { Sample } from "../../server/agents/protocol";
 
-/** A local HTTP target answering every check with a small 200; `hits()` counts the requests it got. */
-export function countingTarget() {
+/** A local HTTP target answering every check with a small 200 (`body`); `hits()` counts the requests it got. */
+export function countingTarget(body = "ok") {
   let hits = 0;
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     fetch() {
       hits++;
-      return new Response("ok");
+      return new Response(body);
     },
   });
   return { port: server.port, hits: () => hits, stop: () => server.stop(true) };
+}
+
+/** A local TCP listener (127.0.0.1) that accepts and closes every connection; `accepted()` counts them. */
+export async function countingTcpListener() {
+  let accepted = 0;
+  const server = createServer((socket) => {
+    accepted++;
+    socket.on("error", () => {}); // the checker closes first at times: a reset here is expected
+    socket.destroy();
+  });
+  await new Promise<void>((resolve) => server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, resolve));
+  return { port: (server.address() as AddressInfo).port, accepted: () => accepted, stop: () => void server.close() };
 }
 
 /**

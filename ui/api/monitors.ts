@@ -12,6 +12,8 @@ import { api } from "./client";
 
 // The wire types are the server's: the UI imports them from here, never writes them again.
 export type * from "../../server/monitors/public";
+/** The check types and DNS record types, in the order the form offers them. */
+export { MONITOR_TYPES, DNS_RECORD_TYPES } from "../../server/monitors/public";
 
 /** The methods a monitor may use, in the order the form offers them. */
 export const MONITOR_METHODS: readonly MonitorMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -29,6 +31,9 @@ export const createMonitor = (input: MonitorInput) => api.post<{ monitor: Public
 export const updateMonitor = (id: number, input: Partial<MonitorInput>) => api.put<{ monitor: PublicMonitor }>(`/api/monitors/${id}`, input);
 
 export const deleteMonitor = (id: number) => api.delete<object>(`/api/monitors/${id}`);
+
+/** A push monitor's new secret push URL token; the old URL stops working at once. */
+export const regeneratePushToken = (id: number) => api.post<{ monitor: PublicMonitor }>(`/api/monitors/${id}/push-token`);
 
 /** Runs a check now and answers with its result and the monitor's state after it. */
 export const checkMonitor = (id: number) => api.post<{ result: CheckResult; monitor: PublicMonitor }>(`/api/monitors/${id}/check`);

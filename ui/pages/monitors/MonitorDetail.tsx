@@ -11,6 +11,7 @@ import {
   getMonitorHistory,
   getMonitorSeries,
   getRecentChecks,
+  regeneratePushToken,
   updateMonitor,
   type CheckResult,
   type HistoryWindow,
@@ -23,6 +24,9 @@ import {
 } from "../../api/monitors";
 import { appendCheck, CheckStrip } from "./CheckStrip";
 import { Button, ButtonLink } from "../../components/Button";
+import { CodeBlock, CopyButton } from "../../components/CodeBlock";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { TagChip } from "../../components/Tag";
 import { BellIcon } from "../../components/icons";
 import { Card } from "../../components/Card";
 import { TimeSeriesChart, type ChartSeries } from "../../components/charts/TimeSeriesChart";
@@ -32,10 +36,11 @@ import { PageLoading } from "../../components/PageLoading";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
-import { applyCheck, applyStatus, displayStatus, formatAvailability, formatMs, tlsExpiry } from "./model";
+import { applyCheck, applyStatus, displayStatus, formatAvailability, formatMs, hasTimeout, pushExamples, pushUrl, tlsExpiry } from "./model";
 import { Ago, LiveIndicator, MonitorStatusBadge, StatusBar, useCheckSummary } from "./parts";
 import { Time, useClock } from "../../components/time";
 import { translateCheckError } from "./checkError";
+import { parseCheckError } from "../../../server/monitors/check-errors";
 
 /** History bars slide with time: refreshed this often even without checks. */
 const HISTORY_POLL_MS = 60_000;
@@ -65,7 +70,7 @@ function SectionTitle({ children, actions }: { children: ReactNode; actions?: Re
 }
 
 /** The outcome of a manual check: status, HTTP status, response time, error. */
-function CheckResultPanel({ result }: { result: CheckResult }) {
+function CheckResultPanel({ result, http }: { result: CheckResult; http: boolean }) {
   const { t } = useTranslation();
   const up = result.status === "up";
   return (
@@ -83,9 +88,11 @@ function CheckResultPanel({ result }: { result: CheckResult }) {
         </span>
       </div>
       <dl className="mt-3 grid gap-4 sm:grid-cols-3">
-        <Fact label={t("monitors.detail.httpStatus")} testId="monitor-check-result-http">
-          <span className="tabular-nums">{result.httpStatus ?? t("common.dash")}</span>
-        </Fact>
+        {http && (
+          <Fact label={t("monitors.detail.httpStatus")} testId="monitor-check-result-http">
+            <span className="tabular-nums">{result.httpStatus ?? t("common.dash")}</span>
+          </Fact>
+        )}
         <Fact label={t("monitors.detail.responseTime")} testId="monitor-check-result-time">
           <span className="tabular-nums">{formatMs(result.responseTime, t("common.dash"))}</span>
         </Fact>
@@ -250,6 +257,219 @@ function TlsExpiry({ monitor }: { monitor: PublicMonitor }) {
   );
 }
 
+/** The type of a monitor, as the list shows it: HTTP, TCP, DNS, Push. */
+function TypeBadge({ monitor }: { monitor: PublicMonitor }) {
+  const { t } = useTranslation();
+  return (
+    <span
+      data-testid="monitor-type"
+      data-type={monitor.type}
+      className="inline-flex shrink-0 items-center rounded-md bg-slate-100 px-2 py-0.5 font-mono text-xs font-semibold text-slate-600 ring-1 ring-inset ring-slate-200"
+    >
+      <span className="sr-only">{t("monitors.detail.info.type")}: </span>
+      {t(`monitors.types.${monitor.type}`)}
+    </span>
+  );
+}
+
+/** What the page says a monitor checks, under its name: the URL, host:port, the DNS question, or the push wait. */
+function TargetLine({ monitor }: { monitor: PublicMonitor }) {
+  const { t } = useTranslation();
+  if (monitor.type === "http") {
+    return (
+      <p className="mt-1 truncate font-mono text-sm text-slate-500" data-testid="monitor-url" title={monitor.url}>
+        <span className="mr-2 text-slate-400">{monitor.method}</span>
+        <a href={monitor.url} target="_blank" rel="noreferrer noopener" className="hover:text-indigo-600 hover:underline">
+          {monitor.url}
+        </a>
+      </p>
+    );
+  }
+  if (monitor.type === "push") {
+    return (
+      <p className="mt-1 text-sm text-slate-500" data-testid="monitor-target">
+        {t("monitors.detail.pushWaiting")}
+      </p>
+    );
+  }
+  return (
+    <p className="mt-1 truncate font-mono text-sm text-slate-500" data-testid="monitor-target" title={monitor.target}>
+      {monitor.target}
+      {monitor.type === "dns" && monitor.dnsResolver && <span className="ml-2 text-slate-400">@{monitor.dnsResolver}</span>}
+    </p>
+  );
+}
+
+/** A push monitor's URL, curl lines for a cron job, the latest call, and replacing the URL (behind a confirmation). */
+function PushCard({ monitor, onChange }: { monitor: PublicMonitor; onChange: (m: PublicMonitor) => void }) {
+  const { t } = useTranslation();
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  if (!monitor.pushToken) return null;
+  const url = pushUrl(window.location.origin, monitor.pushToken);
+  const examples = pushExamples(url);
+  const regenerate = async () => {
+    setBusy(true);
+    try {
+      const reply = await regeneratePushToken(monitor.id);
+      onChange(reply.monitor);
+      toast.success(t("monitors.detail.push.regenerated"));
+      setAsking(false);
+    } catch (err) {
+      toast.error(errorMessage(err, t("monitors.detail.push.regenerateFailed")));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const example = (key: "up" | "down" | "post") => (
+    <div className="space-y-1.5">
+      <p className="text-xs font-medium text-slate-600">{t(`monitors.detail.push.${key}`)}</p>
+      <CodeBlock code={examples[key]} data-testid={`monitor-push-curl-${key}`} copyTestId={`monitor-push-curl-${key}-copy`} copiedMessage={t("monitors.detail.push.commandCopied")} />
+    </div>
+  );
+  return (
+    <Card data-testid="monitor-push">
+      <SectionTitle
+        actions={
+          <Button variant="secondary" size="sm" onClick={() => setAsking(true)} data-testid="monitor-push-regenerate">
+            {t("monitors.detail.push.regenerate")}
+          </Button>
+        }
+      >
+        {t("monitors.detail.push.title")}
+      </SectionTitle>
+      <div className="space-y-5 px-5 py-5 sm:px-6">
+        <p className="text-sm text-slate-600">{t("monitors.detail.push.intro", { interval: monitor.interval, grace: monitor.pushGrace })}</p>
+        <div className="space-y-1.5">
+          <p className="text-xs font-medium uppercase tracking-wide text-slate-400">{t("monitors.detail.push.url")}</p>
+          <div className="flex items-center gap-3 rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-inset ring-slate-200">
+            <code data-testid="monitor-push-url" className="min-w-0 flex-1 font-mono text-sm [overflow-wrap:anywhere] text-slate-800">
+              {url}
+            </code>
+            <CopyButton text={url} copiedMessage={t("monitors.detail.push.urlCopied")} data-testid="monitor-push-url-copy" />
+          </div>
+          <p className="text-xs text-amber-700">{t("monitors.detail.push.secret")}</p>
+        </div>
+        <p className="text-sm text-slate-700">
+          <span className="font-medium">{t("monitors.detail.push.lastPush")}:</span>{" "}
+          <span data-testid="monitor-push-last">
+            <Ago at={monitor.lastPushAt} never={t("monitors.detail.push.never")} />
+          </span>
+        </p>
+        <div className="space-y-3">
+          <h3 className="text-sm font-semibold text-slate-900">{t("monitors.detail.push.examples")}</h3>
+          {example("up")}
+          {example("down")}
+          {example("post")}
+          <p className="text-xs text-slate-500">{t("monitors.detail.push.params")}</p>
+        </div>
+      </div>
+      <ConfirmDialog
+        open={asking}
+        title={t("monitors.detail.push.regenerateTitle")}
+        message={t("monitors.detail.push.regenerateMessage")}
+        confirmLabel={t("monitors.detail.push.regenerateConfirm")}
+        busy={busy}
+        onConfirm={() => void regenerate()}
+        onCancel={() => setAsking(false)}
+      />
+    </Card>
+  );
+}
+
+/** The facts of a type: http's request and assertions, tcp's host and port, dns's question, push's grace. */
+function TypeFacts({ monitor }: { monitor: PublicMonitor }) {
+  const { t } = useTranslation();
+  const none = t("monitors.detail.info.none");
+  const off = t("monitors.detail.info.off");
+  const mono = (text: ReactNode) => <span className="font-mono">{text}</span>;
+  switch (monitor.type) {
+    case "http":
+      return (
+        <>
+          <Fact label={t("monitors.detail.info.method")} testId="monitor-info-method">
+            {mono(monitor.method)}
+          </Fact>
+          <Fact label={t("monitors.detail.info.expectedStatus")} testId="monitor-info-expected">
+            {mono(monitor.expectedStatus)}
+          </Fact>
+          <Fact label={t("monitors.detail.info.redirects")} testId="monitor-info-redirects">
+            {monitor.followRedirects ? t("monitors.detail.info.follow") : t("monitors.detail.info.noFollow")}
+          </Fact>
+          <Fact label={t("monitors.detail.info.tls")} testId="monitor-info-tls">
+            <TlsExpiry monitor={monitor} />
+          </Fact>
+          <Fact label={t("monitors.detail.info.keyword")} testId="monitor-info-keyword">
+            {monitor.keyword === null ? (
+              none
+            ) : (
+              <span className="space-y-0.5">
+                <span className="block">
+                  {t(monitor.keywordInvert ? "monitors.detail.info.mustNotContain" : "monitors.detail.info.mustContain")}{" "}
+                  <span className="rounded bg-slate-100 px-1 font-mono">{monitor.keyword}</span>
+                </span>
+                <span className="block text-xs text-slate-500">
+                  {t(monitor.keywordCaseSensitive ? "monitors.detail.info.caseSensitive" : "monitors.detail.info.anyCase")}
+                </span>
+              </span>
+            )}
+          </Fact>
+          <Fact label={t("monitors.detail.info.jsonPath")} testId="monitor-info-jsonpath">
+            {monitor.jsonPath === null ? none : mono(monitor.jsonPath)}
+          </Fact>
+          <Fact label={t("monitors.detail.info.maxResponseTime")} testId="monitor-info-max-response-time">
+            {monitor.maxResponseTime === null ? off : <span className="tabular-nums">{formatMs(monitor.maxResponseTime)}</span>}
+          </Fact>
+          <Fact label={t("monitors.detail.info.tlsExpiryDays")} testId="monitor-info-tls-expiry-days">
+            {monitor.tlsExpiryDays === null ? off : t("monitors.detail.info.tlsExpiryWithin", { count: monitor.tlsExpiryDays })}
+          </Fact>
+          <Fact label={t("monitors.detail.info.ignoreTls")} testId="monitor-info-ignore-tls">
+            {monitor.ignoreTls ? t("monitors.detail.info.tlsIgnored") : t("monitors.detail.info.tlsRefused")}
+          </Fact>
+        </>
+      );
+    case "tcp":
+      return (
+        <>
+          <Fact label={t("monitors.detail.info.host")} testId="monitor-info-host">
+            {mono(monitor.host)}
+          </Fact>
+          <Fact label={t("monitors.detail.info.port")} testId="monitor-info-port">
+            {mono(monitor.port ?? t("common.dash"))}
+          </Fact>
+        </>
+      );
+    case "dns":
+      return (
+        <>
+          <Fact label={t("monitors.detail.info.dnsName")} testId="monitor-info-dns-name">
+            {mono(monitor.host)}
+          </Fact>
+          <Fact label={t("monitors.detail.info.dnsRecordType")} testId="monitor-info-dns-record">
+            {mono(monitor.dnsRecordType)}
+          </Fact>
+          <Fact label={t("monitors.detail.info.dnsResolver")} testId="monitor-info-dns-resolver">
+            {monitor.dnsResolver === null ? t("monitors.detail.info.systemResolver") : mono(monitor.dnsResolver)}
+          </Fact>
+          <Fact label={t("monitors.detail.info.dnsExpected")} testId="monitor-info-dns-expected">
+            {monitor.dnsExpected === null ? t("monitors.detail.info.anyAnswer") : mono(monitor.dnsExpected)}
+          </Fact>
+        </>
+      );
+    case "push":
+      return (
+        <>
+          <Fact label={t("monitors.detail.info.pushGrace")} testId="monitor-info-push-grace">
+            {t("monitors.detail.info.seconds", { count: monitor.pushGrace })}
+          </Fact>
+          <Fact label={t("monitors.detail.info.lastPush")} testId="monitor-info-last-push">
+            <Ago at={monitor.lastPushAt} never={t("monitors.detail.push.never")} />
+          </Fact>
+        </>
+      );
+  }
+}
+
 function DetailsCard({ monitor }: { monitor: PublicMonitor }) {
   const { t } = useTranslation();
   const none = t("monitors.detail.info.none");
@@ -257,46 +477,53 @@ function DetailsCard({ monitor }: { monitor: PublicMonitor }) {
     <Card data-testid="monitor-info">
       <SectionTitle>{t("monitors.detail.info.title")}</SectionTitle>
       <dl className="grid gap-x-6 gap-y-5 px-5 py-5 sm:grid-cols-2 sm:px-6 lg:grid-cols-4">
-        <Fact label={t("monitors.detail.info.method")} testId="monitor-info-method">
-          <span className="font-mono">{monitor.method}</span>
+        <Fact label={t("monitors.detail.info.type")} testId="monitor-info-type">
+          {t(`monitors.types.${monitor.type}`)}
         </Fact>
         <Fact label={t("monitors.detail.info.interval")} testId="monitor-info-interval">
           {t("monitors.detail.info.everyMinutes", { count: monitor.interval })}
         </Fact>
-        <Fact label={t("monitors.detail.info.timeout")} testId="monitor-info-timeout">
-          {t("monitors.detail.info.seconds", { count: monitor.timeout })}
-        </Fact>
-        <Fact label={t("monitors.detail.info.expectedStatus")} testId="monitor-info-expected">
-          <span className="font-mono">{monitor.expectedStatus}</span>
-        </Fact>
+        {hasTimeout(monitor.type) && (
+          <Fact label={t("monitors.detail.info.timeout")} testId="monitor-info-timeout">
+            {t("monitors.detail.info.seconds", { count: monitor.timeout })}
+          </Fact>
+        )}
         <Fact label={t("monitors.detail.info.retries")} testId="monitor-info-retries">
           {monitor.retries}
         </Fact>
-        <Fact label={t("monitors.detail.info.redirects")} testId="monitor-info-redirects">
-          {monitor.followRedirects ? t("monitors.detail.info.follow") : t("monitors.detail.info.noFollow")}
-        </Fact>
+        <TypeFacts monitor={monitor} />
         <Fact label={t("monitors.detail.info.created")} testId="monitor-info-created">
           <Time at={monitor.createdAt} />
         </Fact>
-        <Fact label={t("monitors.detail.info.tls")} testId="monitor-info-tls">
-          <TlsExpiry monitor={monitor} />
+        <Fact label={t("monitors.detail.info.tags")} testId="monitor-info-tags">
+          {monitor.tags.length === 0 ? (
+            none
+          ) : (
+            <span className="flex flex-wrap gap-1">
+              {monitor.tags.map((tag) => (
+                <TagChip key={tag} tag={tag} />
+              ))}
+            </span>
+          )}
         </Fact>
-        <div className="sm:col-span-2 lg:col-span-4">
-          <Fact label={t("monitors.detail.info.headers")} testId="monitor-info-headers">
-            {monitor.headers.length === 0 ? (
-              none
-            ) : (
-              <span className="block space-y-0.5 font-mono text-xs">
-                {monitor.headers.map((h, i) => (
-                  <span key={i} className="block">
-                    <span className="text-slate-500">{h.name}:</span> {h.value}
-                  </span>
-                ))}
-              </span>
-            )}
-          </Fact>
-        </div>
-        {monitor.body !== null && (
+        {monitor.type === "http" && (
+          <div className="sm:col-span-2 lg:col-span-4">
+            <Fact label={t("monitors.detail.info.headers")} testId="monitor-info-headers">
+              {monitor.headers.length === 0 ? (
+                none
+              ) : (
+                <span className="block space-y-0.5 font-mono text-xs">
+                  {monitor.headers.map((h, i) => (
+                    <span key={i} className="block">
+                      <span className="text-slate-500">{h.name}:</span> {h.value}
+                    </span>
+                  ))}
+                </span>
+              )}
+            </Fact>
+          </div>
+        )}
+        {monitor.type === "http" && monitor.body !== null && (
           <div className="sm:col-span-2 lg:col-span-4">
             <Fact label={t("monitors.detail.info.body")} testId="monitor-info-body">
               <pre className="max-h-48 overflow-auto rounded-lg bg-slate-50 p-3 font-mono text-xs text-slate-700 ring-1 ring-slate-200">{monitor.body}</pre>
@@ -306,6 +533,14 @@ function DetailsCard({ monitor }: { monitor: PublicMonitor }) {
       </dl>
     </Card>
   );
+}
+
+/** A push monitor's latest call, after one of its checks: every check is a call except a missed one. */
+function withPushTime(monitor: PublicMonitor, result: CheckResult | RecentCheck): PublicMonitor {
+  if (monitor.type !== "push") return monitor;
+  if (result.error && parseCheckError(result.error).code === "PUSH_MISSED") return monitor;
+  if (monitor.lastPushAt !== null && monitor.lastPushAt >= result.time) return monitor;
+  return { ...monitor, lastPushAt: result.time };
 }
 
 /** Checks ran in the range but none got an answer: every response time is missing. */
@@ -416,7 +651,7 @@ export default function MonitorDetail() {
     "monitor.check",
     (data) => {
       if (data.monitorId !== id) return;
-      setMonitor((m) => (m ? applyCheck(m, data) : m));
+      setMonitor((m) => (m ? withPushTime(applyCheck(m, data), data.result) : m));
       addCheck(data.result);
       scheduleReload();
     },
@@ -536,28 +771,42 @@ export default function MonitorDetail() {
             <h1 className="truncate text-2xl font-semibold tracking-tight text-slate-900" data-testid="monitor-name">
               {monitor.name}
             </h1>
+            <TypeBadge monitor={monitor} />
             <MonitorStatusBadge status={status} size="md" data-testid="monitor-status" />
             <LiveIndicator />
           </div>
-          <p className="mt-1 truncate font-mono text-sm text-slate-500" data-testid="monitor-url" title={monitor.url}>
-            <span className="mr-2 text-slate-400">{monitor.method}</span>
-            <a href={monitor.url} target="_blank" rel="noreferrer noopener" className="hover:text-indigo-600 hover:underline">
-              {monitor.url}
-            </a>
-          </p>
+          {monitor.tags.length > 0 && (
+            <div className="mt-1.5 flex flex-wrap gap-1" data-testid="monitor-tags">
+              {monitor.tags.map((tag) => (
+                <TagChip key={tag} tag={tag} />
+              ))}
+            </div>
+          )}
+          <TargetLine monitor={monitor} />
           <p className="mt-1 text-xs text-slate-500" data-testid="monitor-last-check">
             {t("monitors.detail.lastCheck")}: <Ago at={monitor.lastCheckedAt} />
             {monitor.lastCheckedAt !== null && monitor.responseTime !== null && <> · {formatMs(monitor.responseTime)}</>}
             {monitor.httpStatus !== null && <> · HTTP {monitor.httpStatus}</>}
+            {monitor.lastError && (
+              <>
+                {" · "}
+                <span data-testid="monitor-last-error" className="font-medium text-red-600">
+                  {translateCheckError(t, monitor.lastError)}
+                </span>
+              </>
+            )}
             {monitor.active && monitor.consecutiveFailures > 0 && (
               <span className="ml-1 text-red-600"> · {t("monitors.detail.failuresInRow", { count: monitor.consecutiveFailures })}</span>
             )}
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          <Button busy={checking} onClick={() => void runCheck()} data-testid="monitor-check-button">
-            {checking ? t("monitors.detail.checking") : t("monitors.detail.checkNow")}
-          </Button>
+          {monitor.type !== "push" && (
+            // A push monitor is not checked by Vigil: it waits for calls.
+            <Button busy={checking} onClick={() => void runCheck()} data-testid="monitor-check-button">
+              {checking ? t("monitors.detail.checking") : t("monitors.detail.checkNow")}
+            </Button>
+          )}
           <Button variant="secondary" busy={pausing} onClick={() => void togglePause()} data-testid="monitor-pause-button">
             {monitor.active ? t("monitors.actions.pause") : t("monitors.actions.resume")}
           </Button>
@@ -574,7 +823,9 @@ export default function MonitorDetail() {
         </div>
       </div>
 
-      {checkResult && <CheckResultPanel result={checkResult} />}
+      {checkResult && <CheckResultPanel result={checkResult} http={monitor.type === "http"} />}
+
+      {monitor.type === "push" && <PushCard monitor={monitor} onChange={setMonitor} />}
 
       <Card data-testid="monitor-strip-card">
         <SectionTitle>{t("monitors.strip.title")}</SectionTitle>

@@ -1,17 +1,34 @@
-import { useId, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import type { ParseKeys } from "i18next";
+import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
-import { MONITOR_METHODS, type MonitorInput, type MonitorMethod, type PublicMonitor } from "../../api/monitors";
+import {
+  DNS_RECORD_TYPES,
+  MONITOR_METHODS,
+  MONITOR_TYPES,
+  type DnsRecordType,
+  type MonitorInput,
+  type MonitorMethod,
+  type MonitorType,
+  type PublicMonitor,
+} from "../../api/monitors";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { Field, FormMessage, SelectInput, TextInput, Toggle } from "../../components/form";
 import { PlusIcon } from "../../components/icons";
+import { TagChip } from "../../components/Tag";
 import {
   FIELD_ORDER,
+  addTags,
+  hasTimeout,
   headerRow,
   methodHasBody,
+  serverErrorField,
+  splitTags,
   toMonitorInput,
   validateMonitorForm,
+  withType,
   type FormErrors,
   type MonitorFormValues,
 } from "./model";
@@ -20,7 +37,7 @@ interface MonitorFormProps {
   initial: MonitorFormValues;
   mode: "create" | "edit";
   /** Sends the payload; a rejection is shown in the form. */
-  onSave: (input: Required<MonitorInput>) => Promise<PublicMonitor>;
+  onSave: (input: MonitorInput) => Promise<PublicMonitor>;
   /** Called after a successful save (toast, navigation). */
   onSaved: (monitor: PublicMonitor) => void;
   cancelHref: string;
@@ -31,54 +48,193 @@ const TEXTAREA =
   "placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none";
 const INVALID = "ring-red-400! focus:ring-red-500!";
 
-function Section({ title, children }: { title: ReactNode; children: ReactNode }) {
-  const id = useId();
+/** Examples under the JSON path field (a click puts one in the field). */
+const JSON_PATH_EXAMPLES = ['$.status == "ok"', "$.queue.length < 100", '$.data[0].name != "x"', '$.tags contains "prod"', "$.ready"];
+
+function Section({ title, headingId, hint, children, testId }: { title: ReactNode; headingId?: string; hint?: ReactNode; children: ReactNode; testId?: string }) {
+  const generated = useId();
+  const id = headingId ?? generated;
   return (
-    <div role="group" aria-labelledby={id} className="space-y-5 border-t border-slate-100 px-5 py-6 first:border-t-0 sm:px-6">
-      <h2 id={id} className="text-sm font-semibold text-slate-900">
-        {title}
-      </h2>
+    <div role="group" aria-labelledby={id} data-testid={testId} className="space-y-5 border-t border-slate-100 px-5 py-6 first:border-t-0 sm:px-6">
+      <div>
+        <h2 id={id} className="text-sm font-semibold text-slate-900">
+          {title}
+        </h2>
+        {hint && <p className="mt-0.5 text-xs text-slate-500">{hint}</p>}
+      </div>
       {children}
     </div>
   );
 }
 
-/** The create and edit form of a monitor: checks every field as the server does before sending anything. */
+/**
+ * The check type as a segmented radio group: native radios (Tab reaches the chosen one, arrow keys move the choice),
+ * each named by its type and described by its one-line hint.
+ */
+function TypeChooser({ value, labelledBy, onChange }: { value: MonitorType; labelledBy: string; onChange: (type: MonitorType) => void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <div role="radiogroup" aria-labelledby={labelledBy} data-testid="monitor-type-chooser" className="grid grid-cols-2 gap-2 rounded-xl bg-slate-100 p-1 sm:grid-cols-4">
+      {MONITOR_TYPES.map((type) => {
+        const checked = value === type;
+        return (
+          <label
+            key={type}
+            data-testid={`monitor-type-option-${type}`}
+            data-checked={checked}
+            className={`relative cursor-pointer rounded-lg px-3 py-2.5 transition-colors has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-offset-2 has-[:focus-visible]:outline-indigo-500 ${
+              checked ? "bg-white shadow-sm ring-1 ring-indigo-200" : "hover:bg-white/60"
+            }`}
+          >
+            <input
+              type="radio"
+              name="type"
+              value={type}
+              checked={checked}
+              onChange={() => onChange(type)}
+              aria-labelledby={`${id}-${type}`}
+              aria-describedby={`${id}-${type}-hint`}
+              data-testid={`monitor-type-${type}`}
+              className="absolute inset-0 size-full cursor-pointer opacity-0"
+            />
+            <span id={`${id}-${type}`} className={`block text-sm font-semibold ${checked ? "text-indigo-700" : "text-slate-700"}`}>
+              {t(`monitors.types.${type}`)}
+            </span>
+            <span id={`${id}-${type}-hint`} className="mt-0.5 block text-xs leading-snug text-slate-500">
+              {t(`monitors.form.typeHints.${type}`)}
+            </span>
+          </label>
+        );
+      })}
+    </div>
+  );
+}
+
+interface TagInputProps {
+  id: string;
+  tags: string[];
+  draft: string;
+  invalid: boolean;
+  /** Adds the text as tags (Enter, a comma, leaving the field); false when it was refused (the text stays). */
+  onCommit: (text: string, rest?: string) => boolean;
+  onDraft: (draft: string) => void;
+  onRemove: (index: number) => void;
+}
+
+/** Chips for the tags, then a text field: Enter or a comma adds, Backspace in the empty field removes the last. */
+function TagInput({ id, tags, draft, invalid, onCommit, onDraft, onRemove }: TagInputProps) {
+  const { t } = useTranslation();
+  const input = useRef<HTMLInputElement>(null);
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === "Enter" || e.key === "," || e.key === "，") {
+      e.preventDefault(); // Enter here adds a tag, it does not send the form
+      if (draft.trim() !== "") onCommit(draft);
+    } else if (e.key === "Backspace" && draft === "" && tags.length > 0) {
+      e.preventDefault();
+      onRemove(tags.length - 1);
+    }
+  };
+  const onChange = (text: string) => {
+    // A pasted "a, b, c": every part but the last becomes a tag; the last stays to be finished.
+    const cut = Math.max(text.lastIndexOf(","), text.lastIndexOf("，"));
+    if (cut >= 0 && splitTags(text.slice(0, cut)).length > 0) onCommit(text.slice(0, cut), text.slice(cut + 1));
+    else onDraft(text);
+  };
+  return (
+    <div
+      data-testid="monitor-tags"
+      onClick={() => input.current?.focus()}
+      className={`flex min-h-[38px] w-full cursor-text flex-wrap items-center gap-1.5 rounded-lg bg-white px-2 py-1.5 shadow-sm ring-1 ring-inset ring-slate-300 focus-within:ring-2 focus-within:ring-indigo-500 ${
+        invalid ? INVALID : ""
+      }`}
+    >
+      {tags.map((tag, index) => (
+        <TagChip key={tag.toLowerCase()} tag={tag} onRemove={() => onRemove(index)} removeLabel={t("monitors.form.removeTag", { tag })} />
+      ))}
+      <input
+        ref={input}
+        id={id}
+        name="tags"
+        autoComplete="off"
+        spellCheck={false}
+        enterKeyHint="enter"
+        aria-invalid={invalid || undefined}
+        placeholder={tags.length === 0 ? t("monitors.form.tagsPlaceholder") : undefined}
+        value={draft}
+        onKeyDown={onKeyDown}
+        onChange={(e) => onChange(e.target.value)}
+        onBlur={() => draft.trim() !== "" && onCommit(draft)}
+        className="min-w-[8rem] flex-1 border-0 bg-transparent px-1 py-0.5 text-sm text-slate-900 placeholder:text-slate-400 focus:outline-none"
+      />
+    </div>
+  );
+}
+
+/** The create and edit form of a monitor: checks every field of the chosen type as the server does before sending. */
 export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: MonitorFormProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState<MonitorFormValues>(initial);
   const [errors, setErrors] = useState<FormErrors>({});
   const [submitted, setSubmitted] = useState(false); // after a first attempt, problems update as you type
   const [serverError, setServerError] = useState("");
+  /** A refusal of the server about one field: its sentence under that field until the field changes. */
+  const [serverProblem, setServerProblem] = useState<{ field: string; message: string } | null>(null);
+  const [tagError, setTagError] = useState<ParseKeys | null>(null);
   const [saving, setSaving] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  const typeHeading = useId();
 
   const update = (patch: Partial<MonitorFormValues>) => {
     const next = { ...values, ...patch };
     setValues(next);
     if (submitted) setErrors(validateMonitorForm(next));
+    if (serverProblem && (serverProblem.field in patch || "type" in patch)) {
+      setServerProblem(null);
+      setServerError("");
+    }
   };
-  const text = (key: "name" | "url" | "interval" | "timeout" | "expectedStatus" | "retries" | "body") => (e: { target: { value: string } }) =>
-    update({ [key]: e.target.value });
+  type TextKey = {
+    [K in keyof MonitorFormValues]: MonitorFormValues[K] extends string ? K : never;
+  }[keyof MonitorFormValues];
+  const text = (key: TextKey) => (e: { target: { value: string } }) => update({ [key]: e.target.value });
   const setHeader = (key: number, patch: { name?: string; value?: string }) =>
     update({ headers: values.headers.map((h) => (h.key === key ? { ...h, ...patch } : h)) });
 
-  const problem = (field: string) => (errors[field] ? t(errors[field]) : undefined);
-  const invalid = (field: string) => (errors[field] ? { "aria-invalid": true as const, className: INVALID } : {});
+  const problem = (field: string) => (errors[field] ? t(errors[field]) : serverProblem?.field === field ? serverProblem.message : undefined);
+  const invalid = (field: string) => (problem(field) ? { "aria-invalid": true as const, className: INVALID } : {});
+
+  const commitTags = (typed: string, rest = "") => {
+    const added = addTags(values.tags, typed);
+    if (added.error) {
+      setTagError(added.error);
+      update({ tagDraft: typed + (rest ? `,${rest}` : "") });
+      return false;
+    }
+    setTagError(null);
+    update({ tags: added.tags, tagDraft: rest.trimStart() });
+    return true;
+  };
+
+  const focusField = (field: string) => {
+    const [name, rowKey, part] = field.split(".");
+    const selector =
+      name === "headers" && rowKey ? `[data-header="${rowKey}-${part}"]` : name === "type" ? `input[name="type"]:checked` : `[name="${name}"]`;
+    formRef.current?.querySelector<HTMLElement>(selector)?.focus();
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
     setServerError("");
+    setServerProblem(null);
     const found = validateMonitorForm(values);
     setErrors(found);
     const keys = Object.keys(found);
     if (keys.length > 0) {
       // Focus the first field in error, in the order of the form.
-      const first = [...keys].sort((a, b) => FIELD_ORDER.indexOf(a.split(".")[0]) - FIELD_ORDER.indexOf(b.split(".")[0]))[0];
-      const [field, rowKey, part] = first.split(".");
-      const selector = field === "headers" && rowKey ? `[data-header="${rowKey}-${part}"]` : `[name="${field}"]`;
-      formRef.current?.querySelector<HTMLElement>(selector)?.focus();
+      const rank = (key: string) => FIELD_ORDER.indexOf(key.split(".")[0]!);
+      focusField([...keys].sort((a, b) => rank(a) - rank(b))[0]!);
       return;
     }
     setSaving(true);
@@ -86,18 +242,33 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
       const monitor = await onSave(toMonitorInput(values));
       onSaved(monitor);
     } catch (err) {
-      setServerError(errorMessage(err, t("monitors.saveFailed")));
+      const message = errorMessage(err, t("monitors.saveFailed"));
+      const field = err instanceof ApiError ? serverErrorField(err.code, values.type) : null;
+      if (field) {
+        setServerProblem({ field, message });
+        setServerError(t("monitors.form.fixErrors"));
+        setTimeout(() => focusField(field));
+      } else {
+        setServerError(message);
+      }
       setSaving(false);
     }
   };
 
+  const type = values.type;
   const hasBody = methodHasBody(values.method);
   const clientProblems = Object.keys(errors).length > 0;
+  const tagProblem = tagError ? t(tagError) : problem("tags");
+  const targetTitle = { http: t("monitors.form.basics"), tcp: t("monitors.form.targetTcp"), dns: t("monitors.form.targetDns"), push: t("monitors.form.targetPush") }[type];
 
   return (
     <Card>
-      <form ref={formRef} onSubmit={submit} noValidate data-testid="monitor-form">
-        <Section title={t("monitors.form.basics")}>
+      <form ref={formRef} onSubmit={submit} noValidate data-testid="monitor-form" data-type={type}>
+        <Section title={t("monitors.form.type")} headingId={typeHeading}>
+          <TypeChooser value={type} labelledBy={typeHeading} onChange={(next) => update(withType(values, next, mode === "create"))} />
+        </Section>
+
+        <Section title={t("monitors.form.general")}>
           <div className="grid gap-5 sm:grid-cols-2">
             <Field label={t("monitors.form.name")} error={problem("name")} errorTestId="monitor-error-name">
               {(id) => (
@@ -114,139 +285,399 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                 />
               )}
             </Field>
-            <Field label={t("monitors.form.method")}>
+            <Field label={t("monitors.form.tags")} optionalLabel={t("common.optional")} hint={t("monitors.form.tagsHint")} error={tagProblem} errorTestId="monitor-error-tags">
               {(id) => (
-                <SelectInput id={id} name="method" value={values.method} onChange={(e) => update({ method: e.target.value as MonitorMethod })}>
-                  {MONITOR_METHODS.map((m) => (
-                    <option key={m} value={m}>
-                      {m}
-                    </option>
-                  ))}
-                </SelectInput>
+                <TagInput
+                  id={id}
+                  tags={values.tags}
+                  draft={values.tagDraft}
+                  invalid={Boolean(tagProblem)}
+                  onCommit={commitTags}
+                  onDraft={(draft) => {
+                    setTagError(null);
+                    update({ tagDraft: draft });
+                  }}
+                  onRemove={(index) => {
+                    setTagError(null);
+                    update({ tags: values.tags.filter((_, i) => i !== index) });
+                  }}
+                />
               )}
             </Field>
           </div>
-          <Field label={t("monitors.form.url")} hint={t("monitors.form.urlHint")} error={problem("url")} errorTestId="monitor-error-url">
-            {(id) => (
-              <TextInput
-                id={id}
-                name="url"
-                type="url"
-                inputMode="url"
-                autoComplete="off"
-                spellCheck={false}
-                required
-                placeholder="https://example.com/health"
-                value={values.url}
-                onChange={text("url")}
-                {...invalid("url")}
-              />
-            )}
-          </Field>
+        </Section>
+
+        <Section title={targetTitle} testId={`monitor-target-${type}`}>
+          {type === "http" && (
+            <div className="grid gap-5 sm:grid-cols-[10rem_1fr]">
+              <Field label={t("monitors.form.method")}>
+                {(id) => (
+                  <SelectInput id={id} name="method" value={values.method} onChange={(e) => update({ method: e.target.value as MonitorMethod })}>
+                    {MONITOR_METHODS.map((m) => (
+                      <option key={m} value={m}>
+                        {m}
+                      </option>
+                    ))}
+                  </SelectInput>
+                )}
+              </Field>
+              <Field label={t("monitors.form.url")} hint={t("monitors.form.urlHint")} error={problem("url")} errorTestId="monitor-error-url">
+                {(id) => (
+                  <TextInput
+                    id={id}
+                    name="url"
+                    type="url"
+                    inputMode="url"
+                    autoComplete="off"
+                    spellCheck={false}
+                    required
+                    placeholder="https://example.com/health"
+                    value={values.url}
+                    onChange={text("url")}
+                    {...invalid("url")}
+                  />
+                )}
+              </Field>
+            </div>
+          )}
+
+          {type === "tcp" && (
+            <div className="grid gap-5 sm:grid-cols-[1fr_10rem]">
+              <Field label={t("monitors.form.host")} hint={t("monitors.form.hostHint")} error={problem("host")} errorTestId="monitor-error-host">
+                {(id) => (
+                  <TextInput
+                    id={id}
+                    name="host"
+                    autoComplete="off"
+                    spellCheck={false}
+                    placeholder="db.example.com"
+                    value={values.host}
+                    onChange={text("host")}
+                    {...invalid("host")}
+                  />
+                )}
+              </Field>
+              <Field label={t("monitors.form.port")} hint={t("monitors.form.portHint")} error={problem("port")} errorTestId="monitor-error-port">
+                {(id) => (
+                  <TextInput id={id} name="port" type="number" min={1} max={65535} step={1} placeholder="5432" value={values.port} onChange={text("port")} {...invalid("port")} />
+                )}
+              </Field>
+            </div>
+          )}
+
+          {type === "dns" && (
+            <>
+              <div className="grid gap-5 sm:grid-cols-[1fr_10rem]">
+                <Field label={t("monitors.form.dnsName")} hint={t("monitors.form.dnsNameHint")} error={problem("host")} errorTestId="monitor-error-host">
+                  {(id) => (
+                    <TextInput
+                      id={id}
+                      name="host"
+                      autoComplete="off"
+                      spellCheck={false}
+                      placeholder="example.com"
+                      value={values.host}
+                      onChange={text("host")}
+                      {...invalid("host")}
+                    />
+                  )}
+                </Field>
+                <Field label={t("monitors.form.dnsRecordType")}>
+                  {(id) => (
+                    <SelectInput id={id} name="dnsRecordType" value={values.dnsRecordType} onChange={(e) => update({ dnsRecordType: e.target.value as DnsRecordType })}>
+                      {DNS_RECORD_TYPES.map((r) => (
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
+                      ))}
+                    </SelectInput>
+                  )}
+                </Field>
+              </div>
+              <div className="grid gap-5 sm:grid-cols-2">
+                <Field
+                  label={t("monitors.form.dnsResolver")}
+                  optionalLabel={t("common.optional")}
+                  hint={t("monitors.form.dnsResolverHint")}
+                  error={problem("dnsResolver")}
+                  errorTestId="monitor-error-dnsResolver"
+                >
+                  {(id) => (
+                    <TextInput
+                      id={id}
+                      name="dnsResolver"
+                      autoComplete="off"
+                      spellCheck={false}
+                      placeholder="9.9.9.9"
+                      value={values.dnsResolver}
+                      onChange={text("dnsResolver")}
+                      {...invalid("dnsResolver")}
+                    />
+                  )}
+                </Field>
+                <Field
+                  label={t("monitors.form.dnsExpected")}
+                  optionalLabel={t("common.optional")}
+                  hint={t("monitors.form.dnsExpectedHint")}
+                  error={problem("dnsExpected")}
+                  errorTestId="monitor-error-dnsExpected"
+                >
+                  {(id) => (
+                    <TextInput
+                      id={id}
+                      name="dnsExpected"
+                      autoComplete="off"
+                      spellCheck={false}
+                      value={values.dnsExpected}
+                      onChange={text("dnsExpected")}
+                      {...invalid("dnsExpected")}
+                    />
+                  )}
+                </Field>
+              </div>
+            </>
+          )}
+
+          {type === "push" && (
+            <p data-testid="monitor-push-intro" className="rounded-lg bg-indigo-50/70 px-4 py-3 text-sm text-indigo-900 ring-1 ring-inset ring-indigo-100">
+              {t("monitors.form.pushIntro")}
+            </p>
+          )}
         </Section>
 
         <Section title={t("monitors.form.schedule")}>
           <div className="grid gap-5 sm:grid-cols-2 lg:grid-cols-4">
-            <Field label={t("monitors.form.interval")} hint={t("monitors.form.intervalHint")} error={problem("interval")} errorTestId="monitor-error-interval">
+            <Field
+              label={type === "push" ? t("monitors.form.pushInterval") : t("monitors.form.interval")}
+              hint={type === "push" ? t("monitors.form.pushIntervalHint") : t("monitors.form.intervalHint")}
+              error={problem("interval")}
+              errorTestId="monitor-error-interval"
+            >
               {(id) => <TextInput id={id} name="interval" type="number" min={1} max={1440} step={1} value={values.interval} onChange={text("interval")} {...invalid("interval")} />}
             </Field>
-            <Field label={t("monitors.form.timeout")} hint={t("monitors.form.timeoutHint")} error={problem("timeout")} errorTestId="monitor-error-timeout">
-              {(id) => <TextInput id={id} name="timeout" type="number" min={1} max={60} step={1} value={values.timeout} onChange={text("timeout")} {...invalid("timeout")} />}
-            </Field>
-            <Field
-              label={t("monitors.form.expectedStatus")}
-              hint={t("monitors.form.expectedStatusHint")}
-              error={problem("expectedStatus")}
-              errorTestId="monitor-error-expectedStatus"
-            >
-              {(id) => (
-                <TextInput id={id} name="expectedStatus" autoComplete="off" spellCheck={false} value={values.expectedStatus} onChange={text("expectedStatus")} {...invalid("expectedStatus")} />
-              )}
-            </Field>
+            {hasTimeout(type) && (
+              <Field label={t("monitors.form.timeout")} hint={t("monitors.form.timeoutHint")} error={problem("timeout")} errorTestId="monitor-error-timeout">
+                {(id) => <TextInput id={id} name="timeout" type="number" min={1} max={60} step={1} value={values.timeout} onChange={text("timeout")} {...invalid("timeout")} />}
+              </Field>
+            )}
+            {type === "push" && (
+              <Field label={t("monitors.form.pushGrace")} hint={t("monitors.form.pushGraceHint")} error={problem("pushGrace")} errorTestId="monitor-error-pushGrace">
+                {(id) => <TextInput id={id} name="pushGrace" type="number" min={0} max={3600} step={1} value={values.pushGrace} onChange={text("pushGrace")} {...invalid("pushGrace")} />}
+              </Field>
+            )}
+            {type === "http" && (
+              <Field
+                label={t("monitors.form.expectedStatus")}
+                hint={t("monitors.form.expectedStatusHint")}
+                error={problem("expectedStatus")}
+                errorTestId="monitor-error-expectedStatus"
+              >
+                {(id) => (
+                  <TextInput id={id} name="expectedStatus" autoComplete="off" spellCheck={false} value={values.expectedStatus} onChange={text("expectedStatus")} {...invalid("expectedStatus")} />
+                )}
+              </Field>
+            )}
             <Field label={t("monitors.form.retries")} hint={t("monitors.form.retriesHint")} error={problem("retries")} errorTestId="monitor-error-retries">
               {(id) => <TextInput id={id} name="retries" type="number" min={0} max={10} step={1} value={values.retries} onChange={text("retries")} {...invalid("retries")} />}
             </Field>
           </div>
           <div className="grid gap-3 sm:grid-cols-2">
-            <Toggle
-              name="followRedirects"
-              label={t("monitors.form.followRedirects")}
-              hint={t("monitors.form.followRedirectsHint")}
-              checked={values.followRedirects}
-              onChange={(v) => update({ followRedirects: v })}
-            />
+            {type === "http" && (
+              <Toggle
+                name="followRedirects"
+                label={t("monitors.form.followRedirects")}
+                hint={t("monitors.form.followRedirectsHint")}
+                checked={values.followRedirects}
+                onChange={(v) => update({ followRedirects: v })}
+              />
+            )}
             <Toggle name="active" label={t("monitors.form.active")} hint={t("monitors.form.activeHint")} checked={values.active} onChange={(v) => update({ active: v })} />
           </div>
         </Section>
 
-        <Section title={t("monitors.form.request")}>
-          <div className="space-y-2" data-testid="monitor-headers">
-            <div className="flex items-baseline justify-between gap-3">
-              <div>
-                <p className="text-sm font-medium text-slate-700">{t("monitors.form.headers")}</p>
-                <p className="text-xs text-slate-500">{t("monitors.form.headersHint")}</p>
-              </div>
-              <Button variant="secondary" size="sm" onClick={() => update({ headers: [...values.headers, headerRow()] })} data-testid="monitor-header-add">
-                <PlusIcon className="size-4" />
-                {t("monitors.form.addHeader")}
-              </Button>
-            </div>
-            {values.headers.length === 0 && <p className="text-sm text-slate-400">{t("monitors.form.noHeaders")}</p>}
-            {errors.headers && <p className="text-xs font-medium text-red-600">{t(errors.headers)}</p>}
-            {values.headers.map((h, index) => {
-              const nameError = problem(`headers.${h.key}.name`);
-              const valueError = problem(`headers.${h.key}.value`);
-              return (
-                <div key={h.key} className="grid grid-cols-[1fr_1.6fr_auto] items-start gap-2" data-testid={`monitor-header-${index}`}>
-                  <div>
-                    <TextInput
-                      aria-label={t("monitors.form.headerName")}
-                      placeholder={t("monitors.form.headerName")}
-                      data-header={`${h.key}-name`}
-                      name={`header-name-${index}`}
-                      autoComplete="off"
-                      spellCheck={false}
-                      value={h.name}
-                      onChange={(e) => setHeader(h.key, { name: e.target.value })}
-                      {...invalid(`headers.${h.key}.name`)}
-                    />
-                    {nameError && <p className="mt-1 text-xs font-medium text-red-600">{nameError}</p>}
-                  </div>
-                  <div>
-                    <TextInput
-                      aria-label={t("monitors.form.headerValue")}
-                      placeholder={t("monitors.form.headerValue")}
-                      data-header={`${h.key}-value`}
-                      name={`header-value-${index}`}
-                      autoComplete="off"
-                      spellCheck={false}
-                      value={h.value}
-                      onChange={(e) => setHeader(h.key, { value: e.target.value })}
-                      {...invalid(`headers.${h.key}.value`)}
-                    />
-                    {valueError && <p className="mt-1 text-xs font-medium text-red-600">{valueError}</p>}
-                  </div>
-                  <Button
-                    variant="dangerGhost"
-                    size="sm"
-                    className="mt-0.5"
-                    aria-label={t("monitors.form.removeHeader")}
-                    title={t("monitors.form.removeHeader")}
-                    onClick={() => update({ headers: values.headers.filter((x) => x.key !== h.key) })}
-                    data-testid={`monitor-header-remove-${index}`}
-                  >
-                    ✕
-                  </Button>
+        {type === "http" && (
+          <Section title={t("monitors.form.request")}>
+            <div className="space-y-2" data-testid="monitor-headers">
+              <div className="flex items-baseline justify-between gap-3">
+                <div>
+                  <p className="text-sm font-medium text-slate-700">{t("monitors.form.headers")}</p>
+                  <p className="text-xs text-slate-500">{t("monitors.form.headersHint")}</p>
                 </div>
-              );
-            })}
-          </div>
-          {hasBody && (
-            <Field label={t("monitors.form.body")} optionalLabel={t("common.optional")} hint={t("monitors.form.bodyHint", { method: values.method })} error={problem("body")}>
-              {(id) => <textarea id={id} name="body" rows={5} spellCheck={false} className={`${TEXTAREA} ${errors.body ? INVALID : ""}`} value={values.body} onChange={text("body")} />}
-            </Field>
-          )}
-        </Section>
+                <Button variant="secondary" size="sm" onClick={() => update({ headers: [...values.headers, headerRow()] })} data-testid="monitor-header-add">
+                  <PlusIcon className="size-4" />
+                  {t("monitors.form.addHeader")}
+                </Button>
+              </div>
+              {values.headers.length === 0 && <p className="text-sm text-slate-400">{t("monitors.form.noHeaders")}</p>}
+              {errors.headers && <p className="text-xs font-medium text-red-600">{t(errors.headers)}</p>}
+              {values.headers.map((h, index) => {
+                const nameError = problem(`headers.${h.key}.name`);
+                const valueError = problem(`headers.${h.key}.value`);
+                return (
+                  <div key={h.key} className="grid grid-cols-[1fr_1.6fr_auto] items-start gap-2" data-testid={`monitor-header-${index}`}>
+                    <div>
+                      <TextInput
+                        aria-label={t("monitors.form.headerName")}
+                        placeholder={t("monitors.form.headerName")}
+                        data-header={`${h.key}-name`}
+                        name={`header-name-${index}`}
+                        autoComplete="off"
+                        spellCheck={false}
+                        value={h.name}
+                        onChange={(e) => setHeader(h.key, { name: e.target.value })}
+                        {...invalid(`headers.${h.key}.name`)}
+                      />
+                      {nameError && <p className="mt-1 text-xs font-medium text-red-600">{nameError}</p>}
+                    </div>
+                    <div>
+                      <TextInput
+                        aria-label={t("monitors.form.headerValue")}
+                        placeholder={t("monitors.form.headerValue")}
+                        data-header={`${h.key}-value`}
+                        name={`header-value-${index}`}
+                        autoComplete="off"
+                        spellCheck={false}
+                        value={h.value}
+                        onChange={(e) => setHeader(h.key, { value: e.target.value })}
+                        {...invalid(`headers.${h.key}.value`)}
+                      />
+                      {valueError && <p className="mt-1 text-xs font-medium text-red-600">{valueError}</p>}
+                    </div>
+                    <Button
+                      variant="dangerGhost"
+                      size="sm"
+                      className="mt-0.5"
+                      aria-label={t("monitors.form.removeHeader")}
+                      title={t("monitors.form.removeHeader")}
+                      onClick={() => update({ headers: values.headers.filter((x) => x.key !== h.key) })}
+                      data-testid={`monitor-header-remove-${index}`}
+                    >
+                      ✕
+                    </Button>
+                  </div>
+                );
+              })}
+            </div>
+            {hasBody && (
+              <Field
+                label={t("monitors.form.body")}
+                optionalLabel={t("common.optional")}
+                hint={t("monitors.form.bodyHint", { method: values.method })}
+                error={problem("body")}
+                errorTestId="monitor-error-body"
+              >
+                {(id) => <textarea id={id} name="body" rows={5} spellCheck={false} className={`${TEXTAREA} ${problem("body") ? INVALID : ""}`} value={values.body} onChange={text("body")} />}
+              </Field>
+            )}
+          </Section>
+        )}
+
+        {type === "http" && (
+          <Section title={t("monitors.form.assertions")} hint={t("monitors.form.assertionsHint")} testId="monitor-assertions">
+            <div className="space-y-2">
+              <Field label={t("monitors.form.keyword")} optionalLabel={t("common.optional")} hint={t("monitors.form.keywordHint")} error={problem("keyword")} errorTestId="monitor-error-keyword">
+                {(id) => (
+                  <TextInput id={id} name="keyword" autoComplete="off" spellCheck={false} value={values.keyword} onChange={text("keyword")} {...invalid("keyword")} />
+                )}
+              </Field>
+              <div className="grid gap-3 sm:grid-cols-2">
+                <Toggle
+                  name="keywordInvert"
+                  label={t("monitors.form.keywordInvert")}
+                  hint={t("monitors.form.keywordInvertHint")}
+                  checked={values.keywordInvert}
+                  onChange={(v) => update({ keywordInvert: v })}
+                />
+                <Toggle
+                  name="keywordCaseSensitive"
+                  label={t("monitors.form.keywordCase")}
+                  hint={t("monitors.form.keywordCaseHint")}
+                  checked={values.keywordCaseSensitive}
+                  onChange={(v) => update({ keywordCaseSensitive: v })}
+                />
+              </div>
+            </div>
+
+            <div className="space-y-2">
+              <Field label={t("monitors.form.jsonPath")} optionalLabel={t("common.optional")} hint={t("monitors.form.jsonPathHint")} error={problem("jsonPath")} errorTestId="monitor-error-jsonPath">
+                {(id) => (
+                  <TextInput
+                    id={id}
+                    name="jsonPath"
+                    autoComplete="off"
+                    spellCheck={false}
+                    placeholder='$.status == "ok"'
+                    value={values.jsonPath}
+                    onChange={text("jsonPath")}
+                    aria-invalid={problem("jsonPath") ? true : undefined}
+                    className={`font-mono ${problem("jsonPath") ? INVALID : ""}`}
+                  />
+                )}
+              </Field>
+              <div className="flex flex-wrap items-center gap-1.5 text-xs text-slate-500" data-testid="monitor-jsonpath-examples">
+                <span>{t("monitors.form.jsonPathExamples")}:</span>
+                {JSON_PATH_EXAMPLES.map((example) => (
+                  <button
+                    key={example}
+                    type="button"
+                    onClick={() => update({ jsonPath: example })}
+                    className="cursor-pointer rounded bg-slate-100 px-1.5 py-0.5 font-mono text-slate-700 hover:bg-indigo-50 hover:text-indigo-700"
+                  >
+                    {example}
+                  </button>
+                ))}
+              </div>
+            </div>
+
+            <div className="grid gap-5 sm:grid-cols-2">
+              <Field
+                label={t("monitors.form.maxResponseTime")}
+                optionalLabel={t("common.optional")}
+                hint={t("monitors.form.maxResponseTimeHint")}
+                error={problem("maxResponseTime")}
+                errorTestId="monitor-error-maxResponseTime"
+              >
+                {(id) => (
+                  <TextInput
+                    id={id}
+                    name="maxResponseTime"
+                    type="number"
+                    min={1}
+                    max={60000}
+                    step={1}
+                    placeholder="1000"
+                    value={values.maxResponseTime}
+                    onChange={text("maxResponseTime")}
+                    {...invalid("maxResponseTime")}
+                  />
+                )}
+              </Field>
+              <Field
+                label={t("monitors.form.tlsExpiryDays")}
+                optionalLabel={t("common.optional")}
+                hint={t("monitors.form.tlsExpiryDaysHint")}
+                error={problem("tlsExpiryDays")}
+                errorTestId="monitor-error-tlsExpiryDays"
+              >
+                {(id) => (
+                  <TextInput
+                    id={id}
+                    name="tlsExpiryDays"
+                    type="number"
+                    min={1}
+                    max={365}
+                    step={1}
+                    placeholder="14"
+                    value={values.tlsExpiryDays}
+                    onChange={text("tlsExpiryDays")}
+                    {...invalid("tlsExpiryDays")}
+                  />
+                )}
+              </Field>
+            </div>
+            <Toggle name="ignoreTls" label={t("monitors.form.ignoreTls")} hint={t("monitors.form.ignoreTlsHint")} checked={values.ignoreTls} onChange={(v) => update({ ignoreTls: v })} />
+          </Section>
+        )}
 
         <div className="space-y-4 border-t border-slate-100 px-5 py-5 sm:px-6">
           {clientProblems && <FormMessage kind="error">{t("monitors.form.fixErrors")}</FormMessage>}

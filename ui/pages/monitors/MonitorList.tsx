@@ -1,43 +1,73 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
-import { Link, useSearch } from "wouter";
+import { Link, useLocation, useSearch } from "wouter";
 import { errorMessage } from "../../api/errors";
-import { checkMonitor, deleteMonitor, getAllRecentChecks, listMonitors, updateMonitor, type PublicMonitor, type RecentCheck } from "../../api/monitors";
-import { appendCheck, CheckStrip } from "./CheckStrip";
+import { checkMonitor, deleteMonitor, listMonitors, updateMonitor, type PublicMonitor } from "../../api/monitors";
 import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
+import { formatDuration, secondsSince } from "../../components/format";
+import { useMediaQuery } from "../../components/hooks";
 import { PlusIcon } from "../../components/icons";
+import { LoadError, LoadingMessage } from "../../components/LoadState";
+import { TagChip } from "../../components/Tag";
+import { formatWithZone, useClock, useDurationUnits } from "../../components/time";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
-import { applyPush, displayStatus, formatAvailability, formatMs, parseStatusFilter, sortForTriage, STATUS_FILTERS, type DisplayStatus, type MonitorPush } from "./model";
-import { Ago, LiveIndicator, MonitorStatusBadge, useCheckSummary } from "./parts";
 import { translateCheckError } from "./checkError";
-import { LoadError, LoadingMessage } from "../../components/LoadState";
-import { FilterPills, type FilterOption } from "../../components/FilterPills";
+import { HeartbeatStrip } from "./list/HeartbeatStrip";
+import { ListToolbar, NoMatch } from "./list/ListToolbar";
+import { createListStore, type ListStore } from "./list/store";
+import { useWindowRows } from "./list/useWindowRows";
+import {
+  DEFAULT_VIEW,
+  filterAndSort,
+  listViewSearch,
+  parseListView,
+  statusCounts,
+  tagsInUse,
+  tagsOf,
+  targetOf,
+  toggleSort,
+  typeOf,
+  type ListView,
+  type SortKey,
+} from "./listModel";
+import { displayStatus, formatAvailability, formatMs } from "./model";
+import { Ago, LiveIndicator, MonitorStatusBadge, useCheckSummary } from "./parts";
 
-const EMPTY: PublicMonitor[] = [];
-const NO_CHECKS: RecentCheck[] = [];
+// The monitor list, built for hundreds to thousands of monitors:
+// - the data sits in a store outside React (list/store.ts): a live check re-renders the one row showing that monitor,
+//   and the list re-filters/re-sorts only when a status, the membership or (when sorted by them) the figures changed;
+// - only the rows near the viewport are in the DOM (list/useWindowRows.ts), at a fixed height per layout;
+// - search, status, sort and tags live in the URL (listModel.ts), so a view can be shared.
 
 interface RowActions {
-  check: (m: PublicMonitor) => void;
-  togglePause: (m: PublicMonitor) => void;
-  remove: (m: PublicMonitor) => void;
+  check: (id: number) => void;
+  togglePause: (id: number) => void;
+  remove: (id: number) => void;
 }
 
-type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; monitors: PublicMonitor[] };
+type Phase = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded" };
 
-const TH = "px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
-const TD = "block text-sm text-slate-700 whitespace-nowrap md:table-cell md:px-3 md:py-3";
-/** The column's name beside its value, on phones only (the table header is hidden there). */
+/** Row heights (px): one line of columns from md up; a card of stacked fields on phones. Each row is exactly this tall. */
+export const ROW_HEIGHT = { table: 80, card: 220 } as const;
+
+/** The columns from md up (the header and every row share them). */
+const GRID =
+  "md:grid md:grid-cols-[minmax(12rem,1fr)_8.5rem_9.5rem_6rem_6.5rem_7rem_19.5rem] md:items-center md:gap-x-3 md:px-4";
+const TH = "text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
+const CELL = "min-w-0 text-sm text-slate-700";
+/** The column's name beside its value, on phones only (the header row is hidden there). */
 const PHONE_LABEL = "mr-2 text-xs text-slate-400 md:hidden";
 
 export default function MonitorList() {
   const { t } = useTranslation();
   useDocumentTitle(t("monitors.title"));
   const summary = useCheckSummary();
-  const [state, setState] = useState<ListState>({ phase: "loading" });
+  const store = useMemo(() => createListStore(), []);
+  const [state, setState] = useState<Phase>({ phase: "loading" });
   const [busy, setBusy] = useState<Record<string, boolean>>({}); // "check-3", "pause-3"
   const deleted = useRef(new Set<number>());
 
@@ -46,50 +76,29 @@ export default function MonitorList() {
       if (showLoading) setState({ phase: "loading" });
       try {
         const reply = await listMonitors();
-        const monitors = (reply.monitors ?? []).filter((m) => !deleted.current.has(m.id));
-        setState({ phase: "loaded", monitors });
+        store.setAll((reply.monitors ?? []).filter((m) => !deleted.current.has(m.id)));
+        setState({ phase: "loaded" });
       } catch (err) {
         const message = errorMessage(err, t("monitors.fetchFailed"));
         // A failed background refresh keeps the rows shown.
         setState((s) => (showLoading || s.phase !== "loaded" ? { phase: "error", message } : s));
       }
     },
-    [t],
+    [t, store],
   );
 
   useEffect(() => {
     void load(true);
   }, [load]);
 
-  const apply = useCallback((push: MonitorPush) => {
-    if (push.type === "monitor.change" && push.data.action === "deleted") deleted.current.add(push.data.monitorId);
-    setState((s) => (s.phase === "loaded" ? { ...s, monitors: applyPush(s.monitors, push) } : s));
-  }, []);
-  const replaceMonitor = (monitor: PublicMonitor) => apply({ type: "monitor.change", data: { action: "updated", monitorId: monitor.id, monitor } });
-
-  // The 50-check strips: read once (and after a reconnect), then fed by the pushed checks.
-  const [strips, setStrips] = useState<Record<number, RecentCheck[]>>({});
-  const loadStrips = useCallback(() => {
-    getAllRecentChecks()
-      .then((reply) => setStrips(reply.checks))
-      .catch(() => {}); // the strips are an extra: the list works without them
-  }, []);
-  useEffect(loadStrips, [loadStrips]);
-  const addToStrip = useCallback((monitorId: number, check: RecentCheck) => {
-    setStrips((s) => ({ ...s, [monitorId]: appendCheck(s[monitorId], check) }));
-  }, []);
-
-  useLive("monitor.check", (data) => {
-    apply({ type: "monitor.check", data });
-    addToStrip(data.monitorId, data.result);
+  useLive("monitor.check", (data) => store.apply({ type: "monitor.check", data }));
+  useLive("monitor.status", (data) => store.apply({ type: "monitor.status", data }));
+  useLive("monitor.change", (data) => {
+    if (data.action === "deleted") deleted.current.add(data.monitorId);
+    store.apply({ type: "monitor.change", data });
   });
-  useLive("monitor.status", (data) => apply({ type: "monitor.status", data }));
-  useLive("monitor.change", (data) => apply({ type: "monitor.change", data }));
   // (Re)connected: catch up on whatever happened while the socket was not open.
-  useLive("hello", () => {
-    void load(false);
-    loadStrips();
-  });
+  useLive("hello", () => void load(false));
 
   const withBusy = async (key: string, work: () => Promise<void>) => {
     setBusy((b) => ({ ...b, [key]: true }));
@@ -104,8 +113,7 @@ export default function MonitorList() {
     withBusy(`check-${m.id}`, async () => {
       try {
         const reply = await checkMonitor(m.id);
-        replaceMonitor(reply.monitor);
-        addToStrip(m.id, reply.result);
+        if (store.has(m.id)) store.upsert(reply.monitor);
         const text = t(reply.result.status === "up" ? "monitors.checkUp" : "monitors.checkDown", { name: m.name, detail: summary(reply.result) });
         if (reply.result.status === "up") toast.success(text);
         else toast.error(text);
@@ -118,7 +126,7 @@ export default function MonitorList() {
     withBusy(`pause-${m.id}`, async () => {
       try {
         const reply = await updateMonitor(m.id, { active: !m.active });
-        replaceMonitor(reply.monitor);
+        if (store.has(m.id)) store.upsert(reply.monitor);
         toast.success(t(reply.monitor.active ? "monitors.resumed" : "monitors.paused", { name: m.name }));
       } catch (err) {
         toast.error(errorMessage(err, t("monitors.saveFailed")));
@@ -129,27 +137,46 @@ export default function MonitorList() {
     section: "monitors",
     message: (m) => t("monitors.confirmDelete.message", { name: m.name }),
     remove: deleteMonitor,
-    onDeleted: (id) => apply({ type: "monitor.change", data: { action: "deleted", monitorId: id } }),
+    onDeleted: (id) => {
+      deleted.current.add(id);
+      store.remove(id);
+    },
   });
 
-  // Rows are memoized: a live check re-renders its own row only, so the handlers they get must not change identity.
+  // Rows are memoized and read their monitor from the store: the handlers they get must not change identity.
   const latest = useRef({ check, togglePause, askDelete });
   latest.current = { check, togglePause, askDelete };
-  const rowActions = useMemo<RowActions>(
-    () => ({
-      check: (m) => void latest.current.check(m),
-      togglePause: (m) => void latest.current.togglePause(m),
-      remove: (m) => latest.current.askDelete(m),
-    }),
-    [],
-  );
+  const rowActions = useMemo<RowActions>(() => {
+    const withMonitor = (id: number, fn: (m: PublicMonitor) => void) => {
+      const entry = store.get(id);
+      if (entry) fn(entry.monitor);
+    };
+    return {
+      check: (id) => withMonitor(id, (m) => void latest.current.check(m)),
+      togglePause: (id) => withMonitor(id, (m) => void latest.current.togglePause(m)),
+      remove: (id) => withMonitor(id, (m) => latest.current.askDelete(m)),
+    };
+  }, [store]);
 
-  const filter = parseStatusFilter(useSearch());
-  const monitors = state.phase === "loaded" ? state.monitors : EMPTY;
-  const shown = useMemo(() => {
-    const sorted = sortForTriage(monitors);
-    return filter ? sorted.filter((m) => displayStatus(m) === filter) : sorted;
-  }, [monitors, filter]);
+  // The view: parsed from the URL; every change replaces the history entry (typing must not stack entries).
+  const search = useSearch();
+  const view = useMemo(() => parseListView(search), [search]);
+  const [, navigate] = useLocation();
+  const setView = useCallback((next: ListView) => navigate(`/monitors${listViewSearch(next)}`, { replace: true }), [navigate]);
+  const clearFilters = useCallback(() => setView({ ...DEFAULT_VIEW, sort: view.sort, dir: view.dir }), [setView, view.sort, view.dir]);
+
+  // What the list depends on: the store's structure, plus its figures when sorted by them.
+  const byFigures = view.sort === "responseTime" || view.sort === "uptime";
+  const version = useSyncExternalStore(store.subscribeList, () => {
+    const v = store.version();
+    return byFigures ? `${v.structure}.${v.metrics}` : String(v.structure);
+  });
+  // The version is what says the monitors changed.
+  const monitors = useMemo(() => store.monitors(), [store, version]);
+  const shown = useMemo(() => filterAndSort(monitors, view), [monitors, view]);
+  const counts = useMemo(() => statusCounts(monitors, view), [monitors, view.q, view.tags]);
+  const tags = useMemo(() => tagsInUse(monitors), [monitors]);
+  const loaded = state.phase === "loaded";
 
   return (
     <div>
@@ -167,13 +194,9 @@ export default function MonitorList() {
         }
       />
       <Card className="overflow-hidden">
-        {state.phase === "loading" && (
-          <LoadingMessage data-testid="monitors-loading">{t("monitors.loading")}</LoadingMessage>
-        )}
-        {state.phase === "error" && (
-          <LoadError data-testid="monitors-error" message={state.message} onRetry={() => void load(true)} />
-        )}
-        {state.phase === "loaded" && state.monitors.length === 0 && (
+        {state.phase === "loading" && <LoadingMessage data-testid="monitors-loading">{t("monitors.loading")}</LoadingMessage>}
+        {state.phase === "error" && <LoadError data-testid="monitors-error" message={state.message} onRetry={() => void load(true)} />}
+        {loaded && monitors.length === 0 && (
           <div data-testid="monitors-empty" className="flex flex-col items-center gap-4 px-6 py-14 text-center">
             <p className="text-sm text-slate-500">{t("monitors.empty")}</p>
             <ButtonLink href="/monitors/create" variant="secondary" size="sm">
@@ -182,44 +205,21 @@ export default function MonitorList() {
             </ButtonLink>
           </div>
         )}
-        {state.phase === "loaded" && state.monitors.length > 0 && (
+        {loaded && monitors.length > 0 && (
           <>
-            <StatusFilter monitors={state.monitors} value={filter} />
+            <ListToolbar view={view} setView={setView} counts={counts} tags={tags} shown={shown.length} total={monitors.length} />
             {shown.length === 0 ? (
-              <p data-testid="monitors-filter-empty" className="px-6 py-12 text-center text-sm text-slate-500">
-                {t("monitors.filter.empty")}
-              </p>
+              <NoMatch view={view} onClear={clearFilters} />
             ) : (
-              // One table; below md each row is laid out as a card (every column kept, labelled), so phones scroll
-              // vertically only.
-              <div className="md:overflow-x-auto">
-                <table data-testid="monitors-table" className="block min-w-full md:table md:divide-y md:divide-slate-200">
-                  <thead className="hidden bg-slate-50 md:table-header-group">
-                    <tr>
-                      <th scope="col" className={`${TH} pl-4`}>{t("monitors.columns.name")}</th>
-                      <th scope="col" className={`${TH} hidden lg:table-cell`}>{t("monitors.columns.url")}</th>
-                      <th scope="col" className={TH}>{t("monitors.columns.status")}</th>
-                      <th scope="col" className={`${TH} text-right`}>{t("monitors.columns.responseTime")}</th>
-                      <th scope="col" className={`${TH} text-right`}>{t("monitors.columns.uptime")}</th>
-                      <th scope="col" className={TH}>{t("monitors.columns.lastChecked")}</th>
-                      <th scope="col" className={`${TH} pr-4 text-right`}>{t("monitors.columns.actions")}</th>
-                    </tr>
-                  </thead>
-                  <tbody className="block divide-y divide-slate-100 bg-white md:table-row-group">
-                    {shown.map((m) => (
-                      <MonitorRow
-                        key={m.id}
-                        monitor={m}
-                        checks={strips[m.id] ?? NO_CHECKS}
-                        checking={!!busy[`check-${m.id}`]}
-                        pausing={!!busy[`pause-${m.id}`]}
-                        deleting={deletingId === m.id}
-                        actions={rowActions}
-                      />
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <MonitorTable
+                store={store}
+                shown={shown}
+                view={view}
+                setView={setView}
+                busy={busy}
+                deletingId={deletingId}
+                actions={rowActions}
+              />
             )}
           </>
         )}
@@ -229,98 +229,223 @@ export default function MonitorList() {
   );
 }
 
-/** All / Down / Pending / Up / Paused with their counts; the choice lives in the URL (`?status=down`) to be shared. */
-function StatusFilter({ monitors, value }: { monitors: PublicMonitor[]; value: DisplayStatus | null }) {
+/**
+ * An ARIA table (role=table/row/cell: a CSS grid per row keeps every row at its fixed height) of which only the rows
+ * near the viewport exist; aria-rowcount and aria-rowindex tell screen readers where they are in the whole list.
+ */
+function MonitorTable({
+  store,
+  shown,
+  view,
+  setView,
+  busy,
+  deletingId,
+  actions,
+}: {
+  store: ListStore;
+  shown: PublicMonitor[];
+  view: ListView;
+  setView: (next: ListView) => void;
+  busy: Record<string, boolean>;
+  deletingId: number | null;
+  actions: RowActions;
+}) {
   const { t } = useTranslation();
-  const counts = useMemo(() => {
-    const c: Record<DisplayStatus, number> = { down: 0, pending: 0, up: 0, paused: 0 };
-    for (const m of monitors) c[displayStatus(m)]++;
-    return c;
-  }, [monitors]);
-  const options: FilterOption[] = [
-    { key: null, label: t("monitors.filter.all"), count: monitors.length },
-    ...STATUS_FILTERS.map((key) => ({ key, label: t(`monitors.status.${key}`), count: counts[key] })),
-  ];
+  const wide = useMediaQuery("(min-width: 768px)");
+  const rowHeight = wide ? ROW_HEIGHT.table : ROW_HEIGHT.card;
+  const body = useRef<HTMLDivElement>(null);
+  const { start, end, padTop, padBottom } = useWindowRows(body, shown.length, rowHeight, wide ? 8 : 4);
+
+  const header = (key: SortKey | null, label: string, className = "") => {
+    if (!key) {
+      return (
+        <div role="columnheader" className={`${TH} ${className}`}>
+          {label}
+        </div>
+      );
+    }
+    const active = view.sort === key;
+    return (
+      <div role="columnheader" aria-sort={active ? (view.dir === "asc" ? "ascending" : "descending") : undefined} className={`${TH} ${className}`}>
+        <button
+          type="button"
+          onClick={() => setView(toggleSort(view, key))}
+          className={`inline-flex items-center gap-1 uppercase hover:text-slate-900 ${active ? "text-slate-900" : ""}`}
+          data-testid={`monitors-sort-${key}`}
+        >
+          {label}
+          <span aria-hidden="true" className={active ? "" : "invisible"}>
+            {view.dir === "asc" ? "↑" : "↓"}
+          </span>
+        </button>
+      </div>
+    );
+  };
+
   return (
-    <FilterPills base="/monitors" label={t("monitors.filter.label")} options={options} value={value} className="border-b border-slate-200 px-4 py-3" testId="monitors-filter" />
+    <div className="md:overflow-x-auto">
+      <div role="table" aria-label={t("monitors.list.table")} aria-rowcount={shown.length + 1} data-testid="monitors-table" className="md:min-w-[75.5rem]">
+        <div role="rowgroup" className="hidden bg-slate-50 md:block" data-testid="monitors-table-head">
+          <div role="row" aria-rowindex={1} className={`${GRID} border-b border-slate-200 py-3`}>
+            {header("name", t("monitors.columns.name"))}
+            {header("status", t("monitors.columns.status"))}
+            {header(null, t("monitors.list.heartbeatColumn"))}
+            {header("responseTime", t("monitors.columns.responseTime"), "justify-self-end text-right")}
+            {header("uptime", t("monitors.columns.uptime"), "justify-self-end text-right")}
+            {header(null, t("monitors.columns.lastChecked"))}
+            {header(null, t("monitors.columns.actions"), "text-right")}
+          </div>
+        </div>
+        <div role="rowgroup" ref={body} style={{ paddingTop: padTop, paddingBottom: padBottom }} data-rows={end - start}>
+          {shown.slice(start, end).map((m, i) => {
+            const id = m.id;
+            return (
+              <MonitorRow
+                key={id}
+                id={id}
+                store={store}
+                rowIndex={start + i + 2}
+                height={rowHeight}
+                checking={!!busy[`check-${id}`]}
+                pausing={!!busy[`pause-${id}`]}
+                deleting={deletingId === id}
+                actions={actions}
+              />
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** http: method and URL; tcp: host:port; dns: name and record; push: when it last called. */
+function Target({ m }: { m: PublicMonitor }) {
+  const type = typeOf(m);
+  if (type === "push") return <LastPush at={m.lastPushAt ?? null} />;
+  const target = targetOf(m);
+  return (
+    <span title={target}>
+      {type === "http" && <span className="mr-1.5">{m.method}</span>}
+      {target}
+    </span>
+  );
+}
+
+function LastPush({ at }: { at: number | null }) {
+  const { t, i18n } = useTranslation();
+  const now = useClock();
+  const units = useDurationUnits();
+  if (!at) return <span>{t("monitors.list.noPush")}</span>;
+  return (
+    <time dateTime={new Date(at).toISOString()} title={formatWithZone(at, i18n.language)}>
+      {t("monitors.list.lastPush", { time: formatDuration(secondsSince(at, now), units) })}
+    </time>
   );
 }
 
 const MonitorRow = memo(function MonitorRow({
-  monitor: m,
-  checks,
+  id,
+  store,
+  rowIndex,
+  height,
   checking,
   pausing,
   deleting,
   actions,
 }: {
-  monitor: PublicMonitor;
-  checks: RecentCheck[];
+  id: number;
+  store: ListStore;
+  rowIndex: number;
+  height: number;
   checking: boolean;
   pausing: boolean;
   deleting: boolean;
   actions: RowActions;
 }) {
   const { t } = useTranslation();
+  const subscribe = useCallback((fn: () => void) => store.subscribeRow(id, fn), [store, id]);
+  const entry = useSyncExternalStore(subscribe, () => store.get(id));
+  if (!entry) return null;
+  const m = entry.monitor;
+  const type = typeOf(m);
+  const status = displayStatus(m);
+  const tags = tagsOf(m);
+  const reason = m.active && m.status === "down" && m.lastError ? translateCheckError(t, m.lastError) : null;
   return (
-    <tr data-testid={`monitor-row-${m.id}`} className="grid grid-cols-2 gap-x-4 gap-y-2 px-4 py-4 hover:bg-slate-50/60 md:table-row md:p-0">
-      <td className={`${TD} col-span-2 min-w-0 md:max-w-52 md:pl-4`}>
-        <Link href={`/monitors/${m.id}`} data-testid={`monitor-link-${m.id}`} className="block truncate font-medium text-slate-900 hover:text-indigo-600" title={m.name}>
-          {m.name}
-        </Link>
-        {/* Below lg: the URL under the name instead of its own column. */}
-        <span className="block truncate font-mono text-[11px] text-slate-400 lg:hidden">
-          <span className="mr-1.5">{m.method}</span>
-          {m.url}
-        </span>
-      </td>
-      <td className={`${TD} hidden max-w-60 lg:table-cell`}>
-        <span className="block truncate font-mono text-xs text-slate-500" title={m.url}>
-          <span className="mr-1.5 text-slate-400">{m.method}</span>
-          {m.url}
-        </span>
-      </td>
-      <td className={`${TD} col-span-2 min-w-0`}>
-        <MonitorStatusBadge status={displayStatus(m)} data-testid={`monitor-status-${m.id}`} />
-        {m.active && m.status === "down" && m.lastError && (
-          <span className="mt-1 block truncate text-xs text-red-700 md:max-w-48" title={translateCheckError(t, m.lastError)} data-testid={`monitor-reason-${m.id}`}>
-            {translateCheckError(t, m.lastError)}
+    <div
+      role="row"
+      aria-rowindex={rowIndex}
+      style={{ height }}
+      data-testid={`monitor-row-${id}`}
+      data-status={status}
+      className={`${GRID} grid grid-cols-2 content-start gap-x-4 gap-y-2 overflow-hidden border-b border-slate-100 bg-white px-4 py-4 hover:bg-slate-50/60 md:content-center md:py-0`}
+    >
+      <div role="cell" className={`${CELL} col-span-2 md:col-span-1`}>
+        <div className="flex min-w-0 items-center gap-2">
+          <span
+            className="shrink-0 rounded bg-slate-100 px-1.5 font-mono text-[10px] leading-4 font-semibold text-slate-600 ring-1 ring-slate-200 ring-inset"
+            data-testid={`monitor-type-${id}`}
+            data-type={type}
+          >
+            <span className="sr-only">{t("monitors.list.type")}: </span>
+            {t(`monitors.types.${type}`)}
+          </span>
+          <Link href={`/monitors/${id}`} data-testid={`monitor-link-${id}`} className="truncate font-medium text-slate-900 hover:text-indigo-600" title={m.name}>
+            {m.name}
+          </Link>
+        </div>
+        <div className="mt-0.5 truncate font-mono text-[11px] leading-4 text-slate-400" data-testid={`monitor-target-${id}`}>
+          <Target m={m} />
+        </div>
+        {/* One line: chips that do not fit wrap onto a hidden second line rather than being cut; all are in the title. */}
+        <div className="mt-1 flex h-5 min-w-0 flex-wrap gap-1 overflow-hidden" title={tags.join(", ") || undefined} data-testid={`monitor-tags-${id}`}>
+          {tags.map((tag) => (
+            <TagChip key={tag} tag={tag} />
+          ))}
+        </div>
+      </div>
+      <div role="cell" className={`${CELL} col-span-2 flex min-w-0 items-center gap-2 md:col-span-1 md:block`}>
+        <MonitorStatusBadge status={status} data-testid={`monitor-status-${id}`} />
+        {reason && (
+          <span className="block min-w-0 truncate text-xs text-red-700 md:mt-1" title={reason} data-testid={`monitor-reason-${id}`}>
+            {reason}
           </span>
         )}
-      </td>
-      <td className={`${TD} tabular-nums md:text-right`}>
+      </div>
+      <div role="cell" className={`${CELL} order-1 flex items-center justify-end md:order-none md:block`}>
+        <HeartbeatStrip heartbeat={entry.heartbeat} hour={entry.hour} data-testid={`monitor-heartbeat-${id}`} />
+      </div>
+      <div role="cell" className={`${CELL} whitespace-nowrap tabular-nums md:text-right`}>
         <span className={PHONE_LABEL}>{t("monitors.columns.responseTime")}</span>
-        <span data-testid={`monitor-response-${m.id}`}>{formatMs(m.responseTime, t("common.dash"))}</span>
-      </td>
-      <td className={`${TD} tabular-nums md:text-right`}>
+        <span data-testid={`monitor-response-${id}`}>{formatMs(m.responseTime, t("common.dash"))}</span>
+      </div>
+      <div role="cell" className={`${CELL} whitespace-nowrap tabular-nums md:text-right`}>
         <span className={PHONE_LABEL}>{t("monitors.columns.uptime")}</span>
-        <span data-testid={`monitor-uptime-${m.id}`}>{formatAvailability(m.uptime24h, t("common.dash"))}</span>
-      </td>
-      <td className={`${TD} col-span-2 text-slate-500`}>
+        <span data-testid={`monitor-uptime-${id}`}>{formatAvailability(m.uptime24h, t("common.dash"))}</span>
+      </div>
+      <div role="cell" className={`${CELL} truncate whitespace-nowrap text-slate-500`}>
         <span className={PHONE_LABEL}>{t("monitors.columns.lastChecked")}</span>
-        <span data-testid={`monitor-checked-${m.id}`}>
+        <span data-testid={`monitor-checked-${id}`}>
           <Ago at={m.lastCheckedAt} />
         </span>
-        <div className="mt-1.5">
-          <CheckStrip checks={checks} size="sm" data-testid={`monitor-strip-${m.id}`} />
-        </div>
-      </td>
-      <td className={`${TD} col-span-2 md:pr-4 md:text-right`}>
-        <div className="flex flex-wrap gap-1 md:justify-end">
-          <Button variant="secondary" size="sm" busy={checking} onClick={() => actions.check(m)} data-testid={`monitor-check-${m.id}`}>
+      </div>
+      <div role="cell" className={`${CELL} order-2 col-span-2 md:order-none md:col-span-1`}>
+        <div className="flex gap-1 md:justify-end">
+          <Button variant="secondary" size="sm" busy={checking} onClick={() => actions.check(id)} data-testid={`monitor-check-${id}`}>
             {checking ? t("monitors.actions.checking") : t("monitors.actions.check")}
           </Button>
-          <Button variant="ghost" size="sm" busy={pausing} onClick={() => actions.togglePause(m)} data-testid={`monitor-pause-${m.id}`}>
+          <Button variant="ghost" size="sm" busy={pausing} onClick={() => actions.togglePause(id)} data-testid={`monitor-pause-${id}`}>
             {m.active ? t("monitors.actions.pause") : t("monitors.actions.resume")}
           </Button>
-          <Link href={`/monitors/edit/${m.id}`} className={buttonClass("ghost", "sm")} data-testid={`monitor-edit-${m.id}`}>
+          <Link href={`/monitors/edit/${id}`} className={buttonClass("ghost", "sm")} data-testid={`monitor-edit-${id}`}>
             {t("common.edit")}
           </Link>
-          <Button variant="dangerGhost" size="sm" busy={deleting} onClick={() => actions.remove(m)} data-testid={`monitor-delete-${m.id}`}>
+          <Button variant="dangerGhost" size="sm" busy={deleting} onClick={() => actions.remove(id)} data-testid={`monitor-delete-${id}`}>
             {t("common.delete")}
           </Button>
         </div>
-      </td>
-    </tr>
+      </div>
+    </div>
   );
 });

@@ -36,3 +36,20 @@ test("a VALIDATION error keeps the server's sentence", async () => {
   const err = new ApiError(400, "VALIDATION", "At most 50 headers");
   expect(errorMessage(err, "f")).toBe("Some values are not valid: At most 50 headers");
 });
+
+test("the check types' error codes are translated in both languages", async () => {
+  for (const lng of ["zh-CN", "en-US"]) {
+    await i18n.changeLanguage(lng);
+    for (const code of ["INVALID_HOST", "PORT_REQUIRED", "INVALID_RESOLVER", "INVALID_JSON_PATH", "MAX_RESPONSE_TIME_TOO_LONG", "PUSH_TOKEN_UNKNOWN", "MONITOR_PAUSED", "TOO_MANY_PUSHES"]) {
+      expect({ lng, code, ok: i18n.exists(`errors.${code}`) }).toEqual({ lng, code, ok: true });
+    }
+  }
+});
+
+test("an INVALID_JSON_PATH error keeps the server's precise sentence", async () => {
+  const err = new ApiError(400, "INVALID_JSON_PATH", 'Expected a value after == at position 11: a number, "text", true, false or null');
+  await i18n.changeLanguage("en-US");
+  expect(errorMessage(err, "f")).toBe('Invalid JSON path: Expected a value after == at position 11: a number, "text", true, false or null');
+  await i18n.changeLanguage("zh-CN");
+  expect(errorMessage(err, "f")).toBe('JSON 路径无效：Expected a value after == at position 11: a number, "text", true, false or null');
+});

@@ -1,17 +1,23 @@
 import { describe, expect, test } from "bun:test";
 import type { MonitorCheckEvent, PublicMonitor } from "../../api/monitors";
 import {
+  addTags,
   applyCheck,
   applyPush,
   displayStatus,
   emptyForm,
+  withType,
   formFromMonitor,
   formatAvailability,
   formatMs,
   headerRow,
   isMonitorUrl,
   parseStatusFilter,
+  pushExamples,
+  pushUrl,
+  serverErrorField,
   sortForTriage,
+  splitTags,
   tlsExpiry,
   toMonitorInput,
   validateMonitorForm,
@@ -22,6 +28,9 @@ function monitor(over: Partial<PublicMonitor> = {}): PublicMonitor {
   return {
     id: 1,
     name: "API",
+    type: "http",
+    tags: [],
+    target: "https://example.com/health",
     url: "https://example.com/health",
     method: "GET",
     interval: 5,
@@ -43,6 +52,22 @@ function monitor(over: Partial<PublicMonitor> = {}): PublicMonitor {
     lastError: null,
     uptime24h: null,
     tlsExpiresAt: null,
+    keyword: null,
+    keywordInvert: false,
+    keywordCaseSensitive: false,
+    jsonPath: null,
+    maxResponseTime: null,
+    ignoreTls: false,
+    tlsExpiryDays: null,
+    host: "",
+    port: null,
+    dnsRecordType: "A",
+    dnsResolver: null,
+    dnsExpected: null,
+    pushGrace: 60,
+    pushToken: null,
+    lastPushAt: null,
+    heartbeat: [],
     ...over,
   };
 }
@@ -108,7 +133,7 @@ describe("live updates", () => {
     expect(checked[1]).toBe(list[1]);
     expect(applyPush(list, { type: "monitor.check", data: { ...checkEvent(), monitorId: 9 } })).toBe(list);
 
-    const down = applyPush(checked, { type: "monitor.status", data: { monitorId: 1, name: "API", url: "http://x.test/", from: "up", to: "down", at: 7_000 } });
+    const down = applyPush(checked, { type: "monitor.status", data: { monitorId: 1, name: "API", type: "http", url: "http://x.test/", from: "up", to: "down", at: 7_000 } });
     expect(down[0]).toMatchObject({ status: "down", statusChangedAt: 7_000 });
 
     const created = applyPush(list, { type: "monitor.change", data: { action: "created", monitorId: 2, monitor: monitor({ id: 2, name: "B" }) } });
@@ -204,6 +229,8 @@ describe("payload", () => {
     );
     expect(input).toEqual({
       name: "API",
+      type: "http",
+      tags: [],
       url: "https://e.com",
       method: "GET",
       interval: 2,
@@ -214,6 +241,13 @@ describe("payload", () => {
       active: true,
       headers: [{ name: "X-A", value: "1" }],
       body: null,
+      keyword: null,
+      keywordInvert: false,
+      keywordCaseSensitive: false,
+      jsonPath: null,
+      maxResponseTime: null,
+      ignoreTls: false,
+      tlsExpiryDays: null,
     });
   });
 
@@ -228,7 +262,171 @@ describe("payload", () => {
     const v = formFromMonitor(m);
     expect(validateMonitorForm(v)).toEqual({});
     const { name, url, method, interval, timeout, expectedStatus, retries, followRedirects, active, headers, body } = m;
-    expect(toMonitorInput(v)).toEqual({ name, url, method, interval, timeout, expectedStatus, retries, followRedirects, active, headers, body });
+    expect(toMonitorInput(v)).toMatchObject({ name, url, method, interval, timeout, expectedStatus, retries, followRedirects, active, headers, body });
+  });
+});
+
+describe("check types: validation", () => {
+  const tcp = (over: Partial<MonitorFormValues> = {}) => form({ type: "tcp", url: "", host: "db.example.com", port: "5432", ...over });
+  const dns = (over: Partial<MonitorFormValues> = {}) => form({ type: "dns", url: "", host: "example.com", ...over });
+  const push = (over: Partial<MonitorFormValues> = {}) => form({ type: "push", url: "", ...over });
+
+  test("only the chosen type's fields are checked", () => {
+    // A broken URL and header are no problem for a tcp monitor; a missing host is no problem for an http one.
+    expect(validateMonitorForm(tcp({ url: "nope", expectedStatus: "x", headers: [headerRow("Bad Name", "v")] }))).toEqual({});
+    expect(validateMonitorForm(form({ host: "not a host", port: "99999", dnsResolver: "x" }))).toEqual({});
+    expect(validateMonitorForm(push({ timeout: "0", host: "" }))).toEqual({});
+    expect(validateMonitorForm(dns({ port: "" }))).toEqual({});
+  });
+
+  test("http assertions: keyword and JSON path lengths, slow-answer limit below the timeout, TLS expiry days", () => {
+    expect(validateMonitorForm(form({ keyword: "ok", jsonPath: '$.status == "ok"', maxResponseTime: "1000", tlsExpiryDays: "14" }))).toEqual({});
+    expect(validateMonitorForm(form({ keyword: "x".repeat(501) })).keyword).toBe("monitors.validation.keywordTooLong");
+    expect(validateMonitorForm(form({ jsonPath: "$" + ".a".repeat(250) })).jsonPath).toBe("monitors.validation.jsonPathTooLong");
+    // The grammar is the server's to judge.
+    expect(validateMonitorForm(form({ jsonPath: "status ==" }))).toEqual({});
+    for (const bad of ["0", "-5", "1.5", "60001", "abc"]) {
+      expect({ bad, error: validateMonitorForm(form({ maxResponseTime: bad })).maxResponseTime }).toEqual({ bad, error: "monitors.validation.maxResponseTimeInvalid" });
+    }
+    expect(validateMonitorForm(form({ timeout: "10", maxResponseTime: "10000" })).maxResponseTime).toBe("monitors.validation.maxResponseTimeTooLong");
+    expect(validateMonitorForm(form({ timeout: "10", maxResponseTime: "9999" }))).toEqual({});
+    // With a broken timeout the limit is not compared to it (one problem reported, not two).
+    expect(validateMonitorForm(form({ timeout: "0", maxResponseTime: "50000" })).maxResponseTime).toBeUndefined();
+    for (const bad of ["0", "366", "2.5"]) expect(validateMonitorForm(form({ tlsExpiryDays: bad })).tlsExpiryDays).toBe("monitors.validation.tlsExpiryDaysInvalid");
+    expect(validateMonitorForm(form({ tlsExpiryDays: "365" }))).toEqual({});
+  });
+
+  test("tcp: a host (name or IP, no scheme, port or path) and a port from 1 to 65535", () => {
+    for (const host of ["db.example.com", "DB.Example.com.", "10.0.0.5", "::1", "[::1]", "localhost", "my_host-1.internal"]) {
+      expect({ host, errors: validateMonitorForm(tcp({ host })) }).toEqual({ host, errors: {} });
+    }
+    expect(validateMonitorForm(tcp({ host: " " })).host).toBe("monitors.validation.hostRequired");
+    for (const host of ["db.example.com:5432", "db/x", "exa mple.com", "-bad.com", "a..b", "x".repeat(64) + ".com"]) {
+      expect({ host, error: validateMonitorForm(tcp({ host })).host }).toEqual({ host, error: "monitors.validation.hostInvalid" });
+    }
+    expect(validateMonitorForm(tcp({ host: "https://db.example.com" })).host).toBe("monitors.validation.hostScheme");
+    expect(validateMonitorForm(tcp({ port: "" })).port).toBe("monitors.validation.portRequired");
+    for (const port of ["0", "65536", "1.5", "-1", "http"]) {
+      expect({ port, error: validateMonitorForm(tcp({ port })).port }).toEqual({ port, error: "monitors.validation.portInvalid" });
+    }
+    expect(validateMonitorForm(tcp({ port: "65535" }))).toEqual({});
+    expect(validateMonitorForm(tcp({ interval: "1", timeout: "60" })).timeout).toBe("monitors.validation.timeoutTooLong");
+  });
+
+  test("dns: a name, an optional resolver IP[:port], an optional expected answer", () => {
+    expect(validateMonitorForm(dns({ host: "" })).host).toBe("monitors.validation.dnsNameRequired");
+    expect(validateMonitorForm(dns({ host: "_dmarc.example.com" }))).toEqual({});
+    for (const resolver of ["9.9.9.9", "127.0.0.1:5353", "::1", "[::1]:53", "[2001:db8::1]", " 1.1.1.1 "]) {
+      expect({ resolver, errors: validateMonitorForm(dns({ dnsResolver: resolver })) }).toEqual({ resolver, errors: {} });
+    }
+    for (const resolver of ["dns.google", "9.9.9.9:0", "9.9.9.9:65536", "1.2.3", "::1:53x", "[::1]:", "256.1.1.1", "udp://9.9.9.9"]) {
+      expect({ resolver, error: validateMonitorForm(dns({ dnsResolver: resolver })).dnsResolver }).toEqual({ resolver, error: "monitors.validation.resolverInvalid" });
+    }
+    expect(validateMonitorForm(dns({ dnsExpected: "x".repeat(256) })).dnsExpected).toBe("monitors.validation.dnsExpectedTooLong");
+  });
+
+  test("push: grace from 0 to 3600 s; no timeout", () => {
+    expect(validateMonitorForm(push({ pushGrace: "0" }))).toEqual({});
+    expect(validateMonitorForm(push({ pushGrace: "3600" }))).toEqual({});
+    for (const bad of ["3601", "-1", "", "1.5"]) expect(validateMonitorForm(push({ pushGrace: bad })).pushGrace).toBe("monitors.validation.pushGraceInvalid");
+  });
+});
+
+describe("tags", () => {
+  test("typed text becomes tags: trimmed, split on commas, duplicates merged whatever their case", () => {
+    expect(addTags([], " prod ")).toEqual({ tags: ["prod"], error: null });
+    expect(addTags(["prod"], "PROD, eu  west ,，db")).toEqual({ tags: ["prod", "eu west", "db"], error: null });
+    expect(addTags(["a"], "  ")).toEqual({ tags: ["a"], error: null });
+    expect(splitTags("a,,b，c")).toEqual(["a", "b", "c"]);
+  });
+
+  test("at most 10 tags of at most 32 characters; a refused addition changes nothing", () => {
+    const ten = Array.from({ length: 10 }, (_, i) => `t${i}`);
+    expect(addTags(ten, "eleven")).toEqual({ tags: ten, error: "monitors.validation.tooManyTags" });
+    expect(addTags(ten, "T0")).toEqual({ tags: ten, error: null }); // a duplicate is not one too many
+    expect(addTags(["a"], `b, ${"x".repeat(33)}`)).toEqual({ tags: ["a"], error: "monitors.validation.tagTooLong" });
+    expect(addTags([], "x".repeat(32)).error).toBeNull();
+  });
+
+  test("text left in the tag field is added when the form is sent, and checked", () => {
+    expect(toMonitorInput(form({ tags: ["prod"], tagDraft: "api" })).tags).toEqual(["prod", "api"]);
+    expect(validateMonitorForm(form({ tagDraft: "x".repeat(33) })).tags).toBe("monitors.validation.tagTooLong");
+  });
+});
+
+describe("check types: payload and round trip", () => {
+  test("each type sends the common fields and its own", () => {
+    const base = { name: "M", tags: ["a"], interval: 5, retries: 1, active: true };
+    expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "tcp", host: " db.local ", port: " 5432 " }))).toEqual({ ...base, type: "tcp", timeout: 30, host: "db.local", port: 5432 });
+    expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "dns", host: "example.com", dnsRecordType: "MX", dnsResolver: " 127.0.0.1:5353 ", dnsExpected: "" }))).toEqual({
+      ...base,
+      type: "dns",
+      timeout: 30,
+      host: "example.com",
+      dnsRecordType: "MX",
+      dnsResolver: "127.0.0.1:5353",
+      dnsExpected: null,
+    });
+    // No timeout for push: it fetches nothing.
+    expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "push", pushGrace: "120", timeout: "999" }))).toEqual({ ...base, type: "push", pushGrace: 120 });
+    expect(
+      toMonitorInput(form({ keyword: "OK", keywordInvert: true, keywordCaseSensitive: true, jsonPath: ' $.a == 1 ', maxResponseTime: "800", ignoreTls: true, tlsExpiryDays: "7" })),
+    ).toMatchObject({ type: "http", keyword: "OK", keywordInvert: true, keywordCaseSensitive: true, jsonPath: "$.a == 1", maxResponseTime: 800, ignoreTls: true, tlsExpiryDays: 7 });
+  });
+
+  test("switching the type in the form keeps what the other types had", () => {
+    let v = form({ url: "https://e.com", keyword: "ok" });
+    v = { ...v, type: "tcp", host: "db", port: "22" };
+    v = { ...v, type: "http" };
+    expect(validateMonitorForm(v)).toEqual({});
+    expect(toMonitorInput(v)).toMatchObject({ type: "http", url: "https://e.com", keyword: "ok" });
+    expect(toMonitorInput({ ...v, type: "tcp" })).toMatchObject({ type: "tcp", host: "db", port: 22 });
+  });
+
+  test("a monitor of each type round-trips through the form", () => {
+    const cases: Partial<PublicMonitor>[] = [
+      { type: "http", tags: ["prod", "eu"], keyword: "ok", keywordInvert: true, jsonPath: "$.ready", maxResponseTime: 900, ignoreTls: true, tlsExpiryDays: 21 },
+      { type: "tcp", host: "db.internal", port: 5432 },
+      { type: "dns", host: "example.com", dnsRecordType: "TXT", dnsResolver: "[::1]:53", dnsExpected: "v=spf1 -all" },
+      { type: "push", pushGrace: 300, pushToken: "abcdefghijklmnopqrstuvwx" },
+    ];
+    for (const over of cases) {
+      const m = monitor(over);
+      const v = formFromMonitor(m);
+      expect({ type: m.type, errors: validateMonitorForm(v) }).toEqual({ type: m.type, errors: {} });
+      const input = toMonitorInput(v);
+      for (const [key, value] of Object.entries(over)) {
+        if (key === "pushToken") continue; // not the user's to set
+        expect({ key, value: (input as unknown as Record<string, unknown>)[key] }).toEqual({ key, value });
+      }
+    }
+    // Empty optional numbers read as "", not "null".
+    expect(formFromMonitor(monitor()).maxResponseTime).toBe("");
+    expect(formFromMonitor(monitor({ port: null })).port).toBe("");
+  });
+
+  test("server refusals land under their field", () => {
+    expect(serverErrorField("INVALID_JSON_PATH", "http")).toBe("jsonPath");
+    expect(serverErrorField("INVALID_RESOLVER", "dns")).toBe("dnsResolver");
+    expect(serverErrorField("INVALID_HOST", "tcp")).toBe("host");
+    expect(serverErrorField("PORT_REQUIRED", "tcp")).toBe("port");
+    expect(serverErrorField("MAX_RESPONSE_TIME_TOO_LONG", "http")).toBe("maxResponseTime");
+    expect(serverErrorField("TARGET_FORBIDDEN", "http")).toBe("url");
+    expect(serverErrorField("TARGET_FORBIDDEN", "tcp")).toBe("host");
+    expect(serverErrorField("TARGET_FORBIDDEN", "dns")).toBe("dnsResolver");
+    expect(serverErrorField("TIMEOUT_TOO_LONG", "push")).toBeNull();
+    expect(serverErrorField("INTERNAL", "http")).toBeNull();
+    expect(serverErrorField(undefined, "http")).toBeNull();
+  });
+
+  test("push URL and curl examples", () => {
+    const url = pushUrl("http://vigil.local:3000/", "tok_en-1");
+    expect(url).toBe("http://vigil.local:3000/api/push/tok_en-1");
+    expect(pushExamples(url)).toEqual({
+      up: 'curl -fsS -m 10 --retry 3 "http://vigil.local:3000/api/push/tok_en-1"',
+      down: 'curl -fsS -m 10 "http://vigil.local:3000/api/push/tok_en-1?status=down&msg=backup%20failed"',
+      post: 'curl -fsS -m 10 -X POST "http://vigil.local:3000/api/push/tok_en-1"',
+    });
   });
 });
 
@@ -271,4 +469,12 @@ describe("the check strip", () => {
     expect(list[0]!.time).toBe(11);
     expect(list.at(-1)!.time).toBe(60);
   });
+});
+
+test("choosing push for a new monitor starts it with no retries, unless retries were changed; edits keep them", () => {
+  const v = emptyForm();
+  expect(withType(v, "push", true)).toEqual({ type: "push", retries: "0" });
+  expect(withType({ ...v, retries: "3" }, "push", true)).toEqual({ type: "push" });
+  expect(withType({ ...v, type: "push", retries: "0" }, "tcp", true)).toEqual({ type: "tcp", retries: "1" });
+  expect(withType(v, "push", false)).toEqual({ type: "push" });
 });

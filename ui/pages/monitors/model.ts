@@ -1,7 +1,8 @@
 // Pure logic behind the monitor screens (unit-tested without a DOM): status display, live updates of the list, the
-// form's values, validation matching the server's rules (server/monitors/schemas.ts), and number formatting.
+// form's values, validation matching the server's rules (server/monitors/schemas.ts, types/*), and number formatting.
 import type { ParseKeys } from "i18next";
 import type {
+  DnsRecordType,
   MonitorChangeEvent,
   MonitorCheckEvent,
   MonitorHeader,
@@ -9,6 +10,7 @@ import type {
   MonitorMethod,
   MonitorStatus,
   MonitorStatusEvent,
+  MonitorType,
   PublicMonitor,
 } from "../../api/monitors";
 import { isValidExpectedStatus } from "../../../server/monitors/expected-status";
@@ -115,6 +117,16 @@ export const LIMITS = {
   headerNameLength: 256,
   headerValueLength: 4096,
   bodyBytes: 64 * 1024,
+  maxTags: 10,
+  tagLength: 32,
+  keywordLength: 500,
+  jsonPathLength: 500,
+  maxResponseTime: 60_000,
+  maxTlsExpiryDays: 365,
+  hostLength: 253,
+  dnsExpectedLength: 255,
+  resolverLength: 64,
+  maxPushGrace: 3600,
 } as const;
 
 /** Headers fetch sets itself; the server refuses them. */
@@ -125,22 +137,49 @@ export interface HeaderRow extends MonitorHeader {
   key: number;
 }
 
-/** What the form edits: numbers as typed (strings), so a half-typed value is not lost. */
+/**
+ * What the form edits: numbers as typed (strings), so a half-typed value is not lost. It holds the fields of every
+ * type at once: switching the type back and forth in the form finds what was typed before (tcp and dns share `host`,
+ * as the server does).
+ */
 export interface MonitorFormValues {
+  type: MonitorType;
   name: string;
-  url: string;
-  method: MonitorMethod;
+  tags: string[];
+  /** Text typed in the tag input and not yet turned into a tag (it is added when the form is sent). */
+  tagDraft: string;
   interval: string;
   timeout: string;
-  expectedStatus: string;
   retries: string;
-  followRedirects: boolean;
   active: boolean;
+  // http
+  url: string;
+  method: MonitorMethod;
+  expectedStatus: string;
+  followRedirects: boolean;
   headers: HeaderRow[];
   body: string;
+  keyword: string;
+  keywordInvert: boolean;
+  keywordCaseSensitive: boolean;
+  jsonPath: string;
+  maxResponseTime: string;
+  ignoreTls: boolean;
+  tlsExpiryDays: string;
+  // tcp (host, port) and dns (host = the name to look up)
+  host: string;
+  port: string;
+  dnsRecordType: DnsRecordType;
+  dnsResolver: string;
+  dnsExpected: string;
+  // push
+  pushGrace: string;
 }
 
 export const methodHasBody = (method: MonitorMethod) => method !== "GET" && method !== "HEAD";
+
+/** Whether a type has a timeout: push fetches nothing, so it has none. */
+export const hasTimeout = (type: MonitorType) => type !== "push";
 
 let rowKey = 0;
 export const headerRow = (name = "", value = ""): HeaderRow => ({ key: ++rowKey, name, value });
@@ -148,33 +187,75 @@ export const headerRow = (name = "", value = ""): HeaderRow => ({ key: ++rowKey,
 /** A new monitor: the server's defaults. */
 export function emptyForm(): MonitorFormValues {
   return {
+    type: "http",
     name: "",
-    url: "",
-    method: "GET",
+    tags: [],
+    tagDraft: "",
     interval: "5",
     timeout: "30",
-    expectedStatus: "2xx",
     retries: "1",
-    followRedirects: true,
     active: true,
+    url: "",
+    method: "GET",
+    expectedStatus: "2xx",
+    followRedirects: true,
     headers: [],
     body: "",
+    keyword: "",
+    keywordInvert: false,
+    keywordCaseSensitive: false,
+    jsonPath: "",
+    maxResponseTime: "",
+    ignoreTls: false,
+    tlsExpiryDays: "",
+    host: "",
+    port: "",
+    dnsRecordType: "A",
+    dnsResolver: "",
+    dnsExpected: "",
+    pushGrace: "60",
   };
+}
+
+const optionalNumber = (n: number | null | undefined) => (n === null || n === undefined ? "" : String(n));
+
+/** Retries a new monitor starts with, by type (the server's defaults: push monitors are down at the first failure). */
+export const DEFAULT_RETRIES: Record<MonitorType, string> = { http: "1", tcp: "1", dns: "1", push: "0" };
+
+/** The form after choosing a type; a new monitor's untouched retries follow the type's default. */
+export function withType(v: MonitorFormValues, type: MonitorType, creating: boolean): Partial<MonitorFormValues> {
+  return creating && v.retries === DEFAULT_RETRIES[v.type] ? { type, retries: DEFAULT_RETRIES[type] } : { type };
 }
 
 export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
   return {
+    type: m.type ?? "http",
     name: m.name,
-    url: m.url,
-    method: m.method,
+    tags: [...(m.tags ?? [])],
+    tagDraft: "",
     interval: String(m.interval),
     timeout: String(m.timeout),
-    expectedStatus: m.expectedStatus,
     retries: String(m.retries),
-    followRedirects: m.followRedirects,
     active: m.active,
+    url: m.url,
+    method: m.method,
+    expectedStatus: m.expectedStatus,
+    followRedirects: m.followRedirects,
     headers: m.headers.map((h) => headerRow(h.name, h.value)),
     body: m.body ?? "",
+    keyword: m.keyword ?? "",
+    keywordInvert: m.keywordInvert ?? false,
+    keywordCaseSensitive: m.keywordCaseSensitive ?? false,
+    jsonPath: m.jsonPath ?? "",
+    maxResponseTime: optionalNumber(m.maxResponseTime),
+    ignoreTls: m.ignoreTls ?? false,
+    tlsExpiryDays: optionalNumber(m.tlsExpiryDays),
+    host: m.host ?? "",
+    port: optionalNumber(m.port),
+    dnsRecordType: m.dnsRecordType ?? "A",
+    dnsResolver: m.dnsResolver ?? "",
+    dnsExpected: m.dnsExpected ?? "",
+    pushGrace: String(m.pushGrace ?? 60),
   };
 }
 
@@ -202,33 +283,136 @@ export function isMonitorUrl(raw: string): boolean {
   }
 }
 
+// ── Hosts and resolvers (server/monitors/types/host.ts and the dns type's resolver rule) ──
+
+const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+const HOST_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/i;
+
+export const isIPv4 = (text: string) => IPV4.test(text);
+
+/** An IPv6 address as written between brackets in a URL (the URL parser is the judge; no zone ids). */
+export function isIPv6(text: string): boolean {
+  if (!text.includes(":") || !/^[0-9a-f:.]+$/i.test(text)) return false;
+  try {
+    return new URL(`http://[${text}]/`).hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** A host as tcp and dns monitors take it: a host name or an IP address ("[::1]" too), no scheme, port or path. */
+export function isMonitorHost(raw: string): boolean {
+  let host = raw.trim();
+  if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
+  if (isIPv4(host) || isIPv6(host)) return true;
+  host = host.replace(/\.$/, "");
+  return host !== "" && host.length <= LIMITS.hostLength && host.split(".").every((label) => HOST_LABEL.test(label));
+}
+
+const validPort = (text: string) => /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535;
+
+/** A DNS resolver: an IP address, optionally with a port ("9.9.9.9", "127.0.0.1:5353", "::1", "[::1]:53"). */
+export function isResolver(raw: string): boolean {
+  const text = raw.trim();
+  if (!text || text.length > LIMITS.resolverLength) return false;
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  if (bracketed) return isIPv6(bracketed[1]!) && (bracketed[2] === undefined || validPort(bracketed[2]));
+  if (isIPv4(text) || isIPv6(text)) return true;
+  const v4 = /^([\d.]+):(\d+)$/.exec(text);
+  return v4 !== null && isIPv4(v4[1]!) && validPort(v4[2]!);
+}
+
+// ── Tags ──
+
+/** Splits typed text into tags: commas (either width) separate, spaces inside a tag are kept (collapsed). */
+export const splitTags = (raw: string) =>
+  raw
+    .split(/[,，]/)
+    .map((t) => t.trim().replace(/\s+/g, " "))
+    .filter((t) => t !== "");
+
+/**
+ * Adds typed text to the tags as the server would keep them: trimmed, duplicates whatever their case merged (the first
+ * spelling kept). A tag that is too long, or one too many, is not added: the error says why and the caller keeps the
+ * text for correction.
+ */
+export function addTags(tags: readonly string[], raw: string): { tags: string[]; error: ParseKeys | null } {
+  const next = [...tags];
+  for (const tag of splitTags(raw)) {
+    if (tag.length > LIMITS.tagLength) return { tags: [...tags], error: "monitors.validation.tagTooLong" };
+    if (next.some((t) => t.toLowerCase() === tag.toLowerCase())) continue;
+    if (next.length >= LIMITS.maxTags) return { tags: [...tags], error: "monitors.validation.tooManyTags" };
+    next.push(tag);
+  }
+  return { tags: next, error: null };
+}
+
 /** Header rows with both name and value empty are ignored (an "add header" clicked by mistake). */
 const usedHeaders = (rows: HeaderRow[]) => rows.filter((h) => h.name.trim() !== "" || h.value !== "");
 
-/** Every problem of the form, by field; empty when it can be sent. Messages are i18n keys. */
+/** Every problem of the form, by field; empty when it can be sent. Only the chosen type's fields are checked. */
 export function validateMonitorForm(v: MonitorFormValues): FormErrors {
   const errors: FormErrors = {};
   const name = v.name.trim();
   if (!name) errors.name = "monitors.validation.nameRequired";
   else if (name.length > LIMITS.nameLength) errors.name = "monitors.validation.nameTooLong";
 
-  const url = v.url.trim();
-  if (!url) errors.url = "monitors.validation.urlRequired";
-  else if (url.length > LIMITS.urlLength) errors.url = "monitors.validation.urlTooLong";
-  else if (!isMonitorUrl(url)) errors.url = "monitors.validation.urlInvalid";
+  const tags = addTags(v.tags, v.tagDraft);
+  if (tags.error) errors.tags = tags.error;
 
   const interval = wholeNumber(v.interval);
   const intervalOk = interval !== null && interval >= LIMITS.minInterval && interval <= LIMITS.maxInterval;
   if (!intervalOk) errors.interval = "monitors.validation.intervalInvalid";
 
   const timeout = wholeNumber(v.timeout);
-  if (timeout === null || timeout < LIMITS.minTimeout || timeout > LIMITS.maxTimeout) errors.timeout = "monitors.validation.timeoutInvalid";
-  else if (intervalOk && timeout >= interval * 60) errors.timeout = "monitors.validation.timeoutTooLong";
-
-  if (!isValidExpectedStatus(v.expectedStatus)) errors.expectedStatus = "monitors.validation.expectedStatusInvalid";
+  let timeoutOk = false;
+  if (hasTimeout(v.type)) {
+    if (timeout === null || timeout < LIMITS.minTimeout || timeout > LIMITS.maxTimeout) errors.timeout = "monitors.validation.timeoutInvalid";
+    else if (intervalOk && timeout >= interval * 60) errors.timeout = "monitors.validation.timeoutTooLong";
+    else timeoutOk = true;
+  }
 
   const retries = wholeNumber(v.retries);
   if (retries === null || retries > LIMITS.maxRetries) errors.retries = "monitors.validation.retriesInvalid";
+
+  switch (v.type) {
+    case "http":
+      validateHttp(v, errors, timeoutOk ? timeout : null);
+      break;
+    case "tcp": {
+      validateHost(v, errors, "monitors.validation.hostRequired");
+      const port = v.port.trim();
+      if (!port) errors.port = "monitors.validation.portRequired";
+      else if (!validPort(port)) errors.port = "monitors.validation.portInvalid";
+      break;
+    }
+    case "dns":
+      validateHost(v, errors, "monitors.validation.dnsNameRequired");
+      if (v.dnsResolver.trim() !== "" && !isResolver(v.dnsResolver)) errors.dnsResolver = "monitors.validation.resolverInvalid";
+      if (v.dnsExpected.trim().length > LIMITS.dnsExpectedLength) errors.dnsExpected = "monitors.validation.dnsExpectedTooLong";
+      break;
+    case "push": {
+      const grace = wholeNumber(v.pushGrace);
+      if (grace === null || grace > LIMITS.maxPushGrace) errors.pushGrace = "monitors.validation.pushGraceInvalid";
+      break;
+    }
+  }
+  return errors;
+}
+
+function validateHost(v: MonitorFormValues, errors: FormErrors, required: ParseKeys) {
+  const host = v.host.trim();
+  if (!host) errors.host = required;
+  else if (!isMonitorHost(host)) errors.host = /^[a-z][a-z0-9+.-]*:\/\//i.test(host) ? "monitors.validation.hostScheme" : "monitors.validation.hostInvalid";
+}
+
+function validateHttp(v: MonitorFormValues, errors: FormErrors, timeout: number | null) {
+  const url = v.url.trim();
+  if (!url) errors.url = "monitors.validation.urlRequired";
+  else if (url.length > LIMITS.urlLength) errors.url = "monitors.validation.urlTooLong";
+  else if (!isMonitorUrl(url)) errors.url = "monitors.validation.urlInvalid";
+
+  if (!isValidExpectedStatus(v.expectedStatus)) errors.expectedStatus = "monitors.validation.expectedStatusInvalid";
 
   const headers = usedHeaders(v.headers);
   if (headers.length > LIMITS.maxHeaders) errors.headers = "monitors.validation.tooManyHeaders";
@@ -241,27 +425,135 @@ export function validateMonitorForm(v: MonitorFormValues): FormErrors {
   }
 
   if (methodHasBody(v.method) && new TextEncoder().encode(v.body).length > LIMITS.bodyBytes) errors.body = "monitors.validation.bodyTooLarge";
-  return errors;
+
+  if (v.keyword.length > LIMITS.keywordLength) errors.keyword = "monitors.validation.keywordTooLong";
+  // The JSON path's grammar is the server's to judge: its precise sentence is shown under the field.
+  if (v.jsonPath.trim().length > LIMITS.jsonPathLength) errors.jsonPath = "monitors.validation.jsonPathTooLong";
+
+  if (v.maxResponseTime.trim() !== "") {
+    const ms = wholeNumber(v.maxResponseTime);
+    if (ms === null || ms < 1 || ms > LIMITS.maxResponseTime) errors.maxResponseTime = "monitors.validation.maxResponseTimeInvalid";
+    else if (timeout !== null && ms >= timeout * 1000) errors.maxResponseTime = "monitors.validation.maxResponseTimeTooLong";
+  }
+  if (v.tlsExpiryDays.trim() !== "") {
+    const days = wholeNumber(v.tlsExpiryDays);
+    if (days === null || days < 1 || days > LIMITS.maxTlsExpiryDays) errors.tlsExpiryDays = "monitors.validation.tlsExpiryDaysInvalid";
+  }
 }
 
-/** The order problems are reported in (the first one gets the focus). */
-export const FIELD_ORDER = ["name", "url", "method", "interval", "timeout", "expectedStatus", "retries", "headers", "body"];
+/** The order problems are reported in, as the form shows the fields (the first one gets the focus). */
+export const FIELD_ORDER = [
+  "type",
+  "name",
+  "tags",
+  "method",
+  "url",
+  "host",
+  "port",
+  "dnsRecordType",
+  "dnsResolver",
+  "dnsExpected",
+  "interval",
+  "timeout",
+  "pushGrace",
+  "expectedStatus",
+  "retries",
+  "headers",
+  "body",
+  "keyword",
+  "jsonPath",
+  "maxResponseTime",
+  "tlsExpiryDays",
+];
 
-/** The payload for POST / PUT. Call only when `validateMonitorForm` found nothing. */
-export function toMonitorInput(v: MonitorFormValues): Required<MonitorInput> {
-  return {
+/**
+ * The field a server refusal is about, so its sentence shows under that field (the server is the judge: a JSON path's
+ * syntax, for one, is only checked there). null: a problem of the whole form.
+ */
+export function serverErrorField(code: string | undefined, type: MonitorType): string | null {
+  switch (code) {
+    case "INVALID_JSON_PATH":
+      return "jsonPath";
+    case "MAX_RESPONSE_TIME_TOO_LONG":
+      return "maxResponseTime";
+    case "INVALID_URL":
+      return "url";
+    case "TARGET_FORBIDDEN":
+      // What the address policy refuses: http's URL, tcp's host, dns's resolver (the name itself is only looked up).
+      return ({ http: "url", tcp: "host", dns: "dnsResolver", push: null } as const)[type];
+    case "INVALID_HOST":
+      return "host";
+    case "PORT_REQUIRED":
+      return "port";
+    case "INVALID_RESOLVER":
+      return "dnsResolver";
+    case "TIMEOUT_TOO_LONG":
+      return hasTimeout(type) ? "timeout" : null;
+    case "BODY_NOT_ALLOWED":
+      return type === "http" ? "body" : null;
+    default:
+      return null;
+  }
+}
+
+const optional = (text: string) => (text.trim() === "" ? null : text.trim());
+const optionalInt = (text: string) => (text.trim() === "" ? null : Number(text.trim()));
+
+/**
+ * The payload for POST / PUT. Call only when `validateMonitorForm` found nothing. It carries the common fields and
+ * the chosen type's: the other types' fields are left as the server has them (an edit that switches the type keeps
+ * them for a switch back).
+ */
+export function toMonitorInput(v: MonitorFormValues): MonitorInput {
+  const input: MonitorInput = {
     name: v.name.trim(),
-    url: v.url.trim(),
-    method: v.method,
+    type: v.type,
+    tags: addTags(v.tags, v.tagDraft).tags,
     interval: Number(v.interval.trim()),
-    timeout: Number(v.timeout.trim()),
-    expectedStatus: v.expectedStatus.trim(),
     retries: Number(v.retries.trim()),
-    followRedirects: v.followRedirects,
     active: v.active,
-    headers: usedHeaders(v.headers).map((h) => ({ name: h.name.trim(), value: h.value })),
-    // GET and HEAD cannot carry a body: a body typed before switching method is dropped, not refused.
-    body: methodHasBody(v.method) && v.body !== "" ? v.body : null,
+  };
+  if (hasTimeout(v.type)) input.timeout = Number(v.timeout.trim());
+  switch (v.type) {
+    case "http":
+      return {
+        ...input,
+        url: v.url.trim(),
+        method: v.method,
+        expectedStatus: v.expectedStatus.trim(),
+        followRedirects: v.followRedirects,
+        headers: usedHeaders(v.headers).map((h) => ({ name: h.name.trim(), value: h.value })),
+        // GET and HEAD cannot carry a body: a body typed before switching method is dropped, not refused.
+        body: methodHasBody(v.method) && v.body !== "" ? v.body : null,
+        keyword: v.keyword === "" ? null : v.keyword,
+        keywordInvert: v.keywordInvert,
+        keywordCaseSensitive: v.keywordCaseSensitive,
+        jsonPath: optional(v.jsonPath),
+        maxResponseTime: optionalInt(v.maxResponseTime),
+        ignoreTls: v.ignoreTls,
+        tlsExpiryDays: optionalInt(v.tlsExpiryDays),
+      };
+    case "tcp":
+      return { ...input, host: v.host.trim(), port: Number(v.port.trim()) };
+    case "dns":
+      return { ...input, host: v.host.trim(), dnsRecordType: v.dnsRecordType, dnsResolver: optional(v.dnsResolver), dnsExpected: optional(v.dnsExpected) };
+    case "push":
+      return { ...input, pushGrace: Number(v.pushGrace.trim()) };
+  }
+}
+
+// ── Type facts ──────────────────────────────────────────────────────────────────────────────────────────────────
+
+/** What a push monitor's page shows: the URL scripts call and curl lines to paste into a cron job. */
+export function pushUrl(origin: string, token: string): string {
+  return `${origin.replace(/\/+$/, "")}/api/push/${token}`;
+}
+
+export function pushExamples(url: string): { up: string; down: string; post: string } {
+  return {
+    up: `curl -fsS -m 10 --retry 3 "${url}"`,
+    down: `curl -fsS -m 10 "${url}?status=down&msg=backup%20failed"`,
+    post: `curl -fsS -m 10 -X POST "${url}"`,
   };
 }
 

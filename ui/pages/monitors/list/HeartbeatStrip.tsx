@@ -1,0 +1,96 @@
+import { signal } from "@preact/signals-react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { memo, useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { HEARTBEAT_HOURS, HOUR_MS, heartbeatCell, heartbeatTotals, hourOf, rollHeartbeat, type HeartbeatCell, type HeartbeatPair } from "../listModel";
+
+// The list's 24-hour heartbeat: one bar per hour, oldest left, from the server's in-memory hourly counters and bumped
+// by the pushed checks. One accessible name for the whole strip (24 tab stops per row would bury the row's actions);
+// each bar's hover title names its hour and "N of M checks up".
+
+// One hour clock for every strip on the page: it moves at the top of each hour, so a quiet strip still rolls.
+const currentHour = signal(hourOf(Date.now()));
+let users = 0;
+let timer: ReturnType<typeof setTimeout> | null = null;
+
+function tick() {
+  currentHour.value = hourOf(Date.now());
+  timer = setTimeout(tick, HOUR_MS - (Date.now() % HOUR_MS) + 50);
+}
+
+function useCurrentHour(): number {
+  useSignals();
+  useEffect(() => {
+    if (users++ === 0) tick();
+    return () => {
+      if (--users === 0 && timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
+    };
+  }, []);
+  return currentHour.value;
+}
+
+const COLOR: Record<HeartbeatCell, string> = {
+  up: "bg-emerald-500",
+  down: "bg-red-500",
+  partial: "bg-amber-400",
+  empty: "bg-slate-200",
+};
+
+// Formatters are costly to create: one pair per language. Every row shows the same 24 hours: each is formatted once.
+const formatters = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
+const hourTexts = new Map<string, string>();
+function formatHour(start: number, locale: string): string {
+  const key = `${locale} ${start}`;
+  let text = hourTexts.get(key);
+  if (text === undefined) {
+    if (hourTexts.size > 200) hourTexts.clear();
+    text = formatHourUncached(start, locale);
+    hourTexts.set(key, text);
+  }
+  return text;
+}
+
+function formatHourUncached(start: number, locale: string): string {
+  let f = formatters.get(locale);
+  if (!f) {
+    f = {
+      day: new Intl.DateTimeFormat(locale, { month: "short", day: "numeric" }),
+      time: new Intl.DateTimeFormat(locale, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+    };
+    formatters.set(locale, f);
+  }
+  return `${f.day.format(start)} ${f.time.format(start)}–${f.time.format(start + HOUR_MS)}`;
+}
+
+export const HeartbeatStrip = memo(function HeartbeatStrip({ heartbeat, hour, "data-testid": testId }: { heartbeat: HeartbeatPair[]; hour: number; "data-testid"?: string }) {
+  const { t, i18n } = useTranslation();
+  const now = useCurrentHour();
+  const pairs = rollHeartbeat(heartbeat, hour, now);
+  const last = Math.max(hour, now);
+  const totals = heartbeatTotals(pairs);
+  const label =
+    totals.checks === 0 ? t("monitors.list.heartbeat.empty") : t("monitors.list.heartbeat.label", { up: totals.up, total: totals.checks });
+  return (
+    <div role="img" aria-label={label} className="flex h-5 items-stretch gap-px" data-testid={testId} data-up={totals.up} data-checks={totals.checks}>
+      {pairs.map((pair, i) => {
+        const start = (last - (HEARTBEAT_HOURS - 1 - i)) * HOUR_MS;
+        const time = formatHour(start, i18n.language);
+        const cell = heartbeatCell(pair);
+        return (
+          <span
+            key={start}
+            title={cell === "empty" ? t("monitors.list.heartbeat.hourEmpty", { time }) : t("monitors.list.heartbeat.hour", { time, up: pair[1], total: pair[0] })}
+            data-status={cell}
+            data-checks={pair[0]}
+            data-up={pair[1]}
+            data-testid="heartbeat-bar"
+            className={`w-1 rounded-[1px] sm:w-[5px] ${COLOR[cell]}`}
+          />
+        );
+      })}
+    </div>
+  );
+});

@@ -1,0 +1,162 @@
+import { describe, expect, test } from "bun:test";
+import type { MonitorCheckEvent, PublicMonitor } from "../../../api/monitors";
+import { HOUR_MS } from "../listModel";
+import { createListStore } from "./store";
+
+const HOUR = 480_000;
+const T0 = HOUR * HOUR_MS + 10 * 60_000; // 10 minutes into hour HOUR
+
+function monitor(over: Partial<PublicMonitor> = {}): PublicMonitor {
+  return {
+    id: 1,
+    name: "API",
+    type: "http",
+    tags: [],
+    target: "https://example.com/",
+    url: "https://example.com/",
+    active: true,
+    status: "up",
+    statusChangedAt: null,
+    consecutiveFailures: 0,
+    lastCheckedAt: T0 - 60_000,
+    responseTime: 10,
+    httpStatus: 200,
+    lastError: null,
+    uptime24h: 100,
+    heartbeat: [...Array.from({ length: 23 }, () => [0, 0] as [number, number]), [3, 3]],
+    ...over,
+  } as PublicMonitor;
+}
+
+function checkEvent(id: number, time: number, up: boolean, over: Partial<MonitorCheckEvent> = {}): MonitorCheckEvent {
+  return {
+    monitorId: id,
+    result: { monitorId: id, time, status: up ? "up" : "down", responseTime: up ? 20 : null, httpStatus: up ? 200 : 500, error: up ? null : "status 500, expected 2xx" },
+    status: up ? "up" : "down",
+    consecutiveFailures: up ? 0 : 1,
+    uptime24h: up ? 100 : 75,
+    ...over,
+  };
+}
+
+/** A store whose timers run only when the test says so. */
+function setup() {
+  const soon: (() => void)[] = [];
+  const later: (() => void)[] = [];
+  let now = T0;
+  const store = createListStore({ now: () => now, soon: (fn) => void soon.push(fn), later: (fn) => void later.push(fn) });
+  const run = (queue: (() => void)[]) => queue.splice(0).forEach((fn) => fn());
+  return { store, runSoon: () => run(soon), runLater: () => run(later), setNow: (t: number) => (now = t) };
+}
+
+describe("list store", () => {
+  test("a check wakes its own row only; the list hears of it only when the status changes", () => {
+    const { store, runSoon, runLater } = setup();
+    store.setAll([monitor({ id: 1 }), monitor({ id: 2, name: "Other" })]);
+    const woken: number[] = [];
+    store.subscribeRow(1, () => woken.push(1));
+    store.subscribeRow(2, () => woken.push(2));
+    let listCalls = 0;
+    store.subscribeList(() => listCalls++);
+    const before = store.version();
+
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0, true) });
+    expect(woken).toEqual([1]);
+    expect(store.get(1)!.monitor.responseTime).toBe(20);
+    expect(store.get(2)!.monitor).toBe(store.get(2)!.monitor);
+    runSoon();
+    expect(listCalls).toBe(0); // same status: nothing for the list yet
+    runLater(); // …but a list sorted by response time hears of it after the throttle
+    expect(listCalls).toBe(1);
+    expect(store.version().structure).toBe(before.structure);
+    expect(store.version().metrics).toBe(before.metrics + 1);
+
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0 + 60_000, false) });
+    expect(woken).toEqual([1, 1]);
+    runSoon();
+    expect(listCalls).toBe(2);
+    expect(store.version().structure).toBe(before.structure + 1);
+  });
+
+  test("bursts are told to the list once", () => {
+    const { store, runSoon } = setup();
+    store.setAll(Array.from({ length: 100 }, (_, i) => monitor({ id: i + 1 })));
+    let listCalls = 0;
+    store.subscribeList(() => listCalls++);
+    for (let i = 1; i <= 100; i++) store.apply({ type: "monitor.check", data: checkEvent(i, T0, false) });
+    runSoon();
+    expect(listCalls).toBe(1);
+    expect(store.monitors().every((m) => m.status === "down")).toBe(true);
+  });
+
+  test("the heartbeat's current hour is bumped by a check, once even if reported twice", () => {
+    const { store } = setup();
+    store.setAll([monitor()]);
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0, false) });
+    expect(store.get(1)!.heartbeat[23]).toEqual([4, 3]);
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0, false) });
+    expect(store.get(1)!.heartbeat[23]).toEqual([4, 3]);
+  });
+
+  test("a manual check's reply and its push count once, in either order", () => {
+    const { store } = setup();
+    store.setAll([monitor()]);
+    // Reply first (the server's strip counts the check), then the push of the same check.
+    store.upsert(monitor({ lastCheckedAt: T0, heartbeat: [...Array.from({ length: 23 }, () => [0, 0] as [number, number]), [4, 4]] }));
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0, true) });
+    expect(store.get(1)!.heartbeat[23]).toEqual([4, 4]);
+    // Push first, then the reply.
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0 + 1000, true) });
+    expect(store.get(1)!.heartbeat[23]).toEqual([5, 5]);
+    store.upsert(monitor({ lastCheckedAt: T0 + 1000, heartbeat: [...Array.from({ length: 23 }, () => [0, 0] as [number, number]), [5, 5]] }));
+    expect(store.get(1)!.heartbeat[23]).toEqual([5, 5]);
+  });
+
+  test("a check in a new hour rolls the strip", () => {
+    const { store, setNow } = setup();
+    store.setAll([monitor()]);
+    setNow(T0 + HOUR_MS);
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0 + HOUR_MS, true) });
+    const entry = store.get(1)!;
+    expect(entry.hour).toBe(HOUR + 1);
+    expect(entry.heartbeat.slice(-2)).toEqual([[3, 3], [1, 1]]);
+  });
+
+  test("created, updated, paused and deleted monitors; a status push", () => {
+    const { store, runSoon } = setup();
+    store.setAll([monitor()]);
+    store.apply({ type: "monitor.change", data: { action: "created", monitorId: 5, monitor: monitor({ id: 5, name: "New" }) } });
+    runSoon();
+    expect(store.monitors().map((m) => m.id)).toEqual([1, 5]);
+    store.apply({ type: "monitor.change", data: { action: "updated", monitorId: 5, monitor: monitor({ id: 5, name: "Renamed", active: false }) } });
+    expect(store.get(5)!.monitor.name).toBe("Renamed");
+    store.apply({ type: "monitor.status", data: { monitorId: 1, name: "API", type: "http", url: "", from: "up", to: "down", at: T0 } });
+    expect(store.get(1)!.monitor.status).toBe("down");
+    store.apply({ type: "monitor.change", data: { action: "deleted", monitorId: 5 } });
+    expect(store.get(5)).toBeUndefined();
+    expect(store.monitors().map((m) => m.id)).toEqual([1]);
+    // Unknown ids are ignored.
+    store.apply({ type: "monitor.check", data: checkEvent(42, T0, true) });
+    expect(store.size).toBe(1);
+  });
+
+  test("setAll replaces everything and tells the list at once", () => {
+    const { store } = setup();
+    let listCalls = 0;
+    store.subscribeList(() => listCalls++);
+    store.setAll([monitor({ id: 1 }), monitor({ id: 2 })]);
+    expect(listCalls).toBe(1);
+    store.setAll([monitor({ id: 2 })]);
+    expect(store.monitors().map((m) => m.id)).toEqual([2]);
+    expect(store.get(1)).toBeUndefined();
+  });
+
+  test("the monitors array is the same until something changes", () => {
+    const { store } = setup();
+    store.setAll([monitor()]);
+    const a = store.monitors();
+    expect(store.monitors()).toBe(a);
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0, true) });
+    expect(store.monitors()).not.toBe(a);
+  });
+});

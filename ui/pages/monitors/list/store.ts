@@ -1,0 +1,212 @@
+// The monitor list's data, outside React: one entry per monitor, each with its own subscribers. A live check changes one
+// entry and wakes the one row that shows it; the list itself (filter, sort, counts, tag chips) is told only when
+// something it depends on changed, and not more than once per burst. That is what keeps a list of thousands smooth
+// while checks stream in (before: every check re-rendered — and re-sorted — every row).
+import type { MonitorCheckEvent, PublicMonitor } from "../../../api/monitors";
+import { applyCheck, applyStatus, displayStatus, type MonitorPush } from "../model";
+import { bumpHeartbeat, hourOf, normalizeHeartbeat, type HeartbeatPair } from "../listModel";
+
+/** What a row renders: the monitor and its heartbeat strip (kept apart: it is bumped locally between replies). */
+export interface ListEntry {
+  monitor: PublicMonitor;
+  heartbeat: HeartbeatPair[];
+  /** The hour number of the strip's last pair. */
+  hour: number;
+}
+
+export interface ListStoreOptions {
+  now?: () => number;
+  /** Runs `fn` soon (coalescing is done by the store). Default: a 50 ms timer. */
+  soon?: (fn: () => void) => void;
+  /** Runs `fn` after `ms` (the throttle of metric-only changes). Default: setTimeout. */
+  later?: (fn: () => void, ms: number) => void;
+  /**
+   * How often at most a change of response time or uptime alone re-sorts a list sorted by them. Re-sorting on every
+   * check would make rows jump under the pointer many times a second.
+   */
+  metricsEveryMs?: number;
+}
+
+/** The list's snapshot keys: `structure` moves when membership, a status, a name, target or tags change; `metrics` when a response time or uptime does. */
+export interface ListVersion {
+  structure: number;
+  metrics: number;
+}
+
+export function createListStore(options: ListStoreOptions = {}) {
+  const now = options.now ?? Date.now;
+  const soon = options.soon ?? ((fn) => void setTimeout(fn, 50));
+  const later = options.later ?? ((fn, ms) => void setTimeout(fn, ms));
+  const metricsEveryMs = options.metricsEveryMs ?? 2000;
+
+  const entries = new Map<number, ListEntry>();
+  /** The time of the newest check counted in each strip: the same check reported twice (reply and push) counts once. */
+  const counted = new Map<number, number>();
+  const rowListeners = new Map<number, Set<() => void>>();
+  const listListeners = new Set<() => void>();
+  let all: PublicMonitor[] | null = null;
+
+  // Changes since the list was last told, and what it was told.
+  let structureDirty = false;
+  let metricsDirty = false;
+  let soonPending = false;
+  let laterPending = false;
+  let published: ListVersion = { structure: 0, metrics: 0 };
+
+  function publish() {
+    if (!structureDirty && !metricsDirty) return;
+    published = { structure: published.structure + (structureDirty ? 1 : 0), metrics: published.metrics + (metricsDirty ? 1 : 0) };
+    structureDirty = metricsDirty = false;
+    for (const listener of [...listListeners]) listener();
+  }
+
+  function markStructure() {
+    structureDirty = true;
+    all = null;
+    if (soonPending) return;
+    soonPending = true;
+    soon(() => {
+      soonPending = false;
+      publish();
+    });
+  }
+
+  function markMetrics() {
+    metricsDirty = true;
+    all = null;
+    if (laterPending) return;
+    laterPending = true;
+    later(() => {
+      laterPending = false;
+      publish();
+    }, metricsEveryMs);
+  }
+
+  const wake = (id: number) => {
+    for (const listener of [...(rowListeners.get(id) ?? [])]) listener();
+  };
+
+  const entryOf = (monitor: PublicMonitor): ListEntry => ({ monitor, heartbeat: normalizeHeartbeat(monitor.heartbeat), hour: hourOf(now()) });
+
+  /** A whole monitor from the server (list, push, or a reply): its strip already counts its checks up to lastCheckedAt. */
+  function put(monitor: PublicMonitor) {
+    entries.set(monitor.id, entryOf(monitor));
+    counted.set(monitor.id, monitor.lastCheckedAt ?? 0);
+  }
+
+  function onCheck(event: MonitorCheckEvent) {
+    const entry = entries.get(event.monitorId);
+    if (!entry) return;
+    const monitor = applyCheck(entry.monitor, event);
+    let { heartbeat, hour } = entry;
+    const time = event.result.time;
+    if (time > (counted.get(event.monitorId) ?? 0)) {
+      counted.set(event.monitorId, time);
+      ({ heartbeat, hour } = bumpHeartbeat(heartbeat, hour, time, event.result.status === "up"));
+    }
+    if (monitor === entry.monitor && heartbeat === entry.heartbeat) return;
+    entries.set(event.monitorId, { monitor, heartbeat, hour });
+    if (displayStatus(monitor) !== displayStatus(entry.monitor)) markStructure();
+    else if (monitor.responseTime !== entry.monitor.responseTime || monitor.uptime24h !== entry.monitor.uptime24h) markMetrics();
+    else if (monitor !== entry.monitor) all = null;
+    wake(event.monitorId);
+  }
+
+  /** One monitor as the server has it now (created, edited, paused, or after a manual check). */
+  function upsert(monitor: PublicMonitor) {
+    put(monitor);
+    markStructure();
+    wake(monitor.id);
+  }
+
+  function remove(id: number) {
+    if (!entries.delete(id)) return;
+    counted.delete(id);
+    markStructure();
+    wake(id);
+  }
+
+  return {
+    /** Everything, as `GET /api/monitors` answered (on load, and after a reconnect). */
+    setAll(monitors: readonly PublicMonitor[]) {
+      const ids = new Set<number>();
+      for (const m of monitors) {
+        ids.add(m.id);
+        put(m);
+      }
+      for (const id of [...entries.keys()]) {
+        if (!ids.has(id)) {
+          entries.delete(id);
+          counted.delete(id);
+        }
+      }
+      all = null;
+      structureDirty = true;
+      publish(); // the first rows should not wait
+      for (const id of rowListeners.keys()) wake(id);
+    },
+
+    upsert,
+    remove,
+
+    /** A message from /api/live. */
+    apply(push: MonitorPush) {
+      switch (push.type) {
+        case "monitor.check":
+          return onCheck(push.data);
+        case "monitor.status": {
+          const entry = entries.get(push.data.monitorId);
+          if (!entry) return;
+          const monitor = applyStatus(entry.monitor, push.data);
+          if (monitor === entry.monitor) return;
+          entries.set(monitor.id, { ...entry, monitor });
+          markStructure();
+          wake(monitor.id);
+          return;
+        }
+        case "monitor.change": {
+          const { action, monitorId, monitor } = push.data;
+          if (action === "deleted") return remove(monitorId);
+          if (monitor) upsert(monitor);
+        }
+      }
+    },
+
+    get: (id: number): ListEntry | undefined => entries.get(id),
+
+    has: (id: number) => entries.has(id),
+
+    get size() {
+      return entries.size;
+    },
+
+    /** Every monitor, in id order (the same array until something changes). */
+    monitors(): PublicMonitor[] {
+      if (!all) all = [...entries.values()].map((e) => e.monitor).sort((a, b) => a.id - b.id);
+      return all;
+    },
+
+    /** What the list has been told so far (a new object on every publish). */
+    version: (): ListVersion => published,
+
+    /** Tells the list right away about changes still waiting for their timer (tests, and a view change). */
+    flush: publish,
+
+    subscribeRow(id: number, listener: () => void): () => void {
+      let set = rowListeners.get(id);
+      if (!set) rowListeners.set(id, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) rowListeners.delete(id);
+      };
+    },
+
+    subscribeList(listener: () => void): () => void {
+      listListeners.add(listener);
+      return () => void listListeners.delete(listener);
+    },
+  };
+}
+
+export type ListStore = ReturnType<typeof createListStore>;
