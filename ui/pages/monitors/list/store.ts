@@ -86,7 +86,13 @@ export function createListStore(options: ListStoreOptions = {}) {
     for (const listener of [...(rowListeners.get(id) ?? [])]) listener();
   };
 
-  const entryOf = (monitor: PublicMonitor): ListEntry => ({ monitor, heartbeat: normalizeHeartbeat(monitor.heartbeat), hour: hourOf(now()) });
+  // The strip's last pair is the server's current hour. This clock stands for the server's; a monitor checked in a
+  // later hour than this clock says shows the server is ahead (a slow clock here), so its hour is taken instead.
+  const entryOf = (monitor: PublicMonitor): ListEntry => ({
+    monitor,
+    heartbeat: normalizeHeartbeat(monitor.heartbeat),
+    hour: Math.max(hourOf(now()), monitor.lastCheckedAt ? hourOf(monitor.lastCheckedAt) : 0),
+  });
 
   /** A whole monitor from the server (list, push, or a reply): its strip already counts its checks up to lastCheckedAt. */
   function put(monitor: PublicMonitor) {
