@@ -52,6 +52,9 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId(`monitor-target-${ids.gamma}`)).toContainText("example.internal");
       await expect(page.getByTestId(`monitor-target-${ids.delta}`)).toHaveText(tr(m, "monitors.list.noPush"));
       await expect(page.getByTestId(`monitor-tags-${ids.alpha}`).getByTestId("tag")).toHaveText(["prod", "eu"]);
+      // Vigil does not check a push monitor: its row has no "Check now", the others do.
+      await expect(page.getByTestId(`monitor-check-${ids.delta}`)).toHaveCount(0);
+      await expect(page.getByTestId(`monitor-check-${ids.beta}`)).toBeVisible();
 
       // Search by name, then by target; typing replaces the history entry instead of stacking one per key.
       const historyBefore = await page.evaluate(() => history.length);

@@ -432,9 +432,12 @@ const MonitorRow = memo(function MonitorRow({
       </div>
       <div role="cell" className={`${CELL} order-2 col-span-2 md:order-none md:col-span-1`}>
         <div className="flex gap-1 md:justify-end">
-          <Button variant="secondary" size="sm" busy={checking} onClick={() => actions.check(id)} data-testid={`monitor-check-${id}`}>
-            {checking ? t("monitors.actions.checking") : t("monitors.actions.check")}
-          </Button>
+          {type !== "push" && (
+            // A push monitor is not checked by Vigil: it waits for calls (as on its detail page).
+            <Button variant="secondary" size="sm" busy={checking} onClick={() => actions.check(id)} data-testid={`monitor-check-${id}`}>
+              {checking ? t("monitors.actions.checking") : t("monitors.actions.check")}
+            </Button>
+          )}
           <Button variant="ghost" size="sm" busy={pausing} onClick={() => actions.togglePause(id)} data-testid={`monitor-pause-${id}`}>
             {m.active ? t("monitors.actions.pause") : t("monitors.actions.resume")}
           </Button>
