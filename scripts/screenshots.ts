@@ -13,6 +13,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { HostInfo, Sample } from "../server/agents/protocol";
+import { startDnsResponder, type DnsResponder } from "../server/monitors/types/dns/responder";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -74,7 +75,7 @@ const ROUTES: Record<string, { status: (n: number) => number; delay: [number, nu
   "/webhooks/billing": { status: (n) => (n < 30 ? 200 : 500), delay: [30, 90] }, // down since its 30th check
 };
 
-async function startTargets(): Promise<{ url: (path: string) => string; server: Server }> {
+async function startTargets(): Promise<{ url: (path: string) => string; server: Server; dns: DnsResponder; dnsPort: number }> {
   const hits = new Map<string, number>();
   const server = createServer((req, res) => {
     const path = req.url ?? "/";
@@ -91,7 +92,8 @@ async function startTargets(): Promise<{ url: (path: string) => string; server: 
   });
   await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
   const { port } = server.address() as AddressInfo;
-  return { url: (path) => `http://127.0.0.1:${port}${path}`, server };
+  const dns = await startDnsResponder({ "acme.example": { A: ["203.0.113.10", "203.0.113.11"] } });
+  return { url: (path) => `http://127.0.0.1:${port}${path}`, server, dns, dnsPort: dns.port };
 }
 
 // ---- the server ----
@@ -237,35 +239,48 @@ function sampleAt(h: DemoHost, seed: number, time: number): Sample {
 }
 
 // ---- the run ----
-async function seed(base: string, targets: { url: (path: string) => string }) {
+async function seed(base: string, targets: { url: (path: string) => string; dnsPort: number }) {
   const api = apiClient(base);
   await api("POST", "/api/auth/register", { username: USERNAME, email: "ops@example.com", password: PASSWORD, confirmPassword: PASSWORD });
   const { token } = await api<{ token: string }>("POST", "/api/auth/login", { username: USERNAME, password: PASSWORD });
 
   const monitorDefs = [
-    { name: "Website", path: "/" },
-    { name: "Public API", path: "/api/health" },
-    { name: "Checkout", path: "/checkout" },
-    { name: "Sign-in", path: "/login" },
-    { name: "CDN assets", path: "/assets/app.js" },
-    { name: "Search", path: "/search?q=status" },
-    { name: "Daily reports", path: "/reports/daily", timeout: 10 },
-    { name: "Billing webhooks", path: "/webhooks/billing", retries: 0 },
+    { name: "Website", path: "/", tags: ["prod", "web"] },
+    { name: "Public API", path: "/api/health", tags: ["prod", "api"] },
+    { name: "Checkout", path: "/checkout", tags: ["prod", "payments"] },
+    { name: "Sign-in", path: "/login", tags: ["prod", "web"] },
+    { name: "CDN assets", path: "/assets/app.js", tags: ["edge"] },
+    { name: "Search", path: "/search?q=status", tags: ["prod", "api"] },
+    { name: "Daily reports", path: "/reports/daily", timeout: 10, tags: ["batch"] },
+    { name: "Billing webhooks", path: "/webhooks/billing", retries: 0, tags: ["prod", "payments"] },
   ];
   const monitors: { id: number; name: string }[] = [];
   for (const m of monitorDefs) {
     const { monitor } = await api<{ monitor: { id: number } }>(
       "POST",
       "/api/monitors",
-      { name: m.name, url: targets.url(m.path), interval: 1, timeout: m.timeout ?? 5, retries: m.retries ?? 1 },
+      { name: m.name, url: targets.url(m.path), interval: 1, timeout: m.timeout ?? 5, retries: m.retries ?? 1, tags: m.tags },
       token,
     );
     monitors.push({ id: monitor.id, name: m.name });
   }
+  // The other check types, for the list: a port (the local target's), a DNS name (the local responder) and a push
+  // monitor that the "backup job" below has called once. They are not on the status page.
+  const others: { id: number; name: string }[] = [];
+  const port = Number(new URL(targets.url("/")).port);
+  for (const body of [
+    { name: "Postgres primary", type: "tcp", host: "127.0.0.1", port, tags: ["prod", "db"] },
+    { name: "acme.example DNS", type: "dns", host: "acme.example", dnsRecordType: "A", dnsResolver: `127.0.0.1:${targets.dnsPort}`, dnsExpected: "203.0.113.10", tags: ["edge"] },
+    { name: "Nightly backup", type: "push", interval: 60, tags: ["batch", "db"] },
+  ]) {
+    const { monitor } = await api<{ monitor: { id: number; pushToken: string | null } }>("POST", "/api/monitors", { interval: 1, timeout: 5, retries: 1, ...body }, token);
+    others.push({ id: monitor.id, name: body.name });
+    if (monitor.pushToken) await api("POST", `/api/push/${monitor.pushToken}?msg=${encodeURIComponent("backup 12.4 GB in 6 min")}`);
+  }
   // History, in real time: 49 more checks per monitor (creation ran the first) so that the last-50 strip is full,
   // in waves of 7 (all monitors at once), which keeps the slow ones within a dozen seconds.
   await Promise.all(
-    monitors.map(async (m) => {
+    [...monitors, ...others.slice(0, 2)].map(async (m) => {
       for (let wave = 0; wave < 7; wave++) {
         await Promise.all(Array.from({ length: 7 }, () => api("POST", `/api/monitors/${m.id}/check`, {}, token)));
       }
@@ -343,6 +358,7 @@ async function shoot(page: Page, name: string, fullPage = true) {
 async function main() {
   const started = performance.now();
   const targets = await startTargets();
+  cleanups.push(() => targets.dns.stop());
   cleanups.push(
     () =>
       new Promise<void>((ok) => {
@@ -380,6 +396,13 @@ async function main() {
   await page.getByTestId("dashboard-agents-online").filter({ hasText: String(agents.length) }).waitFor();
   await settle(page);
   await shoot(page, "dashboard.png");
+
+  // The monitor list: every check type, tags, heartbeat strips (this instance's hour), the failing webhook first.
+  await page.goto("/monitors");
+  await page.getByTestId(`monitor-row-${monitors[0].id}`).waitFor();
+  await page.locator("[data-testid^=monitor-row-][data-status=down]").first().waitFor();
+  await settle(page);
+  await shoot(page, "monitors.png");
 
   // Monitor detail: a busy service with one failed check among its last 50.
   const shown = monitors.find((m) => m.name === "Checkout") ?? monitors[0];
