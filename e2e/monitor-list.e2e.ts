@@ -202,6 +202,36 @@ for (const [locale, m] of LANGUAGES) {
       await expect(table).toHaveAttribute("aria-rowcount", "151");
     });
 
+    test("on a 1024 px screen the table drops Last checked and shows icon actions, with their names, and no sideways scroll", async ({ page, vigil, target }) => {
+      await page.setViewportSize({ width: 1024, height: 768 });
+      const session = await vigil.register("alice");
+      const id = await createMonitor(vigil, session, { name: "Laptop check", url: target.url("/ok"), tags: ["prod"] });
+      await withSession(page, session, "/monitors");
+      const row = page.getByTestId(`monitor-row-${id}`);
+      await expect(page.getByTestId("monitors-table-head")).toBeVisible();
+      await expect(page.getByTestId(`monitor-checked-${id}`)).toBeHidden();
+      // innerText: what is rendered (the header cell stays in the DOM, hidden at this width).
+      expect(await page.getByTestId("monitors-table-head").innerText()).not.toContain(tr(m, "monitors.columns.lastChecked"));
+      await expect(row.getByTestId(`monitor-heartbeat-${id}`)).toBeVisible();
+      const names = { check: "monitors.actions.check", pause: "monitors.actions.pause", edit: "common.edit", delete: "common.delete" } as const;
+      for (const [action, key] of Object.entries(names)) {
+        const button = row.getByTestId(`monitor-${action}-${id}`);
+        await expect(button).toBeInViewport({ ratio: 1 });
+        await expect(button).toHaveAccessibleName(tr(m, key));
+        await expect(button).toHaveAttribute("title", tr(m, key));
+      }
+      const widths = await page.evaluate(() => {
+        const scroller = document.querySelector("[data-testid=monitors-table]")!.parentElement!;
+        return [document.documentElement.scrollWidth, window.innerWidth, scroller.scrollWidth, scroller.clientWidth];
+      });
+      expect(widths[0]).toBeLessThanOrEqual(widths[1]!);
+      expect(widths[2]).toBeLessThanOrEqual(widths[3]!);
+      // The icon action still works: pausing from it.
+      await row.getByTestId(`monitor-pause-${id}`).click();
+      await expect(row).toHaveAttribute("data-status", "paused");
+      await expect(row.getByTestId(`monitor-pause-${id}`)).toHaveAccessibleName(tr(m, "monitors.actions.resume"));
+    });
+
     test("on a 390 px phone the rows are cards with the type, heartbeat and actions, and no sideways scroll", async ({ page, vigil, target }) => {
       await page.setViewportSize({ width: 390, height: 844 });
       const session = await vigil.register("alice");

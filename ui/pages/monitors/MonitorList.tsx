@@ -1,4 +1,4 @@
-import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Link, useLocation, useSearch } from "wouter";
@@ -8,7 +8,7 @@ import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
 import { formatDuration, secondsSince } from "../../components/format";
 import { useMediaQuery } from "../../components/hooks";
-import { PlusIcon } from "../../components/icons";
+import { PauseIcon, PencilIcon, PlayIcon, PlusIcon, RefreshIcon, TrashIcon } from "../../components/icons";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { TagChip } from "../../components/Tag";
 import { formatWithZone, useClock, useDurationUnits } from "../../components/time";
@@ -51,16 +51,24 @@ interface RowActions {
 
 type Phase = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded" };
 
-/** Row heights (px): one line of columns from md up; a card of stacked fields on phones. Each row is exactly this tall. */
+/** Row heights (px): one line of columns from lg up; a card of stacked fields below. Each row is exactly this tall. */
 export const ROW_HEIGHT = { table: 80, card: 220 } as const;
 
-/** The columns from md up (the header and every row share them). */
+/**
+ * The columns (the header and every row share them). From xl (1280 px) all seven with worded actions; from lg
+ * (1024 px) to xl the compact table: no "Last checked" column and icon actions, so the whole row fits without a
+ * sideways scroll on small laptops and landscape tablets; below lg, cards.
+ */
 const GRID =
-  "md:grid md:grid-cols-[minmax(12rem,1fr)_8.5rem_9.5rem_6rem_6.5rem_7rem_19.5rem] md:items-center md:gap-x-3 md:px-4";
+  "lg:grid lg:grid-cols-[minmax(10rem,1fr)_8.5rem_9.5rem_5.5rem_6rem_10rem] xl:grid-cols-[minmax(12rem,1fr)_8.5rem_9.5rem_6rem_6.5rem_7rem_19.5rem] lg:items-center lg:gap-x-3 lg:px-4";
+/** The "Last checked" cell and header: not in the compact table. */
+// Mobile-first (lg:… xl:…) rather than max-xl: Chromium matches `max-xl`'s (max-width: calc(80rem - .001px)) at
+// exactly 1280 px too, where the xl rules also apply.
+const LAST_CHECKED = "lg:hidden xl:block";
 const TH = "text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
 const CELL = "min-w-0 text-sm text-slate-700";
-/** The column's name beside its value, on phones only (the header row is hidden there). */
-const PHONE_LABEL = "mr-2 text-xs text-slate-400 md:hidden";
+/** The column's name beside its value, on cards only (the header row is hidden there). */
+const PHONE_LABEL = "mr-2 text-xs text-slate-400 lg:hidden";
 
 export default function MonitorList() {
   const { t } = useTranslation();
@@ -251,7 +259,7 @@ function MonitorTable({
   actions: RowActions;
 }) {
   const { t } = useTranslation();
-  const wide = useMediaQuery("(min-width: 768px)");
+  const wide = useMediaQuery("(min-width: 1024px)");
   const rowHeight = wide ? ROW_HEIGHT.table : ROW_HEIGHT.card;
   const body = useRef<HTMLDivElement>(null);
   const { start, end, padTop, padBottom } = useWindowRows(body, shown.length, rowHeight, wide ? 8 : 4);
@@ -283,16 +291,16 @@ function MonitorTable({
   };
 
   return (
-    <div className="md:overflow-x-auto">
-      <div role="table" aria-label={t("monitors.list.table")} aria-rowcount={shown.length + 1} data-testid="monitors-table" className="md:min-w-[75.5rem]">
-        <div role="rowgroup" className="hidden bg-slate-50 md:block" data-testid="monitors-table-head">
+    <div className="lg:overflow-x-auto">
+      <div role="table" aria-label={t("monitors.list.table")} aria-rowcount={shown.length + 1} data-testid="monitors-table" className="lg:min-w-[55.25rem] xl:min-w-[75.5rem]">
+        <div role="rowgroup" className="hidden bg-slate-50 lg:block" data-testid="monitors-table-head">
           <div role="row" aria-rowindex={1} className={`${GRID} border-b border-slate-200 py-3`}>
             {header("name", t("monitors.columns.name"))}
             {header("status", t("monitors.columns.status"))}
             {header(null, t("monitors.list.heartbeatColumn"))}
             {header("responseTime", t("monitors.columns.responseTime"), "justify-self-end text-right")}
             {header("uptime", t("monitors.columns.uptime"), "justify-self-end text-right")}
-            {header(null, t("monitors.columns.lastChecked"))}
+            {header(null, t("monitors.columns.lastChecked"), LAST_CHECKED)}
             {header(null, t("monitors.columns.actions"), "text-right")}
           </div>
         </div>
@@ -316,6 +324,19 @@ function MonitorTable({
         </div>
       </div>
     </div>
+  );
+}
+
+/**
+ * A row action's label: its words, or in the compact table (lg to xl) its icon, the words kept for screen readers
+ * (and in the button's title for a tooltip). While the action runs the button's spinner takes the icon's place.
+ */
+function ActionLabel({ icon: Icon, text, busy = false }: { icon: (p: { className?: string }) => ReactNode; text: string; busy?: boolean }) {
+  return (
+    <>
+      {!busy && <Icon className="hidden size-4 lg:block xl:hidden" />}
+      <span className="lg:sr-only xl:not-sr-only">{text}</span>
+    </>
   );
 }
 
@@ -372,6 +393,7 @@ const MonitorRow = memo(function MonitorRow({
   const status = displayStatus(m);
   const tags = tagsOf(m);
   const reason = m.active && m.status === "down" && m.lastError ? translateCheckError(t, m.lastError) : null;
+  const pauseText = m.active ? t("monitors.actions.pause") : t("monitors.actions.resume");
   return (
     <div
       role="row"
@@ -379,9 +401,9 @@ const MonitorRow = memo(function MonitorRow({
       style={{ height }}
       data-testid={`monitor-row-${id}`}
       data-status={status}
-      className={`${GRID} grid grid-cols-2 content-start gap-x-4 gap-y-2 overflow-hidden border-b border-slate-100 bg-white px-4 py-4 hover:bg-slate-50/60 md:content-center md:py-0`}
+      className={`${GRID} grid grid-cols-2 content-start gap-x-4 gap-y-2 overflow-hidden border-b border-slate-100 bg-white px-4 py-4 hover:bg-slate-50/60 lg:content-center lg:py-0`}
     >
-      <div role="cell" className={`${CELL} col-span-2 md:col-span-1`}>
+      <div role="cell" className={`${CELL} col-span-2 lg:col-span-1`}>
         <div className="flex min-w-0 items-center gap-2">
           <span
             className="shrink-0 rounded bg-slate-100 px-1.5 font-mono text-[10px] leading-4 font-semibold text-slate-600 ring-1 ring-slate-200 ring-inset"
@@ -405,47 +427,47 @@ const MonitorRow = memo(function MonitorRow({
           ))}
         </div>
       </div>
-      <div role="cell" className={`${CELL} col-span-2 flex min-w-0 items-center gap-2 md:col-span-1 md:block`}>
+      <div role="cell" className={`${CELL} col-span-2 flex min-w-0 items-center gap-2 lg:col-span-1 lg:block`}>
         <MonitorStatusBadge status={status} data-testid={`monitor-status-${id}`} />
         {reason && (
-          <span className="block min-w-0 truncate text-xs text-red-700 md:mt-1" title={reason} data-testid={`monitor-reason-${id}`}>
+          <span className="block min-w-0 truncate text-xs text-red-700 lg:mt-1" title={reason} data-testid={`monitor-reason-${id}`}>
             {reason}
           </span>
         )}
       </div>
-      <div role="cell" className={`${CELL} order-1 flex items-center justify-end md:order-none md:block`}>
+      <div role="cell" className={`${CELL} order-1 flex items-center justify-end lg:order-none lg:block`}>
         <HeartbeatStrip heartbeat={entry.heartbeat} hour={entry.hour} data-testid={`monitor-heartbeat-${id}`} />
       </div>
-      <div role="cell" className={`${CELL} whitespace-nowrap tabular-nums md:text-right`}>
+      <div role="cell" className={`${CELL} whitespace-nowrap tabular-nums lg:text-right`}>
         <span className={PHONE_LABEL}>{t("monitors.columns.responseTime")}</span>
         <span data-testid={`monitor-response-${id}`}>{formatMs(m.responseTime, t("common.dash"))}</span>
       </div>
-      <div role="cell" className={`${CELL} whitespace-nowrap tabular-nums md:text-right`}>
+      <div role="cell" className={`${CELL} whitespace-nowrap tabular-nums lg:text-right`}>
         <span className={PHONE_LABEL}>{t("monitors.columns.uptime")}</span>
         <span data-testid={`monitor-uptime-${id}`}>{formatAvailability(m.uptime24h, t("common.dash"))}</span>
       </div>
-      <div role="cell" className={`${CELL} truncate whitespace-nowrap text-slate-500`}>
+      <div role="cell" className={`${CELL} truncate whitespace-nowrap text-slate-500 ${LAST_CHECKED}`}>
         <span className={PHONE_LABEL}>{t("monitors.columns.lastChecked")}</span>
         <span data-testid={`monitor-checked-${id}`}>
           <Ago at={m.lastCheckedAt} />
         </span>
       </div>
-      <div role="cell" className={`${CELL} order-2 col-span-2 md:order-none md:col-span-1`}>
-        <div className="flex gap-1 md:justify-end">
+      <div role="cell" className={`${CELL} order-2 col-span-2 lg:order-none lg:col-span-1`}>
+        <div className="flex gap-1 lg:justify-end">
           {type !== "push" && (
             // A push monitor is not checked by Vigil: it waits for calls (as on its detail page).
-            <Button variant="secondary" size="sm" busy={checking} onClick={() => actions.check(id)} data-testid={`monitor-check-${id}`}>
-              {checking ? t("monitors.actions.checking") : t("monitors.actions.check")}
+            <Button variant="secondary" size="sm" busy={checking} onClick={() => actions.check(id)} title={t("monitors.actions.check")} data-testid={`monitor-check-${id}`}>
+              <ActionLabel icon={RefreshIcon} busy={checking} text={checking ? t("monitors.actions.checking") : t("monitors.actions.check")} />
             </Button>
           )}
-          <Button variant="ghost" size="sm" busy={pausing} onClick={() => actions.togglePause(id)} data-testid={`monitor-pause-${id}`}>
-            {m.active ? t("monitors.actions.pause") : t("monitors.actions.resume")}
+          <Button variant="ghost" size="sm" busy={pausing} onClick={() => actions.togglePause(id)} title={pauseText} data-testid={`monitor-pause-${id}`}>
+            <ActionLabel icon={m.active ? PauseIcon : PlayIcon} busy={pausing} text={pauseText} />
           </Button>
-          <Link href={`/monitors/edit/${id}`} className={buttonClass("ghost", "sm")} data-testid={`monitor-edit-${id}`}>
-            {t("common.edit")}
+          <Link href={`/monitors/edit/${id}`} className={buttonClass("ghost", "sm")} title={t("common.edit")} data-testid={`monitor-edit-${id}`}>
+            <ActionLabel icon={PencilIcon} text={t("common.edit")} />
           </Link>
-          <Button variant="dangerGhost" size="sm" busy={deleting} onClick={() => actions.remove(id)} data-testid={`monitor-delete-${id}`}>
-            {t("common.delete")}
+          <Button variant="dangerGhost" size="sm" busy={deleting} onClick={() => actions.remove(id)} title={t("common.delete")} data-testid={`monitor-delete-${id}`}>
+            <ActionLabel icon={TrashIcon} busy={deleting} text={t("common.delete")} />
           </Button>
         </div>
       </div>
