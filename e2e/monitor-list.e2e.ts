@@ -167,6 +167,13 @@ for (const [locale, m] of LANGUAGES) {
       expect(await page.getByTestId(`monitor-row-${calm}`).evaluate((el) => (el as HTMLElement & { mark?: number }).mark)).toBe(1);
       await expect(page.getByTestId(`monitor-heartbeat-${calm}`)).toHaveAttribute("data-checks", "1");
 
+      // A push monitor's call arrives over the socket: its row says when it last pushed.
+      const push = (await vigil.api("POST", "/api/monitors", { name: "Backup job", type: "push", interval: 60 }, session.token)).body.monitor;
+      await expect(page.getByTestId(`monitor-target-${push.id}`)).toHaveText(tr(m, "monitors.list.noPush"));
+      expect((await fetch(`${vigil.url}/api/push/${push.pushToken}`)).status).toBe(200);
+      const [before, after] = tr(m, "monitors.list.lastPush", { time: "§" }).split("§");
+      await expect(page.getByTestId(`monitor-target-${push.id}`)).toHaveText(new RegExp(`^${escape(before!)}.+${escape(after!)}$`));
+
       // A manual check from the list counts once (its reply and its push are the same check).
       await page.getByTestId(`monitor-check-${calm}`).click();
       await expect(page.getByTestId(`monitor-heartbeat-${calm}`)).toHaveAttribute("data-checks", "2");

@@ -40,7 +40,6 @@ import { applyCheck, applyStatus, displayStatus, formatAvailability, formatMs, h
 import { Ago, LiveIndicator, MonitorStatusBadge, StatusBar, useCheckSummary } from "./parts";
 import { Time, useClock } from "../../components/time";
 import { translateCheckError } from "./checkError";
-import { parseCheckError } from "../../../server/monitors/check-errors";
 
 /** History bars slide with time: refreshed this often even without checks. */
 const HISTORY_POLL_MS = 60_000;
@@ -535,14 +534,6 @@ function DetailsCard({ monitor }: { monitor: PublicMonitor }) {
   );
 }
 
-/** A push monitor's latest call, after one of its checks: every check is a call except a missed one. */
-function withPushTime(monitor: PublicMonitor, result: CheckResult | RecentCheck): PublicMonitor {
-  if (monitor.type !== "push") return monitor;
-  if (result.error && parseCheckError(result.error).code === "PUSH_MISSED") return monitor;
-  if (monitor.lastPushAt !== null && monitor.lastPushAt >= result.time) return monitor;
-  return { ...monitor, lastPushAt: result.time };
-}
-
 /** Checks ran in the range but none got an answer: every response time is missing. */
 function allChecksFailed(series: MonitorSeries): boolean {
   return series.checks.some((n) => n > 0) && series.responseTimes.every((v) => v === null);
@@ -651,7 +642,7 @@ export default function MonitorDetail() {
     "monitor.check",
     (data) => {
       if (data.monitorId !== id) return;
-      setMonitor((m) => (m ? withPushTime(applyCheck(m, data), data.result) : m));
+      setMonitor((m) => (m ? applyCheck(m, data) : m));
       addCheck(data.result);
       scheduleReload();
     },

@@ -121,6 +121,19 @@ describe("live updates", () => {
     expect(failed).toMatchObject({ status: "up", statusChangedAt: 5_000, lastError: "status 500, expected 2xx", consecutiveFailures: 1 });
   });
 
+  test("push: each call moves the last push time (also a reported down); a missed check does not", () => {
+    const push = monitor({ type: "push", lastPushAt: 1_000 });
+    const called = applyCheck(push, checkEvent({ responseTime: null, httpStatus: null }));
+    expect(called.lastPushAt).toBe(5_000);
+    const reported = applyCheck(called, checkEvent({ time: 6_000, status: "down", error: "reported down: disk full", responseTime: null, httpStatus: null }, "down"));
+    expect(reported.lastPushAt).toBe(6_000);
+    const missed = applyCheck(reported, checkEvent({ time: 70_000, status: "down", error: "no push within 1 min + 60 s", responseTime: null, httpStatus: null }, "down"));
+    expect(missed.lastPushAt).toBe(6_000);
+    expect(missed.lastCheckedAt).toBe(70_000);
+    // Other types keep theirs (null) whatever the check.
+    expect(applyCheck(monitor(), checkEvent()).lastPushAt).toBeNull();
+  });
+
   test("an older check does not overwrite a newer one", () => {
     const m = monitor({ lastCheckedAt: 9_000, status: "down" });
     expect(applyCheck(m, checkEvent())).toBe(m);

@@ -13,6 +13,7 @@ import type {
   MonitorType,
   PublicMonitor,
 } from "../../api/monitors";
+import { parseCheckError } from "../../../server/monitors/check-errors";
 import { isValidExpectedStatus } from "../../../server/monitors/expected-status";
 
 // ── Status ──────────────────────────────────────────────────────────────────────────────────────────────────────
@@ -51,6 +52,7 @@ export function applyCheck(monitor: PublicMonitor, event: MonitorCheckEvent): Pu
   const changed = event.status !== monitor.status;
   return {
     ...monitor,
+    lastPushAt: pushTimeAfter(monitor, event.result),
     status: event.status,
     statusChangedAt: changed ? event.result.time : monitor.statusChangedAt,
     consecutiveFailures: event.consecutiveFailures,
@@ -60,6 +62,14 @@ export function applyCheck(monitor: PublicMonitor, event: MonitorCheckEvent): Pu
     lastError: event.result.error,
     uptime24h: event.uptime24h,
   };
+}
+
+/** A push monitor's latest call after one of its checks: every push check is a call, except a missed one. */
+function pushTimeAfter(monitor: PublicMonitor, result: { time: number; error: string | null }): number | null {
+  const last = monitor.lastPushAt ?? null;
+  if (monitor.type !== "push") return last;
+  if (result.error && parseCheckError(result.error).code === "PUSH_MISSED") return last;
+  return last !== null && last >= result.time ? last : result.time;
 }
 
 export function applyStatus(monitor: PublicMonitor, event: MonitorStatusEvent): PublicMonitor {
