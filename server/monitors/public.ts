@@ -11,6 +11,51 @@ export const MONITOR_TYPES = ["http", "tcp", "dns", "push"] as const satisfies r
 export type DnsRecordType = "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS";
 export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS"] as const satisfies readonly DnsRecordType[];
 
+/** What the API accepts (server/monitors/schemas.ts checks them; the form checks them before sending). */
+export const LIMITS = {
+  nameLength: 100,
+  urlLength: 2048,
+  minInterval: 1,
+  maxInterval: 1440,
+  minTimeout: 1,
+  maxTimeout: 60,
+  maxRetries: 10,
+  maxHeaders: 50,
+  headerNameLength: 256,
+  headerValueLength: 4096,
+  bodyBytes: 64 * 1024,
+  maxTags: 10,
+  tagLength: 32,
+  keywordLength: 500,
+  jsonPathLength: 500,
+  maxResponseTime: 60_000,
+  maxTlsExpiryDays: 365,
+  hostLength: 253,
+  dnsExpectedLength: 255,
+  resolverLength: 64,
+  maxPushGrace: 3600,
+} as const;
+
+/** What a new monitor gets for a field it was not given. */
+export const DEFAULTS = {
+  method: "GET" as MonitorMethod,
+  interval: 5,
+  timeout: 30,
+  expectedStatus: "2xx",
+  retries: 1,
+  active: true,
+  followRedirects: true,
+  type: "http" as MonitorType,
+  dnsRecordType: "A" as DnsRecordType,
+  pushGrace: 60,
+};
+
+/** Headers fetch sets itself: a monitor may not. */
+export const RESERVED_HEADERS: readonly string[] = ["content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer"];
+
+/** Retries a new monitor gets: a push monitor's failures are a job saying so or an interval of silence, so one is enough to be down. */
+export const defaultRetries = (type: MonitorType): number => (type === "push" ? 0 : DEFAULTS.retries);
+
 export interface MonitorHeader {
   name: string;
   value: string;

@@ -3,47 +3,10 @@ import { DNS_RECORD_TYPE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES } from "..
 import { HttpError, badRequest } from "../http/errors";
 import { idParams } from "../http/ids";
 import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
-import type { DnsRecordType, MonitorHeader, MonitorMethod, MonitorType } from "./public";
+import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType } from "./public";
 import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
 
 // Request schemas for the monitor routes. Messages are the ones a user sees (the UI translates by `code`).
-
-export const LIMITS = {
-  nameLength: 100,
-  urlLength: 2048,
-  minInterval: 1,
-  maxInterval: 1440,
-  minTimeout: 1,
-  maxTimeout: 60,
-  maxRetries: 10,
-  maxHeaders: 50,
-  headerNameLength: 256,
-  headerValueLength: 4096,
-  bodyBytes: 64 * 1024,
-  maxTags: 10,
-  tagLength: 32,
-  keywordLength: 500,
-  jsonPathLength: 500,
-  maxResponseTime: 60_000,
-  maxTlsExpiryDays: 365,
-  hostLength: 253,
-  dnsExpectedLength: 255,
-  resolverLength: 64,
-  maxPushGrace: 3600,
-} as const;
-
-export const DEFAULTS = {
-  method: "GET" as MonitorMethod,
-  interval: 5,
-  timeout: 30,
-  expectedStatus: "2xx",
-  retries: 1,
-  active: true,
-  followRedirects: true,
-  type: "http" as MonitorType,
-  dnsRecordType: "A" as DnsRecordType,
-  pushGrace: 60,
-};
 
 const INTERVAL_MESSAGE = `Interval must be a whole number of minutes from ${LIMITS.minInterval} to ${LIMITS.maxInterval}`;
 const TIMEOUT_MESSAGE = `Timeout must be a whole number of seconds from ${LIMITS.minTimeout} to ${LIMITS.maxTimeout}`;
@@ -207,7 +170,6 @@ export interface MonitorFields {
 export type MonitorPatch = Partial<MonitorFields>;
 
 // Headers fetch computes itself: setting them by hand breaks the request.
-const RESERVED_HEADERS = new Set(["content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer"]);
 
 const invalid = (code: string, message: string): HttpError => badRequest(code, message);
 
@@ -302,8 +264,7 @@ export function resolveFields(
 
   // A new monitor with a 1-minute interval and no timeout given gets the longest allowed one rather than an error.
   if (!current && input.timeout === undefined) merged.timeout = Math.min(DEFAULTS.timeout, merged.interval * 60 - 1);
-  // A push monitor's failures are a job saying so or an interval of silence: one is enough to be down by default.
-  if (!current && input.retries === undefined && merged.type === "push") merged.retries = 0;
+  if (!current && input.retries === undefined) merged.retries = defaultRetries(merged.type);
   if (merged.timeout >= merged.interval * 60 && merged.type !== "push") {
     throw invalid("TIMEOUT_TOO_LONG", "Timeout must be shorter than the interval");
   }
@@ -331,7 +292,7 @@ export function validateHttpFields(merged: MonitorFields, policy: TargetPolicy =
     if (Buffer.byteLength(merged.body) > LIMITS.bodyBytes) throw invalid("VALIDATION", "The request body must be text of at most 64 KB");
   }
   for (const h of merged.headers) {
-    if (RESERVED_HEADERS.has(h.name.toLowerCase())) {
+    if (RESERVED_HEADERS.includes(h.name.toLowerCase())) {
       throw invalid("RESERVED_HEADER", `The ${h.name} header is set by Vigil and cannot be changed`);
     }
   }

@@ -1,20 +1,25 @@
 // Pure logic behind the monitor screens (unit-tested without a DOM): status display, live updates of the list, the
 // form's values, validation matching the server's rules (server/monitors/schemas.ts, types/*), and number formatting.
 import type { ParseKeys } from "i18next";
-import type {
-  DnsRecordType,
-  MonitorChangeEvent,
-  MonitorCheckEvent,
-  MonitorHeader,
-  MonitorInput,
-  MonitorMethod,
-  MonitorStatus,
-  MonitorStatusEvent,
-  MonitorType,
-  PublicMonitor,
+import {
+  DEFAULTS,
+  LIMITS,
+  RESERVED_HEADERS,
+  defaultRetries,
+  type DnsRecordType,
+  type MonitorChangeEvent,
+  type MonitorCheckEvent,
+  type MonitorHeader,
+  type MonitorInput,
+  type MonitorMethod,
+  type MonitorStatus,
+  type MonitorStatusEvent,
+  type MonitorType,
+  type PublicMonitor,
 } from "../../api/monitors";
 import { parseCheckError } from "../../../server/monitors/check-errors";
 import { isValidExpectedStatus } from "../../../server/monitors/expected-status";
+import { parseHost, parseResolver } from "../../../server/monitors/types/address";
 
 // ── Status ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -114,34 +119,6 @@ export function applyPush(list: PublicMonitor[], push: MonitorPush): PublicMonit
 
 // ── Form ────────────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** Limits of server/monitors/schemas.ts. */
-export const LIMITS = {
-  nameLength: 100,
-  urlLength: 2048,
-  minInterval: 1,
-  maxInterval: 1440,
-  minTimeout: 1,
-  maxTimeout: 60,
-  maxRetries: 10,
-  maxHeaders: 50,
-  headerNameLength: 256,
-  headerValueLength: 4096,
-  bodyBytes: 64 * 1024,
-  maxTags: 10,
-  tagLength: 32,
-  keywordLength: 500,
-  jsonPathLength: 500,
-  maxResponseTime: 60_000,
-  maxTlsExpiryDays: 365,
-  hostLength: 253,
-  dnsExpectedLength: 255,
-  resolverLength: 64,
-  maxPushGrace: 3600,
-} as const;
-
-/** Headers fetch sets itself; the server refuses them. */
-export const RESERVED_HEADERS = ["content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer"];
-
 export interface HeaderRow extends MonitorHeader {
   /** A stable React key for the row. */
   key: number;
@@ -197,18 +174,18 @@ export const headerRow = (name = "", value = ""): HeaderRow => ({ key: ++rowKey,
 /** A new monitor: the server's defaults. */
 export function emptyForm(): MonitorFormValues {
   return {
-    type: "http",
+    type: DEFAULTS.type,
     name: "",
     tags: [],
     tagDraft: "",
-    interval: "5",
-    timeout: "30",
-    retries: "1",
-    active: true,
+    interval: String(DEFAULTS.interval),
+    timeout: String(DEFAULTS.timeout),
+    retries: String(defaultRetries(DEFAULTS.type)),
+    active: DEFAULTS.active,
     url: "",
-    method: "GET",
-    expectedStatus: "2xx",
-    followRedirects: true,
+    method: DEFAULTS.method,
+    expectedStatus: DEFAULTS.expectedStatus,
+    followRedirects: DEFAULTS.followRedirects,
     headers: [],
     body: "",
     keyword: "",
@@ -220,21 +197,18 @@ export function emptyForm(): MonitorFormValues {
     tlsExpiryDays: "",
     host: "",
     port: "",
-    dnsRecordType: "A",
+    dnsRecordType: DEFAULTS.dnsRecordType,
     dnsResolver: "",
     dnsExpected: "",
-    pushGrace: "60",
+    pushGrace: String(DEFAULTS.pushGrace),
   };
 }
 
 const optionalNumber = (n: number | null | undefined) => (n === null || n === undefined ? "" : String(n));
 
-/** Retries a new monitor starts with, by type (the server's defaults: push monitors are down at the first failure). */
-export const DEFAULT_RETRIES: Record<MonitorType, string> = { http: "1", tcp: "1", dns: "1", push: "0" };
-
-/** The form after choosing a type; a new monitor's untouched retries follow the type's default. */
+/** The form after choosing a type; a new monitor's untouched retries follow the type's default (push: 0). */
 export function withType(v: MonitorFormValues, type: MonitorType, creating: boolean): Partial<MonitorFormValues> {
-  return creating && v.retries === DEFAULT_RETRIES[v.type] ? { type, retries: DEFAULT_RETRIES[type] } : { type };
+  return creating && v.retries === String(defaultRetries(v.type)) ? { type, retries: String(defaultRetries(type)) } : { type };
 }
 
 export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
@@ -293,44 +267,14 @@ export function isMonitorUrl(raw: string): boolean {
   }
 }
 
-// ── Hosts and resolvers (server/monitors/types/host.ts and the dns type's resolver rule) ──
+// ── Hosts and resolvers: the server's own syntax (server/monitors/types/address.ts) ──
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
-const HOST_LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/i;
-
-export const isIPv4 = (text: string) => IPV4.test(text);
-
-/** An IPv6 address as written between brackets in a URL (the URL parser is the judge; no zone ids). */
-export function isIPv6(text: string): boolean {
-  if (!text.includes(":") || !/^[0-9a-f:.]+$/i.test(text)) return false;
-  try {
-    return new URL(`http://[${text}]/`).hostname !== "";
-  } catch {
-    return false;
-  }
-}
-
-/** A host as tcp and dns monitors take it: a host name or an IP address ("[::1]" too), no scheme, port or path. */
-export function isMonitorHost(raw: string): boolean {
-  let host = raw.trim();
-  if (host.startsWith("[") && host.endsWith("]")) host = host.slice(1, -1);
-  if (isIPv4(host) || isIPv6(host)) return true;
-  host = host.replace(/\.$/, "");
-  return host !== "" && host.length <= LIMITS.hostLength && host.split(".").every((label) => HOST_LABEL.test(label));
-}
-
-const validPort = (text: string) => /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535;
+const isMonitorHost = (raw: string) => parseHost(raw) !== null;
 
 /** A DNS resolver: an IP address, optionally with a port ("9.9.9.9", "127.0.0.1:5353", "::1", "[::1]:53"). */
-export function isResolver(raw: string): boolean {
-  const text = raw.trim();
-  if (!text || text.length > LIMITS.resolverLength) return false;
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  if (bracketed) return isIPv6(bracketed[1]!) && (bracketed[2] === undefined || validPort(bracketed[2]));
-  if (isIPv4(text) || isIPv6(text)) return true;
-  const v4 = /^([\d.]+):(\d+)$/.exec(text);
-  return v4 !== null && isIPv4(v4[1]!) && validPort(v4[2]!);
-}
+const isResolver = (raw: string) => raw.trim().length <= LIMITS.resolverLength && parseResolver(raw) !== null;
+
+const validPort = (text: string) => /^\d{1,5}$/.test(text) && Number(text) >= 1 && Number(text) <= 65535;
 
 // ── Tags ──
 

@@ -2,7 +2,8 @@
 // failure sentence, resolver parsing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parseCheckError } from "../../check-errors";
-import { checkDns, DnsError, parseResolver, queryDns, type DnsCheckFields } from "./dns";
+import { parseResolver } from "../address";
+import { checkDns, DnsError, queryDns, type DnsCheckFields } from "./dns";
 import { startDnsResponder, type DnsResponder } from "./responder";
 import { decodeQuestion, encodeRdata, encodeRecord } from "./wire";
 

@@ -23,6 +23,7 @@ import { badRequest } from "../../../http/errors";
 import { literalProblem } from "../../../net/targets";
 import { RESOLVER_MESSAGE } from "../../schemas";
 import type { CheckType } from "../check-type";
+import { parseResolver } from "../address";
 import { normaliseHost } from "../host";
 import type { CheckOutcome } from "../check-type";
 import { RCODE, decodeRdata, decodeResponse, encodeQuery, encodeRdata, normaliseName, type DecodedResponse, type RecordType } from "./wire";
@@ -59,29 +60,6 @@ export interface DnsQuery {
 }
 
 // ── resolver addresses ──
-
-/** "1.1.1.1", "1.1.1.1:53", "[2606:4700::1111]:53", "::1" → host and port (53 by default); null when not an IP[:port]. */
-export function parseResolver(raw: string): { host: string; port: number } | null {
-  const text = raw.trim();
-  let host = text;
-  let port = "53";
-  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  if (bracketed) {
-    host = bracketed[1];
-    port = bracketed[2] ?? port;
-    if (isIP(host) !== 6) return null;
-  } else if (isIP(text) === 6) {
-    // A bare IPv6 address: its colons are not a port separator ("::1" is port 53).
-  } else {
-    const m = /^([^:]+)(?::(\d+))?$/.exec(text);
-    if (!m || isIP(m[1]) !== 4) return null;
-    host = m[1];
-    port = m[2] ?? port;
-  }
-  const n = Number(port);
-  if (!/^\d{1,5}$/.test(port) || n < 1 || n > 65535) return null;
-  return { host, port: n };
-}
 
 const RESOLV_CONF_TTL_MS = 30_000;
 let systemServer: { at: number; server: Promise<{ host: string; port: number } | null> } | null = null;
