@@ -1,10 +1,11 @@
-import { useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
+import { useId, useRef, useState, type FormEvent, type InputHTMLAttributes, type KeyboardEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { ParseKeys } from "i18next";
 import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
 import {
   DNS_RECORD_TYPES,
+  LIMITS,
   MONITOR_METHODS,
   MONITOR_TYPES,
   type DnsRecordType,
@@ -203,6 +204,25 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
 
   const problem = (field: string) => (errors[field] ? t(errors[field]) : serverProblem?.field === field ? serverProblem.message : undefined);
   const invalid = (field: string) => (problem(field) ? { "aria-invalid": true as const, className: INVALID } : {});
+  /** A field's input (for `<Field>`): bound to its value and change, marked when the field has a problem. */
+  const textInput =
+    (name: TextKey, { className = "", ...props }: InputHTMLAttributes<HTMLInputElement> = {}) =>
+    (id: string) => (
+      <TextInput
+        id={id}
+        name={name}
+        autoComplete="off"
+        spellCheck={false}
+        {...props}
+        value={values[name]}
+        onChange={text(name)}
+        aria-invalid={problem(name) ? true : undefined}
+        className={`${className} ${problem(name) ? INVALID : ""}`}
+      />
+    );
+  /** A whole number from `min` to `max` (the server's limits). */
+  const numberInput = (name: TextKey, min: number, max: number, props: InputHTMLAttributes<HTMLInputElement> = {}) =>
+    textInput(name, { type: "number", min, max, step: 1, ...props });
 
   const commitTags = (typed: string, rest = "") => {
     const added = addTags(values.tags, typed);
@@ -271,19 +291,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
         <Section title={t("monitors.form.general")}>
           <div className="grid gap-5 sm:grid-cols-2">
             <Field label={t("monitors.form.name")} error={problem("name")} errorTestId="monitor-error-name">
-              {(id) => (
-                <TextInput
-                  id={id}
-                  name="name"
-                  autoComplete="off"
-                  required
-                  maxLength={200}
-                  placeholder={t("monitors.form.namePlaceholder")}
-                  value={values.name}
-                  onChange={text("name")}
-                  {...invalid("name")}
-                />
-              )}
+              {textInput("name", { required: true, maxLength: 200, spellCheck: undefined, placeholder: t("monitors.form.namePlaceholder") })}
             </Field>
             <Field label={t("monitors.form.tags")} optionalLabel={t("common.optional")} hint={t("monitors.form.tagsHint")} error={tagProblem} errorTestId="monitor-error-tags">
               {(id) => (
@@ -322,21 +330,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                 )}
               </Field>
               <Field label={t("monitors.form.url")} hint={t("monitors.form.urlHint")} error={problem("url")} errorTestId="monitor-error-url">
-                {(id) => (
-                  <TextInput
-                    id={id}
-                    name="url"
-                    type="url"
-                    inputMode="url"
-                    autoComplete="off"
-                    spellCheck={false}
-                    required
-                    placeholder="https://example.com/health"
-                    value={values.url}
-                    onChange={text("url")}
-                    {...invalid("url")}
-                  />
-                )}
+                {textInput("url", { type: "url", inputMode: "url", required: true, placeholder: "https://example.com/health" })}
               </Field>
             </div>
           )}
@@ -344,23 +338,10 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
           {type === "tcp" && (
             <div className="grid gap-5 sm:grid-cols-[1fr_10rem]">
               <Field label={t("monitors.form.host")} hint={t("monitors.form.hostHint")} error={problem("host")} errorTestId="monitor-error-host">
-                {(id) => (
-                  <TextInput
-                    id={id}
-                    name="host"
-                    autoComplete="off"
-                    spellCheck={false}
-                    placeholder="db.example.com"
-                    value={values.host}
-                    onChange={text("host")}
-                    {...invalid("host")}
-                  />
-                )}
+                {textInput("host", { placeholder: "db.example.com" })}
               </Field>
               <Field label={t("monitors.form.port")} hint={t("monitors.form.portHint")} error={problem("port")} errorTestId="monitor-error-port">
-                {(id) => (
-                  <TextInput id={id} name="port" type="number" min={1} max={65535} step={1} placeholder="5432" value={values.port} onChange={text("port")} {...invalid("port")} />
-                )}
+                {numberInput("port", 1, 65535, { placeholder: "5432" })}
               </Field>
             </div>
           )}
@@ -369,18 +350,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
             <>
               <div className="grid gap-5 sm:grid-cols-[1fr_10rem]">
                 <Field label={t("monitors.form.dnsName")} hint={t("monitors.form.dnsNameHint")} error={problem("host")} errorTestId="monitor-error-host">
-                  {(id) => (
-                    <TextInput
-                      id={id}
-                      name="host"
-                      autoComplete="off"
-                      spellCheck={false}
-                      placeholder="example.com"
-                      value={values.host}
-                      onChange={text("host")}
-                      {...invalid("host")}
-                    />
-                  )}
+                  {textInput("host", { placeholder: "example.com" })}
                 </Field>
                 <Field label={t("monitors.form.dnsRecordType")}>
                   {(id) => (
@@ -402,18 +372,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                   error={problem("dnsResolver")}
                   errorTestId="monitor-error-dnsResolver"
                 >
-                  {(id) => (
-                    <TextInput
-                      id={id}
-                      name="dnsResolver"
-                      autoComplete="off"
-                      spellCheck={false}
-                      placeholder="9.9.9.9"
-                      value={values.dnsResolver}
-                      onChange={text("dnsResolver")}
-                      {...invalid("dnsResolver")}
-                    />
-                  )}
+                  {textInput("dnsResolver", { placeholder: "9.9.9.9" })}
                 </Field>
                 <Field
                   label={t("monitors.form.dnsExpected")}
@@ -422,17 +381,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                   error={problem("dnsExpected")}
                   errorTestId="monitor-error-dnsExpected"
                 >
-                  {(id) => (
-                    <TextInput
-                      id={id}
-                      name="dnsExpected"
-                      autoComplete="off"
-                      spellCheck={false}
-                      value={values.dnsExpected}
-                      onChange={text("dnsExpected")}
-                      {...invalid("dnsExpected")}
-                    />
-                  )}
+                  {textInput("dnsExpected")}
                 </Field>
               </div>
             </>
@@ -453,16 +402,16 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
               error={problem("interval")}
               errorTestId="monitor-error-interval"
             >
-              {(id) => <TextInput id={id} name="interval" type="number" min={1} max={1440} step={1} value={values.interval} onChange={text("interval")} {...invalid("interval")} />}
+              {numberInput("interval", LIMITS.minInterval, LIMITS.maxInterval)}
             </Field>
             {hasTimeout(type) && (
               <Field label={t("monitors.form.timeout")} hint={t("monitors.form.timeoutHint")} error={problem("timeout")} errorTestId="monitor-error-timeout">
-                {(id) => <TextInput id={id} name="timeout" type="number" min={1} max={60} step={1} value={values.timeout} onChange={text("timeout")} {...invalid("timeout")} />}
+                {numberInput("timeout", LIMITS.minTimeout, LIMITS.maxTimeout)}
               </Field>
             )}
             {type === "push" && (
               <Field label={t("monitors.form.pushGrace")} hint={t("monitors.form.pushGraceHint")} error={problem("pushGrace")} errorTestId="monitor-error-pushGrace">
-                {(id) => <TextInput id={id} name="pushGrace" type="number" min={0} max={3600} step={1} value={values.pushGrace} onChange={text("pushGrace")} {...invalid("pushGrace")} />}
+                {numberInput("pushGrace", 0, LIMITS.maxPushGrace)}
               </Field>
             )}
             {type === "http" && (
@@ -472,13 +421,11 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                 error={problem("expectedStatus")}
                 errorTestId="monitor-error-expectedStatus"
               >
-                {(id) => (
-                  <TextInput id={id} name="expectedStatus" autoComplete="off" spellCheck={false} value={values.expectedStatus} onChange={text("expectedStatus")} {...invalid("expectedStatus")} />
-                )}
+                {textInput("expectedStatus")}
               </Field>
             )}
             <Field label={t("monitors.form.retries")} hint={t("monitors.form.retriesHint")} error={problem("retries")} errorTestId="monitor-error-retries">
-              {(id) => <TextInput id={id} name="retries" type="number" min={0} max={10} step={1} value={values.retries} onChange={text("retries")} {...invalid("retries")} />}
+              {numberInput("retries", 0, LIMITS.maxRetries)}
             </Field>
           </div>
           <div className="grid gap-3 sm:grid-cols-2">
@@ -576,9 +523,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
           <Section title={t("monitors.form.assertions")} hint={t("monitors.form.assertionsHint")} testId="monitor-assertions">
             <div className="space-y-2">
               <Field label={t("monitors.form.keyword")} optionalLabel={t("common.optional")} hint={t("monitors.form.keywordHint")} error={problem("keyword")} errorTestId="monitor-error-keyword">
-                {(id) => (
-                  <TextInput id={id} name="keyword" autoComplete="off" spellCheck={false} value={values.keyword} onChange={text("keyword")} {...invalid("keyword")} />
-                )}
+                {textInput("keyword")}
               </Field>
               <div className="grid gap-3 sm:grid-cols-2">
                 <Toggle
@@ -600,19 +545,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
 
             <div className="space-y-2">
               <Field label={t("monitors.form.jsonPath")} optionalLabel={t("common.optional")} hint={t("monitors.form.jsonPathHint")} error={problem("jsonPath")} errorTestId="monitor-error-jsonPath">
-                {(id) => (
-                  <TextInput
-                    id={id}
-                    name="jsonPath"
-                    autoComplete="off"
-                    spellCheck={false}
-                    placeholder='$.status == "ok"'
-                    value={values.jsonPath}
-                    onChange={text("jsonPath")}
-                    aria-invalid={problem("jsonPath") ? true : undefined}
-                    className={`font-mono ${problem("jsonPath") ? INVALID : ""}`}
-                  />
-                )}
+                {textInput("jsonPath", { placeholder: '$.status == "ok"', className: "font-mono" })}
               </Field>
               <div className="flex flex-wrap items-center gap-1.5 text-xs text-slate-500" data-testid="monitor-jsonpath-examples">
                 <span>{t("monitors.form.jsonPathExamples")}:</span>
@@ -637,20 +570,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                 error={problem("maxResponseTime")}
                 errorTestId="monitor-error-maxResponseTime"
               >
-                {(id) => (
-                  <TextInput
-                    id={id}
-                    name="maxResponseTime"
-                    type="number"
-                    min={1}
-                    max={60000}
-                    step={1}
-                    placeholder="1000"
-                    value={values.maxResponseTime}
-                    onChange={text("maxResponseTime")}
-                    {...invalid("maxResponseTime")}
-                  />
-                )}
+                {numberInput("maxResponseTime", 1, LIMITS.maxResponseTime, { placeholder: "1000" })}
               </Field>
               <Field
                 label={t("monitors.form.tlsExpiryDays")}
@@ -659,20 +579,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                 error={problem("tlsExpiryDays")}
                 errorTestId="monitor-error-tlsExpiryDays"
               >
-                {(id) => (
-                  <TextInput
-                    id={id}
-                    name="tlsExpiryDays"
-                    type="number"
-                    min={1}
-                    max={365}
-                    step={1}
-                    placeholder="14"
-                    value={values.tlsExpiryDays}
-                    onChange={text("tlsExpiryDays")}
-                    {...invalid("tlsExpiryDays")}
-                  />
-                )}
+                {numberInput("tlsExpiryDays", 1, LIMITS.maxTlsExpiryDays, { placeholder: "14" })}
               </Field>
             </div>
             <Toggle name="ignoreTls" label={t("monitors.form.ignoreTls")} hint={t("monitors.form.ignoreTlsHint")} checked={values.ignoreTls} onChange={(v) => update({ ignoreTls: v })} />
