@@ -50,6 +50,23 @@ export const DEFAULTS = {
   pushGrace: 60,
 };
 
+/**
+ * Tags as monitors keep them: trimmed, inner white space collapsed, blanks dropped, repeats that differ only in case
+ * merged (the first spelling wins).
+ */
+export function uniqueTags(tags: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim().replace(/\s+/g, " ");
+    const key = tag.toLowerCase();
+    if (!tag || seen.has(key)) continue;
+    seen.add(key);
+    out.push(tag);
+  }
+  return out;
+}
+
 /** Headers fetch sets itself: a monitor may not. */
 export const RESERVED_HEADERS: readonly string[] = ["content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer"];
 

@@ -3,7 +3,7 @@ import { DNS_RECORD_TYPE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES } from "..
 import { HttpError, badRequest } from "../http/errors";
 import { idParams } from "../http/ids";
 import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
-import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType } from "./public";
+import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, uniqueTags, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType } from "./public";
 import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
 
 // Request schemas for the monitor routes. Messages are the ones a user sees (the UI translates by `code`).
@@ -224,19 +224,10 @@ export function defaultFields(): MonitorFields {
   };
 }
 
-/** Trimmed, without empties, duplicates (whatever their case) merged keeping the first spelling. */
+/** The tags as kept (public.ts uniqueTags); one too long is refused. */
 export function normaliseTags(tags: string[]): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const raw of tags) {
-    const tag = raw.trim().replace(/\s+/g, " ");
-    if (!tag) continue;
-    if (tag.length > LIMITS.tagLength) throw invalid("VALIDATION", `At most ${LIMITS.maxTags} tags, each 1-${LIMITS.tagLength} characters`);
-    const key = tag.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(tag);
-  }
+  const out = uniqueTags(tags);
+  if (out.some((tag) => tag.length > LIMITS.tagLength)) throw invalid("VALIDATION", `At most ${LIMITS.maxTags} tags, each 1-${LIMITS.tagLength} characters`);
   return out;
 }
 

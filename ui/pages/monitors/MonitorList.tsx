@@ -27,10 +27,7 @@ import {
   parseListView,
   statusCounts,
   tagsInUse,
-  tagsOf,
-  targetOf,
   toggleSort,
-  typeOf,
   type ListView,
   type SortKey,
 } from "./listModel";
@@ -84,7 +81,7 @@ export default function MonitorList() {
       if (showLoading) setState({ phase: "loading" });
       try {
         const reply = await listMonitors();
-        store.setAll((reply.monitors ?? []).filter((m) => !deleted.current.has(m.id)));
+        store.setAll(reply.monitors.filter((m) => !deleted.current.has(m.id)));
         setState({ phase: "loaded" });
       } catch (err) {
         const message = errorMessage(err, t("monitors.fetchFailed"));
@@ -342,13 +339,11 @@ function ActionLabel({ icon: Icon, text, busy = false }: { icon: (p: { className
 
 /** http: method and URL; tcp: host:port; dns: name and record; push: when it last called. */
 function Target({ m }: { m: PublicMonitor }) {
-  const type = typeOf(m);
-  if (type === "push") return <LastPush at={m.lastPushAt ?? null} />;
-  const target = targetOf(m);
+  if (m.type === "push") return <LastPush at={m.lastPushAt} />;
   return (
-    <span title={target}>
-      {type === "http" && <span className="mr-1.5">{m.method}</span>}
-      {target}
+    <span title={m.target}>
+      {m.type === "http" && <span className="mr-1.5">{m.method}</span>}
+      {m.target}
     </span>
   );
 }
@@ -389,9 +384,8 @@ const MonitorRow = memo(function MonitorRow({
   const entry = useSyncExternalStore(subscribe, () => store.get(id));
   if (!entry) return null;
   const m = entry.monitor;
-  const type = typeOf(m);
+  const { type, tags } = m;
   const status = displayStatus(m);
-  const tags = tagsOf(m);
   const reason = m.active && m.status === "down" && m.lastError ? translateCheckError(t, m.lastError) : null;
   const pauseText = m.active ? t("monitors.actions.pause") : t("monitors.actions.resume");
   return (

@@ -6,6 +6,7 @@ import {
   LIMITS,
   RESERVED_HEADERS,
   defaultRetries,
+  uniqueTags,
   type DnsRecordType,
   type MonitorChangeEvent,
   type MonitorCheckEvent,
@@ -31,7 +32,7 @@ export function displayStatus(monitor: Pick<PublicMonitor, "active" | "status">)
 }
 
 /** The list's default order: what needs attention first (down, then pending), then up, then paused; by name within. */
-const TRIAGE_ORDER: Record<DisplayStatus, number> = { down: 0, pending: 1, up: 2, paused: 3 };
+export const TRIAGE_ORDER: Record<DisplayStatus, number> = { down: 0, pending: 1, up: 2, paused: 3 };
 
 export function sortForTriage<T extends Pick<PublicMonitor, "active" | "status" | "name" | "id">>(monitors: readonly T[]): T[] {
   return [...monitors].sort(
@@ -71,7 +72,7 @@ export function applyCheck(monitor: PublicMonitor, event: MonitorCheckEvent): Pu
 
 /** A push monitor's latest call after one of its checks: every push check is a call, except a missed one. */
 function pushTimeAfter(monitor: PublicMonitor, result: { time: number; error: string | null }): number | null {
-  const last = monitor.lastPushAt ?? null;
+  const last = monitor.lastPushAt;
   if (monitor.type !== "push") return last;
   if (result.error && parseCheckError(result.error).code === "PUSH_MISSED") return last;
   return last !== null && last >= result.time ? last : result.time;
@@ -213,9 +214,9 @@ export function withType(v: MonitorFormValues, type: MonitorType, creating: bool
 
 export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
   return {
-    type: m.type ?? "http",
+    type: m.type,
     name: m.name,
-    tags: [...(m.tags ?? [])],
+    tags: [...m.tags],
     tagDraft: "",
     interval: String(m.interval),
     timeout: String(m.timeout),
@@ -228,18 +229,18 @@ export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
     headers: m.headers.map((h) => headerRow(h.name, h.value)),
     body: m.body ?? "",
     keyword: m.keyword ?? "",
-    keywordInvert: m.keywordInvert ?? false,
-    keywordCaseSensitive: m.keywordCaseSensitive ?? false,
+    keywordInvert: m.keywordInvert,
+    keywordCaseSensitive: m.keywordCaseSensitive,
     jsonPath: m.jsonPath ?? "",
     maxResponseTime: optionalNumber(m.maxResponseTime),
-    ignoreTls: m.ignoreTls ?? false,
+    ignoreTls: m.ignoreTls,
     tlsExpiryDays: optionalNumber(m.tlsExpiryDays),
-    host: m.host ?? "",
+    host: m.host,
     port: optionalNumber(m.port),
-    dnsRecordType: m.dnsRecordType ?? "A",
+    dnsRecordType: m.dnsRecordType,
     dnsResolver: m.dnsResolver ?? "",
     dnsExpected: m.dnsExpected ?? "",
-    pushGrace: String(m.pushGrace ?? 60),
+    pushGrace: String(m.pushGrace),
   };
 }
 
@@ -286,18 +287,13 @@ export const splitTags = (raw: string) =>
     .filter((t) => t !== "");
 
 /**
- * Adds typed text to the tags as the server would keep them: trimmed, duplicates whatever their case merged (the first
- * spelling kept). A tag that is too long, or one too many, is not added: the error says why and the caller keeps the
- * text for correction.
+ * Adds typed text to the tags as the server keeps them (uniqueTags). A tag that is too long, or one too many, is not
+ * added: the error says why and the caller keeps the text for correction.
  */
 export function addTags(tags: readonly string[], raw: string): { tags: string[]; error: ParseKeys | null } {
-  const next = [...tags];
-  for (const tag of splitTags(raw)) {
-    if (tag.length > LIMITS.tagLength) return { tags: [...tags], error: "monitors.validation.tagTooLong" };
-    if (next.some((t) => t.toLowerCase() === tag.toLowerCase())) continue;
-    if (next.length >= LIMITS.maxTags) return { tags: [...tags], error: "monitors.validation.tooManyTags" };
-    next.push(tag);
-  }
+  const next = uniqueTags([...tags, ...splitTags(raw)]);
+  if (next.some((tag) => tag.length > LIMITS.tagLength)) return { tags: [...tags], error: "monitors.validation.tagTooLong" };
+  if (next.length > LIMITS.maxTags) return { tags: [...tags], error: "monitors.validation.tooManyTags" };
   return { tags: next, error: null };
 }
 
