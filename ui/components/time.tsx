@@ -1,6 +1,7 @@
-import { signal } from "@preact/signals-react";
+import { computed, signal } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useMemo } from "react";
+import type { ParseKeys } from "i18next";
 import { useTranslation } from "react-i18next";
 import { formatDuration, secondsSince, type DurationUnits } from "./format";
 
@@ -12,9 +13,8 @@ const clock = signal(Date.now());
 let clockUsers = 0;
 let clockTimer: ReturnType<typeof setInterval> | null = null;
 
-/** The current time (Unix ms), ticking every second while a component uses it. */
-export function useClock(): number {
-  useSignals();
+/** Keeps the clock ticking while the calling component is mounted. */
+function useClockRunning() {
   useEffect(() => {
     if (clockUsers++ === 0) {
       clock.value = Date.now();
@@ -27,7 +27,24 @@ export function useClock(): number {
       }
     };
   }, []);
+}
+
+/** The current time (Unix ms), ticking every second while a component uses it. */
+export function useClock(): number {
+  useSignals();
+  useClockRunning();
   return clock.value;
+}
+
+const HOUR_MS = 3_600_000;
+/** The hour number (hours since the epoch, UTC): a computed signal, so it wakes its readers once an hour, not every second. */
+const hour = computed(() => Math.floor(clock.value / HOUR_MS));
+
+/** The current hour number, re-rendering the component only when the hour turns. */
+export function useHour(): number {
+  useSignals();
+  useClockRunning();
+  return hour.value;
 }
 
 /** Duration units in the current language ("12s" / "12秒"). */
@@ -85,15 +102,15 @@ export function Time({ at, style = "datetime", className, "data-testid": testId 
   );
 }
 
-/** "12s ago" (ticking), or `never`; the exact time and its zone on hover. */
-export function Ago({ at, never, "data-testid": testId }: { at: number | null | undefined; never: string; "data-testid"?: string }) {
+/** "12s ago" (ticking; `phrase` words it otherwise, with `{{time}}`), or `never`; the exact time and its zone on hover. */
+export function Ago({ at, never, phrase = "common.ago", "data-testid": testId }: { at: number | null | undefined; never: string; phrase?: ParseKeys; "data-testid"?: string }) {
   const { t, i18n } = useTranslation();
   const now = useClock();
   const units = useDurationUnits();
   if (!at) return <>{never}</>;
   return (
     <time dateTime={new Date(at).toISOString()} title={formatWithZone(at, i18n.language)} data-testid={testId}>
-      {t("common.ago", { time: formatDuration(secondsSince(at, now), units) })}
+      {t(phrase, { time: formatDuration(secondsSince(at, now), units) })}
     </time>
   );
 }

@@ -366,7 +366,6 @@ const enUS: Messages = {
       shown: "{{shown}} of {{total}} monitors",
       table: "Monitors",
       heartbeatColumn: "Last 24 h",
-      type: "Type",
       lastPush: "last push {{time}} ago",
       noPush: "no push yet",
       heartbeat: {

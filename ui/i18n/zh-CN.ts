@@ -363,7 +363,6 @@ const zhCN = {
       shown: "显示 {{shown}} / {{total}} 个监控",
       table: "监控",
       heartbeatColumn: "最近 24 小时",
-      type: "类型",
       lastPush: "上次推送于 {{time}}前",
       noPush: "尚未收到推送",
       heartbeat: {

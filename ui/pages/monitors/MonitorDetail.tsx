@@ -37,7 +37,7 @@ import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
 import { applyCheck, applyStatus, displayStatus, formatAvailability, formatMs, hasTimeout, pushExamples, pushUrl, tlsExpiry } from "./model";
-import { Ago, LiveIndicator, MonitorStatusBadge, StatusBar, useCheckSummary } from "./parts";
+import { Ago, LiveIndicator, MonitorStatusBadge, StatusBar, TypeBadge, useCheckSummary } from "./parts";
 import { Time, useClock } from "../../components/time";
 import { translateCheckError } from "./checkError";
 
@@ -252,21 +252,6 @@ function TlsExpiry({ monitor }: { monitor: PublicMonitor }) {
           {level === "expired" ? t("monitors.detail.info.tlsExpired") : t("monitors.detail.info.tlsWarning", { count: days })}
         </span>
       )}
-    </span>
-  );
-}
-
-/** The type of a monitor, as the list shows it: HTTP, TCP, DNS, Push. */
-function TypeBadge({ monitor }: { monitor: PublicMonitor }) {
-  const { t } = useTranslation();
-  return (
-    <span
-      data-testid="monitor-type"
-      data-type={monitor.type}
-      className="inline-flex shrink-0 items-center rounded-md bg-slate-100 px-2 py-0.5 font-mono text-xs font-semibold text-slate-600 ring-1 ring-inset ring-slate-200"
-    >
-      <span className="sr-only">{t("monitors.detail.info.type")}: </span>
-      {t(`monitors.types.${monitor.type}`)}
     </span>
   );
 }
@@ -762,7 +747,7 @@ export default function MonitorDetail() {
             <h1 className="truncate text-2xl font-semibold tracking-tight text-slate-900" data-testid="monitor-name">
               {monitor.name}
             </h1>
-            <TypeBadge monitor={monitor} />
+            <TypeBadge type={monitor.type} size="md" data-testid="monitor-type" />
             <MonitorStatusBadge status={status} size="md" data-testid="monitor-status" />
             <LiveIndicator />
           </div>

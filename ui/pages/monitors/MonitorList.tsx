@@ -6,12 +6,10 @@ import { errorMessage } from "../../api/errors";
 import { checkMonitor, deleteMonitor, listMonitors, updateMonitor, type PublicMonitor } from "../../api/monitors";
 import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
-import { formatDuration, secondsSince } from "../../components/format";
 import { useMediaQuery } from "../../components/hooks";
 import { PauseIcon, PencilIcon, PlayIcon, PlusIcon, RefreshIcon, TrashIcon } from "../../components/icons";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { TagChip } from "../../components/Tag";
-import { formatWithZone, useClock, useDurationUnits } from "../../components/time";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
@@ -32,7 +30,7 @@ import {
   type SortKey,
 } from "./listModel";
 import { displayStatus, formatAvailability, formatMs } from "./model";
-import { Ago, LiveIndicator, MonitorStatusBadge, useCheckSummary } from "./parts";
+import { Ago, LiveIndicator, MonitorStatusBadge, TypeBadge, useCheckSummary } from "./parts";
 
 // The monitor list, built for hundreds to thousands of monitors:
 // - the data sits in a store outside React (list/store.ts): a live check re-renders the one row showing that monitor,
@@ -339,24 +337,13 @@ function ActionLabel({ icon: Icon, text, busy = false }: { icon: (p: { className
 
 /** http: method and URL; tcp: host:port; dns: name and record; push: when it last called. */
 function Target({ m }: { m: PublicMonitor }) {
-  if (m.type === "push") return <LastPush at={m.lastPushAt} />;
+  const { t } = useTranslation();
+  if (m.type === "push") return <Ago at={m.lastPushAt} never={t("monitors.list.noPush")} phrase="monitors.list.lastPush" />;
   return (
     <span title={m.target}>
       {m.type === "http" && <span className="mr-1.5">{m.method}</span>}
       {m.target}
     </span>
-  );
-}
-
-function LastPush({ at }: { at: number | null }) {
-  const { t, i18n } = useTranslation();
-  const now = useClock();
-  const units = useDurationUnits();
-  if (!at) return <span>{t("monitors.list.noPush")}</span>;
-  return (
-    <time dateTime={new Date(at).toISOString()} title={formatWithZone(at, i18n.language)}>
-      {t("monitors.list.lastPush", { time: formatDuration(secondsSince(at, now), units) })}
-    </time>
   );
 }
 
@@ -399,14 +386,7 @@ const MonitorRow = memo(function MonitorRow({
     >
       <div role="cell" className={`${CELL} col-span-2 lg:col-span-1`}>
         <div className="flex min-w-0 items-center gap-2">
-          <span
-            className="shrink-0 rounded bg-slate-100 px-1.5 font-mono text-[10px] leading-4 font-semibold text-slate-600 ring-1 ring-slate-200 ring-inset"
-            data-testid={`monitor-type-${id}`}
-            data-type={type}
-          >
-            <span className="sr-only">{t("monitors.list.type")}: </span>
-            {t(`monitors.types.${type}`)}
-          </span>
+          <TypeBadge type={type} data-testid={`monitor-type-${id}`} />
           <Link href={`/monitors/${id}`} data-testid={`monitor-link-${id}`} className="truncate font-medium text-slate-900 hover:text-indigo-600" title={m.name}>
             {m.name}
           </Link>

@@ -1,7 +1,8 @@
+import type { ParseKeys } from "i18next";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { CheckResult, StatusBucket } from "../../api/monitors";
+import type { CheckResult, MonitorType, StatusBucket } from "../../api/monitors";
 import { Ago as SharedAgo } from "../../components/time";
 import { liveState } from "../../state/live";
 import { formatAvailability, formatMs, type DisplayStatus } from "./model";
@@ -34,10 +35,22 @@ export function MonitorStatusBadge({ status, size = "sm", "data-testid": testId 
   );
 }
 
-/** "12s ago" (ticking), or "Never"; the exact time and its zone on hover. */
-export function Ago({ at, never }: { at: number | null | undefined; never?: string }) {
+/** A monitor's check type as a small mono badge (HTTP, TCP, DNS, Push), named "Type: …" for screen readers. */
+export function TypeBadge({ type, size = "sm", "data-testid": testId }: { type: MonitorType; size?: "sm" | "md"; "data-testid"?: string }) {
   const { t } = useTranslation();
-  return <SharedAgo at={at} never={never ?? t("monitors.never")} />;
+  const sizing = size === "md" ? "rounded-md px-2 py-0.5 text-xs" : "rounded px-1.5 text-[10px] leading-4";
+  return (
+    <span data-testid={testId} data-type={type} className={`inline-flex shrink-0 items-center bg-slate-100 font-mono font-semibold text-slate-600 ring-1 ring-inset ring-slate-200 ${sizing}`}>
+      <span className="sr-only">{t("monitors.detail.info.type")}: </span>
+      {t(`monitors.types.${type}`)}
+    </span>
+  );
+}
+
+/** "12s ago" (ticking), or "Never"; the exact time and its zone on hover. */
+export function Ago({ at, never, phrase }: { at: number | null | undefined; never?: string; phrase?: ParseKeys }) {
+  const { t } = useTranslation();
+  return <SharedAgo at={at} never={never ?? t("monitors.never")} phrase={phrase} />;
 }
 
 function formatSlot(bucket: StatusBucket, daily: boolean, locale: string): string {

@@ -1,36 +1,11 @@
-import { signal } from "@preact/signals-react";
-import { useSignals } from "@preact/signals-react/runtime";
-import { memo, useEffect } from "react";
+import { memo } from "react";
 import { useTranslation } from "react-i18next";
-import { HEARTBEAT_HOURS, HOUR_MS, heartbeatCell, heartbeatTotals, hourOf, rollHeartbeat, type HeartbeatCell, type HeartbeatPair } from "../listModel";
+import { useHour } from "../../../components/time";
+import { HEARTBEAT_HOURS, HOUR_MS, heartbeatCell, heartbeatTotals, rollHeartbeat, type HeartbeatCell, type HeartbeatPair } from "../listModel";
 
 // The list's 24-hour heartbeat: one bar per hour, oldest left, from the server's in-memory hourly counters and bumped
 // by the pushed checks. One accessible name for the whole strip (24 tab stops per row would bury the row's actions);
 // each bar's hover title names its hour and "N of M checks up".
-
-// One hour clock for every strip on the page: it moves at the top of each hour, so a quiet strip still rolls.
-const currentHour = signal(hourOf(Date.now()));
-let users = 0;
-let timer: ReturnType<typeof setTimeout> | null = null;
-
-function tick() {
-  currentHour.value = hourOf(Date.now());
-  timer = setTimeout(tick, HOUR_MS - (Date.now() % HOUR_MS) + 50);
-}
-
-function useCurrentHour(): number {
-  useSignals();
-  useEffect(() => {
-    if (users++ === 0) tick();
-    return () => {
-      if (--users === 0 && timer) {
-        clearTimeout(timer);
-        timer = null;
-      }
-    };
-  }, []);
-  return currentHour.value;
-}
 
 const COLOR: Record<HeartbeatCell, string> = {
   up: "bg-emerald-500",
@@ -67,7 +42,7 @@ function formatHourUncached(start: number, locale: string): string {
 
 export const HeartbeatStrip = memo(function HeartbeatStrip({ heartbeat, hour, "data-testid": testId }: { heartbeat: HeartbeatPair[]; hour: number; "data-testid"?: string }) {
   const { t, i18n } = useTranslation();
-  const now = useCurrentHour();
+  const now = useHour(); // the page's one clock: a quiet strip still rolls when the hour turns
   const pairs = rollHeartbeat(heartbeat, hour, now);
   const last = Math.max(hour, now);
   const totals = heartbeatTotals(pairs);
