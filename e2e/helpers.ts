@@ -4,27 +4,32 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { test as base, expect, type Vigil } from "./fixtures";
 
-/** A local HTTP target: 200 by default, 500 under /fail, or whatever `set` says for a path. */
+/** A local HTTP target: 200 "ok" by default, 500 under /fail, or whatever `set` / `body` say for a path. */
 export interface Target {
   url(path: string): string;
   set(path: string, status: number): void;
+  /** What a path answers (with its content type) instead of "ok". */
+  body(path: string, text: string, contentType?: string): void;
   close(): Promise<void>;
 }
 
 async function startTarget(): Promise<Target> {
   const statuses = new Map<string, number>();
+  const bodies = new Map<string, { text: string; contentType: string }>();
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     const status = statuses.get(path) ?? (path.startsWith("/fail") ? 500 : 200);
+    const body = bodies.get(path);
     req.resume();
-    res.writeHead(status, { "content-type": "text/plain" });
-    res.end(status < 400 ? "ok" : "error");
+    res.writeHead(status, { "content-type": body?.contentType ?? "text/plain" });
+    res.end(body?.text ?? (status < 400 ? "ok" : "error"));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     set: (path, status) => void statuses.set(path, status),
+    body: (path, text, contentType = "text/plain") => void bodies.set(path, { text, contentType }),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

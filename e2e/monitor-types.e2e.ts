@@ -3,31 +3,11 @@
 // the URL a script calls (called here with fetch), its curl lines and replacing it.
 import type { Locator, Page } from "@playwright/test";
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer as createHttpServer } from "node:http";
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from "node:net";
 import { resolve } from "node:path";
 import { expect, withSession, type Vigil } from "./fixtures";
 import { createMonitor, test, type Session } from "./helpers";
 import { LANGUAGES, toast, tr, type Messages } from "./i18n";
-
-/** A local HTTP target answering JSON: `{"status":"ok","queue":[1,2,3]}` on every path. */
-async function startJsonTarget() {
-  const server = createHttpServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { "content-type": "application/json" });
-    res.end(JSON.stringify({ status: "ok", queue: [1, 2, 3] }));
-  });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    close: () =>
-      new Promise<void>((done) => {
-        server.closeAllConnections();
-        server.close(() => done());
-      }),
-  };
-}
 
 /** A TCP listener that accepts and closes connections. */
 async function startTcpListener(): Promise<{ port: number; server: TcpServer; close: () => Promise<void> }> {
@@ -95,129 +75,125 @@ for (const [locale, m] of LANGUAGES) {
   test.describe(`monitor check types (${locale})`, () => {
     test.use({ locale });
 
-    test("http: the type chooser, assertions, tags, a JSON path the server refuses, then the detail page", async ({ page, vigil }) => {
+    test("http: the type chooser, assertions, tags, a JSON path the server refuses, then the detail page", async ({ page, vigil, target: site }) => {
       const session = await vigil.register("alice");
-      const site = await startJsonTarget();
-      try {
-        await withSession(page, session, "/monitors/create");
-        const { form, field, radio, error, submit } = formOf(page, m);
+      site.body("/health", JSON.stringify({ status: "ok", queue: [1, 2, 3] }), "application/json");
+      await withSession(page, session, "/monitors/create");
+      const { form, field, radio, error, submit } = formOf(page, m);
 
-        // Four labelled choices with a hint each; http by default, with its assertions.
-        await expect(page.getByRole("radiogroup", { name: tr(m, "monitors.form.type") })).toBeVisible();
-        for (const type of ["http", "tcp", "dns", "push"]) {
-          await expect(page.getByTestId(`monitor-type-option-${type}`)).toContainText(tr(m, `monitors.form.typeHints.${type}`));
-        }
-        await expect(radio("http")).toBeChecked();
-        await expect(page.getByTestId("monitor-assertions")).toBeVisible();
-
-        await submit();
-        await expect(error("name")).toHaveText(tr(m, "monitors.validation.nameRequired"));
-        await expect(error("url")).toHaveText(tr(m, "monitors.validation.urlRequired"));
-
-        await field("name").fill("Shop API");
-        await field("url").fill("ftp://shop.test/health");
-        await field("timeout").fill("10");
-        await field("maxResponseTime").fill("10000");
-        await field("tlsExpiryDays").fill("400");
-        await field("keyword").fill("x".repeat(501));
-        await submit();
-        await expect(error("name")).toHaveCount(0);
-        await expect(error("url")).toHaveText(tr(m, "monitors.validation.urlInvalid"));
-        await expect(error("maxResponseTime")).toHaveText(tr(m, "monitors.validation.maxResponseTimeTooLong"));
-        await expect(error("tlsExpiryDays")).toHaveText(tr(m, "monitors.validation.tlsExpiryDaysInvalid"));
-        await expect(error("keyword")).toHaveText(tr(m, "monitors.validation.keywordTooLong"));
-        await expect(page.getByTestId("form-error")).toHaveText(tr(m, "monitors.form.fixErrors"));
-        await expect(field("url")).toBeFocused();
-        await field("maxResponseTime").fill("70000");
-        await expect(error("maxResponseTime")).toHaveText(tr(m, "monitors.validation.maxResponseTimeInvalid"));
-
-        // Tags: Enter and commas add, Backspace and × remove, a too long one is refused and kept for correction.
-        const tags = field("tags");
-        const chips = tagNames(page.getByTestId("monitor-tags"));
-        await tags.fill("prod");
-        await tags.press("Enter");
-        await tags.fill("api,");
-        await tags.pressSequentially("eu");
-        await tags.press(",");
-        await expect(chips).toHaveText(["prod", "api", "eu"]);
-        await tags.press("Backspace");
-        await expect(chips).toHaveText(["prod", "api"]);
-        await tags.fill("x".repeat(33));
-        await tags.press("Enter");
-        await expect(error("tags")).toHaveText(tr(m, "monitors.validation.tagTooLong"));
-        await expect(chips).toHaveText(["prod", "api"]);
-        await tags.fill("PROD");
-        await expect(error("tags")).toHaveCount(0);
-        await tags.press("Enter"); // the same tag whatever its case: merged
-        await expect(chips).toHaveText(["prod", "api"]);
-        await page.getByRole("button", { name: tr(m, "monitors.form.removeTag", { tag: "api" }) }).click();
-        await expect(chips).toHaveText(["prod"]);
-        await tags.fill("api");
-        await tags.press("Enter");
-
-        // Switching the type shows that type's fields and keeps what was typed for the others.
-        await radio("tcp").check();
-        await expect(field("url")).toHaveCount(0);
-        await expect(page.getByTestId("monitor-assertions")).toHaveCount(0);
-        await field("host").fill("db.internal");
-        await radio("http").check();
-        await expect(field("url")).toHaveValue("ftp://shop.test/health");
-        await expect(field("keyword")).toHaveValue("x".repeat(501));
-
-        // A JSON path is judged by the server: its precise sentence shows under the field.
-        const badPath = "$.status ==";
-        const sentence = await refusal(vigil, session, { name: "probe", url: site.url("/health"), jsonPath: badPath }, "INVALID_JSON_PATH");
-        await field("url").fill(site.url("/health"));
-        await field("maxResponseTime").fill("5000");
-        await field("tlsExpiryDays").fill("");
-        await field("keyword").fill("ok");
-        await form.locator("input[name=keywordCaseSensitive]").check();
-        await field("jsonPath").fill(badPath);
-        await submit();
-        await expect(error("jsonPath")).toHaveText(tr(m, "errors.INVALID_JSON_PATH", { message: sentence }));
-        await expect(page.getByTestId("form-error")).toHaveText(tr(m, "monitors.form.fixErrors"));
-        await expect(field("jsonPath")).toBeFocused();
-        expect((await vigil.api("GET", "/api/monitors", undefined, session.token)).body.monitors).toHaveLength(0);
-
-        // An example fills the field; the server's sentence goes with the change.
-        await page.getByTestId("monitor-jsonpath-examples").getByRole("button", { name: '$.status == "ok"' }).click();
-        await expect(field("jsonPath")).toHaveValue('$.status == "ok"');
-        await expect(error("jsonPath")).toHaveCount(0);
-        await submit();
-        await expect(toast(page, tr(m, "monitors.created"))).toBeVisible();
-        await expect(page).toHaveURL(/\/monitors\/\d+$/);
-
-        // The detail page: type, tags, assertions; the first check passed them all.
-        await expect(page.getByTestId("monitor-type")).toHaveAttribute("data-type", "http");
-        await expect(page.getByTestId("monitor-type")).toContainText(tr(m, "monitors.types.http"));
-        await expect(tagNames(page.getByTestId("monitor-tags"))).toHaveText(["prod", "api"]);
-        await expect(page.getByTestId("monitor-url")).toContainText(site.url("/health"));
-        await expect(page.getByTestId("monitor-info-type")).toHaveText(tr(m, "monitors.types.http"));
-        await expect(page.getByTestId("monitor-info-keyword")).toContainText(`${tr(m, "monitors.detail.info.mustContain")} ok`);
-        await expect(page.getByTestId("monitor-info-keyword")).toContainText(tr(m, "monitors.detail.info.caseSensitive"));
-        await expect(page.getByTestId("monitor-info-jsonpath")).toHaveText('$.status == "ok"');
-        await expect(page.getByTestId("monitor-info-max-response-time")).toHaveText("5,000 ms");
-        await expect(page.getByTestId("monitor-info-tls-expiry-days")).toHaveText(tr(m, "monitors.detail.info.off"));
-        await expect(page.getByTestId("monitor-status")).toHaveAttribute("data-status", "up", { timeout: 10_000 });
-
-        const [saved] = (await vigil.api("GET", "/api/monitors", undefined, session.token)).body.monitors;
-        expect(saved).toMatchObject({
-          type: "http",
-          name: "Shop API",
-          tags: ["prod", "api"],
-          url: site.url("/health"),
-          timeout: 10,
-          keyword: "ok",
-          keywordInvert: false,
-          keywordCaseSensitive: true,
-          jsonPath: '$.status == "ok"',
-          maxResponseTime: 5000,
-          tlsExpiryDays: null,
-          ignoreTls: false,
-        });
-      } finally {
-        await site.close();
+      // Four labelled choices with a hint each; http by default, with its assertions.
+      await expect(page.getByRole("radiogroup", { name: tr(m, "monitors.form.type") })).toBeVisible();
+      for (const type of ["http", "tcp", "dns", "push"]) {
+        await expect(page.getByTestId(`monitor-type-option-${type}`)).toContainText(tr(m, `monitors.form.typeHints.${type}`));
       }
+      await expect(radio("http")).toBeChecked();
+      await expect(page.getByTestId("monitor-assertions")).toBeVisible();
+
+      await submit();
+      await expect(error("name")).toHaveText(tr(m, "monitors.validation.nameRequired"));
+      await expect(error("url")).toHaveText(tr(m, "monitors.validation.urlRequired"));
+
+      await field("name").fill("Shop API");
+      await field("url").fill("ftp://shop.test/health");
+      await field("timeout").fill("10");
+      await field("maxResponseTime").fill("10000");
+      await field("tlsExpiryDays").fill("400");
+      await field("keyword").fill("x".repeat(501));
+      await submit();
+      await expect(error("name")).toHaveCount(0);
+      await expect(error("url")).toHaveText(tr(m, "monitors.validation.urlInvalid"));
+      await expect(error("maxResponseTime")).toHaveText(tr(m, "monitors.validation.maxResponseTimeTooLong"));
+      await expect(error("tlsExpiryDays")).toHaveText(tr(m, "monitors.validation.tlsExpiryDaysInvalid"));
+      await expect(error("keyword")).toHaveText(tr(m, "monitors.validation.keywordTooLong"));
+      await expect(page.getByTestId("form-error")).toHaveText(tr(m, "monitors.form.fixErrors"));
+      await expect(field("url")).toBeFocused();
+      await field("maxResponseTime").fill("70000");
+      await expect(error("maxResponseTime")).toHaveText(tr(m, "monitors.validation.maxResponseTimeInvalid"));
+
+      // Tags: Enter and commas add, Backspace and × remove, a too long one is refused and kept for correction.
+      const tags = field("tags");
+      const chips = tagNames(page.getByTestId("monitor-tags"));
+      await tags.fill("prod");
+      await tags.press("Enter");
+      await tags.fill("api,");
+      await tags.pressSequentially("eu");
+      await tags.press(",");
+      await expect(chips).toHaveText(["prod", "api", "eu"]);
+      await tags.press("Backspace");
+      await expect(chips).toHaveText(["prod", "api"]);
+      await tags.fill("x".repeat(33));
+      await tags.press("Enter");
+      await expect(error("tags")).toHaveText(tr(m, "monitors.validation.tagTooLong"));
+      await expect(chips).toHaveText(["prod", "api"]);
+      await tags.fill("PROD");
+      await expect(error("tags")).toHaveCount(0);
+      await tags.press("Enter"); // the same tag whatever its case: merged
+      await expect(chips).toHaveText(["prod", "api"]);
+      await page.getByRole("button", { name: tr(m, "monitors.form.removeTag", { tag: "api" }) }).click();
+      await expect(chips).toHaveText(["prod"]);
+      await tags.fill("api");
+      await tags.press("Enter");
+
+      // Switching the type shows that type's fields and keeps what was typed for the others.
+      await radio("tcp").check();
+      await expect(field("url")).toHaveCount(0);
+      await expect(page.getByTestId("monitor-assertions")).toHaveCount(0);
+      await field("host").fill("db.internal");
+      await radio("http").check();
+      await expect(field("url")).toHaveValue("ftp://shop.test/health");
+      await expect(field("keyword")).toHaveValue("x".repeat(501));
+
+      // A JSON path is judged by the server: its precise sentence shows under the field.
+      const badPath = "$.status ==";
+      const sentence = await refusal(vigil, session, { name: "probe", url: site.url("/health"), jsonPath: badPath }, "INVALID_JSON_PATH");
+      await field("url").fill(site.url("/health"));
+      await field("maxResponseTime").fill("5000");
+      await field("tlsExpiryDays").fill("");
+      await field("keyword").fill("ok");
+      await form.locator("input[name=keywordCaseSensitive]").check();
+      await field("jsonPath").fill(badPath);
+      await submit();
+      await expect(error("jsonPath")).toHaveText(tr(m, "errors.INVALID_JSON_PATH", { message: sentence }));
+      await expect(page.getByTestId("form-error")).toHaveText(tr(m, "monitors.form.fixErrors"));
+      await expect(field("jsonPath")).toBeFocused();
+      expect((await vigil.api("GET", "/api/monitors", undefined, session.token)).body.monitors).toHaveLength(0);
+
+      // An example fills the field; the server's sentence goes with the change.
+      await page.getByTestId("monitor-jsonpath-examples").getByRole("button", { name: '$.status == "ok"' }).click();
+      await expect(field("jsonPath")).toHaveValue('$.status == "ok"');
+      await expect(error("jsonPath")).toHaveCount(0);
+      await submit();
+      await expect(toast(page, tr(m, "monitors.created"))).toBeVisible();
+      await expect(page).toHaveURL(/\/monitors\/\d+$/);
+
+      // The detail page: type, tags, assertions; the first check passed them all.
+      await expect(page.getByTestId("monitor-type")).toHaveAttribute("data-type", "http");
+      await expect(page.getByTestId("monitor-type")).toContainText(tr(m, "monitors.types.http"));
+      await expect(tagNames(page.getByTestId("monitor-tags"))).toHaveText(["prod", "api"]);
+      await expect(page.getByTestId("monitor-url")).toContainText(site.url("/health"));
+      await expect(page.getByTestId("monitor-info-type")).toHaveText(tr(m, "monitors.types.http"));
+      await expect(page.getByTestId("monitor-info-keyword")).toContainText(`${tr(m, "monitors.detail.info.mustContain")} ok`);
+      await expect(page.getByTestId("monitor-info-keyword")).toContainText(tr(m, "monitors.detail.info.caseSensitive"));
+      await expect(page.getByTestId("monitor-info-jsonpath")).toHaveText('$.status == "ok"');
+      await expect(page.getByTestId("monitor-info-max-response-time")).toHaveText("5,000 ms");
+      await expect(page.getByTestId("monitor-info-tls-expiry-days")).toHaveText(tr(m, "monitors.detail.info.off"));
+      await expect(page.getByTestId("monitor-status")).toHaveAttribute("data-status", "up", { timeout: 10_000 });
+
+      const [saved] = (await vigil.api("GET", "/api/monitors", undefined, session.token)).body.monitors;
+      expect(saved).toMatchObject({
+        type: "http",
+        name: "Shop API",
+        tags: ["prod", "api"],
+        url: site.url("/health"),
+        timeout: 10,
+        keyword: "ok",
+        keywordInvert: false,
+        keywordCaseSensitive: true,
+        jsonPath: '$.status == "ok"',
+        maxResponseTime: 5000,
+        tlsExpiryDays: null,
+        ignoreTls: false,
+      });
     });
 
     test("tcp: chosen with the keyboard, host and port checked, a forbidden address refused, then up and down", async ({ page, vigil }) => {
