@@ -23,54 +23,10 @@ import {
   type ListView,
 } from "./listModel";
 import { sortForTriage } from "./model";
+import { publicMonitor } from "./testing";
 
-function monitor(over: Partial<PublicMonitor> = {}): PublicMonitor {
-  return {
-    id: 1,
-    name: "API",
-    type: "http",
-    tags: [],
-    target: "https://example.com/health",
-    url: "https://example.com/health",
-    method: "GET",
-    interval: 5,
-    timeout: 30,
-    expectedStatus: "2xx",
-    headers: [],
-    body: null,
-    active: true,
-    retries: 1,
-    followRedirects: true,
-    keyword: null,
-    keywordInvert: false,
-    keywordCaseSensitive: false,
-    jsonPath: null,
-    maxResponseTime: null,
-    ignoreTls: false,
-    tlsExpiryDays: null,
-    host: "",
-    port: null,
-    dnsRecordType: "A",
-    dnsResolver: null,
-    dnsExpected: null,
-    pushGrace: 60,
-    pushToken: null,
-    lastPushAt: null,
-    createdAt: 0,
-    updatedAt: 0,
-    status: "up",
-    statusChangedAt: null,
-    consecutiveFailures: 0,
-    lastCheckedAt: null,
-    responseTime: null,
-    httpStatus: null,
-    lastError: null,
-    uptime24h: null,
-    tlsExpiresAt: null,
-    heartbeat: Array.from({ length: 24 }, () => [0, 0] as [number, number]),
-    ...over,
-  };
-}
+const monitor = (over: Partial<PublicMonitor> = {}): PublicMonitor =>
+  publicMonitor({ createdAt: 0, updatedAt: 0, status: "up", heartbeat: Array.from({ length: 24 }, () => [0, 0] as [number, number]), ...over });
 
 const view = (over: Partial<ListView> = {}): ListView => ({ ...DEFAULT_VIEW, ...over });
 const names = (list: PublicMonitor[]) => list.map((m) => m.name);

@@ -23,54 +23,9 @@ import {
   validateMonitorForm,
   type MonitorFormValues,
 } from "./model";
+import { publicMonitor } from "./testing";
 
-function monitor(over: Partial<PublicMonitor> = {}): PublicMonitor {
-  return {
-    id: 1,
-    name: "API",
-    type: "http",
-    tags: [],
-    target: "https://example.com/health",
-    url: "https://example.com/health",
-    method: "GET",
-    interval: 5,
-    timeout: 30,
-    expectedStatus: "2xx",
-    headers: [],
-    body: null,
-    active: true,
-    retries: 1,
-    followRedirects: true,
-    createdAt: 1_000,
-    updatedAt: 1_000,
-    status: "pending",
-    statusChangedAt: null,
-    consecutiveFailures: 0,
-    lastCheckedAt: null,
-    responseTime: null,
-    httpStatus: null,
-    lastError: null,
-    uptime24h: null,
-    tlsExpiresAt: null,
-    keyword: null,
-    keywordInvert: false,
-    keywordCaseSensitive: false,
-    jsonPath: null,
-    maxResponseTime: null,
-    ignoreTls: false,
-    tlsExpiryDays: null,
-    host: "",
-    port: null,
-    dnsRecordType: "A",
-    dnsResolver: null,
-    dnsExpected: null,
-    pushGrace: 60,
-    pushToken: null,
-    lastPushAt: null,
-    heartbeat: [],
-    ...over,
-  };
-}
+const monitor = publicMonitor;
 
 const checkEvent = (over: Partial<MonitorCheckEvent["result"]> = {}, status: "up" | "down" | "pending" = "up"): MonitorCheckEvent => ({
   monitorId: 1,

@@ -1,32 +1,24 @@
 import { describe, expect, test } from "bun:test";
 import type { MonitorCheckEvent, PublicMonitor } from "../../../api/monitors";
 import { HOUR_MS } from "../listModel";
+import { publicMonitor } from "../testing";
 import { createListStore } from "./store";
 
 const HOUR = 480_000;
 const T0 = HOUR * HOUR_MS + 10 * 60_000; // 10 minutes into hour HOUR
 
-function monitor(over: Partial<PublicMonitor> = {}): PublicMonitor {
-  return {
-    id: 1,
-    name: "API",
-    type: "http",
-    tags: [],
+const monitor = (over: Partial<PublicMonitor> = {}): PublicMonitor =>
+  publicMonitor({
     target: "https://example.com/",
     url: "https://example.com/",
-    active: true,
     status: "up",
-    statusChangedAt: null,
-    consecutiveFailures: 0,
     lastCheckedAt: T0 - 60_000,
     responseTime: 10,
     httpStatus: 200,
-    lastError: null,
     uptime24h: 100,
     heartbeat: [...Array.from({ length: 23 }, () => [0, 0] as [number, number]), [3, 3]],
     ...over,
-  } as PublicMonitor;
-}
+  });
 
 function checkEvent(id: number, time: number, up: boolean, over: Partial<MonitorCheckEvent> = {}): MonitorCheckEvent {
   return {
