@@ -339,6 +339,8 @@ export interface MonitorCheckEvent {
   status: MonitorStatus;
   consecutiveFailures: number;
   uptime24h: number | null;
+  /** push monitors: when the latest call came (this check's, unless it was a missed one); null for other types. */
+  lastPushAt: number | null;
 }
 
 /** A monitor was created, edited (pause/resume included) or deleted. `monitor` is absent for deletions. */

@@ -126,6 +126,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
         status: entry.state.status,
         consecutiveFailures: entry.state.consecutiveFailures,
         uptime24h: store.uptime24h(entry, clock.now()),
+        lastPushAt: entry.state.lastPushAt,
       });
     }
     if (applied.from !== applied.to) {

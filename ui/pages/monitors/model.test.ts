@@ -27,12 +27,13 @@ import { publicMonitor } from "./testing";
 
 const monitor = publicMonitor;
 
-const checkEvent = (over: Partial<MonitorCheckEvent["result"]> = {}, status: "up" | "down" | "pending" = "up"): MonitorCheckEvent => ({
+const checkEvent = (over: Partial<MonitorCheckEvent["result"]> = {}, status: "up" | "down" | "pending" = "up", lastPushAt: number | null = null): MonitorCheckEvent => ({
   monitorId: 1,
   result: { monitorId: 1, time: 5_000, status: "up", responseTime: 12, httpStatus: 200, error: null, ...over },
   status,
   consecutiveFailures: status === "up" ? 0 : 1,
   uptime24h: 100,
+  lastPushAt,
 });
 
 const form = (over: Partial<MonitorFormValues> = {}): MonitorFormValues => ({ ...emptyForm(), name: "API", url: "https://example.com", ...over });
@@ -76,13 +77,13 @@ describe("live updates", () => {
     expect(failed).toMatchObject({ status: "up", statusChangedAt: 5_000, lastError: "status 500, expected 2xx", consecutiveFailures: 1 });
   });
 
-  test("push: each call moves the last push time (also a reported down); a missed check does not", () => {
+  test("push: the last push time comes with each check (a call moves it, a missed check does not: the server says)", () => {
     const push = monitor({ type: "push", lastPushAt: 1_000 });
-    const called = applyCheck(push, checkEvent({ responseTime: null, httpStatus: null }));
+    const called = applyCheck(push, checkEvent({ responseTime: null, httpStatus: null }, "up", 5_000));
     expect(called.lastPushAt).toBe(5_000);
-    const reported = applyCheck(called, checkEvent({ time: 6_000, status: "down", error: "reported down: disk full", responseTime: null, httpStatus: null }, "down"));
+    const reported = applyCheck(called, checkEvent({ time: 6_000, status: "down", error: "reported down: disk full", responseTime: null, httpStatus: null }, "down", 6_000));
     expect(reported.lastPushAt).toBe(6_000);
-    const missed = applyCheck(reported, checkEvent({ time: 70_000, status: "down", error: "no push within 1 min + 60 s", responseTime: null, httpStatus: null }, "down"));
+    const missed = applyCheck(reported, checkEvent({ time: 70_000, status: "down", error: "no push within 1 min + 60 s", responseTime: null, httpStatus: null }, "down", 6_000));
     expect(missed.lastPushAt).toBe(6_000);
     expect(missed.lastCheckedAt).toBe(70_000);
     // Other types keep theirs (null) whatever the check.

@@ -18,7 +18,6 @@ import {
   type MonitorType,
   type PublicMonitor,
 } from "../../api/monitors";
-import { parseCheckError } from "../../../server/monitors/check-errors";
 import { isValidExpectedStatus } from "../../../server/monitors/expected-status";
 import { parseHost, parseResolver } from "../../../server/monitors/types/address";
 
@@ -58,7 +57,7 @@ export function applyCheck(monitor: PublicMonitor, event: MonitorCheckEvent): Pu
   const changed = event.status !== monitor.status;
   return {
     ...monitor,
-    lastPushAt: pushTimeAfter(monitor, event.result),
+    lastPushAt: event.lastPushAt,
     status: event.status,
     statusChangedAt: changed ? event.result.time : monitor.statusChangedAt,
     consecutiveFailures: event.consecutiveFailures,
@@ -68,14 +67,6 @@ export function applyCheck(monitor: PublicMonitor, event: MonitorCheckEvent): Pu
     lastError: event.result.error,
     uptime24h: event.uptime24h,
   };
-}
-
-/** A push monitor's latest call after one of its checks: every push check is a call, except a missed one. */
-function pushTimeAfter(monitor: PublicMonitor, result: { time: number; error: string | null }): number | null {
-  const last = monitor.lastPushAt;
-  if (monitor.type !== "push") return last;
-  if (result.error && parseCheckError(result.error).code === "PUSH_MISSED") return last;
-  return last !== null && last >= result.time ? last : result.time;
 }
 
 export function applyStatus(monitor: PublicMonitor, event: MonitorStatusEvent): PublicMonitor {

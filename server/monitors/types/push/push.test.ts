@@ -13,7 +13,7 @@ function setup() {
   const status: EventMap["monitor.status"][] = [];
   bus.on("monitor.status", (e) => status.push(e));
   const service = createMonitorService({ db: openDatabase(":memory:"), bus, clock, tls: false, writer: { flushMs: 10 } });
-  return { clock, service, status };
+  return { clock, bus, service, status };
 }
 
 const running: { service: ReturnType<typeof setup>["service"] }[] = [];
@@ -57,6 +57,23 @@ describe("push calls and silence", () => {
     t.service.push(m.pushToken!, {});
     expect(t.service.get(m.id)!.status).toBe("up");
     expect(t.status.at(-1)).toMatchObject({ from: "down", to: "up" });
+  });
+
+  test("each check event carries the monitor's last push: a call's own time, the previous one for a missed check", async () => {
+    const t = setup();
+    running.push(t);
+    const checks: EventMap["monitor.check"][] = [];
+    t.bus.on("monitor.check", (e) => checks.push(e)); // what the live push forwards to the list and the detail page
+    const m = t.service.create({ name: "cron", type: "push", interval: 1, pushGrace: 0, retries: 0 });
+    t.service.start({ maintenanceDelayMs: 3_600_000 });
+    t.service.push(m.pushToken!, {});
+    const calledAt = t.clock.now();
+    expect(checks.at(-1)).toMatchObject({ monitorId: m.id, status: "up", lastPushAt: calledAt, result: { time: calledAt } });
+    await t.clock.advance(3 * MIN);
+    const missed = checks.at(-1)!;
+    expect(missed.result.error).toBe("no push within 1 min + 0 s");
+    expect(missed.result.time).toBeGreaterThan(calledAt);
+    expect(missed.lastPushAt).toBe(calledAt);
   });
 
   test("status=down with msg records a failure with the message; ping sets the response time", async () => {

@@ -27,6 +27,7 @@ function checkEvent(id: number, time: number, up: boolean, over: Partial<Monitor
     status: up ? "up" : "down",
     consecutiveFailures: up ? 0 : 1,
     uptime24h: up ? 100 : 75,
+    lastPushAt: null,
     ...over,
   };
 }
