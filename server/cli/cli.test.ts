@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pkg from "../../package.json" with { type: "json" };
@@ -9,6 +9,7 @@ import { createPasswordHasher } from "../auth/passwords";
 import { openDatabase } from "../db/open";
 import { testApp } from "../test-support";
 import { createUserStore } from "../users/store";
+import { backupDatabase } from "./backup";
 import { serviceUnit } from "./install-service";
 import { resetPassword } from "./reset-password";
 import { restoreDatabase } from "./restore";
@@ -95,6 +96,30 @@ describe("backup and restore", () => {
     expect(db.$client.query("SELECT username FROM users ORDER BY id").all()).toEqual([{ username: "alice" }]);
     db.$client.close();
   }, 60_000);
+
+  test("backup refuses any existing path, a dangling or live symbolic link included, and writes nothing through it", () => {
+    const dataDir = tempDir();
+    openDatabase(join(dataDir, "vigil.db")).$client.close();
+    const out = tempDir();
+    const victim = join(out, "victim.txt");
+    const dangling = join(out, "dangling.db");
+    symlinkSync(join(out, "not-there-yet"), dangling);
+    writeFileSync(victim, "keep me");
+    const live = join(out, "live.db");
+    symlinkSync(victim, live);
+    for (const target of [dangling, live, victim]) {
+      const refused = vigil("backup", target, "--data-dir", dataDir);
+      expect(refused).toMatchObject({ code: 1, err: expect.stringContaining("already exists") });
+    }
+    expect(existsSync(join(out, "not-there-yet"))).toBe(false);
+    expect(readFileSync(victim, "utf8")).toBe("keep me");
+    expect(lstatSync(dangling).isSymbolicLink()).toBe(true);
+    // Nothing left behind, and a fresh name still works (0600, no work directory beside it).
+    expect(readdirSync(out).sort()).toEqual(["dangling.db", "live.db", "victim.txt"]);
+    const fresh = backupDatabase(dataDir, join(out, "fresh.db"));
+    expect(statSync(fresh.file).mode & 0o777).toBe(0o600);
+    expect(readdirSync(out).sort()).toEqual(["dangling.db", "fresh.db", "live.db", "victim.txt"]);
+  });
 
   test("restore refuses a damaged file, a database that is not Vigil's, one from a newer Vigil, and a missing file", () => {
     const dataDir = tempDir();
