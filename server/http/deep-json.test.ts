@@ -1,12 +1,10 @@
 // Issue 13.1: a small, deeply nested JSON body once cost an anonymous caller seconds of CPU and gigabytes of memory
 // (quadratic error formatting outside production mode) or a 500 (stack overflow in validation). Every body is now
-// refused past 64 levels before it is parsed. Run against a real server process — the executable when it is built
-// (npm test builds it first), else the source — so the mode, memory and timing are the shipped ones.
+// refused past 64 levels before it is parsed. Run against the shipped server (shipped-server.ts) so the mode, memory
+// and timing are the ones operators get.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import type { Subprocess } from "bun";
+import { readFileSync } from "node:fs";
+import { startShippedServer, type ShippedServer } from "../shipped-server";
 import { nestedDeeperThan } from "./security";
 
 describe("nestedDeeperThan", () => {
@@ -21,44 +19,17 @@ describe("nestedDeeperThan", () => {
   });
 });
 
-const ROOT = resolve(import.meta.dir, "../..");
-const BINARY = join(ROOT, "dist/vigil");
-const dir = mkdtempSync(join(tmpdir(), "vigil-deep-"));
-let server: Subprocess<"ignore", "pipe", "inherit">;
+let server: ShippedServer;
 let base = "";
-let log = "";
 
 const rssBytes = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))![1]) * 1024;
 
 beforeAll(async () => {
-  const command = existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "server/main.ts")];
-  server = Bun.spawn([...command, "--port", "0", "--data-dir", join(dir, "data")], {
-    stdout: "pipe",
-    stderr: "inherit",
-    env: { ...process.env, NODE_ENV: "", VIGIL_LOG_LEVEL: "info", VIGIL_AGENTS_DIR: dir },
-  });
-  const reader = server.stdout.getReader();
-  const decoder = new TextDecoder();
-  while (!/listening on (\S+)/.test(log)) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited: ${log}`);
-    log += decoder.decode(value);
-  }
-  base = /listening on (\S+)/.exec(log)![1];
-  void (async () => {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      log += decoder.decode(value);
-    }
-  })();
+  server = await startShippedServer();
+  base = server.base;
 }, 30_000);
 
-afterAll(async () => {
-  server.kill("SIGTERM");
-  await server.exited;
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => server.stop());
 
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 
@@ -71,7 +42,7 @@ async function post(path: string, body: string) {
 
 describe("deeply nested request bodies", () => {
   test("the server runs in production mode", () => {
-    expect(log).toContain("mode=production");
+    expect(server.log()).toContain("mode=production");
   });
 
   test("depth 10, 64, 65 and 20 000, 8 in flight on the anonymous routes: quick 4xx answers, bounded memory", async () => {

@@ -5,6 +5,7 @@ import { idParams } from "../http/ids";
 import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
 import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, uniqueTags, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType } from "./public";
 import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
+import { PUSH_PING_MAX_MS } from "./types/push/push";
 
 // Request schemas for the monitor routes. Messages are the ones a user sees (the UI translates by `code`).
 
@@ -127,8 +128,11 @@ export const monitorIdParams = idParams("monitor");
 export const pushParams = t.Object({ token: t.String({ maxLength: 64 }) });
 export const pushQuery = t.Object({
   status: t.Optional(t.Union([t.Literal("up"), t.Literal("down")], { error: "status must be up or down" })),
-  msg: t.Optional(t.String({ maxLength: 1000, error: "msg must be text of at most 1000 characters" })),
-  ping: t.Optional(t.Numeric({ minimum: 0, maximum: 600_000, error: "ping must be a number of milliseconds from 0 to 600000" })),
+  // Any length: a failing job's long message must not cost its failure. The first PUSH_MESSAGE_LENGTH characters are
+  // kept (push.ts); the server's request-line limit bounds what is read at all.
+  msg: t.Optional(t.String({ error: "msg must be text" })),
+  // A whole number in the range charts and the in-memory ring (Int32Array) hold: anything else is refused, not stored.
+  ping: t.Optional(t.Integer({ minimum: 0, maximum: PUSH_PING_MAX_MS, error: `ping must be a whole number of milliseconds from 0 to ${PUSH_PING_MAX_MS}` })),
 });
 
 export const seriesQuery = t.Object({

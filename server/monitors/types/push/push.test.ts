@@ -147,4 +147,39 @@ describe("/api/push/{token}", () => {
     const chosen = await t.call<{ monitor: { pushToken: string } }>("POST", "/api/monitors", { token, body: { name: "p2", type: "push", pushToken: "a".repeat(32) } });
     expect(chosen.body.monitor.pushToken).not.toBe("a".repeat(32));
   });
+
+  test("ping= must be a whole number from 0 to 600000 (else 400, nothing stored); what is stored is what memory shows", async () => {
+    const t = testApp();
+    const { token } = await t.signUp("admin");
+    const created = await t.call<{ monitor: { id: number; pushToken: string } }>("POST", "/api/monitors", { token, body: { name: "backup", type: "push" } });
+    const { id, pushToken } = created.body.monitor;
+    for (const ping of ["-1", "1.5", "700000", "99999999999", "abc", ""]) {
+      const bad = await t.call("GET", `/api/push/${pushToken}?ping=${ping}`);
+      expect(bad.status).toBe(400);
+      expect(bad.body).toEqual({ success: false, code: "VALIDATION", message: "ping must be a whole number of milliseconds from 0 to 600000" });
+    }
+    expect(t.services.monitors.recentChecks(id)).toEqual([]);
+    expect((await t.call("GET", `/api/push/${pushToken}?ping=600000`)).status).toBe(200);
+    await Bun.sleep(1100);
+    expect((await t.call("GET", `/api/push/${pushToken}?ping=0`)).status).toBe(200);
+    const ring = t.services.monitors.recentChecks(id)!.map((c) => c.responseTime);
+    t.services.monitors.series(id, "24h"); // flushes the writer
+    const stored = t.db.$client.query<{ response_time: number }, [number]>("SELECT response_time FROM check_results WHERE monitor_id = ? ORDER BY time").all(id);
+    expect(ring).toEqual([600000, 0]);
+    expect(stored.map((r) => r.response_time)).toEqual(ring);
+  });
+
+  test("a long msg= is cut to its first 200 characters and the failure recorded, not refused", async () => {
+    const t = testApp();
+    const { token } = await t.signUp("admin");
+    const created = await t.call<{ monitor: { id: number; pushToken: string } }>("POST", "/api/monitors", { token, body: { name: "backup", type: "push" } });
+    const { id, pushToken } = created.body.monitor;
+    const msg = "disk full on /var/backups; ".repeat(200); // 5 400 characters
+    const res = await t.call("POST", `/api/push/${pushToken}?status=down&msg=${encodeURIComponent(msg)}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ success: true, message: "Push recorded: down" });
+    const kept = msg.replace(/\s+/g, " ").trim().slice(0, 200);
+    expect(t.services.monitors.get(id)).toMatchObject({ status: "down", lastError: `reported down: ${kept}` });
+    expect(t.services.monitors.recentChecks(id)!.at(-1)).toMatchObject({ status: "down", error: `reported down: ${kept}` });
+  });
 });

@@ -12,6 +12,8 @@ export const newPushToken = () => randomBytes(24).toString("base64url");
 export const PUSH_TOKEN_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 /** Longest `msg=` kept (the rest is cut). */
 export const PUSH_MESSAGE_LENGTH = 200;
+/** Largest `ping=` (ms) a call may report: ten minutes. */
+export const PUSH_PING_MAX_MS = 600_000;
 /** Calls closer together than this are refused (429): a script in a loop must not flood the history. */
 export const PUSH_MIN_GAP_MS = 1000;
 

@@ -1,0 +1,57 @@
+// Tests that must see what operators run: the executable when it is built (npm test builds it first), else the
+// source, as a real process on a free port with its own data dir. Minification, production mode and embedding
+// change behaviour that `app.handle` in a test cannot show.
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dir, "..");
+const BINARY = join(ROOT, "dist/vigil");
+
+export interface ShippedServer {
+  /** `http://127.0.0.1:PORT` */
+  base: string;
+  pid: number;
+  /** Everything it printed so far. */
+  log(): string;
+  /** Ends it (SIGTERM) and removes its data dir. */
+  stop(): Promise<void>;
+}
+
+export async function startShippedServer(): Promise<ShippedServer> {
+  const dir = mkdtempSync(join(tmpdir(), "vigil-shipped-"));
+  const command = existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "server/main.ts")];
+  const server = Bun.spawn([...command, "--port", "0", "--data-dir", join(dir, "data")], {
+    stdout: "pipe",
+    stderr: "inherit",
+    env: { ...process.env, NODE_ENV: "", VIGIL_LOG_LEVEL: "info", VIGIL_AGENTS_DIR: dir },
+  });
+  let log = "";
+  const reader = server.stdout.getReader();
+  const decoder = new TextDecoder();
+  while (!/listening on (\S+)/.test(log)) {
+    const { value, done } = await reader.read();
+    if (done) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`server exited: ${log}`);
+    }
+    log += decoder.decode(value);
+  }
+  void (async () => {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      log += decoder.decode(value);
+    }
+  })();
+  return {
+    base: /listening on (\S+)/.exec(log)![1]!,
+    pid: server.pid,
+    log: () => log,
+    async stop() {
+      server.kill("SIGTERM");
+      await server.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
