@@ -164,7 +164,7 @@ describe("/api/push/{token}", () => {
     expect((await t.call("GET", `/api/push/${pushToken}?ping=0`)).status).toBe(200);
     const ring = t.services.monitors.recentChecks(id)!.map((c) => c.responseTime);
     t.services.monitors.series(id, "24h"); // flushes the writer
-    const stored = t.db.$client.query<{ response_time: number }, [number]>("SELECT response_time FROM check_results WHERE monitor_id = ? ORDER BY time").all(id);
+    const stored = t.db.$client.query<{ response_time: number | null }, [number]>("SELECT response_time FROM check_results WHERE monitor_id = ? ORDER BY time").all(id);
     expect(ring).toEqual([600000, 0]);
     expect(stored.map((r) => r.response_time)).toEqual(ring);
   });
