@@ -277,6 +277,26 @@ describe("sessions", () => {
     await call("PUT", `/api/users/${carol.user.id}`, { token: admin.token, body: { username: "carol", status: "disabled" } });
     expect((await call("GET", "/api/auth/me", { token: carol.token })).status).toBe(401);
   });
+
+  test("a disabled user's sessions stay ended when the account is re-enabled; a new sign-in works", async () => {
+    const { call, signUp, login } = testApp();
+    const admin = await signUp("alice");
+    const bob = await signUp("bob");
+    const elsewhere = await login("bob"); // a second session, on another device
+    const set = (status: string) => call("PUT", `/api/users/${bob.user.id}`, { token: admin.token, body: { username: "bob", status } });
+    expect((await set("disabled")).status).toBe(200);
+    expect((await set("active")).status).toBe(200);
+    for (const token of [bob.token, elsewhere.token]) {
+      const res = await call("GET", "/api/auth/me", { token });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ success: false, code: "UNAUTHORIZED", message: "Your session has expired, please sign in again" });
+    }
+    const fresh = await login("bob");
+    expect((await call("GET", "/api/auth/me", { token: fresh.token })).status).toBe(200);
+    // Saving a disabled account again (say, a rename) changes nothing more; saving an active one ends nothing.
+    expect((await set("active")).status).toBe(200);
+    expect((await call("GET", "/api/auth/me", { token: fresh.token })).status).toBe(200);
+  });
 });
 
 describe("FailureLimiter", () => {

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import { jwt } from "@elysiajs/jwt";
 import type { UserRow } from "../db/schema";
-import { forbidden, unauthorized } from "../http/errors";
+import { forbidden, HttpError, unauthorized } from "../http/errors";
 import { authDetail } from "../http/openapi";
 import type { UserStore } from "../users/store";
-import { API_TOKEN_MARKER } from "../tokens/public";
+import { API_TOKEN_MARKER, scopeNeeded, TOKEN_SCOPES, type TokenScope } from "../tokens/public";
 import type { TokenStore } from "../tokens/store";
 
 export interface SessionOptions {
@@ -18,6 +18,27 @@ export interface SessionOptions {
 
 /** How a request proved who it is: a sign-in session (JWT) or an API token. */
 export type AuthVia = "session" | "token";
+
+/**
+ * Who may call a route (the `auth` option):
+ * - "user": anyone signed in;
+ * - "admin": admins;
+ * - "accounts": admins managing accounts (users, registration, invites) — API tokens need the `full` scope;
+ * - "self": admins, or the user whose id is the path's :id (their own account) — API tokens need `full`;
+ * - "session": anyone signed in with a session, not an API token (managing API tokens).
+ */
+export type AuthLevel = "user" | "admin" | "accounts" | "self" | "session";
+
+function assertScope(scope: TokenScope, needed: TokenScope) {
+  if (TOKEN_SCOPES.indexOf(scope) >= TOKEN_SCOPES.indexOf(needed)) return;
+  throw new HttpError(
+    403,
+    "TOKEN_SCOPE",
+    needed === "full"
+      ? "This API token cannot manage accounts: that takes a token with full access"
+      : "This API token is read-only: it can only read (GET)",
+  );
+}
 
 /** What a verified token says: who, which session version, and when it expires (Unix seconds). */
 export interface SessionClaims {
@@ -38,10 +59,10 @@ export function sessionUser(users: UserStore, claims: SessionClaims, nowMs = Dat
  * Bearer-token sessions. A token names the user and the user's session version; it stops working when it expires,
  * when the user is deleted or disabled, when their password is reset, or when it was signed with another secret.
  *
- * Routes opt in with `{ auth: "user" }` or `{ auth: "admin" }` and receive the signed-in `user` row, and `via`: how
- * the caller authenticated. An API token (`vgl_api_…`) acts as its user, with the same role, while it exists, has not
- * expired and its user is active; it ignores the session version (a password change does not revoke it, revoking is
- * explicit). Where no header can be sent (a WebSocket from a browser), `verifySession(token)` applies the session
+ * Routes opt in with `{ auth: level }` (AuthLevel) and receive the signed-in `user` row, and `via`: how the caller
+ * authenticated. An API token (`vgl_api_…`) acts as its user, with the same role narrowed by its scope, while it
+ * exists, has not expired and its user is active; it ignores the session version (a password change does not revoke
+ * it, revoking is explicit; disabling the user deletes it). Where no header can be sent (a WebSocket from a browser), `verifySession(token)` applies the session
  * rules; API tokens are for the REST API only.
  */
 export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
@@ -68,9 +89,7 @@ export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
       verifySession: (token: string) => verify(jwt, token),
     }))
     .macro({
-      // "user": anyone signed in; "admin": admins; "self": admins, or the user whose id is the path's :id;
-      // "session": anyone signed in with a session, not an API token.
-      auth: (level: "user" | "admin" | "self" | "session") => ({
+      auth: (level: AuthLevel) => ({
         // The API docs (http/openapi.ts) learn from here which routes need which credential.
         detail: authDetail(level),
         // Decided in `transform`, which runs before the body and params are validated: a caller who may not use a
@@ -83,6 +102,7 @@ export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
           if (!token) throw unauthorized();
           let user: UserRow;
           let via: AuthVia;
+          let scope: TokenScope | undefined;
           // Any Vigil secret ("vgl_…": agent credentials included) is judged as an API token, for a message that
           // fits; a JWT never starts so.
           if (token.startsWith("vgl_")) {
@@ -90,7 +110,7 @@ export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
             if (!found.ok) {
               throw unauthorized(found.reason === "expired" ? "This API token has expired" : "This API token is not valid (revoked, or its account is disabled or deleted)");
             }
-            ({ user } = found);
+            ({ user, scope } = found);
             via = "token";
           } else {
             const session = await verify(jwt, token);
@@ -98,11 +118,12 @@ export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
             ({ user } = session);
             via = "session";
           }
-          if (level === "admin" && user.role !== "admin") throw forbidden("Only an admin can do this");
+          if ((level === "admin" || level === "accounts") && user.role !== "admin") throw forbidden("Only an admin can do this");
           if (level === "self" && user.role !== "admin" && String(user.id) !== String((params as { id?: unknown } | undefined)?.id)) {
             throw forbidden("You can only change your own account");
           }
           if (level === "session" && via === "token") throw forbidden("API tokens cannot manage API tokens: sign in to Vigil to do this");
+          if (scope) assertScope(scope, scopeNeeded(level, request.method));
           callers.set(request, { user, via });
         },
         resolve({ request }): { user: UserRow; via: AuthVia } {

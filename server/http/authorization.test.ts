@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testHost } from "../agents/test-fixtures";
 import { PASSWORD, testApp } from "../test-support";
+import { scopeNeeded, TOKEN_SCOPES, type TokenScope } from "../tokens/public";
 
 /**
  * Who may call each route:
@@ -13,10 +14,12 @@ import { PASSWORD, testApp } from "../test-support";
  * - user: any signed-in account (session or API token);
  * - self: a signed-in account for its own record, an admin for any (the matrix asks about someone else's);
  * - admin: admins only (an admin's session or API token);
+ * - accounts: admins only, managing accounts (an admin's session, or an admin's API token with full access);
  * - session: a signed-in account with a session, not an API token (managing API tokens);
  * - agent: an agent's credential only.
+ * API tokens are further narrowed by their scope: read for GET, write for other calls, full for accounts and self.
  */
-type Access = "public" | "user" | "self" | "admin" | "session" | "agent";
+type Access = "public" | "user" | "self" | "admin" | "accounts" | "session" | "agent";
 
 const ACCESS: Record<string, Access> = {
   "GET /healthz": "public",
@@ -24,16 +27,16 @@ const ACCESS: Record<string, Access> = {
   "POST /api/auth/login": "public",
   "POST /api/auth/register": "public",
   "GET /api/auth/me": "user",
-  "GET /api/users/": "admin",
-  "POST /api/users/": "admin",
+  "GET /api/users/": "accounts",
+  "POST /api/users/": "accounts",
   "GET /api/users/:id": "self",
   "PUT /api/users/:id": "self",
-  "DELETE /api/users/:id": "admin",
+  "DELETE /api/users/:id": "accounts",
   "POST /api/users/:id/change-password": "self",
-  "GET /api/registration/": "admin",
-  "PUT /api/registration/": "admin",
-  "POST /api/registration/invites": "admin",
-  "DELETE /api/registration/invites/:id": "admin",
+  "GET /api/registration/": "accounts",
+  "PUT /api/registration/": "accounts",
+  "POST /api/registration/invites": "accounts",
+  "DELETE /api/registration/invites/:id": "accounts",
   "GET /api/tokens/": "session",
   "POST /api/tokens/": "session",
   "DELETE /api/tokens/:id": "session",
@@ -93,32 +96,49 @@ const ACCESS: Record<string, Access> = {
 // Routes served from the OpenAPI document and its assets are public: docs describe the API, they hold no data.
 const isDocs = (path: string) => path === "/api/docs" || path.startsWith("/api/docs/");
 
-type Caller = "anonymous" | "user" | "admin" | "disabledUser" | "deletedUser" | "beforePasswordChange" | "apiToken" | "adminApiToken" | "revokedApiToken" | "agent";
+type Token = `${"user" | "admin"}${"Read" | "Write" | "Full"}Token`;
+type Caller =
+  | "anonymous"
+  | "user"
+  | "admin"
+  | "disabledUser"
+  | "reEnabledUser"
+  | "deletedUser"
+  | "beforePasswordChange"
+  | Token
+  | "revokedApiToken"
+  | "reEnabledUserToken"
+  | "agent";
 
-const CALLERS: Caller[] = ["anonymous", "user", "admin", "disabledUser", "deletedUser", "beforePasswordChange", "apiToken", "adminApiToken", "revokedApiToken", "agent"];
+const cap = (scope: TokenScope) => scope[0]!.toUpperCase() + scope.slice(1);
+const TOKENS = (["user", "admin"] as const).flatMap((role) => TOKEN_SCOPES.map((scope) => ({ caller: `${role}${cap(scope)}Token` as Token, role, scope })));
+
+const CALLERS: Caller[] = [
+  "anonymous",
+  "user",
+  "admin",
+  "disabledUser",
+  "reEnabledUser",
+  "deletedUser",
+  "beforePasswordChange",
+  ...TOKENS.map((t) => t.caller),
+  "revokedApiToken",
+  "reEnabledUserToken",
+  "agent",
+];
 
 /** Allowed (the route ran: any status but 401/403), or the status it must get. */
-function expected(access: Access, caller: Caller): "allowed" | 401 | 403 {
+function expected(access: Access, method: string, caller: Caller): "allowed" | 401 | 403 {
   if (access === "public") return "allowed";
-  const signedIn: Record<Caller, "user" | "admin" | null> = {
-    anonymous: null,
-    user: "user",
-    admin: "admin",
-    disabledUser: null,
-    deletedUser: null,
-    beforePasswordChange: null,
-    apiToken: "user",
-    adminApiToken: "admin",
-    revokedApiToken: null,
-    agent: null,
-  };
   if (access === "agent") return caller === "agent" ? "allowed" : 401;
-  const role = signedIn[caller];
-  if (!role) return 401;
-  if (access === "admin") return role === "admin" ? "allowed" : 403;
-  if (access === "self") return role === "admin" ? "allowed" : 403; // someone else's record
-  if (access === "session") return caller === "apiToken" || caller === "adminApiToken" ? 403 : "allowed";
-  return "allowed";
+  const token = TOKENS.find((t) => t.caller === caller);
+  const role = token?.role ?? (caller === "user" || caller === "admin" ? caller : null);
+  if (!role) return 401; // anonymous, disabled, re-enabled with an old credential, deleted, signed out, revoked, agent
+  if ((access === "admin" || access === "accounts") && role !== "admin") return 403;
+  if (access === "self" && role !== "admin") return 403; // someone else's record
+  if (!token) return "allowed";
+  if (access === "session") return 403;
+  return TOKEN_SCOPES.indexOf(token.scope) >= TOKEN_SCOPES.indexOf(scopeNeeded(access, method)) ? "allowed" : 403;
 }
 
 describe("authorization matrix", () => {
@@ -133,16 +153,23 @@ describe("authorization matrix", () => {
       const disabled = await t.signUp("carol");
       const deleted = await t.signUp("dave");
       const changed = await t.signUp("erin");
-      const token = async (who: { token: string }, name: string) => {
-        const res = await t.call<{ secret: string; token: { id: number } }>("POST", "/api/tokens", { token: who.token, body: { name } });
+      const reEnabled = await t.signUp("frank");
+      const token = async (who: { token: string }, name: string, scope: TokenScope = "read") => {
+        const res = await t.call<{ secret: string; token: { id: number } }>("POST", "/api/tokens", { token: who.token, body: { name, scope } });
         expect(res.status).toBe(201);
         return res.body;
       };
-      const apiToken = (await token(user, "script")).secret;
-      const adminApiToken = (await token(admin, "ops")).secret;
+      const tokens = {} as Record<Token, string>;
+      for (const { caller, role, scope } of TOKENS) tokens[caller] = (await token(role === "admin" ? admin : user, caller, scope)).secret;
       const revoked = await token(user, "old script");
       expect((await t.call("DELETE", `/api/tokens/${revoked.token.id}`, { token: user.token })).status).toBe(200);
-      expect((await t.call("PUT", `/api/users/${disabled.user.id}`, { token: admin.token, body: { username: "carol", status: "disabled" } })).status).toBe(200);
+      const setStatus = (who: { user: { id: number; username: string } }, status: string) =>
+        t.call("PUT", `/api/users/${who.user.id}`, { token: admin.token, body: { username: who.user.username, status } });
+      expect((await setStatus(disabled, "disabled")).status).toBe(200);
+      // Disabled, then enabled again: what frank held before must stay dead.
+      const reEnabledToken = (await token(reEnabled, "frank's script", "full")).secret;
+      expect((await setStatus(reEnabled, "disabled")).status).toBe(200);
+      expect((await setStatus(reEnabled, "active")).status).toBe(200);
       expect((await t.call("DELETE", `/api/users/${deleted.user.id}`, { token: admin.token })).status).toBe(200);
       const newPassword = "another correct horse";
       expect((await t.call("POST", `/api/users/${changed.user.id}/change-password`, { token: changed.token, body: { currentPassword: PASSWORD, newPassword } })).status).toBe(200);
@@ -154,11 +181,12 @@ describe("authorization matrix", () => {
         user: user.token,
         admin: admin.token,
         disabledUser: disabled.token,
+        reEnabledUser: reEnabled.token,
         deletedUser: deleted.token,
         beforePasswordChange: changed.token,
-        apiToken,
-        adminApiToken,
+        ...tokens,
         revokedApiToken: revoked.secret,
+        reEnabledUserToken: reEnabledToken,
         agent: agent.credential,
       };
 
@@ -184,7 +212,7 @@ describe("authorization matrix", () => {
             }),
           );
           checked++;
-          const want = expected(access, caller);
+          const want = expected(access, method, caller);
           const got = res.status;
           const ok = want === "allowed" ? got !== 401 && got !== 403 && got < 500 : got === want;
           if (!ok) wrong.push(`${key} as ${caller}: ${got}, expected ${want}`);

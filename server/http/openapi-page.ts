@@ -22,11 +22,12 @@ const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, "-");
 const ACCESS: Record<string, string> = {
   user: "Signed in (session or API token)",
   admin: "Admins only (session or API token)",
-  self: "Signed in: your own account, or an admin for anyone's",
+  accounts: "Admins only: account management (session, or an API token with full access)",
+  self: "Signed in: your own account, or an admin for anyone's (an API token needs full access)",
   session: "Signed in with a session (an API token is refused)",
   agent: "An agent's credential",
 };
-const BADGE: Record<string, string> = { user: "sign-in", admin: "admin", self: "sign-in", session: "session", agent: "agent" };
+const BADGE: Record<string, string> = { user: "sign-in", admin: "admin", accounts: "admin", self: "sign-in", session: "session", agent: "agent" };
 
 /**
  * The schema as the validator reads it, minus Elysia's coercion branch: `t.Integer()` and friends also accept a
@@ -142,7 +143,8 @@ function operationBlock(doc: OpenApiDocument, path: string, method: string, op: 
   const badge = access ? `<span class="badge">${escape(BADGE[access] ?? access)}</span>` : `<span class="badge public">public</span>`;
   const parts: string[] = [];
   if (op.description) parts.push(paragraphs(op.description));
-  parts.push(`<h4>Authorization</h4><p>${escape(access ? (ACCESS[access] ?? access) : "None: anyone may call it")}${op.security?.length ? ` — <code>Authorization: Bearer …</code> (${escape(op.security.map((s) => Object.keys(s).join(" + ")).join(" or "))})` : ""}</p>`);
+  const scope = op["x-vigil-token-scope"];
+  parts.push(`<h4>Authorization</h4><p>${escape(access ? (ACCESS[access] ?? access) : "None: anyone may call it")}${op.security?.length ? ` — <code>Authorization: Bearer …</code> (${escape(op.security.map((s) => Object.keys(s).join(" + ")).join(" or "))})` : ""}${scope ? `; an API token needs the <code>${escape(scope)}</code> scope` : ""}</p>`);
   if (op.parameters?.length) parts.push(`<h4>Parameters</h4>${parametersTable(op.parameters)}`);
   const body = op.requestBody?.content["application/json"]?.schema;
   if (body) parts.push(`<h4>Request body <code>application/json</code></h4>${schemaBlock(body)}`);

@@ -156,6 +156,13 @@ describe("API docs", () => {
     expect(doc.paths["/api/tokens"]!.post!.security).toEqual([{ session: [] }]);
     expect(doc.paths["/api/agents/report"]!.post!.security).toEqual([{ agentCredential: [] }]);
     expect(doc.paths["/api/auth/login"]!.post!.security).toBeUndefined();
+    // The scope an API token needs, where tokens are taken: read for GET, write for changes, full for accounts.
+    expect(doc.paths["/api/monitors"]!.get!["x-vigil-token-scope"]).toBe("read");
+    expect(doc.paths["/api/monitors"]!.post!["x-vigil-token-scope"]).toBe("write");
+    expect(doc.paths["/api/users"]!.get!["x-vigil-token-scope"]).toBe("full");
+    expect(doc.paths["/api/users/{id}/change-password"]!.post!["x-vigil-token-scope"]).toBe("full");
+    expect(doc.paths["/api/tokens"]!.post!["x-vigil-token-scope"]).toBeUndefined();
+    expect(doc.paths["/api/monitors"]!.post!.responses!["403"]).toEqual({ $ref: "#/components/responses/Forbidden" });
   });
 
   test("the envelopes are shared components every operation refers to", async () => {

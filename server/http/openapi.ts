@@ -3,6 +3,7 @@
 import { Elysia, type DocumentDecoration } from "elysia";
 // The generator alone: the package's main entry also bundles zod and valibot converters Vigil has no use for.
 import { toOpenAPISchema } from "@elysiajs/openapi/openapi";
+import { scopeNeeded, type TokenScope } from "../tokens/public";
 import { VERSION } from "../version";
 import { memoryFile, sendMemoryFile, type MemoryFile } from "./compression";
 import { renderDocsPage } from "./openapi-page";
@@ -41,6 +42,8 @@ export interface Operation {
   security?: Record<string, string[]>[];
   /** Who may call it: the `auth` level of the route (see auth/session.ts), or "agent". */
   "x-vigil-access"?: string;
+  /** The scope an API token needs for it (tokens/public.ts), where tokens are accepted. */
+  "x-vigil-token-scope"?: TokenScope;
 }
 export const METHODS = ["get", "put", "post", "delete", "patch", "head", "options", "trace"] as const;
 export type Method = (typeof METHODS)[number];
@@ -95,7 +98,7 @@ export const contentResponse = (description: string, type: string): ResponseObje
  * Roles next to a non-OAuth scheme are allowed by OpenAPI 3.1: "admin" marks admin-only routes.
  */
 export function authDetail(level: string): DocumentDecoration {
-  const roles = level === "admin" ? ["admin"] : [];
+  const roles = level === "admin" || level === "accounts" ? ["admin"] : [];
   const security: Record<string, string[]>[] = level === "session" ? [{ session: roles }] : [{ session: roles }, { apiToken: roles }];
   return { security, "x-vigil-access": level } as unknown as DocumentDecoration;
 }
@@ -125,7 +128,7 @@ Every JSON reply is an envelope: \`{ "success": true, … }\` with the data, or 
 
 Request bodies are JSON (\`content-type: application/json\`), at most 1 MiB and 64 levels deep. Ids in paths are positive integers. Times are Unix milliseconds (UTC).
 
-Sign in with \`POST /api/auth/login\` and send the token it returns as \`Authorization: Bearer <token>\`; scripts can use an API token instead (created on the profile page), which acts as its user with the same role. Agents send the credential they got from \`POST /api/agents/register\`.`;
+Sign in with \`POST /api/auth/login\` and send the token it returns as \`Authorization: Bearer <token>\`; scripts can use an API token instead (created on the profile page), which acts as its user with the same role, narrowed by the scope chosen when it was created: read (GET calls only), write (everything but accounts) or full. Agents send the credential they got from \`POST /api/agents/register\`.`;
 
 const COMPONENTS: OpenApiDocument["components"] = {
   schemas: {
@@ -173,7 +176,7 @@ const COMPONENTS: OpenApiDocument["components"] = {
     apiToken: {
       type: "http",
       scheme: "bearer",
-      description: "An API token (`vgl_api_…`): acts as its user, with the same role, until it expires or is revoked.",
+      description: "An API token (`vgl_api_…`): acts as its user, with the same role narrowed by the token's scope (`x-vigil-token-scope` on each call: read for GET calls, write for other changes, full for accounts), until it expires or is revoked.",
     },
     agentCredential: {
       type: "http",
@@ -206,7 +209,8 @@ const checked = (schema: JsonSchema | undefined) =>
   !!schema && (schema.type !== "string" || Object.keys(schema).some((key) => key !== "type" && key !== "description"));
 
 /** Adds the envelopes, JSON-only bodies and the error responses each operation can give. */
-function finish(path: string, op: Operation) {
+function finish(path: string, method: Method, op: Operation) {
+  if (op.security?.some((s) => "apiToken" in s)) op["x-vigil-token-scope"] = scopeNeeded(op["x-vigil-access"] ?? "", method);
   // Only JSON is parsed (http/security.ts), whatever else the generator assumes.
   if (op.requestBody) {
     const json = op.requestBody.content["application/json"];
@@ -218,7 +222,8 @@ function finish(path: string, op: Operation) {
   const add = (status: ErrorStatus) => (responses[status] ??= errorRef(status));
   if (op.requestBody || op.parameters?.some((p) => checked(p.schema))) add(400);
   if (op.security?.length) add(401);
-  if (["admin", "self", "session"].includes(op["x-vigil-access"] ?? "")) add(403);
+  // 403: a role or account rule, or an API token whose scope falls short (every route that takes tokens).
+  if (["admin", "accounts", "self", "session"].includes(op["x-vigil-access"] ?? "") || op["x-vigil-token-scope"]) add(403);
   if (path.includes("{")) add(404);
 }
 
@@ -236,7 +241,7 @@ export function buildDocument(app: AppLike): OpenApiDocument {
   for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {
       const op = item[method];
-      if (op) finish(path, op);
+      if (op) finish(path, method, op);
     }
   }
   return {

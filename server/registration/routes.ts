@@ -10,14 +10,14 @@ import { INVITE_HOURS, type Registration } from "./service";
 export function registrationRoutes({ registration, session }: { registration: Registration; session: ReturnType<typeof sessions> }) {
   return new Elysia({ prefix: "/api/registration", detail: { tags: ["registration"] } })
     .use(session)
-    .get("/", () => ({ success: true, open: registration.isOpen(), invites: registration.pendingInvites() }), { auth: "admin", detail: doc("Whether registration is open, and the pending invites") })
+    .get("/", () => ({ success: true, open: registration.isOpen(), invites: registration.pendingInvites() }), { auth: "accounts", detail: doc("Whether registration is open, and the pending invites") })
     .put(
       "/",
       ({ body }) => {
         registration.setOpen(body.open);
         return { success: true, message: body.open ? "Registration opened" : "Registration closed", open: body.open };
       },
-      { auth: "admin", detail: doc("Open or close registration"), body: t.Object({ open: t.Boolean({ error: "open must be true or false" }) }) },
+      { auth: "accounts", detail: doc("Open or close registration"), body: t.Object({ open: t.Boolean({ error: "open must be true or false" }) }) },
     )
     .post(
       "/invites",
@@ -26,7 +26,7 @@ export function registrationRoutes({ registration, session }: { registration: Re
         return { success: true, message: "Invite created", ...registration.createInvite(user.id, body.role ?? "user", body.hours) };
       },
       {
-        auth: "admin",
+        auth: "accounts",
         detail: doc("Create an invite link"),
         body: t.Object({
           role: t.Optional(roleField),
@@ -42,6 +42,6 @@ export function registrationRoutes({ registration, session }: { registration: Re
         if (!registration.revokeInvite(params.id)) throw notFound("INVITE_NOT_FOUND", "Invite not found (already used, expired or revoked)");
         return { success: true, message: "Invite revoked" };
       },
-      { auth: "admin", params: idParams("invite"), detail: doc("Revoke an invite") },
+      { auth: "accounts", params: idParams("invite"), detail: doc("Revoke an invite") },
     );
 }

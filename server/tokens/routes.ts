@@ -4,7 +4,7 @@ import type { sessions } from "../auth/session";
 import { badRequest, notFound } from "../http/errors";
 import { idParams } from "../http/ids";
 import { doc } from "../http/openapi";
-import { TOKEN_EXPIRY_DAYS_MAX, TOKEN_NAME_MAX } from "./public";
+import { DEFAULT_TOKEN_SCOPE, TOKEN_EXPIRY_DAYS_MAX, TOKEN_NAME_MAX, TOKEN_SCOPES } from "./public";
 import type { TokenStore } from "./store";
 
 const nameError = `Name is required (1-${TOKEN_NAME_MAX} characters)`;
@@ -14,6 +14,7 @@ const createBody = t.Object({
   // Checked again after trimming in the handler; the schema bounds what is read at all.
   name: t.String({ maxLength: TOKEN_NAME_MAX * 4, error: nameError }),
   expiresInDays: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: TOKEN_EXPIRY_DAYS_MAX }), { error: expiryError })),
+  scope: t.Optional(t.UnionEnum(TOKEN_SCOPES, { error: `scope must be ${TOKEN_SCOPES.join(", ")}`, description: "read (GET calls only; the default), write (everything but accounts) or full (accounts too)" })),
 });
 
 // eslint-disable-next-line no-control-regex
@@ -38,7 +39,7 @@ export function tokenRoutes({ tokens, session }: { tokens: TokenStore; session: 
         const name = body.name.trim();
         if (!name || name.length > TOKEN_NAME_MAX) throw badRequest("VALIDATION", nameError);
         if (CONTROL.test(name)) throw badRequest("VALIDATION", "Name must not contain control characters (line breaks, tabs…)");
-        const created = tokens.create(user.id, name, body.expiresInDays ?? null);
+        const created = tokens.create(user.id, name, body.expiresInDays ?? null, body.scope ?? DEFAULT_TOKEN_SCOPE);
         set.status = 201;
         return { success: true, message: "API token created: copy it now, it will not be shown again", ...created };
       },

@@ -5,7 +5,7 @@ import { hashSecret, newSecret } from "../auth/secrets";
 import type { Db } from "../db/open";
 import { users, type UserRow } from "../db/schema";
 import { conflict } from "../http/errors";
-import { API_TOKEN_MARKER, TOKENS_PER_USER_MAX, type CreatedApiToken, type PublicApiToken } from "./public";
+import { API_TOKEN_MARKER, TOKENS_PER_USER_MAX, type CreatedApiToken, type PublicApiToken, type TokenScope } from "./public";
 import { apiTokens, type ApiTokenRow } from "./tables";
 
 const DAY = 86_400_000;
@@ -15,7 +15,7 @@ const TOUCH_EVERY_MS = 60_000;
 const PREFIX_CHARS = 8;
 
 /** What a presented secret is worth: the user it acts for, or why it is refused. */
-export type TokenCheck = { ok: true; user: UserRow; tokenId: number } | { ok: false; reason: "invalid" | "expired" };
+export type TokenCheck = { ok: true; user: UserRow; tokenId: number; scope: TokenScope } | { ok: false; reason: "invalid" | "expired" };
 
 const nameTaken = () => conflict("TOKEN_NAME_EXISTS", "You already have a token with this name");
 
@@ -23,7 +23,7 @@ export function createTokenStore(db: Db, now: () => number = Date.now) {
   const p = (name: string) => sql.placeholder(name);
   // Run on every API call made with a token: one indexed lookup (token_hash is unique) with the user joined in.
   const lookup = db
-    .select({ id: apiTokens.id, expiresAt: apiTokens.expiresAt, lastUsedAt: apiTokens.lastUsedAt, user: users })
+    .select({ id: apiTokens.id, scope: apiTokens.scope, expiresAt: apiTokens.expiresAt, lastUsedAt: apiTokens.lastUsedAt, user: users })
     .from(apiTokens)
     .innerJoin(users, eq(users.id, apiTokens.userId))
     .where(eq(apiTokens.tokenHash, p("hash")))
@@ -33,6 +33,7 @@ export function createTokenStore(db: Db, now: () => number = Date.now) {
   const toPublic = (row: ApiTokenRow, at = now()): PublicApiToken => ({
     id: row.id,
     name: row.name,
+    scope: row.scope,
     prefix: row.prefix,
     createdAt: row.createdAt,
     expiresAt: row.expiresAt,
@@ -51,7 +52,7 @@ export function createTokenStore(db: Db, now: () => number = Date.now) {
      * Creates a token (name already trimmed and checked). Refuses (409) a name the user already uses and a user at
      * the cap; both decided inside the transaction, so two requests at once cannot get past them.
      */
-    create(userId: number, name: string, expiresInDays: number | null): CreatedApiToken {
+    create(userId: number, name: string, expiresInDays: number | null, scope: TokenScope): CreatedApiToken {
       const secret = newSecret("vgl_api");
       const at = now();
       try {
@@ -66,6 +67,7 @@ export function createTokenStore(db: Db, now: () => number = Date.now) {
           return tx.insert(apiTokens).values({
             userId,
             name,
+            scope,
             tokenHash: hashSecret(secret),
             prefix: secret.slice(0, API_TOKEN_MARKER.length + PREFIX_CHARS),
             createdAt: at,
@@ -94,7 +96,7 @@ export function createTokenStore(db: Db, now: () => number = Date.now) {
       const at = now();
       if (row.expiresAt !== null && row.expiresAt <= at) return { ok: false, reason: "expired" };
       if (row.lastUsedAt === null || at - row.lastUsedAt >= TOUCH_EVERY_MS) touch.run({ id: row.id, at });
-      return { ok: true, user: row.user, tokenId: row.id };
+      return { ok: true, user: row.user, tokenId: row.id, scope: row.scope };
     },
   };
 }

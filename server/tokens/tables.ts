@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "../db/schema";
+import { TOKEN_SCOPES } from "./public";
 
 // API token tables (re-exported by server/db/schema.ts). Times are Unix ms.
 
@@ -14,6 +15,11 @@ export const apiTokens = sqliteTable(
     id: integer("id").primaryKey({ autoIncrement: true }),
     userId: integer("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
+    /**
+     * read | write | full (tokens/public.ts). Every new token names its scope; the column default only serves the
+     * tokens that existed before scopes (migration 0008), which keep working as read-write, user management aside.
+     */
+    scope: text("scope", { enum: TOKEN_SCOPES }).notNull().default("write"),
     /** sha256 hex of the secret: every authenticated API call looks a token up by it. */
     tokenHash: text("token_hash").notNull(),
     /** The first characters of the secret after its marker, so a user can tell their tokens apart in the list. */

@@ -158,10 +158,10 @@ describe("managing tokens", () => {
 });
 
 describe("authenticating with a token", () => {
-  test("a token acts as its user on the REST API, with that user's rights", async () => {
+  test("a full-access token acts as its user on the REST API, with that user's rights", async () => {
     const { call, admin, user, create } = await setup();
-    const userToken = (await create(user.token)).secret;
-    const adminToken = (await create(admin.token)).secret;
+    const userToken = (await create(user.token, { name: "ci", scope: "full" })).secret;
+    const adminToken = (await create(admin.token, { name: "ci", scope: "full" })).secret;
 
     const me = await call("GET", "/api/auth/me", { token: userToken });
     expect(me.status).toBe(200);
@@ -204,16 +204,23 @@ describe("authenticating with a token", () => {
     expect((await list(admin.token))[0]).toMatchObject({ id: token.id, expired: true });
   });
 
-  test("disabling the user stops their tokens at once; enabling them again brings them back", async () => {
-    const { call, admin, user, create } = await setup();
+  test("disabling the user revokes their tokens for good: gone from the database, still refused once re-enabled", async () => {
+    const { call, db, admin, user, create, list, login } = await setup();
     const { secret } = await create(user.token);
+    const kept = await create(admin.token, { name: "admin's" });
     const disable = await call("PUT", `/api/users/${user.user.id}`, { token: admin.token, body: { username: "bob", status: "disabled" } });
     expect(disable.status).toBe(200);
     const res = await call("GET", "/api/monitors", { token: secret });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ success: false, code: "UNAUTHORIZED" });
-    await call("PUT", `/api/users/${user.user.id}`, { token: admin.token, body: { username: "bob", status: "active" } });
-    expect((await call("GET", "/api/monitors", { token: secret })).status).toBe(200);
+    expect(db.$client.query<{ user_id: number }, []>("SELECT user_id FROM api_tokens").all()).toEqual([{ user_id: admin.user.id }]);
+    // Re-enabled: the old token stays dead; bob signs in again and makes a new one.
+    expect((await call("PUT", `/api/users/${user.user.id}`, { token: admin.token, body: { username: "bob", status: "active" } })).status).toBe(200);
+    expect((await call("GET", "/api/monitors", { token: secret })).status).toBe(401);
+    const again = await login("bob");
+    expect(await list(again.token)).toEqual([]);
+    expect((await call("GET", "/api/monitors", { token: (await create(again.token)).secret })).status).toBe(200);
+    expect((await call("GET", "/api/monitors", { token: kept.secret })).status).toBe(200);
   });
 
   test("deleting the user deletes their tokens (rows gone) and they stop working", async () => {
@@ -259,5 +266,76 @@ describe("authenticating with a token", () => {
     db.$client.run("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", [old, token.id]);
     await call("GET", "/api/monitors", { token: secret });
     expect((await list(admin.token))[0].lastUsedAt).toBeGreaterThan(old + 60_000);
+  });
+});
+
+describe("scopes", () => {
+  test("chosen at creation (read-only when left out), listed with the token; anything else is a 400", async () => {
+    const { call, admin, create, list } = await setup();
+    expect((await create(admin.token, { name: "default" })).token.scope).toBe("read");
+    for (const scope of ["read", "write", "full"] as const) expect((await create(admin.token, { name: scope, scope })).token.scope).toBe(scope);
+    expect((await list(admin.token)).map((t) => [t.name, t.scope])).toEqual([["default", "read"], ["read", "read"], ["write", "write"], ["full", "full"]]);
+    for (const scope of ["admin", "", "READ", 1, null]) {
+      const res = await call("POST", "/api/tokens", { token: admin.token, body: { name: `bad ${String(scope)}`, scope } });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ success: false, code: "VALIDATION", message: expect.stringContaining("scope must be read, write, full") });
+    }
+  });
+
+  test("read: GET calls only (Prometheus included); any change is 403 TOKEN_SCOPE and nothing changes", async () => {
+    const { call, admin, create } = await setup();
+    const { secret } = await create(admin.token, { name: "prometheus", scope: "read" });
+    expect((await call("GET", "/api/monitors", { token: secret })).status).toBe(200);
+    expect((await call("GET", "/api/dashboard", { token: secret })).status).toBe(200);
+    expect((await call("GET", "/api/monitors/stats", { token: secret })).status).toBe(200); // an admin's read
+    const metrics = await call("GET", "/metrics", { token: secret });
+    expect(metrics.status).toBe(200);
+    const refused = await call("POST", "/api/monitors", { token: secret, body: { name: "API", url: "http://127.0.0.1:9/" } });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toEqual({ success: false, code: "TOKEN_SCOPE", message: "This API token is read-only: it can only read (GET)" });
+    expect((await call("PUT", "/api/status/config", { token: secret, body: { title: "Hacked" } })).status).toBe(403);
+    expect((await call<{ monitors: unknown[] }>("GET", "/api/monitors", { token: admin.token })).body.monitors).toEqual([]);
+    // Accounts need full, even to read: the user list holds everyone's e-mail.
+    const users = await call("GET", "/api/users", { token: secret });
+    expect(users.status).toBe(403);
+    expect(users.body).toMatchObject({ code: "TOKEN_SCOPE", message: "This API token cannot manage accounts: that takes a token with full access" });
+  });
+
+  test("write: everything but accounts — an admin's write token cannot create admins, reset passwords or invite", async () => {
+    const { call, admin, user, create } = await setup();
+    const { secret } = await create(admin.token, { name: "deploy", scope: "write" });
+    const made = await call<{ monitor: { id: number } }>("POST", "/api/monitors", { token: secret, body: { name: "API", url: "http://127.0.0.1:9/" } });
+    expect(made.status).toBe(201);
+    expect((await call("PUT", `/api/monitors/${made.body.monitor.id}`, { token: secret, body: { active: false } })).status).toBe(200);
+    expect((await call("DELETE", `/api/monitors/${made.body.monitor.id}`, { token: secret })).status).toBe(200);
+    const attempts: [string, string, unknown?][] = [
+      ["GET", "/api/users"],
+      ["POST", "/api/users", { username: "mallory", password: "a long password", role: "admin" }],
+      ["POST", `/api/users/${user.user.id}/change-password`, { newPassword: "taken over now" }],
+      ["PUT", `/api/users/${user.user.id}`, { username: "bob", role: "admin" }],
+      ["DELETE", `/api/users/${user.user.id}`],
+      ["POST", "/api/registration/invites", { role: "admin" }],
+      ["PUT", "/api/registration", { open: true }],
+      ["POST", `/api/users/${admin.user.id}/change-password`, { currentPassword: PASSWORD, newPassword: "taken over now" }],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await call(method, path, { token: secret, body });
+      expect(`${method} ${path} ${res.status} ${(res.body as { code?: string }).code}`).toBe(`${method} ${path} 403 TOKEN_SCOPE`);
+    }
+    // Nothing happened: bob is still a user with his password, no mallory, registration still closed.
+    expect((await call<{ users: { username: string; role: string }[] }>("GET", "/api/users", { token: admin.token })).body.users.map((u) => `${u.username}:${u.role}`)).toEqual(["alice:admin", "bob:user"]);
+    expect((await call("POST", "/api/auth/login", { body: { username: "bob", password: PASSWORD } })).status).toBe(200);
+    expect((await call<{ open: boolean; invites: unknown[] }>("GET", "/api/registration", { token: admin.token })).body).toMatchObject({ open: false, invites: [] });
+  });
+
+  test("full: an admin's token manages accounts; a user's full token edits only its own account", async () => {
+    const { call, admin, user, create } = await setup();
+    const adminFull = (await create(admin.token, { name: "ops", scope: "full" })).secret;
+    expect((await call("POST", "/api/users", { token: adminFull, body: { username: "carol", password: "a long password" } })).status).toBe(201);
+    const userFull = (await create(user.token, { name: "me", scope: "full" })).secret;
+    expect((await call("PUT", `/api/users/${user.user.id}`, { token: userFull, body: { username: "robert" } })).status).toBe(200);
+    expect((await call("GET", "/api/users", { token: userFull })).status).toBe(403);
+    // No scope lets a token manage tokens.
+    expect((await call("POST", "/api/tokens", { token: adminFull, body: { name: "more", scope: "full" } })).status).toBe(403);
   });
 });

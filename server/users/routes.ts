@@ -24,7 +24,7 @@ function assertSelfOrAdmin(actor: UserRow, id: number) {
 export function userRoutes({ users, passwords, session }: UserRouteDeps) {
   return new Elysia({ prefix: "/api/users", detail: { tags: ["users"] } })
     .use(session)
-    .get("/", () => ({ success: true, message: "OK", users: users.list().map(toPublicUser) }), { auth: "admin", detail: doc("List the users") })
+    .get("/", () => ({ success: true, message: "OK", users: users.list().map(toPublicUser) }), { auth: "accounts", detail: doc("List the users") })
     .post(
       "/",
       async ({ body, set }) => {
@@ -36,7 +36,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
         return { success: true, message: "User created", user: toPublicUser(created) };
       },
       {
-        auth: "admin",
+        auth: "accounts",
         detail: doc("Create a user", 409),
         body: t.Object({ username: usernameField, email: emailField, password: passwordField, role: t.Optional(roleField) }),
       },
@@ -90,7 +90,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
         if (!users.remove(params.id)) throw userNotFound();
         return { success: true, message: "User deleted" };
       },
-      { auth: "admin", params: userIdParams, detail: doc("Delete a user", 409) },
+      { auth: "accounts", params: userIdParams, detail: doc("Delete a user", 409) },
     )
     .post(
       "/:id/change-password",

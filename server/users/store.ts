@@ -1,6 +1,6 @@
 import { and, asc, count, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/open";
-import { users, type UserRow } from "../db/schema";
+import { apiTokens, users, type UserRow } from "../db/schema";
 import { conflict, HttpError } from "../http/errors";
 import type { Role, UserStatus } from "./public";
 
@@ -96,6 +96,10 @@ export function createUserStore(db: Db, { onChange = () => {} }: { onChange?: (u
     /**
      * Applies a patch. Refuses (409) a change that would leave the instance without an active admin.
      * Returns undefined when the user does not exist.
+     *
+     * Disabling ends the account's access for good, not just while it is disabled: every session is revoked (the
+     * session version moves on, so re-enabling does not revive them) and its API tokens are deleted, in the same
+     * transaction. Re-enabled, the user signs in again and creates new tokens.
      */
     update(id: number, patch: UserPatch): UserRow | undefined {
       let updated: UserRow | undefined;
@@ -105,11 +109,13 @@ export function createUserStore(db: Db, { onChange = () => {} }: { onChange?: (u
           if (!current) return undefined;
           assertUnique(patch.username, patch.email, id);
           const { revokeSessions, ...fields } = patch;
+          const disabling = patch.status === "disabled" && current.status !== "disabled";
           const row = tx.update(users).set({
             ...fields,
             updatedAt: Date.now(),
-            ...(revokeSessions ? { sessionVersion: current.sessionVersion + 1 } : {}),
+            ...(revokeSessions || disabling ? { sessionVersion: current.sessionVersion + 1 } : {}),
           }).where(eq(users.id, id)).returning().get();
+          if (disabling) tx.delete(apiTokens).where(eq(apiTokens.userId, id)).run();
           if (current.role === "admin" && current.status === "active" && activeAdmins() === 0) {
             throw conflict("LAST_ADMIN", "At least one active admin must remain");
           }

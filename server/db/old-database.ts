@@ -1,0 +1,27 @@
+// For migration tests: a database file as an older Vigil left it, migrated only up to (not including) a given
+// migration, so a test can plant rows in the old shape and then open it with today's code.
+import { Database } from "bun:sqlite";
+import { drizzle } from "drizzle-orm/bun-sqlite";
+import { migrate } from "drizzle-orm/bun-sqlite/migrator";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const MIGRATIONS = join(import.meta.dir, "migrations");
+
+/**
+ * A new temp dir holding `vigil.db` with every migration whose tag sorts before `beforeTag` ("0007" keeps 0000–0006)
+ * applied. The caller plants rows through `db`, closes it, opens `path` with openDatabase, and removes `dir`.
+ */
+export function oldDatabase(beforeTag: string): { dir: string; path: string; db: Database } {
+  const dir = mkdtempSync(join(tmpdir(), "vigil-upgrade-"));
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS, "meta/_journal.json"), "utf8"));
+  const entries = journal.entries.filter((e: { tag: string }) => e.tag < beforeTag);
+  mkdirSync(join(dir, "old/meta"), { recursive: true });
+  for (const e of entries) copyFileSync(join(MIGRATIONS, `${e.tag}.sql`), join(dir, "old", `${e.tag}.sql`));
+  writeFileSync(join(dir, "old/meta/_journal.json"), JSON.stringify({ ...journal, entries }));
+  const path = join(dir, "vigil.db");
+  const db = new Database(path);
+  migrate(drizzle({ client: db }), { migrationsFolder: join(dir, "old") });
+  return { dir, path, db };
+}
