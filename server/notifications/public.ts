@@ -16,7 +16,10 @@ export interface ChannelConfigs {
   slack: { url: string };
   /** Telegram Bot API sendMessage. Bot token `<digits>:<35 chars>`; chat id numeric or @channel. */
   telegram: { botToken: string; chatId: string };
-  /** Any HTTP endpoint: the event as JSON; with a secret, `X-Vigil-Signature: sha256=<hex HMAC-SHA256 of the body>`. */
+  /**
+   * Any HTTP endpoint: the event as JSON; with a secret, `X-Vigil-Signature: sha256=<hex HMAC-SHA256 of the body>`.
+   * The URL is returned with its credentials, query and fragment masked (`https://••••@host/path?••••`).
+   */
   webhook: { url: string; secret?: string };
   /** DingTalk custom robot (…/robot/send?access_token=…), optional "加签" secret. */
   dingtalk: { url: string; secret?: string };

@@ -144,6 +144,47 @@ describe("test sends", () => {
   });
 });
 
+describe("a webhook URL with a key", () => {
+  const leaks = (body: unknown) => ["SECRETKEY123", "pw", btoa("user:pw")].filter((secret) => JSON.stringify(body).includes(secret));
+
+  test("masked in every reply, kept when the mask comes back, and kept out of test errors, the channel's health and the log", async () => {
+    const { call, token } = await setup();
+    const url = `${fake.url.replace("//", "//user:pw@")}/hook?key=SECRETKEY123`;
+    const masked = `${fake.url.replace("//", "//••••@")}/hook?••••`;
+    const created = await call<{ channel: any }>("POST", "/api/notifications/channels", { token, body: { name: "Hook", type: "webhook", config: { url } } });
+    expect(created.status).toBe(201);
+    expect(created.body.channel.config).toEqual({ url: masked });
+    const id = created.body.channel.id;
+    expect(leaks((await call("GET", "/api/notifications/channels", { token })).body)).toEqual([]);
+    expect(leaks((await call("GET", `/api/notifications/channels/${id}`, { token })).body)).toEqual([]);
+
+    // The mask sent back keeps the stored URL: the test reaches it with its query and credentials.
+    const renamed = await call<{ channel: any }>("PUT", `/api/notifications/channels/${id}`, { token, body: { name: "Ops hook", config: { url: masked } } });
+    expect(renamed.body.channel).toMatchObject({ name: "Ops hook", config: { url: masked } });
+    expect((await call("POST", `/api/notifications/channels/${id}/test`, { token })).status).toBe(200);
+    expect(fake.received.at(-1)!.path).toBe("/hook?key=SECRETKEY123");
+    expect(fake.received.at(-1)!.headers.authorization).toBe(`Basic ${btoa("user:pw")}`);
+
+    // A refusal that echoes the URL and the credentials it was sent.
+    fake.answer((request) => new Response(`unknown ${fake.url}${request.path} for ${request.headers.authorization}`, { status: 500 }));
+    const refused = await call("POST", `/api/notifications/channels/${id}/test`, { token });
+    expect([refused.status, refused.body.code]).toEqual([502, "PROVIDER_ERROR"]);
+    expect(refused.body.message).toBe(`Webhook: HTTP 500: unknown ${fake.url}/hook•••• for Basic ••••`);
+    const log = await call<{ deliveries: any[] }>("GET", `/api/notifications/deliveries?channelId=${id}`, { token });
+    expect(log.body.deliveries[0]).toMatchObject({ status: "failed", error: refused.body.message });
+    expect(leaks(log.body)).toEqual([]);
+    const one = await call<{ channel: any }>("GET", `/api/notifications/channels/${id}`, { token });
+    expect(one.body.channel.health.lastError).toBe(refused.body.message);
+    expect(leaks(one.body)).toEqual([]);
+
+    // Another URL replaces it.
+    fake.answer(() => new Response("ok"));
+    await call("PUT", `/api/notifications/channels/${id}`, { token, body: { config: { url: `${fake.url}/other?key=NEWKEY456` } } });
+    expect((await call("POST", `/api/notifications/channels/${id}/test`, { token })).status).toBe(200);
+    expect(fake.received.at(-1)!.path).toBe("/other?key=NEWKEY456");
+  });
+});
+
 describe("settings", () => {
   const monitorPart = (channelIds: number[]) => ({ enabled: true, channelIds, events: { down: true, recovery: false }, reminderMinutes: 30 });
   const agentPart = (channelIds: number[], cpu = 80) => ({

@@ -48,9 +48,9 @@ export function requiredText(config: Record<string, unknown>, field: string, req
   return value;
 }
 
-/** The `url` field of the webhook-style types: http(s), parsable, at most 2048 characters. */
-export function webhookUrl(config: Record<string, unknown>, secret: boolean): string {
-  const value = requiredText(config, "url", URL_REQUIRED, secret);
+/** The `url` field of the webhook-style types: http(s), parsable, at most 2048 characters; a secret (it may carry a key). */
+export function webhookUrl(config: Record<string, unknown>): string {
+  const value = requiredText(config, "url", URL_REQUIRED, true);
   if (value.length > MAX_URL_LENGTH) fail(URL_INVALID.code, URL_INVALID.message);
   let parsed: URL;
   try {
@@ -77,9 +77,9 @@ export function describe(value: unknown, secret = false): string {
   return kind === "object" ? "an object" : `a ${kind}`;
 }
 
-/** A webhook URL with an optional signing secret (webhook, DingTalk, Feishu); `urlIsSecret` when the URL carries a key. */
-export function urlWithSecret(config: Record<string, unknown>, urlIsSecret: boolean): { url: string; secret?: string } {
-  const url = webhookUrl(config, urlIsSecret);
+/** A webhook URL with an optional signing secret (webhook, DingTalk, Feishu). */
+export function urlWithSecret(config: Record<string, unknown>): { url: string; secret?: string } {
+  const url = webhookUrl(config);
   const secret = text(config, "secret", true);
   return secret ? { url, secret } : { url };
 }

@@ -114,6 +114,29 @@ export function urlSecrets(url: string): string[] {
   }
 }
 
+/**
+ * The parts of a URL that may carry a key when its path does not (a generic webhook, see maskUrlKeys): the URL, its
+ * query and fragment, each query value, and the credentials as written, decoded and as the Basic header fetch makes
+ * of them, to redact from error text. The path stays readable.
+ */
+export function urlKeyParts(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [url];
+  }
+  const { username, password, search, hash } = parsed;
+  const query = search.slice(1);
+  const rawValues = query.split("&").map((pair) => pair.slice(pair.indexOf("=") + 1));
+  return [url, parsed.href, search, query, hash, ...rawValues, ...parsed.searchParams.values(), ...(username || password ? credentialParts(username, password) : [])];
+}
+
+function credentialParts(username: string, password: string): string[] {
+  const pair = `${decode(username)}:${decode(password)}`;
+  return [username, password, decode(username), decode(password), pair, Buffer.from(pair).toString("base64")];
+}
+
 /** Replaces every secret found in `text`. */
 export function redact(text: string, secrets: readonly string[]): string {
   let out = text;
@@ -176,6 +199,15 @@ async function readPrefix(response: Response, limit: number): Promise<string> {
     at += part.length;
   }
   return new TextDecoder().decode(bytes);
+}
+
+/** Percent-decoded, or as it is when it is no valid encoding. */
+function decode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function parseJson(text: string, secrets: readonly string[]): unknown {

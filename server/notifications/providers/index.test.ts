@@ -18,7 +18,7 @@ test("documented rate limits and secret fields", () => {
     resend: ["apiKey"],
     slack: ["url"],
     telegram: ["botToken"],
-    webhook: ["secret"],
+    webhook: ["url", "secret"],
     dingtalk: ["url", "secret"],
     wecom: ["url"],
     feishu: ["url", "secret"],

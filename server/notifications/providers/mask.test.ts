@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { PROVIDERS } from "./index";
-import { mask, maskConfig, mergeSecrets } from "./mask";
+import { mask, maskConfig, maskUrlKeys, mergeSecrets } from "./mask";
 
 const SLACK = "https://hooks.slack.com/services/T0123ABCD/B0456EFGH/abcdefghijklx9Qz";
 const BOT = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw_";
@@ -27,6 +27,21 @@ describe("mask", () => {
   });
 });
 
+describe("maskUrlKeys", () => {
+  test("credentials, query and fragment become ••••; scheme, host, port and path stay", () => {
+    expect(maskUrlKeys("https://user:pass@hooks.example.com/vigil?token=abc")).toBe("https://••••@hooks.example.com/vigil?••••");
+    expect(maskUrlKeys("http://10.0.0.5:8080/hooks/ops?key=SECRETKEY123&team=ops")).toBe("http://10.0.0.5:8080/hooks/ops?••••");
+    expect(maskUrlKeys("https://:pa55word@example.com/h#access_token=abc")).toBe("https://••••@example.com/h#••••");
+    expect(maskUrlKeys("HTTPS://Example.COM/h?k=v")).toBe("https://example.com/h?••••");
+  });
+
+  test("a URL with none of them is shown unchanged; a value that is no URL is masked whole", () => {
+    expect(maskUrlKeys("https://hooks.example.com/vigil")).toBe("https://hooks.example.com/vigil");
+    expect(maskUrlKeys("https://example.com")).toBe("https://example.com");
+    expect(maskUrlKeys("not a url, SECRETKEY123")).toBe("••••Y123");
+  });
+});
+
 describe("maskConfig", () => {
   test("masks each secret field of the type, leaves the rest, and does not touch the original", () => {
     const config = { botToken: BOT, chatId: "-100123" };
@@ -40,11 +55,12 @@ describe("maskConfig", () => {
     });
   });
 
-  test("the webhook URL is not a secret there; its signing secret is", () => {
+  test("a provider's own mask for a field: the webhook URL keeps its endpoint and hides its key", () => {
     expect(maskConfig(PROVIDERS.webhook, { url: "https://example.com/hook", secret: "whsec_4f9a8b7c6d5e" })).toEqual({
       url: "https://example.com/hook",
       secret: "••••6d5e",
     });
+    expect(maskConfig(PROVIDERS.webhook, { url: "https://user:pw@example.com/hook?key=SECRETKEY123" })).toEqual({ url: "https://••••@example.com/hook?••••" });
   });
 
   test("absent optional secrets stay absent", () => {
@@ -74,6 +90,13 @@ describe("mergeSecrets", () => {
       secret: "SECnew",
     });
     expect(mergeSecrets(PROVIDERS.slack, { url: SLACK }, { url: "https://hooks.slack.com/…AAAA" })).toEqual({ url: "https://hooks.slack.com/…AAAA" });
+  });
+
+  test("a webhook URL sent back with its own mask keeps the stored one; another URL replaces it", () => {
+    const hook = { url: "https://user:pw@example.com/hook?key=SECRETKEY123" };
+    expect(mergeSecrets(PROVIDERS.webhook, hook, maskConfig(PROVIDERS.webhook, hook))).toEqual(hook);
+    expect(mergeSecrets(PROVIDERS.webhook, hook, { url: "https://example.com/hook?key=NEWKEY" })).toEqual({ url: "https://example.com/hook?key=NEWKEY" });
+    expect(mergeSecrets(PROVIDERS.webhook, hook, { url: "https://••••@example.com/other?••••" })).toEqual({ url: "https://••••@example.com/other?••••" });
   });
 
   test("an empty string clears an optional secret", () => {

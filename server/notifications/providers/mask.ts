@@ -21,12 +21,26 @@ export function mask(value: string): string {
   return value.length >= MIN_SHOWN ? `••••${value.slice(-4)}` : "••••••••";
 }
 
+/**
+ * `https://••••@hooks.example.com/vigil?••••#••••` for a URL whose path names the user's own endpoint (a generic
+ * webhook): scheme, host, port and path stay; credentials, query and fragment, where a key may sit, are each replaced
+ * by ••••. A URL with none of them is returned unchanged; a value that is no http(s) URL is masked whole by `mask`.
+ */
+export function maskUrlKeys(value: string): string {
+  const url = parseHttpUrl(value);
+  if (!url) return mask(value);
+  const { username, password, search, hash } = url;
+  if (!username && !password && !search && !hash) return value;
+  const credentials = username || password ? "••••@" : "";
+  return `${url.protocol}//${credentials}${url.host}${url.pathname}${search ? "?••••" : ""}${hash ? "#••••" : ""}`;
+}
+
 /** A copy of `config` with its secret fields masked; absent (or empty) ones stay as they are. */
 export function maskConfig(provider: HasSecrets, config: Record<string, unknown>): Record<string, unknown> {
   const out = { ...config };
   for (const field of provider.secretFields) {
     const value = out[field];
-    if (typeof value === "string" && value !== "") out[field] = mask(value);
+    if (typeof value === "string" && value !== "") out[field] = maskerOf(provider, field)(value);
   }
   return out;
 }
@@ -44,7 +58,7 @@ export function mergeSecrets(
   for (const field of provider.secretFields) {
     const value = out[field];
     const kept = stored[field];
-    if (value === undefined || (typeof value === "string" && typeof kept === "string" && value.trim() === mask(kept))) {
+    if (value === undefined || (typeof value === "string" && typeof kept === "string" && value.trim() === maskerOf(provider, field)(kept))) {
       if (kept === undefined) delete out[field];
       else out[field] = kept;
     } else if (typeof value === "string" && value.trim() === "") {
@@ -54,10 +68,13 @@ export function mergeSecrets(
   return out;
 }
 
-/** A provider, or anything that lists its secret fields. */
+/** A provider, or anything that lists its secret fields (and how some of them are masked, when not by `mask`). */
 export interface HasSecrets {
   readonly secretFields: readonly string[];
+  readonly masks?: Readonly<Record<string, ((value: string) => string) | undefined>>;
 }
+
+const maskerOf = (provider: HasSecrets, field: string) => provider.masks?.[field] ?? mask;
 
 function parseHttpUrl(value: string): URL | null {
   if (!/^https?:\/\//i.test(value)) return null;

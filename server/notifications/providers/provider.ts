@@ -51,6 +51,8 @@ export interface Provider<T extends ChannelType = ChannelType> {
   validate(config: Record<string, unknown>): { ok: true; config: ChannelConfigs[T] } | { ok: false; error: ConfigError };
   /** Fields returned masked and kept when an update leaves them out or sends the mask back. */
   secretFields: readonly (keyof ChannelConfigs[T] & string)[];
+  /** How a secret field is masked when not by `mask` (mask.ts): e.g. a URL whose path may stay visible. */
+  masks?: Partial<Record<keyof ChannelConfigs[T] & string, (value: string) => string>>;
   /** The provider's documented rate limit for one channel (messages per minute): the dispatcher stays under it. */
   perMinute: number;
   send(config: ChannelConfigs[T], message: NotificationMessage, ctx: SendContext): Promise<SendResult>;

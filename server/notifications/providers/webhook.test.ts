@@ -79,10 +79,21 @@ describe("webhook send", () => {
     });
   });
 
+  test("the URL's key and credentials never appear in an error, however the answer echoes them; its path may", async () => {
+    fake = startFake((request) => new Response(`no hook at ${fake!.url}${request.path} (${request.headers.authorization}) for user:pw, key SECRETKEY123`, { status: 500 }));
+    const keyed = `${fake.url.replace("//", "//user:pw@")}/hook?key=SECRETKEY123`;
+    expect(await webhook.send({ url: keyed }, MESSAGE, context(fake))).toEqual({
+      ok: false,
+      error: `Webhook: HTTP 500: no hook at ${fake.url}/hook•••• (Basic ••••) for ••••, key ••••`,
+      retryable: true,
+    });
+    expect(fake.received[0].headers.authorization).toBe(`Basic ${btoa("user:pw")}`);
+  });
+
   test("no answer within the timeout, or a refused connection, is retryable", async () => {
     fake = startFake(never);
     expect(await webhook.send({ url: url() }, MESSAGE, context(fake, { timeoutMs: 250 }))).toEqual({ ok: false, error: "timeout after 0.25 s", retryable: true });
-    const closed = `http://127.0.0.1:${await closedPort()}/hook`;
+    const closed = `http://user:pw@127.0.0.1:${await closedPort()}/hook?key=SECRETKEY123`;
     expect(await webhook.send({ url: closed }, MESSAGE, context(null))).toEqual({ ok: false, error: "connection refused", retryable: true });
   });
 });
@@ -119,7 +130,7 @@ describe("webhook validate", () => {
   });
 
   test("secrets, rate limit", () => {
-    expect(webhook.secretFields).toEqual(["secret"]);
+    expect(webhook.secretFields).toEqual(["url", "secret"]);
     expect(webhook.perMinute).toBe(60);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { CHANNEL_TYPES } from "../../../server/notifications/public";
 import { PROVIDERS } from "../../../server/notifications/providers/index";
-import { mask } from "../../../server/notifications/providers/mask";
+import { mask, maskConfig } from "../../../server/notifications/providers/mask";
 import { CHANNEL_TYPE_LIST, type ChannelType, type PublicChannel } from "../../api/notifications";
 import enUS from "../../i18n/en-US";
 import {
@@ -164,6 +164,16 @@ describe("editing a channel with masked secrets", () => {
     const slack = formFromChannel(channel("slack", { url: mask("https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXX") }));
     expect(slack.fields.url).toBe("https://hooks.slack.com/…XXXX");
     expect(validateChannelForm(slack, slack)).toEqual({});
+  });
+
+  test("a webhook URL comes back with its key masked: kept and sent back as it is, dropped when leaving the type", () => {
+    const config = maskConfig(PROVIDERS.webhook, { url: "https://user:pw@hooks.example.com/vigil?token=SECRETKEY123" });
+    const hook = formFromChannel(channel("webhook", config));
+    expect(hook.fields.url).toBe("https://••••@hooks.example.com/vigil?••••");
+    expect(CHANNEL_FIELDS.webhook.find((f) => f.name === "url")?.secret).toBe(true);
+    expect(validateChannelForm(hook, hook)).toEqual({});
+    expect(toChannelInput({ ...hook, name: "Renamed" }, "edit").config).toEqual({ url: hook.fields.url, secret: "" });
+    expect(changeType(hook, "slack", hook).fields.url).toBe("");
   });
 
   test("another type drops the stored masks; coming back restores them", () => {

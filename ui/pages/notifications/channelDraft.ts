@@ -23,7 +23,7 @@ export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
   resend: [f("apiKey", true, true, "secret"), f("from", true, false, "text"), f("to", true, false, "email-list")],
   slack: [f("url", true, true, "url")],
   telegram: [f("botToken", true, true, "secret"), f("chatId", true, false, "text")],
-  webhook: [f("url", true, false, "url"), f("secret", false, true, "secret")],
+  webhook: [f("url", true, true, "url"), f("secret", false, true, "secret")],
   dingtalk: [f("url", true, true, "url"), f("secret", false, true, "secret")],
   wecom: [f("url", true, true, "url")],
   feishu: [f("url", true, true, "url"), f("secret", false, true, "secret")],
