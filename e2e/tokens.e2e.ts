@@ -1,8 +1,10 @@
+import { SECRET_BODY } from "../server/auth/secrets";
 import { expect, test, withSession } from "./fixtures";
 import { LANGUAGES, tr, toast } from "./i18n";
 
-// API tokens on /profile in both languages: create one (the secret shown once, copied), use it against the REST API
-// from the test as a script would, see its use noted, revoke it, and it stops working.
+// API tokens on /profile in both languages: create one with a chosen scope (the secret shown once, copied), use it
+// against the REST API from the test as a script would, within its scope, see its use noted, revoke it, and it stops
+// working.
 
 
 for (const [locale, m] of LANGUAGES) {
@@ -21,7 +23,12 @@ for (const [locale, m] of LANGUAGES) {
       await expect(card.getByTestId("token-name-error")).toHaveText(tr(m, "tokens.nameRequired"));
       expect((await vigil.api("GET", "/api/tokens", undefined, alice.token)).body.tokens).toEqual([]);
 
+      // Read-only is the suggested scope; each choice says what it allows.
+      await expect(card.getByTestId("token-scope")).toHaveValue("read");
+      await expect(card.getByTestId("token-scope-help")).toHaveText(tr(m, "tokens.scopeHelp.read"));
       await card.getByTestId("token-name").fill("deploy script");
+      await card.getByTestId("token-scope").selectOption("write");
+      await expect(card.getByTestId("token-scope-help")).toHaveText(tr(m, "tokens.scopeHelp.write"));
       await card.getByTestId("token-expiry").selectOption("30");
       await card.getByTestId("token-create").click();
       await expect(toast(page, tr(m, "tokens.created"))).toBeVisible();
@@ -30,7 +37,7 @@ for (const [locale, m] of LANGUAGES) {
       const panel = card.getByTestId("token-created");
       await expect(panel.getByTestId("token-once")).toHaveText(tr(m, "tokens.secretOnce"));
       const secret = await panel.getByTestId("token-secret").inputValue();
-      expect(secret).toMatch(/^vgl_api_[A-Za-z0-9_-]{43}$/);
+      expect(secret).toMatch(new RegExp(`^vgl_api_${SECRET_BODY}$`));
       await panel.getByTestId("token-copy").click();
       await expect(toast(page, tr(m, "tokens.secretCopied"))).toBeVisible();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
@@ -41,12 +48,19 @@ for (const [locale, m] of LANGUAGES) {
       await expect(row.getByTestId("token-prefix")).toHaveText(`${secret.slice(0, 16)}…`);
       await expect(row.getByTestId("token-last-used")).toContainText(tr(m, "tokens.neverUsed"));
       await expect(row.getByTestId("token-expired")).toHaveCount(0);
+      await expect(row.getByTestId("token-scope-badge")).toHaveText(tr(m, "tokens.scopes.write"));
+      // The next token starts from read-only again.
+      await expect(card.getByTestId("token-scope")).toHaveValue("read");
 
-      // The secret works as a script would use it: it is alice, with her rights (she is the admin).
+      // The secret works as a script would use it: it is alice, within its scope — she is the admin, but a read-write
+      // token manages monitors, not accounts.
       const me = await vigil.api("GET", "/api/auth/me", undefined, secret);
       expect(me.status).toBe(200);
       expect(me.body.user.username).toBe("alice");
-      expect((await vigil.api("GET", "/api/users", undefined, secret)).status).toBe(200);
+      expect((await vigil.api("POST", "/api/monitors", { name: "from a script", url: "http://127.0.0.1:9/" }, secret)).status).toBe(201);
+      const users = await vigil.api("GET", "/api/users", undefined, secret);
+      expect(users.status).toBe(403);
+      expect(users.body.code).toBe("TOKEN_SCOPE");
 
       // After a reload the secret is gone for good; the list shows the token was used.
       await page.reload();

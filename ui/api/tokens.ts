@@ -3,7 +3,7 @@ import { api } from "./client";
 
 // The wire types are the server's: the UI imports them from here, never writes them again.
 export type * from "../../server/tokens/public";
-export { TOKEN_NAME_MAX } from "../../server/tokens/public";
+export { DEFAULT_TOKEN_SCOPE, TOKEN_NAME_MAX, TOKEN_SCOPES } from "../../server/tokens/public";
 
 /** The expiry choices offered on /profile, in days; null: never expires. */
 export const TOKEN_EXPIRY_CHOICES = [null, 30, 90, 365] as const;

@@ -173,7 +173,7 @@ const enUS: Messages = {
   },
   tokens: {
     title: "API tokens",
-    subtitle: "Scripts and tools can call the Vigil API as you, with your rights: send a token as Authorization: Bearer <token>. Changing your password does not revoke tokens; revoke them here.",
+    subtitle: "Scripts and tools can call the Vigil API as you, within the token's access: send a token as Authorization: Bearer <token>. Changing your password does not revoke tokens; revoke them here.",
     loading: "Loading API tokens…",
     fetchFailed: "Failed to fetch API tokens",
     empty: "No API tokens yet",
@@ -181,6 +181,17 @@ const enUS: Messages = {
     namePlaceholder: "e.g. deploy script",
     nameRequired: "Name is required",
     nameTooLong: "Name must be at most {{max}} characters",
+    scope: "Access",
+    scopes: {
+      read: "Read-only",
+      write: "Read and write",
+      full: "Full access",
+    },
+    scopeHelp: {
+      read: "Read-only: GET calls only, e.g. Prometheus (/metrics) or a dashboard. It cannot change anything.",
+      write: "Read and write: monitors, agents, channels, the status page and checks, as you may. Not accounts: no users, invites, profile or password changes.",
+      full: "Full access: everything you may do, accounts included (for an admin: creating users and admins, resetting passwords, invites). Only for tools that need it.",
+    },
     expiry: "Expires",
     expiryOptions: {
       never: "Never",
@@ -1347,6 +1358,7 @@ const enUS: Messages = {
     CHANNEL_NOT_FOUND: "Channel not found",
     PROVIDER_ERROR: "The provider refused the message or could not be reached: {{message}}",
     TOKEN_NAME_EXISTS: "You already have an API token with this name",
+    TOKEN_SCOPE: "This API token's access does not allow this",
     TOKEN_LIMIT: "You have reached the API token limit: revoke one you no longer use first",
     API_TOKEN_NOT_FOUND: "API token not found: it was already revoked",
   },

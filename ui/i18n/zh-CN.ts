@@ -170,7 +170,7 @@ const zhCN = {
   },
   tokens: {
     title: "API 令牌",
-    subtitle: "脚本和工具可以用令牌以你的身份、按你的权限调用 Vigil API：请求头写 Authorization: Bearer <令牌>。修改密码不会撤销令牌，请在这里撤销。",
+    subtitle: "脚本和工具可以用令牌以你的身份、在令牌的访问范围内调用 Vigil API：请求头写 Authorization: Bearer <令牌>。修改密码不会撤销令牌，请在这里撤销。",
     loading: "正在加载 API 令牌…",
     fetchFailed: "获取 API 令牌失败",
     empty: "还没有 API 令牌",
@@ -178,6 +178,17 @@ const zhCN = {
     namePlaceholder: "例如：部署脚本",
     nameRequired: "请输入名称",
     nameTooLong: "名称最多 {{max}} 个字符",
+    scope: "访问范围",
+    scopes: {
+      read: "只读",
+      write: "读写",
+      full: "完全访问",
+    },
+    scopeHelp: {
+      read: "只读：只能调用 GET 接口，例如 Prometheus（/metrics）或看板，无法做任何修改。",
+      write: "读写：在你的权限内管理监控、探针、通知渠道、状态页和检查。不含账户：不能管理用户、邀请，也不能修改个人资料或密码。",
+      full: "完全访问：你能做的一切，包括账户（管理员可创建用户和管理员、重置密码、发邀请）。只给确实需要的工具。",
+    },
     expiry: "有效期",
     expiryOptions: {
       never: "永不过期",
@@ -1340,6 +1351,7 @@ const zhCN = {
     CHANNEL_NOT_FOUND: "渠道不存在",
     PROVIDER_ERROR: "服务商拒绝了消息或无法连接：{{message}}",
     TOKEN_NAME_EXISTS: "你已有同名的 API 令牌",
+    TOKEN_SCOPE: "此 API 令牌的访问范围不允许该操作",
     TOKEN_LIMIT: "API 令牌数量已达上限：请先撤销不再使用的令牌",
     API_TOKEN_NOT_FOUND: "API 令牌不存在：可能已被撤销",
   },

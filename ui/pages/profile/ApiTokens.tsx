@@ -4,12 +4,15 @@ import { toast } from "sonner";
 import { errorMessage } from "../../api/errors";
 import {
   createToken,
+  DEFAULT_TOKEN_SCOPE,
   listTokens,
   revokeToken,
   TOKEN_EXPIRY_CHOICES,
   TOKEN_NAME_MAX,
+  TOKEN_SCOPES,
   type PublicApiToken,
   type TokenExpiryChoice,
+  type TokenScope,
 } from "../../api/tokens";
 import { Button } from "../../components/Button";
 import { Card, CardHeader } from "../../components/Card";
@@ -28,6 +31,13 @@ type Created = { token: PublicApiToken; secret: string };
 
 const expiryKey = (days: TokenExpiryChoice) => (days === null ? "never" : (String(days) as `${NonNullable<TokenExpiryChoice>}`));
 
+/** Read-only is calm; the wider scopes say so by colour. */
+const SCOPE_BADGE: Record<TokenScope, string> = {
+  read: "bg-slate-100 text-slate-700 ring-slate-500/20",
+  write: "bg-indigo-50 text-indigo-700 ring-indigo-600/20",
+  full: "bg-amber-50 text-amber-800 ring-amber-600/30",
+};
+
 /**
  * The signed-in user's API tokens: for scripts that call the REST API as this user. Create (the secret is shown
  * once), see when each was last used and when it expires, revoke.
@@ -39,6 +49,7 @@ export function ApiTokensCard() {
   const [name, setName] = useState("");
   const [nameError, setNameError] = useState<string | null>(null);
   const [days, setDays] = useState<TokenExpiryChoice>(90);
+  const [scope, setScope] = useState<TokenScope>(DEFAULT_TOKEN_SCOPE);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Created | null>(null);
 
@@ -60,10 +71,11 @@ export function ApiTokensCard() {
     if (problem) return;
     setCreating(true);
     try {
-      const reply = await createToken({ name: trimmed, expiresInDays: days });
+      const reply = await createToken({ name: trimmed, expiresInDays: days, scope });
       setCreated({ token: reply.token, secret: reply.secret });
       update((tokens) => [...tokens, reply.token]);
       setName("");
+      setScope(DEFAULT_TOKEN_SCOPE); // a wider scope is chosen each time, never carried over
       toast.success(t("tokens.created"));
     } catch (err) {
       toast.error(errorMessage(err, t("tokens.createFailed")));
@@ -76,7 +88,7 @@ export function ApiTokensCard() {
     <Card className="lg:col-span-2" data-testid="tokens-card">
       <CardHeader title={t("tokens.title")} description={t("tokens.subtitle")} />
       <div className="space-y-5 px-5 py-5 sm:px-6">
-        <form onSubmit={create} noValidate data-testid="token-form" className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,12rem)_auto] sm:items-start">
+        <form onSubmit={create} noValidate data-testid="token-form" className="grid gap-3 sm:grid-cols-2 sm:items-start lg:grid-cols-[minmax(0,1fr)_minmax(0,14rem)_minmax(0,11rem)_auto]">
           <Field label={t("tokens.name")} error={nameError} errorTestId="token-name-error">
             {(id) => (
               <TextInput
@@ -93,6 +105,24 @@ export function ApiTokensCard() {
                 }}
                 data-testid="token-name"
               />
+            )}
+          </Field>
+          <Field label={t("tokens.scope")}>
+            {(id) => (
+              <SelectInput
+                id={id}
+                name="scope"
+                value={scope}
+                aria-describedby="token-scope-help"
+                onChange={(e) => setScope(e.target.value as TokenScope)}
+                data-testid="token-scope"
+              >
+                {TOKEN_SCOPES.map((s) => (
+                  <option key={s} value={s}>
+                    {t(`tokens.scopes.${s}`)}
+                  </option>
+                ))}
+              </SelectInput>
             )}
           </Field>
           <Field label={t("tokens.expiry")}>
@@ -113,10 +143,13 @@ export function ApiTokensCard() {
             )}
           </Field>
           {/* Lined up with the inputs: the same height as a label above them. */}
-          <Button type="submit" busy={creating} className="sm:mt-7 sm:justify-self-start" data-testid="token-create">
+          <Button type="submit" busy={creating} className="sm:justify-self-start lg:mt-7" data-testid="token-create">
             {!creating && <PlusIcon className="size-4" />}
             {creating ? t("tokens.creating") : t("tokens.create")}
           </Button>
+          <p id="token-scope-help" className="text-xs text-slate-500 sm:col-span-2 lg:col-span-4" data-testid="token-scope-help">
+            {t(`tokens.scopeHelp.${scope}`)}
+          </p>
         </form>
 
         {created && (
@@ -168,6 +201,14 @@ export function ApiTokensCard() {
                       <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs text-slate-600" data-testid="token-prefix">
                         {token.prefix}…
                       </code>
+                      <span
+                        className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${SCOPE_BADGE[token.scope]}`}
+                        title={t(`tokens.scopeHelp.${token.scope}`)}
+                        data-testid="token-scope-badge"
+                        data-scope={token.scope}
+                      >
+                        {t(`tokens.scopes.${token.scope}`)}
+                      </span>
                       {token.expired && (
                         <span
                           className="inline-flex items-center rounded-full bg-red-50 px-2 py-0.5 text-xs font-medium text-red-700 ring-1 ring-inset ring-red-600/20"
