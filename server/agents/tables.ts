@@ -20,6 +20,8 @@ export const agents = sqliteTable("agents", {
   /** Host uptime in seconds at lastSeenAt. */
   uptime: real("uptime").notNull().default(0),
   lastSeenAt: integer("last_seen_at"),
+  /** The address its last report came from (as the server saw it: behind trusted proxies, X-Forwarded-For). */
+  lastAddress: text("last_address"),
   /** The newest full sample (every disk and interface with its sizes and counters), for lists after a restart. */
   latest: text("latest", { mode: "json" }).$type<Sample>(),
   createdAt: integer("created_at").notNull(),
