@@ -36,6 +36,7 @@ const ACCESS: Record<string, Access> = {
   "GET /api/registration/": "accounts",
   "PUT /api/registration/": "accounts",
   "POST /api/registration/invites": "accounts",
+  "POST /api/registration/invites/check": "public", // the invite token in the body is what it asks about
   "DELETE /api/registration/invites/:id": "accounts",
   "GET /api/tokens/": "session",
   "POST /api/tokens/": "session",

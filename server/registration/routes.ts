@@ -3,10 +3,14 @@ import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
 import { doc } from "../http/openapi";
 import { idParams } from "../http/ids";
+import { SECRET_BODY } from "../auth/secrets";
 import { roleField } from "../users/schemas";
 import { INVITE_HOURS, type Registration } from "./service";
 
-/** Admin only: the instance's registration setting and its invite links. */
+/**
+ * The instance's registration setting and its invite links (admin only), and the one public call: checking an invite
+ * link before registering. Its token goes in the body, not the URL, so no access log or proxy records it.
+ */
 export function registrationRoutes({ registration, session }: { registration: Registration; session: ReturnType<typeof sessions> }) {
   return new Elysia({ prefix: "/api/registration", detail: { tags: ["registration"] } })
     .use(session)
@@ -36,6 +40,14 @@ export function registrationRoutes({ registration, session }: { registration: Re
         }),
       },
     )
+    .post("/invites/check", ({ body }) => ({ success: true, ...registration.checkInvite(body.token) }), {
+      detail: doc(
+        "Public: check an invite link before registering. state: valid (with the role it gives and its expiry), used, expired, or invalid (unknown or revoked)",
+      ),
+      body: t.Object({
+        token: t.String({ pattern: `^vgl_inv_${SECRET_BODY}$`, error: "token must be an invite token: vgl_inv_ and 43 characters" }),
+      }),
+    })
     .delete(
       "/invites/:id",
       ({ params }) => {

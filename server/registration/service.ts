@@ -32,6 +32,13 @@ const toPublicInvite = (row: InviteRow): PublicInvite => ({
   expiresAt: row.expiresAt,
 });
 
+/**
+ * What an invite link's holder may learn before registering (POST /api/registration/invites/check): whether it can
+ * still be used and, if so, the role it gives and when it expires; nothing about who made it or about other invites.
+ * A revoked invite is deleted, so it answers exactly as an unknown token does ("invalid").
+ */
+export type InviteCheck = { state: "valid"; role: Role; expiresAt: number } | { state: "used" | "expired" | "invalid" };
+
 const inviteInvalid = () => new HttpError(403, "INVITE_INVALID", "This invite link is not valid, already used or expired");
 
 export function createRegistration({ db, users, now = Date.now }: { db: Db; users: UserStore; now?: () => number }) {
@@ -64,6 +71,15 @@ export function createRegistration({ db, users, now = Date.now }: { db: Db; user
     pendingInvites: (): PublicInvite[] =>
       db.select().from(invites).where(and(isNull(invites.usedAt), gt(invites.expiresAt, now()))).orderBy(asc(invites.id)).all()
         .map(toPublicInvite),
+
+    /** One lookup by the token's hash (the unique index): cheap enough to answer every page that opens a link. */
+    checkInvite(token: string): InviteCheck {
+      const row = db.select().from(invites).where(eq(invites.tokenHash, hashSecret(token))).get();
+      if (!row) return { state: "invalid" };
+      if (row.usedAt !== null) return { state: "used" };
+      if (row.expiresAt <= now()) return { state: "expired" };
+      return { state: "valid", role: row.role, expiresAt: row.expiresAt };
+    },
 
     /** Deletes an invite that has not been used; false when there is none. */
     revokeInvite: (id: number): boolean =>
