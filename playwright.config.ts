@@ -1,4 +1,9 @@
 import { defineConfig } from "@playwright/test";
+import { dirname, join } from "node:path";
+
+// A run against another executable (VIGIL_BINARY=dist/<name>/vigil) keeps its artifacts and report beside it, so runs
+// side by side do not clear each other's test-results/.
+const outputDir = process.env.VIGIL_BINARY ? join(dirname(process.env.VIGIL_BINARY), "test-results") : "test-results";
 
 // Browser tests: Debian's Chromium against the compiled executable (dist/vigil), a fresh instance per test
 // (see e2e/fixtures.ts). One worker: CI has two cores and the server needs one.
@@ -9,8 +14,8 @@ export default defineConfig({
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
-  outputDir: "test-results",
-  reporter: process.env.CI ? [["line"], ["json", { outputFile: "test-results/e2e.json" }]] : [["list"], ["json", { outputFile: "test-results/e2e.json" }]],
+  outputDir,
+  reporter: [[process.env.CI ? "line" : "list"], ["json", { outputFile: join(outputDir, "e2e.json") }]],
   use: {
     browserName: "chromium",
     viewport: { width: 1280, height: 800 },
