@@ -162,7 +162,7 @@ export function createApp(deps: AppDeps) {
     .use(tokenRoutes({ tokens, session }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(pushRoutes({ monitors: services.monitors }))
-    .use(agentRoutes({ agents: services.agents, session }))
+    .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy }))
     .use(
       notificationRoutes({
         store: services.notifications.store,

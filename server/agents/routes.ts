@@ -3,6 +3,7 @@ import type { sessions } from "../auth/session";
 import { HttpError, badRequest, notFound } from "../http/errors";
 import { idParams } from "../http/ids";
 import { agentAuthDetail, doc } from "../http/openapi";
+import { clientIp } from "../http/client-ip";
 import { MAX_BODY_BYTES } from "../http/limits";
 import { hostSchema, reportSchema } from "./protocol";
 import { buildSeries, SERIES_RANGES } from "./series";
@@ -14,9 +15,11 @@ const nameField = t.String({ minLength: 1, maxLength: 100, pattern: "\\S", error
 export interface AgentRouteDeps {
   agents: AgentService;
   session: ReturnType<typeof sessions>;
+  /** Proxies in front of Vigil (config trust-proxy): how a report's address is read. */
+  trustProxy?: number;
 }
 
-export function agentRoutes({ agents, session }: AgentRouteDeps) {
+export function agentRoutes({ agents, session, trustProxy = 0 }: AgentRouteDeps) {
   const invalidToken = (reason: "unknown" | "used" | "expired") =>
     new HttpError(401, "INVALID_TOKEN", {
       unknown: "This registration token is not valid",
@@ -50,11 +53,13 @@ export function agentRoutes({ agents, session }: AgentRouteDeps) {
       )
       .post(
         "/report",
-        async ({ body, request }) => {
+        async ({ body, request, server }) => {
           const agentId = reporting.get(request)!;
           let accepted: number;
           try {
-            accepted = agents.ingest(agentId, body);
+            // "local": handled without a socket (in-process tests), so no address to state.
+            const address = clientIp(request, server, trustProxy);
+            accepted = agents.ingest(agentId, body, address === "local" ? null : address);
           } catch (e) {
             if (e instanceof SampleTimeError) throw badRequest("SAMPLE_TIME", e.message);
             throw e;

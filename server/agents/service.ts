@@ -4,7 +4,7 @@ import type { HostInfo, Report, Sample } from "./protocol";
 import type { AgentCounts, OfflineAgent } from "./public";
 import { hashSecret, newSecret } from "../auth/secrets";
 import { rollUp, sampleToSeries } from "./series";
-import type { AgentStore, Resolution, RollupRow, SampleRow } from "./store";
+import type { AgentStore, LatestReport, Resolution, RollupRow, SampleRow } from "./store";
 import type { AgentRow } from "./tables";
 
 export type AgentStatus = "connecting" | "online" | "offline";
@@ -33,6 +33,9 @@ export interface AgentStatusEvent {
   from: AgentStatus;
   to: AgentStatus;
   at: number;
+  /** Its last report (going online: the one that brought it back) and the address it came from (null: unknown). */
+  lastSeenAt: number | null;
+  lastAddress: string | null;
 }
 
 export interface AgentServiceOptions {
@@ -71,7 +74,9 @@ export class AgentService {
   private readonly states = new Map<number, AgentState>();
   private readonly byCredential = new Map<string, number>();
   private readonly writer: BatchWriter<SampleRow>;
-  private latestPending = new Map<number, { host: HostInfo; interval: number; sample: Sample; seenAt: number }>();
+  private latestPending = new Map<number, LatestReport>();
+  /** agent id → the address of its last report (kept off AgentState: only notifications state it). */
+  private addresses = new Map<number, string | null>();
   /** Minute buckets that got samples after they closed (an agent's backlog): rolled up on the next pass. */
   private lateMinutes = new Map<number, Set<number>>();
   private rolledUpTo: number;
@@ -118,6 +123,7 @@ export class AgentService {
       status,
     };
     this.states.set(row.id, state);
+    this.addresses.set(row.id, row.lastAddress);
     this.byCredential.set(row.credentialHash, row.id);
     return state;
   }
@@ -204,7 +210,7 @@ export class AgentService {
   }
 
   /** Accepts a report: checks the sample times, queues the rows, updates the in-memory state. */
-  ingest(agentId: number, report: Report): number {
+  ingest(agentId: number, report: Report, address: string | null = null): number {
     const state = this.states.get(agentId);
     if (!state) return 0;
     const now = this.now();
@@ -236,7 +242,8 @@ export class AgentService {
       latest: newest,
       lastSeenAt: now,
     });
-    this.latestPending.set(agentId, { host: report.host, interval: report.interval, sample: newest!, seenAt: now });
+    this.latestPending.set(agentId, { host: report.host, interval: report.interval, sample: newest!, seenAt: now, address });
+    this.addresses.set(agentId, address);
     this.setStatus(state, "online");
     this.o.onReport?.(state);
     return report.samples.length;
@@ -246,7 +253,8 @@ export class AgentService {
     if (state.status === to) return;
     const from = state.status;
     state.status = to;
-    this.o.onStatus?.({ agentId: state.id, name: state.name, from, to, at: this.now() });
+    const lastAddress = this.addresses.get(state.id) ?? null;
+    this.o.onStatus?.({ agentId: state.id, name: state.name, from, to, at: this.now(), lastSeenAt: state.lastSeenAt, lastAddress });
   }
 
   /** Marks agents offline once they miss 3 intervals. */

@@ -19,6 +19,15 @@ export interface RollupRow {
 export type Resolution = "raw" | "minute" | "hour";
 
 /** Database access for agents: rows, tokens, samples and rollups. No business rules here. */
+/** An agent's newest report, written to its row with the batch. `address`: where it came from (null: unknown). */
+export interface LatestReport {
+  host: HostInfo;
+  interval: number;
+  sample: Sample;
+  seenAt: number;
+  address: string | null;
+}
+
 export function createAgentStore(db: Db) {
   const rollupTable = (r: "minute" | "hour") => (r === "minute" ? agentMinutely : agentHourly);
   const p = <T extends string>(name: T) => sql.placeholder(name);
@@ -51,6 +60,7 @@ export function createAgentStore(db: Db) {
       interval: sql`${p("interval")}`,
       latest: sql`${p("latest")}`,
       lastSeenAt: sql`${p("seenAt")}`,
+      lastAddress: sql`${p("address")}`,
     }).where(eq(agents.id, p("id"))).prepare(),
     rawRange: db.select().from(agentSamples)
       .where(and(eq(agentSamples.agentId, p("agentId")), gte(agentSamples.time, p("from")), lt(agentSamples.time, p("to"))))
@@ -115,7 +125,7 @@ export function createAgentStore(db: Db) {
     remove: (id: number) => db.delete(agents).where(eq(agents.id, id)).returning({ id: agents.id }).get() !== undefined,
 
     /** Writes samples and each agent's newest facts. Call inside a transaction (the batch writer does). */
-    writeSamples(rows: SampleRow[], latest: Map<number, { host: HostInfo; interval: number; sample: Sample; seenAt: number }>) {
+    writeSamples(rows: SampleRow[], latest: Map<number, LatestReport>) {
       // drizzle encodes the JSON column for the placeholder.
       for (const row of rows) q.insertSample.run({ agentId: row.agentId, time: row.time, values: row.values });
       for (const [id, l] of latest) {
@@ -131,6 +141,7 @@ export function createAgentStore(db: Db) {
           interval: l.interval,
           latest: JSON.stringify(l.sample),
           seenAt: l.seenAt,
+          address: l.address,
         });
       }
     },

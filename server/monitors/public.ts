@@ -257,11 +257,13 @@ export interface MonitorHistory {
   month: HistoryWindow & { buckets: StatusBucket[] };
 }
 
-export type SeriesRange = "24h" | "7d" | "30d";
+export type SeriesRange = "1h" | "6h" | "24h" | "7d" | "30d";
+/** Every series range, shortest first (the order the chart offers them). */
+export const SERIES_RANGES: readonly SeriesRange[] = ["1h", "6h", "24h", "7d", "30d"];
 
 /**
  * `GET /api/monitors/:id/series?range=` — columnar, ready for uPlot (times in ms: set `ms: 1` on the uPlot options).
- * 24h: one point per check (resolution "raw"; up is 1 or 0; min/max equal the response time).
+ * 1h, 6h, 24h: one point per check (resolution "raw"; up is 1 or 0; min/max equal the response time).
  * 7d / 30d: one point per hour, every hour of the range present (resolution "hour"; responseTimes is the hour's
  * average, up the fraction of checks up (0-1); nulls where the hour had no checks or no response times).
  */
@@ -316,6 +318,8 @@ export interface MonitorStatusEvent {
   from: MonitorStatus;
   to: MonitorStatus;
   at: number;
+  /** Going down: when the first failed check of the streak ran (before retries), so outages count from there. */
+  failingSince?: number;
   error?: string | null;
   responseTime?: number | null;
   httpStatus?: number | null;

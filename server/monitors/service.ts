@@ -139,6 +139,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
         from: applied.from,
         to: applied.to,
         at: outcome.time,
+        ...(applied.to === "down" ? { failingSince: entry.failingSince ?? outcome.time } : {}),
         error: outcome.error,
         responseTime: outcome.responseTime,
         httpStatus: outcome.httpStatus,

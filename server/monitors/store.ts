@@ -23,6 +23,8 @@ export interface MonitorEntry {
   ring: Uint32Array;
   /** push: when listening started and the last silence recorded (memory only). */
   pushWatch: { since: number; missedAt: number | null };
+  /** The first failed check of the current streak, before retries (memory only: null after a restart mid-streak). */
+  failingSince: number | null;
 }
 
 export interface Applied {
@@ -162,6 +164,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorS
     unsaved: false,
     ring: new Uint32Array(RING * 3),
     pushWatch: { since: now, missedAt: null },
+    failingSince: null,
   });
 
   /** Reads every monitor, then fills in what the rows may lack after a crash: the latest result and the ring. */
@@ -278,8 +281,10 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorS
       let to: MonitorStatus = from;
       if (o.up) {
         s.consecutiveFailures = 0;
+        entry.failingSince = null;
         to = "up";
       } else {
+        if (s.consecutiveFailures === 0) entry.failingSince = o.time;
         s.consecutiveFailures++;
         if (s.consecutiveFailures > entry.fields.retries) to = "down";
       }

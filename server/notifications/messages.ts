@@ -62,7 +62,12 @@ const TEXT = {
       mountPoint: "挂载点",
       downtime: "故障时长",
       time: "时间",
+      lastSeen: "最后上报",
+      address: "来源地址",
     },
+    type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送" },
+    ms: "毫秒",
+    units: ["天", "小时", "分", "秒"],
     testBody: "这是一条测试消息：此渠道配置正确。",
   },
   "en-US": {
@@ -120,7 +125,12 @@ const TEXT = {
       mountPoint: "Mount point",
       downtime: "Down for",
       time: "Time",
+      lastSeen: "Last report",
+      address: "From address",
     },
+    type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push" },
+    ms: "ms",
+    units: ["d", "h", "m", "s"],
     testBody: "This is a test message: this channel is set up correctly.",
   },
 } as const;
@@ -159,7 +169,7 @@ function formatDuration(seconds: number, lang: NotificationLanguage): string {
   const h = Math.floor((seconds % 86_400) / 3_600);
   const m = Math.floor((seconds % 3_600) / 60);
   const s = Math.floor(seconds % 60);
-  const units = lang === "zh-CN" ? ["天", "小时", "分", "秒"] : ["d", "h", "m", "s"];
+  const units = TEXT[lang].units;
   const parts = [d, h, m, s].map((n, i) => [n, units[i]] as const).filter(([n]) => n > 0);
   if (!parts.length) return `0${units[3]}`;
   return parts.slice(0, 2).map(([n, u]) => `${n}${u}`).join(" ");
@@ -167,14 +177,13 @@ function formatDuration(seconds: number, lang: NotificationLanguage): string {
 
 const pct = (v: number) => `${Math.round(v * 10) / 10}%`;
 
-const TYPE_NAMES = { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push" } as const;
-
 /** The facts of one event as "Label: value" lines. */
 function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: string): string[] {
-  const L = TEXT[lang].label;
+  const T = TEXT[lang];
+  const L = T.label;
   const f = e.facts;
   const lines: string[] = [];
-  if (f.checkType && f.checkType !== "http") lines.push(`${L.checkType}: ${TYPE_NAMES[f.checkType]}`);
+  if (f.checkType && f.checkType !== "http") lines.push(`${L.checkType}: ${T.type[f.checkType]}`);
   if (f.url) lines.push(`${f.checkType && f.checkType !== "http" ? L.target : L.url}: ${f.url}`);
   if (f.record) lines.push(`${L.record}: ${f.record}`);
   if (f.resolver) lines.push(`${L.resolver}: ${f.resolver}`);
@@ -182,9 +191,11 @@ function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: s
   if (f.jsonPath) lines.push(`${L.jsonPath}: ${f.jsonPath}`);
   if (f.lastPushAt !== undefined) lines.push(`${L.lastPush}: ${f.lastPushAt === null ? L.never : formatTime(f.lastPushAt, timeZone)}`);
   if (f.hostname) lines.push(`${L.hostname}: ${f.hostname}`);
+  if (f.lastSeenAt !== undefined) lines.push(`${L.lastSeen}: ${f.lastSeenAt === null ? L.never : formatTime(f.lastSeenAt, timeZone)}`);
+  if (f.address) lines.push(`${L.address}: ${f.address}`);
   if (f.httpStatus) lines.push(`${L.httpStatus}: ${f.httpStatus}`);
   if (f.error) lines.push(`${L.error}: ${translateError(f.error, lang)}`);
-  if (f.responseTime !== undefined && f.responseTime !== null) lines.push(`${L.responseTime}: ${f.responseTime} ms`);
+  if (f.responseTime !== undefined && f.responseTime !== null) lines.push(`${L.responseTime}: ${f.responseTime} ${T.ms}`);
   if (f.mountPoint) lines.push(`${L.mountPoint}: ${f.mountPoint}`);
   if (f.usage !== undefined) lines.push(`${L.usage}: ${pct(f.usage)}${f.threshold !== undefined ? ` (${L.threshold} ${pct(f.threshold)})` : ""}`);
   if (f.downtimeSeconds !== undefined) lines.push(`${L.downtime}: ${formatDuration(f.downtimeSeconds, lang)}`);

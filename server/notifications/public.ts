@@ -122,6 +122,9 @@ export interface NotificationEvent {
     usage?: number;
     threshold?: number;
     mountPoint?: string;
+    /** agent offline: its last report, and the address that report came from (null: unknown). */
+    lastSeenAt?: number | null;
+    address?: string | null;
     /** How long it was down / offline before coming back, in seconds. */
     downtimeSeconds?: number;
   };

@@ -71,12 +71,16 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
     return outbox.enqueue(liveChannels(channelIds), event, key) > 0;
   }
 
-  /** Raises an alert (down, offline, over a threshold) unless it is already raised; remembered only when sent. */
-  function raise(type: TargetType, id: number, condition: string, event: NotificationEvent, wanted: boolean, channelIds: number[]) {
+  /**
+   * Raises an alert (down, offline, over a threshold) unless it is already raised; remembered only when sent.
+   * `since`: when the trouble began (a monitor's first failed check, an agent's last report), which recoveries and
+   * reminders count from; the event's time by default.
+   */
+  function raise(type: TargetType, id: number, condition: string, event: NotificationEvent, wanted: boolean, channelIds: number[], since = event.time) {
     if (alertRow(type, id, condition)) return;
     if (!wanted) return;
     if (send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`)) {
-      db.insert(notificationAlerts).values({ targetType: type, targetId: id, condition, since: event.time, lastNotifiedAt: now() }).onConflictDoNothing().run();
+      db.insert(notificationAlerts).values({ targetType: type, targetId: id, condition, since, lastNotifiedAt: now() }).onConflictDoNothing().run();
       raised.add(`${type}:${id}:${condition}`);
     }
   }
@@ -102,7 +106,7 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
         time: e.at,
         facts: { ...monitorFacts(e), httpStatus: e.httpStatus ?? null, error: e.error ?? null, responseTime: e.responseTime ?? null },
       };
-      raise("monitor", e.monitorId, "down", event, s.enabled && s.events.down, s.channelIds);
+      raise("monitor", e.monitorId, "down", event, s.enabled && s.events.down, s.channelIds, e.failingSince);
     } else if (e.to === "up" && e.from === "down") {
       const event: NotificationEvent = { kind: "recovery", target, time: e.at, facts: { ...monitorFacts(e), httpStatus: e.httpStatus ?? null, responseTime: e.responseTime ?? null } };
       settle("monitor", e.monitorId, "down", event, s.enabled && s.events.recovery, s.channelIds);
@@ -113,7 +117,8 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
     const s = store.effective("agent", e.agentId);
     const target = { type: "agent" as const, id: e.agentId, name: e.name };
     if (e.to === "offline") {
-      raise("agent", e.agentId, "offline", { kind: "offline", target, time: e.at, facts: {} }, s.enabled && s.events.offline, s.channelIds);
+      const facts = { lastSeenAt: e.lastSeenAt, address: e.lastAddress };
+      raise("agent", e.agentId, "offline", { kind: "offline", target, time: e.at, facts }, s.enabled && s.events.offline, s.channelIds, e.lastSeenAt ?? e.at);
     } else if (e.to === "online" && e.from === "offline") {
       settle("agent", e.agentId, "offline", { kind: "online", target, time: e.at, facts: {} }, s.enabled && s.events.online, s.channelIds);
     }
