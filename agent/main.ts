@@ -2,8 +2,13 @@
 import { parseArgs } from "node:util";
 import { VERSION } from "../server/version";
 import { Collector } from "./collect";
-import { defaultConfigPath, readConfig, writeConfig } from "./config";
+import { defaultConfigPath, readConfig, SYSTEM_CONFIG_PATH } from "./config";
+import { AgentError, EXIT_USAGE, exitWith, installCrashHandlers } from "./errors";
+import { register } from "./register";
 import { Reporter, backoff } from "./report";
+
+// Before anything else: whatever goes wrong from here on is one line on stderr, never a stack or the binary's source.
+installCrashHandlers();
 
 const HELP = `vigil-agent ${VERSION}: reports CPU, memory, disk, network and load to a Vigil server.
 
@@ -16,7 +21,9 @@ Options (each also read from the environment variable in brackets):
   --server URL         the Vigil server, e.g. https://vigil.example.com   [VIGIL_SERVER]
   --token TOKEN        one-time registration token from /agents/create      [VIGIL_TOKEN]
   --name NAME          display name (default: the hostname)                 [VIGIL_AGENT_NAME]
-  --config PATH        credential file (default ${defaultConfigPath()})   [VIGIL_AGENT_CONFIG]
+  --config PATH        credential file                                      [VIGIL_AGENT_CONFIG]
+                       (default ${SYSTEM_CONFIG_PATH} as root, else ~/.config/vigil-agent/agent.json;
+                       here ${defaultConfigPath()}). register checks it can write it before using the token
   --interval SECONDS   seconds between samples, 1-3600 (default 10)         [VIGIL_INTERVAL]
   --disks LIST         comma-separated mount points or devices to report    [VIGIL_DISKS]
   --interfaces LIST    comma-separated network interfaces to report         [VIGIL_INTERFACES]
@@ -37,9 +44,8 @@ const OPTION_ENV = {
 /** Exit code for "this agent is no longer accepted": the systemd unit does not restart on it. */
 export const EXIT_REVOKED = 78;
 
-function fail(message: string, code = 2): never {
-  console.error(`vigil-agent: ${message}`);
-  process.exit(code);
+function fail(message: string, code = EXIT_USAGE): never {
+  throw new AgentError(message, code);
 }
 
 function options(args: string[]) {
@@ -63,36 +69,21 @@ function options(args: string[]) {
  */
 const procRoot = () => process.env.VIGIL_PROC_ROOT || undefined;
 
-async function register(opts: ReturnType<typeof options>) {
-  const server = opts.get("server") ?? fail("--server is required");
-  const token = opts.get("token") ?? fail("--token is required");
-  const configPath = opts.get("config") ?? defaultConfigPath();
+async function registerCommand(opts: ReturnType<typeof options>) {
   const collector = new Collector({ agentVersion: VERSION, procRoot: procRoot() });
-  let res: Response;
-  try {
-    res = await fetch(new URL("/api/agents/register", server), {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ token, name: opts.get("name"), host: collector.host() }),
-      signal: AbortSignal.timeout(30_000),
-    });
-  } catch (e) {
-    fail(`cannot reach ${server}: ${(e as Error).message}`, 1);
-  }
-  const body = (await res.json().catch(() => ({}))) as { success?: boolean; message?: string; agentId?: number; credential?: string };
-  if (!res.ok || !body.success || !body.credential) fail(`registration refused: ${body.message ?? res.status}`, 1);
-  writeConfig(configPath, { server, agentId: body.agentId!, credential: body.credential });
-  console.log(`registered as agent ${body.agentId}; credential saved to ${configPath}`);
+  const line = await register({
+    server: opts.get("server") ?? fail("--server is required"),
+    token: opts.get("token") ?? fail("--token is required"),
+    name: opts.get("name"),
+    configPath: opts.get("config") ?? defaultConfigPath(),
+    host: () => collector.host(),
+  });
+  console.log(line);
 }
 
 async function run(opts: ReturnType<typeof options>) {
   const configPath = opts.get("config") ?? defaultConfigPath();
-  let config;
-  try {
-    config = readConfig(configPath);
-  } catch (e) {
-    fail((e as Error).message);
-  }
+  const config = readConfig(configPath);
   const interval = Number(opts.get("interval") ?? 10);
   if (!Number.isInteger(interval) || interval < 1 || interval > 3600) fail("--interval must be a whole number of seconds, 1-3600");
   const capacity = Number(opts.get("buffer") ?? 2160);
@@ -142,9 +133,9 @@ async function main() {
   if (opts.values.version) return console.log(VERSION);
   const command = opts.positionals[0];
   if (opts.values.help || !command) return console.log(HELP);
-  if (command === "register") return register(opts);
+  if (command === "register") return registerCommand(opts);
   if (command === "run") return run(opts);
   fail(`unknown command "${command}"\n\n${HELP}`);
 }
 
-await main();
+await main().catch(exitWith);
