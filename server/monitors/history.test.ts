@@ -198,7 +198,7 @@ describe("history reads", () => {
     expect(after.month.buckets.filter((b) => b.status === "partial").length).toBe(11);
   });
 
-  test("series: raw points for 24 h; one point per hour (every hour present) for 7 d", async () => {
+  test("series: raw points for 1 h, 6 h and 24 h; one point per hour (every hour present) for 7 d", async () => {
     const { history, a, put } = setup();
     fill(put, a, T0, 48);
     const now = T0 + 2 * DAY - 1;
@@ -219,8 +219,14 @@ describe("history reads", () => {
     expect([week.checks[i], week.up[i], week.minResponseTimes[i], week.maxResponseTimes[i]]).toEqual([60, 0.9, 100, 106]);
     expect(week.responseTimes[i - 1]).toBeNull();
     expect(history.series(a, "30d", now).times).toHaveLength(720);
+    // Short ranges are raw too: one point per check of the last hour or six.
+    for (const [range, hours] of [["1h", 1], ["6h", 6]] as const) {
+      const s = history.series(a, range, now);
+      expect([s.resolution, s.times.length, s.checks.every((c) => c === 1)]).toEqual(["raw", hours * 60, true]);
+      expect(s.times[0]).toBeGreaterThan(now - hours * HOUR);
+    }
     // Every range states its whole window, data or not: the chart's x axis spans it.
-    for (const [range, span] of [["24h", DAY], ["7d", 7 * DAY], ["30d", 30 * DAY]] as const) {
+    for (const [range, span] of [["1h", HOUR], ["6h", 6 * HOUR], ["24h", DAY], ["7d", 7 * DAY], ["30d", 30 * DAY]] as const) {
       const s = history.series(a, range, now);
       expect([s.from, s.to]).toEqual([now - span, now]);
       expect(s.times[0]).toBeGreaterThan(s.from);

@@ -15,6 +15,8 @@ import { systemClock, type Clock } from "./scheduler";
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
+/** Ranges charted check by check (short enough to send every point), with their span; longer ones are hourly. */
+const RAW_SERIES_SPANS: Partial<Record<SeriesRange, number>> = { "1h": HOUR, "6h": 6 * HOUR, "24h": DAY };
 
 const HOURLY_KEY = "monitors.rollup.hourly";
 const DAILY_KEY = "monitors.rollup.daily";
@@ -385,11 +387,12 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
       return { monitorId, now, day, month };
     },
 
-    /** Response-time chart points: raw for 24 h, hourly for 7 d and 30 d. */
+    /** Response-time chart points: raw (one per check) up to 24 h, hourly for 7 d and 30 d. */
     series(monitorId: number, range: SeriesRange, now = clock.now()): MonitorSeries {
       const base = { monitorId, range, times: [] as number[], responseTimes: [] as (number | null)[], minResponseTimes: [] as (number | null)[], maxResponseTimes: [] as (number | null)[], up: [] as (number | null)[], checks: [] as number[] };
-      if (range === "24h") {
-        const from = now - DAY;
+      const rawSpan = RAW_SERIES_SPANS[range];
+      if (rawSpan !== undefined) {
+        const from = now - rawSpan;
         const rows = stmt("SELECT time, up, response_time AS rt FROM check_results WHERE monitor_id = ?1 AND time > ?2 AND time <= ?3 ORDER BY time").all(
           monitorId,
           from,

@@ -152,7 +152,32 @@ describe("manual check, history, series", () => {
     const week = await call<{ series: MonitorSeries }>("GET", `/api/monitors/${id}/series?range=7d`, { token });
     expect(week.body.series.times).toHaveLength(168);
     const bad30 = await call("GET", `/api/monitors/${id}/series?range=1y`, { token });
-    expect([bad30.status, bad30.body.message]).toEqual([400, "range must be 24h, 7d or 30d"]);
+    expect([bad30.status, bad30.body.code, bad30.body.message]).toEqual([400, "VALIDATION", "range must be 1h, 6h, 24h, 7d or 30d"]);
+  });
+
+  test("GET /:id/series?range=1h and 6h give every check of the last hour or six, raw; other ranges and ids are refused", async () => {
+    const { call, token, db } = await signedIn();
+    const id = (await call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: { ...valid(), active: false } })).body.monitor.id;
+    const insert = db.$client.prepare("INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error) VALUES (?, ?, ?, ?, 200, NULL)");
+    const now = Date.now();
+    const minutesAgo = [5, 30, 90, 300, 420]; // two in the last hour, four in the last six, all five in 24 h
+    for (const [i, m] of minutesAgo.entries()) insert.run(id, now - m * 60_000, 1, 100 + i);
+    const series = async (range: string) => (await call<{ series: MonitorSeries }>("GET", `/api/monitors/${id}/series?range=${range}`, { token })).body.series;
+
+    const hour = await series("1h");
+    expect(hour).toMatchObject({ range: "1h", resolution: "raw", responseTimes: [101, 100], up: [1, 1] });
+    expect(hour.to - hour.from).toBe(3_600_000);
+    const six = await series("6h");
+    expect(six).toMatchObject({ range: "6h", resolution: "raw", responseTimes: [103, 102, 101, 100] });
+    expect(six.to - six.from).toBe(6 * 3_600_000);
+    expect((await series("24h")).responseTimes).toHaveLength(5);
+
+    for (const range of ["2h", "1H", "", "24"]) {
+      const bad = await call("GET", `/api/monitors/${id}/series?range=${range}`, { token });
+      expect({ range, status: bad.status, code: bad.body.code }).toEqual({ range, status: 400, code: "VALIDATION" });
+    }
+    const missing = await call("GET", `/api/monitors/${id + 99}/series?range=1h`, { token });
+    expect([missing.status, missing.body.success]).toEqual([404, false]);
   });
 });
 

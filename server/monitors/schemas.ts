@@ -3,7 +3,7 @@ import { DNS_RECORD_TYPE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES } from "..
 import { HttpError, badRequest } from "../http/errors";
 import { idParams } from "../http/ids";
 import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
-import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, uniqueTags, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType } from "./public";
+import { DEFAULTS, LIMITS, RESERVED_HEADERS, SERIES_RANGES, defaultRetries, uniqueTags, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType } from "./public";
 import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
 import { PUSH_PING_MAX_MS } from "./types/push/push";
 
@@ -136,7 +136,7 @@ export const pushQuery = t.Object({
 });
 
 export const seriesQuery = t.Object({
-  range: t.Optional(t.Union([t.Literal("24h"), t.Literal("7d"), t.Literal("30d")], { error: "range must be 24h, 7d or 30d" })),
+  range: t.Optional(t.Union(SERIES_RANGES.map((r) => t.Literal(r)), { error: `range must be ${SERIES_RANGES.slice(0, -1).join(", ")} or ${SERIES_RANGES.at(-1)}` })),
 });
 
 /** A monitor's configuration once validated and normalised: what the store keeps. */

@@ -645,6 +645,8 @@ const enUS: Messages = {
         failedOf_other: "{{failed}} of {{count}} checks failed",
         range: {
           label: "Chart range",
+          "1h": "1 h",
+          "6h": "6 h",
           "24h": "24 h",
           "7d": "7 days",
           "30d": "30 days",

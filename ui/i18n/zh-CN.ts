@@ -642,6 +642,8 @@ const zhCN = {
         failedOf_other: "{{count}} 次检查中 {{failed}} 次失败",
         range: {
           label: "图表范围",
+          "1h": "1 小时",
+          "6h": "6 小时",
           "24h": "24 小时",
           "7d": "7 天",
           "30d": "30 天",
