@@ -40,10 +40,15 @@ export function agentRoutes({ agents, session, trustProxy = 0 }: AgentRouteDeps)
           const result = agents.register(body.token, body.name, body.host);
           if (typeof result === "string") throw invalidToken(result);
           set.status = 201;
-          return { success: true, message: "Agent registered", agentId: result.agent.id, credential: result.credential };
+          return { success: true, message: "Agent registered", agentId: result.agent.id, credential: result.credential, replaced: result.replaced };
         },
         {
-          detail: doc("Agent: register with a one-time registration token; returns the agent's credential", 401),
+          detail: {
+            ...doc("Agent: register with a one-time registration token; returns the agent's credential", 401),
+            description:
+              "Never-reported agents registered earlier from the same host (hostname and addresses) under the same name " +
+              "are deleted with this registration and listed in `replaced`: installing again leaves no dead twin.",
+          },
           body: t.Object({
             token: t.String({ minLength: 1, maxLength: 200, error: "A registration token is required" }),
             name: t.Optional(t.String({ maxLength: 100, error: "Agent name must be at most 100 characters" })),

@@ -169,15 +169,31 @@ export class AgentService {
     return this.o.store.revokeToken(id);
   }
 
-  /** Spends a token and creates the agent; returns its credential (shown to the agent once, stored hashed). */
+  /**
+   * Spends a token and creates the agent; returns its credential (shown to the agent once, stored hashed).
+   *
+   * Installing again on the same machine leaves no dead twin: agents that never reported, registered earlier from
+   * the same host (same hostname and the same addresses) under the same name, are removed in the same transaction
+   * and listed in `replaced`. Such a twin has no data, and its credential was lost with the failed install (or is
+   * replaced by this one in the same file). An agent that ever reported is never replaced.
+   */
   register(token: string, name: string | undefined, host: HostInfo) {
     const credential = newSecret("vgl_agent");
-    const result = this.o.store.register(hashSecret(token), hashSecret(credential), name?.trim() || host.hostname, host, this.now());
+    const agentName = name?.trim() || host.hostname;
+    const twins = this.neverReportedTwins(agentName, host);
+    const result = this.o.store.register(hashSecret(token), hashSecret(credential), agentName, host, this.now(), twins.map((a) => a.id));
     if (typeof result === "string") return result;
+    for (const twin of twins) this.forget(twin.id);
     const state = this.remember(result);
-    this.o.log.info("agent registered", { id: state.id, name: state.name });
+    this.o.log.info("agent registered", { id: state.id, name: state.name, replaced: twins.map((a) => a.id) });
     this.o.onChange?.(state.id, "created");
-    return { agent: state, credential };
+    return { agent: state, credential, replaced: twins.map((a) => ({ id: a.id, name: a.name })) };
+  }
+
+  private neverReportedTwins(name: string, host: HostInfo): AgentState[] {
+    const addresses = (ips: string[]) => [...new Set(ips)].sort().join(" ");
+    const ips = addresses(host.ips);
+    return this.list().filter((a) => a.lastSeenAt === null && a.name === name && a.hostname === host.hostname && addresses(a.ips) === ips);
   }
 
   /** The agent a credential belongs to, if it still exists. */
@@ -197,11 +213,16 @@ export class AgentService {
   remove(id: number): boolean {
     this.writer.flush();
     if (!this.o.store.remove(id)) return false;
+    this.forget(id);
+    return true;
+  }
+
+  /** Drops a deleted agent from memory (its credential with it) and says so. */
+  private forget(id: number) {
     this.states.delete(id);
     for (const [hash, agentId] of this.byCredential) if (agentId === id) this.byCredential.delete(hash);
     this.lateMinutes.delete(id);
     this.o.onChange?.(id, "deleted");
-    return true;
   }
 
   /** Resolves when every sample accepted so far is in the database (a report is acknowledged only then). */

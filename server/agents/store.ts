@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/open";
 import type { HostInfo, Sample } from "./protocol";
 import { agentHourly, agentMinutely, agentSamples, agents, agentTokens, type AgentRow, type SeriesValues } from "./tables";
@@ -91,9 +91,10 @@ export function createAgentStore(db: Db) {
 
     /**
      * Spends a registration token and creates its agent in one transaction, so a token can never make two agents.
-     * Returns the reason when the token is unknown, used or expired.
+     * Returns the reason when the token is unknown, used or expired. `replaces`: agents to delete with it, if they
+     * still have never reported (the service's never-reported twins).
      */
-    register(tokenHash: string, credentialHash: string, name: string, host: HostInfo, now: number): AgentRow | "unknown" | "used" | "expired" {
+    register(tokenHash: string, credentialHash: string, name: string, host: HostInfo, now: number, replaces: number[] = []): AgentRow | "unknown" | "used" | "expired" {
       return db.transaction((tx) => {
         const token = tx.select().from(agentTokens).where(eq(agentTokens.tokenHash, tokenHash)).get();
         if (!token) return "unknown";
@@ -114,6 +115,7 @@ export function createAgentStore(db: Db) {
         }).returning().get();
         tx.update(agentTokens).set({ usedAt: now, agentId: agent.id })
           .where(and(eq(agentTokens.id, token.id), isNull(agentTokens.usedAt))).run();
+        if (replaces.length) tx.delete(agents).where(and(inArray(agents.id, replaces), isNull(agents.lastSeenAt))).run();
         return agent;
       }, { behavior: "immediate" });
     },
