@@ -3,6 +3,7 @@ import { createServices } from "../app";
 import { openDatabase } from "../db/open";
 import { testApp } from "../test-support";
 import { startFake, type Fake } from "./providers/test-fake";
+import { CHANNEL_TYPES } from "./public";
 
 // The notifications API: channels with masked secrets, the spec §8 validation messages, settings and per-target
 // overrides, test sends with the provider's verdict, the delivery log.
@@ -20,6 +21,10 @@ async function setup() {
   const { token } = await t.signUp("alice");
   return { ...t, token };
 }
+
+type Setup = Awaited<ReturnType<typeof setup>>;
+const creator = (call: Setup["call"], token: string) => (type: string, config: Record<string, unknown>) =>
+  call<{ channel: any }>("POST", "/api/notifications/channels", { token, body: { name: type, type, config } });
 
 const TG_TOKEN = `123456789:${"A".repeat(35)}`;
 
@@ -252,5 +257,62 @@ describe("settings", () => {
     // Deleting the agent drops its override.
     services.agents.remove(aid);
     expect(services.notifications.store.getOverride("agent", aid)).toBeNull();
+  });
+});
+
+// What the channel API checks and tells: each provider's URL shape (with a proxy host allowed), "is required" for
+// every type's empty fields, and a failed send on the channel list.
+describe("channel checks and health", () => {
+  test("a URL of another shape is refused per provider with the provider's name and its URL's look", async () => {
+    const { call, token } = await setup();
+    const create = creator(call, token);
+    const cases: [string, string, string][] = [
+      ["slack", "https://api.slack.com/apps/A0123", "This is not a Slack webhook URL: it looks like https://hooks.slack.com/services/T…/B…/…"],
+      ["dingtalk", "https://oapi.dingtalk.com/robot/send", "This is not a DingTalk webhook URL: it looks like https://oapi.dingtalk.com/robot/send?access_token=…"],
+      ["wecom", "https://oapi.dingtalk.com/robot/send?access_token=abc", "This is not a WeCom webhook URL: it looks like https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…"],
+      ["feishu", "https://open.feishu.cn/app", "This is not a Feishu / Lark webhook URL: it looks like https://open.feishu.cn/open-apis/bot/v2/hook/…"],
+    ];
+    for (const [type, url, message] of cases) {
+      const res = await create(type, { url });
+      expect([type, res.status, res.body.code, res.body.message]).toEqual([type, 400, "WEBHOOK_URL_SHAPE", message]);
+    }
+    const notUrl = await create("feishu", { url: "open.feishu.cn/open-apis/bot/v2/hook/x" });
+    expect([notUrl.status, notUrl.body.code]).toEqual([400, "WEBHOOK_URL_INVALID"]);
+  });
+
+  test("a proxy host with the provider's path is accepted, and its masked URL sent back on edit is kept", async () => {
+    const { call, token } = await setup();
+    const create = creator(call, token);
+    const url = "https://relay.corp.example/dingtalk/robot/send?access_token=abcdef0123456789";
+    const created = await create("dingtalk", { url });
+    expect(created.status).toBe(201);
+    const masked = created.body.channel.config.url;
+    expect(masked).not.toContain("abcdef0123");
+    const edited = await call<{ channel: any }>("PUT", `/api/notifications/channels/${created.body.channel.id}`, { token, body: { name: "Renamed", config: { url: masked } } });
+    expect([edited.status, edited.body.channel.name, edited.body.channel.config.url]).toEqual([200, "Renamed", masked]);
+  });
+
+  test("every type's empty required fields say 'is required'", async () => {
+    const { call, token } = await setup();
+    const create = creator(call, token);
+    for (const type of CHANNEL_TYPES) {
+      const res = await create(type, {});
+      expect([type, res.status]).toEqual([type, 400]);
+      expect(res.body.message).toEndWith("is required");
+    }
+  });
+
+  test("a failed test send shows on the channel list: its error and when, not 'never sent'", async () => {
+    const { call, token } = await setup();
+    const create = creator(call, token);
+    const id = (await create("webhook", { url: `${fake.url}/hook` })).body.channel.id;
+    fake.answer(() => new Response("no such hook", { status: 404 }));
+    const before = Date.now();
+    const refused = await call("POST", `/api/notifications/channels/${id}/test`, { token });
+    expect(refused.status).toBe(502);
+    const [channel] = (await call<{ channels: any[] }>("GET", "/api/notifications/channels", { token })).body.channels;
+    expect(channel.health).toMatchObject({ failing: false, consecutiveFailures: 1, lastSuccessAt: null });
+    expect(channel.health.lastError).toContain("404");
+    expect(channel.health.lastFailureAt).toBeGreaterThanOrEqual(before);
   });
 });

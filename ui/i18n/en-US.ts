@@ -1082,7 +1082,8 @@ const enUS: Messages = {
       disabled: "Disabled",
       failing: "Failing",
       failingTitle: "The last {{count}} messages failed. Last error: {{error}}",
-      lastError: "Last error: {{error}}",
+      failed: "Last send failed",
+      lastFailure: "Last failure",
       working: "Working",
       lastSent: "Last sent",
       nothingSent: "Nothing sent yet",
@@ -1159,6 +1160,12 @@ const enUS: Messages = {
       recipientInvalid: "Invalid recipient address",
       webhookUrlRequired: "Webhook URL is required",
       webhookUrlInvalid: "Webhook URL must start with http:// or https://",
+      webhookUrlShape: {
+        slack: "This is not a Slack webhook URL: it looks like https://hooks.slack.com/services/T…/B…/…",
+        dingtalk: "This is not a DingTalk webhook URL: it looks like https://oapi.dingtalk.com/robot/send?access_token=…",
+        wecom: "This is not a WeCom webhook URL: it looks like https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…",
+        feishu: "This is not a Feishu / Lark webhook URL: it looks like https://open.feishu.cn/open-apis/bot/v2/hook/…",
+      },
     },
     log: {
       title: "Delivery log",

@@ -1075,7 +1075,8 @@ const zhCN = {
       disabled: "已停用",
       failing: "发送失败",
       failingTitle: "最近 {{count}} 条消息发送失败。最后一次错误：{{error}}",
-      lastError: "最后一次错误：{{error}}",
+      failed: "上次发送失败",
+      lastFailure: "最近失败",
       working: "正常",
       lastSent: "最近发送",
       nothingSent: "尚未发送过",
@@ -1152,6 +1153,12 @@ const zhCN = {
       recipientInvalid: "收件人地址不正确",
       webhookUrlRequired: "请输入 Webhook URL",
       webhookUrlInvalid: "Webhook URL 必须以 http:// 或 https:// 开头",
+      webhookUrlShape: {
+        slack: "这不是 Slack 的 Webhook 地址，正确格式为 https://hooks.slack.com/services/T…/B…/…",
+        dingtalk: "这不是钉钉机器人的 Webhook 地址，正确格式为 https://oapi.dingtalk.com/robot/send?access_token=…",
+        wecom: "这不是企业微信机器人的 Webhook 地址，正确格式为 https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…",
+        feishu: "这不是飞书机器人的 Webhook 地址，正确格式为 https://open.feishu.cn/open-apis/bot/v2/hook/…",
+      },
     },
     log: {
       title: "发送记录",

@@ -102,7 +102,7 @@ describe("dingtalk validate", () => {
       ok: false,
       error: { code: "WEBHOOK_URL_INVALID", message: "Webhook URL must start with http:// or https://" },
     });
-    expect(dingtalk.validate({ url: "https://oapi.dingtalk.com/robot/send", secret: true })).toEqual({
+    expect(dingtalk.validate({ url: "https://oapi.dingtalk.com/robot/send?access_token=abc", secret: true })).toEqual({
       ok: false,
       error: { code: "VALIDATION", message: "secret must be a string (got a boolean)" },
     });

@@ -26,7 +26,7 @@ export const dingtalk: Provider<"dingtalk"> = {
   // 20 messages per minute per robot.
   perMinute: 20,
 
-  validate: (input) => check(input, (config) => urlWithSecret(config)),
+  validate: (input) => check(input, (config) => urlWithSecret(config, "dingtalk")),
 
   async send(config, message, ctx) {
     let url = config.url;

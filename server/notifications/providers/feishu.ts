@@ -28,7 +28,7 @@ export const feishu: Provider<"feishu"> = {
   secretFields: ["url", "secret"],
   perMinute: 100,
 
-  validate: (input) => check(input, (config) => urlWithSecret(config)),
+  validate: (input) => check(input, (config) => urlWithSecret(config, "feishu")),
 
   async send(config, message, ctx) {
     const content = clip(message.lines.join("\n"), 10_000);

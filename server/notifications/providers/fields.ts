@@ -1,6 +1,7 @@
 // Config checking shared by the providers: each reads its fields in order and stops at the first problem, with the
 // spec's code and message for the known ones and VALIDATION (naming the field and what was sent) for the rest.
 import type { ConfigError } from "./provider";
+import { fitsUrlShape, hasUrlShape, isWebhookUrl, urlShapeMessage } from "./webhook-url";
 
 /** Thrown inside a validate() and turned into its `{ ok: false, error }` by `check`. */
 class Invalid extends Error {
@@ -15,7 +16,6 @@ export function fail(code: string, message: string): never {
 
 export const URL_REQUIRED: ConfigError = { code: "WEBHOOK_URL_REQUIRED", message: "Webhook URL is required" };
 export const URL_INVALID: ConfigError = { code: "WEBHOOK_URL_INVALID", message: "Webhook URL must start with http:// or https://" };
-export const MAX_URL_LENGTH = 2048;
 
 /** Runs a reader over a config; the reader throws (via the helpers below) at the first problem. */
 export function check<C>(config: unknown, read: (config: Record<string, unknown>) => C): { ok: true; config: C } | { ok: false; error: ConfigError } {
@@ -48,17 +48,14 @@ export function requiredText(config: Record<string, unknown>, field: string, req
   return value;
 }
 
-/** The `url` field of the webhook-style types: http(s), parsable, at most 2048 characters; a secret (it may carry a key). */
-export function webhookUrl(config: Record<string, unknown>): string {
+/**
+ * The `url` field of the webhook-style types: http(s), parsable, at most 2048 characters, and of the provider's shape
+ * (webhook-url.ts); a secret (it may carry a key).
+ */
+export function webhookUrl(config: Record<string, unknown>, type: string): string {
   const value = requiredText(config, "url", URL_REQUIRED, true);
-  if (value.length > MAX_URL_LENGTH) fail(URL_INVALID.code, URL_INVALID.message);
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    return fail(URL_INVALID.code, URL_INVALID.message);
-  }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") fail(URL_INVALID.code, URL_INVALID.message);
+  if (!isWebhookUrl(value)) fail(URL_INVALID.code, URL_INVALID.message);
+  if (hasUrlShape(type) && !fitsUrlShape(type, value)) fail("WEBHOOK_URL_SHAPE", urlShapeMessage(type));
   return value;
 }
 
@@ -78,8 +75,8 @@ export function describe(value: unknown, secret = false): string {
 }
 
 /** A webhook URL with an optional signing secret (webhook, DingTalk, Feishu). */
-export function urlWithSecret(config: Record<string, unknown>): { url: string; secret?: string } {
-  const url = webhookUrl(config);
+export function urlWithSecret(config: Record<string, unknown>, type: string): { url: string; secret?: string } {
+  const url = webhookUrl(config, type);
   const secret = text(config, "secret", true);
   return secret ? { url, secret } : { url };
 }

@@ -15,7 +15,7 @@ export const slack: Provider<"slack"> = {
   // Incoming webhooks allow about one message per second.
   perMinute: 60,
 
-  validate: (input) => check(input, (config) => ({ url: webhookUrl(config) })),
+  validate: (input) => check(input, (config) => ({ url: webhookUrl(config, "slack") })),
 
   async send(config, message, ctx) {
     // Block limits: header text 150 characters, section text 3000 (counted escaped).

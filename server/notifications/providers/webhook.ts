@@ -18,7 +18,7 @@ export const webhook: Provider<"webhook"> = {
   masks: { url: maskUrlKeys },
   perMinute: 60,
 
-  validate: (input) => check(input, (config) => urlWithSecret(config)),
+  validate: (input) => check(input, (config) => urlWithSecret(config, "webhook")),
 
   async send(config, message, ctx) {
     // Serialised once: the signature covers exactly these bytes.

@@ -18,7 +18,7 @@ export const wecom: Provider<"wecom"> = {
   // 20 messages per minute per robot.
   perMinute: 20,
 
-  validate: (input) => check(input, (config) => ({ url: webhookUrl(config) })),
+  validate: (input) => check(input, (config) => ({ url: webhookUrl(config, "wecom") })),
 
   async send(config, message, ctx) {
     // markdown.content is limited to 4096 UTF-8 bytes.

@@ -3,7 +3,7 @@
 //
 // data-testids: `channels-add`, `channels-loading`, `channels-error`, `channels-empty`, `channels-list`,
 //   `channel-row-{id}`, `channel-name-{id}`, `channel-enabled-{id}` (checkbox), `channel-health-{id}`
-//   (data-health="failing|working|idle|disabled"), `channel-last-error-{id}`, `channel-test-{id}`,
+//   (data-health="failing|failed|working|idle|disabled"), `channel-last-error-{id}` (the latest send's failure), `channel-test-{id}`,
 //   `channel-log-toggle-{id}`, `channel-edit-{id}`, `channel-delete-{id}`.
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,6 +19,7 @@ import { Ago } from "../../components/time";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { ChannelFormDialog } from "./ChannelForm";
 import { DeliveryLog } from "./DeliveryLog";
+import { channelHealth, lastSendFailed } from "./model";
 import { Badge } from "./parts";
 import { useChannels } from "./useChannels";
 
@@ -147,7 +148,8 @@ function ChannelRow({ channel: c, logOpen, logVersion, deleting, onToggleLog, on
     }
   };
 
-  const health = !c.enabled ? "disabled" : c.health.failing ? "failing" : c.health.lastSuccessAt !== null ? "working" : "idle";
+  const health = channelHealth(c);
+  const failed = lastSendFailed(c);
   return (
     <li data-testid={`channel-row-${c.id}`} className="px-4 py-4 sm:px-6">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-3">
@@ -164,15 +166,20 @@ function ChannelRow({ channel: c, logOpen, logVersion, deleting, onToggleLog, on
                   {t("notifications.channels.failing")}
                 </Badge>
               )}
+              {health === "failed" && <Badge tone="amber">{t("notifications.channels.failed")}</Badge>}
               {health === "working" && <Badge tone="green">{t("notifications.channels.working")}</Badge>}
             </span>
           </div>
-          <p className="mt-1 text-xs text-slate-500">
-            {t("notifications.channels.lastSent")}: <Ago at={c.health.lastSuccessAt} never={t("notifications.channels.nothingSent")} />
-          </p>
-          {c.health.failing && c.health.lastError && (
+          {/* Once a send has failed, "nothing sent yet" would hide it: the failure is stated instead. */}
+          {(c.health.lastSuccessAt !== null || c.health.lastFailureAt === null) && (
+            <p className="mt-1 text-xs text-slate-500">
+              {t("notifications.channels.lastSent")}: <Ago at={c.health.lastSuccessAt} never={t("notifications.channels.nothingSent")} />
+            </p>
+          )}
+          {failed && (
             <p data-testid={`channel-last-error-${c.id}`} className="mt-1 break-words text-xs text-red-700 [overflow-wrap:anywhere]">
-              {t("notifications.channels.lastError", { error: c.health.lastError })}
+              {t("notifications.channels.lastFailure")}: <Ago at={c.health.lastFailureAt} never="" />
+              {c.health.lastError && ` — ${c.health.lastError}`}
             </p>
           )}
         </div>

@@ -76,6 +76,15 @@ describe("client checks match the server's", () => {
     ["dingtalk", { url: "https://oapi.dingtalk.com/robot/send?access_token=x", secret: "SECabc" }, null],
     ["wecom", { url: "" }, "WEBHOOK_URL_REQUIRED"],
     ["feishu", { url: "https://open.feishu.cn/open-apis/bot/v2/hook/x" }, null],
+    // Provider URL shapes: the path is checked, not the host (a relay may stand in front).
+    ["slack", { url: "https://api.slack.com/apps/A0123" }, "WEBHOOK_URL_SHAPE"],
+    ["slack", { url: "https://relay.example/slack/services/T/B/X" }, null],
+    ["dingtalk", { url: "https://oapi.dingtalk.com/robot/send" }, "WEBHOOK_URL_SHAPE"],
+    ["dingtalk", { url: "http://10.0.0.8/robot/send?access_token=x" }, null],
+    ["wecom", { url: "https://oapi.dingtalk.com/robot/send?access_token=x" }, "WEBHOOK_URL_SHAPE"],
+    ["wecom", { url: "https://relay.example/cgi-bin/webhook/send?key=k" }, null],
+    ["feishu", { url: "https://open.feishu.cn/app" }, "WEBHOOK_URL_SHAPE"],
+    ["feishu", { url: "https://open.larksuite.com/open-apis/bot/v2/hook/x" }, null],
   ];
   for (const [type, fields, code] of cases) {
     test(`${type} ${JSON.stringify(fields)} → ${code ?? "ok"}`, () => {
@@ -189,4 +198,15 @@ describe("editing a channel with masked secrets", () => {
     const v = form("slack", { url: "https://example.com/h" });
     expect(changeType(v, "webhook").fields.url).toBe("https://example.com/h");
   });
+});
+
+test("a provider URL of the wrong shape reads as the server says it, in English; a kept masked URL needs no check", () => {
+  for (const type of ["slack", "dingtalk", "wecom", "feishu"] as const) {
+    const key = validateChannelForm(form(type, { url: "https://example.com/not-a-hook" })).url;
+    expect(key).toBe(`notifications.channelForm.webhookUrlShape.${type}`);
+    const server = PROVIDERS[type].validate({ url: "https://example.com/not-a-hook" });
+    expect(server.ok ? null : server.error.message).toBe(enUS.notifications.channelForm.webhookUrlShape[type]);
+  }
+  const stored = formFromChannel(channel("dingtalk", maskConfig(PROVIDERS.dingtalk, { url: "https://oapi.dingtalk.com/robot/send?access_token=0123456789abcdef" })));
+  expect(validateChannelForm({ ...stored, name: "Renamed" }, stored)).toEqual({});
 });

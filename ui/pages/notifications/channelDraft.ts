@@ -1,6 +1,7 @@
 // The channel form's model: which fields each type has, checking them as the server does (spec §5, §8), and turning
 // the form into the API's config and back. Pure functions; the form is ChannelForm.tsx.
 import type { ChannelInput, ChannelType, PublicChannel } from "../../api/notifications";
+import { fitsUrlShape, isWebhookUrl, URL_SHAPES } from "../../../server/notifications/providers/webhook-url";
 
 export type ConfigField = "apiKey" | "from" | "to" | "url" | "botToken" | "chatId" | "secret";
 /** The form's field names: the name plus the config fields. */
@@ -32,12 +33,12 @@ export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
 /** Example values for the placeholders: addresses and URL shapes, the same in every language. */
 export const PLACEHOLDERS: Partial<Record<ChannelType, Partial<Record<ConfigField, string>>>> = {
   resend: { apiKey: "re_…", from: "Vigil <alerts@example.com>", to: "ops@example.com, oncall@example.com" },
-  slack: { url: "https://hooks.slack.com/services/T000/B000/XXXX" },
+  slack: { url: URL_SHAPES.slack.example },
   telegram: { botToken: "123456789:AAE…", chatId: "-1001234567890 / @my_channel" },
   webhook: { url: "https://example.com/hooks/vigil" },
-  dingtalk: { url: "https://oapi.dingtalk.com/robot/send?access_token=…", secret: "SEC…" },
-  wecom: { url: "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…" },
-  feishu: { url: "https://open.feishu.cn/open-apis/bot/v2/hook/…" },
+  dingtalk: { url: URL_SHAPES.dingtalk.example, secret: "SEC…" },
+  wecom: { url: URL_SHAPES.wecom.example },
+  feishu: { url: URL_SHAPES.feishu.example },
 };
 
 export type FieldValues = Record<ConfigField, string>;
@@ -70,14 +71,13 @@ export function formFromChannel(channel: PublicChannel): ChannelFormValues {
   return { name: channel.name, type: channel.type, enabled: channel.enabled, fields: fieldsFromConfig(channel.config) };
 }
 
-// --- checks (the providers' rules: server/notifications/providers/{fields,resend,telegram}.ts) ----------------------
+// --- checks (the providers' rules: server/notifications/providers/{fields,resend,telegram,webhook-url}.ts) ----------
 
 const ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[^\s@<>(),;:"[\]\\]+\.[^\s@<>(),;:"[\]\\]+$/;
 const SENDER = /^(?:([^<>]*?)\s*<([^<>\s]+)>|([^<>\s]+))$/;
 const BOT_TOKEN = /^\d+:[A-Za-z0-9_-]{35}$/;
 const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z0-9_]{1,64})$/;
 export const MAX_RECIPIENTS = 50;
-export const MAX_URL_LENGTH = 2048;
 export const NAME_MAX = 100;
 
 export const isEmail = (value: string) => value.length <= 254 && ADDRESS.test(value);
@@ -96,16 +96,6 @@ export function splitRecipients(value: string): string[] {
   return [...new Set(value.split(/[\s,;]+/).filter(Boolean))];
 }
 
-export function isWebhookUrl(value: string): boolean {
-  if (value.length > MAX_URL_LENGTH) return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-}
-
 const K = "notifications.channelForm.";
 export type ChannelFormErrors = Partial<Record<FormField, string>>;
 
@@ -122,13 +112,13 @@ export function validateChannelForm(v: ChannelFormValues, original?: ChannelForm
   for (const spec of CHANNEL_FIELDS[v.type]) {
     const value = v.fields[spec.name].trim();
     if (spec.secret && isKeptSecret(spec.name, v, original)) continue;
-    const problem = checkField(spec, value);
+    const problem = checkField(spec, value, v.type);
     if (problem) errors[spec.name] = `${K}${problem}`;
   }
   return errors;
 }
 
-function checkField(spec: FieldSpec, value: string): string | null {
+function checkField(spec: FieldSpec, value: string, type: ChannelType): string | null {
   switch (spec.name) {
     case "apiKey":
       return value ? null : "apiKeyRequired";
@@ -142,7 +132,8 @@ function checkField(spec: FieldSpec, value: string): string | null {
     }
     case "url":
       if (!value) return "webhookUrlRequired";
-      return isWebhookUrl(value) ? null : "webhookUrlInvalid";
+      if (!isWebhookUrl(value)) return "webhookUrlInvalid";
+      return fitsUrlShape(type, value) ? null : `webhookUrlShape.${type}`;
     case "botToken":
       if (!value) return "botTokenRequired";
       return BOT_TOKEN.test(value) ? null : "botTokenInvalid";
@@ -211,6 +202,7 @@ export function fieldOfErrorCode(code: string | undefined): FormField | null {
       return "to";
     case "WEBHOOK_URL_REQUIRED":
     case "WEBHOOK_URL_INVALID":
+    case "WEBHOOK_URL_SHAPE":
       return "url";
     default:
       return null;

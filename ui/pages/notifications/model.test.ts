@@ -1,7 +1,9 @@
 import { expect, test } from "bun:test";
+import type { ChannelHealth } from "../../../server/notifications/public";
 import { DEFAULT_SETTINGS } from "../../../server/notifications/store";
 import {
   agentDraft,
+  channelHealth,
   agentSettings,
   eventKinds,
   isTimeZone,
@@ -85,4 +87,15 @@ test("the target search matches every word, sorts by name and keeps at most the 
 
 test("a grouped message names each kind of event once", () => {
   expect(eventKinds([{ kind: "down" }, { kind: "down" }, { kind: "recovery" }])).toEqual(["down", "recovery"]);
+});
+
+test("a channel's health: a failed last send shows even before it counts as failing", () => {
+  const health: ChannelHealth = { failing: false, consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, lastError: null };
+  const of = (h: Partial<ChannelHealth>, enabled = true) => channelHealth({ enabled, health: { ...health, ...h } });
+  expect(of({})).toBe("idle");
+  expect(of({ consecutiveFailures: 1, lastFailureAt: 5, lastError: "HTTP 404" })).toBe("failed");
+  expect(of({ lastSuccessAt: 10, lastFailureAt: 5 })).toBe("working");
+  expect(of({ lastSuccessAt: 10, lastFailureAt: 20, consecutiveFailures: 1 })).toBe("failed");
+  expect(of({ failing: true, consecutiveFailures: 3, lastFailureAt: 20 })).toBe("failing");
+  expect(of({ lastFailureAt: 20 }, false)).toBe("disabled");
 });

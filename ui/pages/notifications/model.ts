@@ -1,6 +1,6 @@
 // The notification screen's model: its tabs (in the URL), the settings forms' drafts and checks, the target lists'
 // search. Pure functions; the screens are the *.tsx files beside it.
-import type { AgentNotificationSettings, MonitorNotificationSettings, NotificationEventKind } from "../../api/notifications";
+import type { AgentNotificationSettings, MonitorNotificationSettings, NotificationEventKind, PublicChannel } from "../../api/notifications";
 
 // --- tabs ----------------------------------------------------------------------------------------------------------
 
@@ -33,6 +33,20 @@ export function tabHref(tab: Tab, selected?: number | null): string {
   const params = new URLSearchParams({ tab });
   if (selected && (tab === "monitors" || tab === "agents")) params.set(tab === "monitors" ? "monitor" : "agent", String(selected));
   return `/notifications?${params.toString()}`;
+}
+
+// --- channel health ------------------------------------------------------------------------------------------------
+
+/** Whether the channel's latest send (a test or an alert) failed: no success since its last failure. */
+export const lastSendFailed = ({ health: h }: Pick<PublicChannel, "health">) =>
+  h.lastFailureAt !== null && (h.lastSuccessAt === null || h.lastFailureAt > h.lastSuccessAt);
+
+/** What the list says of a channel: off; failing (3 in a row); its last send failed; working; or nothing tried yet. */
+export function channelHealth(c: Pick<PublicChannel, "enabled" | "health">): "disabled" | "failing" | "failed" | "working" | "idle" {
+  if (!c.enabled) return "disabled";
+  if (c.health.failing) return "failing";
+  if (lastSendFailed(c)) return "failed";
+  return c.health.lastSuccessAt !== null ? "working" : "idle";
 }
 
 // --- settings drafts -----------------------------------------------------------------------------------------------
