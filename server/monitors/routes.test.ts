@@ -181,6 +181,31 @@ describe("manual check, history, series", () => {
   });
 });
 
+describe("latest checks of chosen monitors", () => {
+  test("GET /checks/recent?ids= answers for those monitors only (the list's rows in view); bad id lists are 400", async () => {
+    const { call, token, db } = await signedIn();
+    const create = async (name: string) => (await call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: { ...valid(), name, active: false } })).body.monitor.id;
+    const [a, b, c] = [await create("a"), await create("b"), await create("c")];
+    const insert = db.$client.prepare("INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error) VALUES (?, ?, ?, ?, 200, NULL)");
+    insert.run(a, 1_000, 1, 10);
+    insert.run(a, 2_000, 0, null);
+    insert.run(c, 3_000, 1, 30);
+    type Recent = { checks: Record<string, { time: number; status: string }[]> };
+    const some = await call<Recent>("GET", `/api/monitors/checks/recent?ids=${a},${b},${c + 100}`, { token });
+    expect(some.status).toBe(200);
+    expect(Object.keys(some.body.checks).sort()).toEqual([String(a), String(b)]);
+    expect(some.body.checks[a]!.map((x) => [x.time, x.status])).toEqual([[1_000, "up"], [2_000, "down"]]);
+    expect(some.body.checks[b]).toEqual([]);
+    expect(Object.keys((await call<Recent>("GET", "/api/monitors/checks/recent", { token })).body.checks)).toHaveLength(3);
+
+    const tooMany = Array.from({ length: 201 }, (_, i) => i + 1).join(",");
+    for (const ids of ["", "0", "a", "1,,2", "1,", "-1", "1.5", tooMany]) {
+      const bad = await call("GET", `/api/monitors/checks/recent?ids=${ids}`, { token });
+      expect({ ids: ids.slice(0, 10), status: bad.status, code: bad.body.code }).toEqual({ ids: ids.slice(0, 10), status: 400, code: "VALIDATION" });
+    }
+  });
+});
+
 describe("bad input", () => {
   const cases: [string, Record<string, unknown>, number, string, RegExp][] = [
     ["no name", { url: "http://x.test/" }, 400, "VALIDATION", /Name is required/],

@@ -135,6 +135,23 @@ export const pushQuery = t.Object({
   ping: t.Optional(t.Integer({ minimum: 0, maximum: PUSH_PING_MAX_MS, error: `ping must be a whole number of milliseconds from 0 to ${PUSH_PING_MAX_MS}` })),
 });
 
+/** The most monitors one call for recent checks may name: the list asks for the rows in view (a few dozen). */
+export const RECENT_IDS_MAX = 200;
+
+export const recentChecksQuery = t.Object({
+  ids: t.Optional(
+    t
+      .Transform(
+        t.String({
+          pattern: `^[1-9][0-9]{0,14}(,[1-9][0-9]{0,14}){0,${RECENT_IDS_MAX - 1}}$`,
+          error: `ids must be up to ${RECENT_IDS_MAX} monitor ids separated by commas`,
+        }),
+      )
+      .Decode((value) => value.split(",").map(Number))
+      .Encode((ids) => ids.join(",")),
+  ),
+});
+
 export const seriesQuery = t.Object({
   range: t.Optional(t.Union(SERIES_RANGES.map((r) => t.Literal(r)), { error: `range must be ${SERIES_RANGES.slice(0, -1).join(", ")} or ${SERIES_RANGES.at(-1)}` })),
 });

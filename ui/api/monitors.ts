@@ -45,3 +45,7 @@ export const getRecentChecks = (id: number) => api.get<{ checks: RecentCheck[] }
 
 /** The last 50 checks of every monitor, by id (the list's strips). */
 export const getAllRecentChecks = () => api.get<{ checks: Record<string, RecentCheck[]> }>("/api/monitors/checks/recent");
+
+/** The latest checks of these monitors only (the list asks for the rows in view). */
+export const getRecentChecksOf = (ids: readonly number[]) =>
+  api.get<{ checks: Record<string, RecentCheck[]> }>(`/api/monitors/checks/recent?ids=${ids.join(",")}`);

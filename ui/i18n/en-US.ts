@@ -376,7 +376,7 @@ const enUS: Messages = {
       noMatch: "No monitor matches the search and filters.",
       shown: "{{shown}} of {{total}} monitors",
       table: "Monitors",
-      heartbeatColumn: "Last 24 h",
+      heartbeatColumn: "Latest checks · 24 h",
       lastPush: "last push {{time}} ago",
       noPush: "no push yet",
       heartbeat: {

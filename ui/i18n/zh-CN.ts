@@ -373,7 +373,7 @@ const zhCN = {
       noMatch: "没有符合搜索和筛选条件的监控。",
       shown: "显示 {{shown}} / {{total}} 个监控",
       table: "监控",
-      heartbeatColumn: "最近 24 小时",
+      heartbeatColumn: "最近检查 · 24 小时",
       lastPush: "上次推送于 {{time}}前",
       noPush: "尚未收到推送",
       heartbeat: {

@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Link, useLocation, useSearch } from "wouter";
 import { errorMessage } from "../../api/errors";
-import { checkMonitor, deleteMonitor, listMonitors, updateMonitor, type PublicMonitor } from "../../api/monitors";
+import { checkMonitor, deleteMonitor, listMonitors, updateMonitor, type PublicMonitor, type RecentCheck } from "../../api/monitors";
 import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
 import { useMediaQuery } from "../../components/hooks";
@@ -14,9 +14,11 @@ import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
 import { translateCheckError } from "./checkError";
+import { CheckStrip } from "./CheckStrip";
 import { HeartbeatStrip } from "./list/HeartbeatStrip";
 import { ListToolbar, NoMatch } from "./list/ListToolbar";
 import { createListStore, type ListStore } from "./list/store";
+import { useVisibleChecks } from "./list/useVisibleChecks";
 import { useWindowRows } from "./list/useWindowRows";
 import {
   DEFAULT_VIEW,
@@ -258,6 +260,7 @@ function MonitorTable({
   const rowHeight = wide ? ROW_HEIGHT.table : ROW_HEIGHT.card;
   const body = useRef<HTMLDivElement>(null);
   const { start, end, padTop, padBottom } = useWindowRows(body, shown.length, rowHeight, wide ? 8 : 4);
+  useVisibleChecks(store, shown, start, end);
 
   const header = (key: SortKey | null, label: string, className = "") => {
     if (!key) {
@@ -347,6 +350,8 @@ function Target({ m }: { m: PublicMonitor }) {
   );
 }
 
+const NO_CHECKS: RecentCheck[] = [];
+
 const MonitorRow = memo(function MonitorRow({
   id,
   store,
@@ -409,7 +414,9 @@ const MonitorRow = memo(function MonitorRow({
           </span>
         )}
       </div>
-      <div role="cell" className={`${CELL} order-1 flex items-center justify-end lg:order-none lg:block`}>
+      <div role="cell" className={`${CELL} order-1 flex flex-col items-end justify-center gap-1 lg:order-none lg:items-start`}>
+        {/* Grey cells until the row's checks arrive (fetched once it is in view). */}
+        <CheckStrip checks={entry.checks ?? NO_CHECKS} size="xs" data-testid={`monitor-checks-${id}`} />
         <HeartbeatStrip heartbeat={entry.heartbeat} hour={entry.hour} data-testid={`monitor-heartbeat-${id}`} />
       </div>
       <div role="cell" className={`${CELL} whitespace-nowrap tabular-nums lg:text-right`}>

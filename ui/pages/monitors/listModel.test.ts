@@ -146,6 +146,13 @@ describe("filtering and sorting", () => {
     expect(names(filterAndSort(list, view({ sort: "responseTime", dir: "asc" })))).toEqual(["Auth", "Checkout API", "web 2", "Backups", "web 10"]);
   });
 
+  test("by response time: numbers compare as numbers (9 ms < 80 ms < 100 ms < 1 200 ms), not as text", () => {
+    const timed = [9, 1200, 100, 80].map((ms, i) => monitor({ id: 10 + i, name: `t${i}`, status: "up", responseTime: ms }));
+    const times = (v: ListView) => filterAndSort(timed, v).map((m) => m.responseTime);
+    expect(times(view({ sort: "responseTime", dir: "asc" }))).toEqual([9, 80, 100, 1200]);
+    expect(times(view({ sort: "responseTime", dir: "desc" }))).toEqual([1200, 100, 80, 9]);
+  });
+
   test("by uptime: least available first by default; none last", () => {
     expect(names(filterAndSort(list, view({ sort: "uptime", dir: "asc" })))).toEqual(["web 10", "Backups", "Auth", "Checkout API", "web 2"]);
     expect(names(filterAndSort(list, view({ sort: "uptime", dir: "desc" })))).toEqual(["Checkout API", "Auth", "Backups", "web 10", "web 2"]);

@@ -49,7 +49,7 @@ export const HeartbeatStrip = memo(function HeartbeatStrip({ heartbeat, hour, "d
   const label =
     totals.checks === 0 ? t("monitors.list.heartbeat.empty") : t("monitors.list.heartbeat.label", { up: totals.up, total: totals.checks });
   return (
-    <div role="img" aria-label={label} className="flex h-5 items-stretch gap-px" data-testid={testId} data-up={totals.up} data-checks={totals.checks}>
+    <div role="img" aria-label={label} className="flex h-2.5 items-stretch gap-px" data-testid={testId} data-up={totals.up} data-checks={totals.checks}>
       {pairs.map((pair, i) => {
         const start = (last - (HEARTBEAT_HOURS - 1 - i)) * HOUR_MS;
         const time = formatHour(start, i18n.language);

@@ -153,3 +153,53 @@ describe("list store", () => {
     expect(store.monitors()).not.toBe(a);
   });
 });
+
+describe("a row's latest checks", () => {
+  const recent = (time: number, up = true) => checkEvent(1, time, up).result;
+
+  test("fetched once for the rows in view; a check arriving during the fetch is added to its answer, once", () => {
+    const { store } = setup();
+    store.setAll([monitor({ id: 1 }), monitor({ id: 2, name: "Other" })]);
+    expect(store.get(1)!.checks).toBeNull();
+    expect(store.claimChecks([1, 2, 99])).toEqual([1, 2]);
+    expect(store.claimChecks([1, 2])).toEqual([]); // already being fetched: not asked twice
+    const woken: number[] = [];
+    store.subscribeRow(1, () => woken.push(1));
+
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0 + 2000, false) }); // live, before the answer came
+    store.setChecks([1, 2], { 1: [recent(T0), recent(T0 + 1000)] }); // read before that check; 2 has none yet
+    expect(store.get(1)!.checks!.map((c) => [c.time, c.status])).toEqual([
+      [T0, "up"],
+      [T0 + 1000, "up"],
+      [T0 + 2000, "down"],
+    ]);
+    expect(store.get(2)!.checks).toEqual([]);
+    expect(woken.length).toBeGreaterThan(0);
+    expect(store.claimChecks([1, 2])).toEqual([]); // loaded
+
+    // From then on live checks append (the same check twice, as a reply and a push, counts once), 50 at most.
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0 + 3000, true) });
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0 + 3000, true) });
+    expect(store.get(1)!.checks).toHaveLength(4);
+    for (let i = 0; i < 60; i++) store.apply({ type: "monitor.check", data: checkEvent(1, T0 + 10_000 + i, true) });
+    expect(store.get(1)!.checks).toHaveLength(50);
+    expect(store.get(1)!.checks!.at(-1)!.time).toBe(T0 + 10_059);
+    // An edit keeps the strip; a fresh list (after a reconnect) fetches it again.
+    store.upsert(monitor({ id: 1, name: "Renamed" }));
+    expect(store.get(1)!.checks).toHaveLength(50);
+    store.setAll([monitor({ id: 1 })]);
+    expect(store.get(1)!.checks).toBeNull();
+  });
+
+  test("an answer that comes after a reload or a failed fetch is not applied; the rows may ask again", () => {
+    const { store } = setup();
+    store.setAll([monitor({ id: 1 })]);
+    expect(store.claimChecks([1])).toEqual([1]);
+    store.setAll([monitor({ id: 1 })]); // reconnected while the fetch was out
+    store.setChecks([1], { 1: [recent(T0)] });
+    expect(store.get(1)!.checks).toBeNull();
+    expect(store.claimChecks([1])).toEqual([1]);
+    store.releaseChecks([1]);
+    expect(store.claimChecks([1])).toEqual([1]);
+  });
+});

@@ -2,7 +2,8 @@
 // entry and wakes the one row that shows it; the list itself (filter, sort, counts, tag chips) is told only when
 // something it depends on changed, and not more than once per burst. That is what keeps a list of thousands smooth
 // while checks stream in (before: every check re-rendered — and re-sorted — every row).
-import type { MonitorCheckEvent, PublicMonitor } from "../../../api/monitors";
+import type { MonitorCheckEvent, PublicMonitor, RecentCheck } from "../../../api/monitors";
+import { appendCheck } from "../CheckStrip";
 import { applyCheck, applyStatus, displayStatus, type MonitorPush } from "../model";
 import { bumpHeartbeat, hourOf, normalizeHeartbeat, type HeartbeatPair } from "../listModel";
 
@@ -12,6 +13,8 @@ export interface ListEntry {
   heartbeat: HeartbeatPair[];
   /** The hour number of the strip's last pair. */
   hour: number;
+  /** The latest checks (oldest first), once fetched for a row that came into view; null until then. */
+  checks: RecentCheck[] | null;
 }
 
 export interface ListStoreOptions {
@@ -88,15 +91,20 @@ export function createListStore(options: ListStoreOptions = {}) {
 
   // The strip's last pair is the server's current hour. This clock stands for the server's; a monitor checked in a
   // later hour than this clock says shows the server is ahead (a slow clock here), so its hour is taken instead.
-  const entryOf = (monitor: PublicMonitor): ListEntry => ({
+  const entryOf = (monitor: PublicMonitor, checks: RecentCheck[] | null): ListEntry => ({
     monitor,
     heartbeat: normalizeHeartbeat(monitor.heartbeat),
     hour: Math.max(hourOf(now()), monitor.lastCheckedAt ? hourOf(monitor.lastCheckedAt) : 0),
+    checks,
   });
 
+  // Checks are fetched for the rows in view only (the whole list's would be megabytes). Checks that arrive live while
+  // a fetch is out are kept here and added to its answer, which may have been read before them.
+  const arriving = new Map<number, RecentCheck[]>();
+
   /** A whole monitor from the server (list, push, or a reply): its strip already counts its checks up to lastCheckedAt. */
-  function put(monitor: PublicMonitor) {
-    entries.set(monitor.id, entryOf(monitor));
+  function put(monitor: PublicMonitor, checks = entries.get(monitor.id)?.checks ?? null) {
+    entries.set(monitor.id, entryOf(monitor, checks));
     counted.set(monitor.id, monitor.lastCheckedAt ?? 0);
   }
 
@@ -104,14 +112,16 @@ export function createListStore(options: ListStoreOptions = {}) {
     const entry = entries.get(event.monitorId);
     if (!entry) return;
     const monitor = applyCheck(entry.monitor, event);
-    let { heartbeat, hour } = entry;
+    let { heartbeat, hour, checks } = entry;
     const time = event.result.time;
+    if (checks) checks = appendCheck(checks, event.result);
+    else arriving.get(event.monitorId)?.push(event.result);
     if (time > (counted.get(event.monitorId) ?? 0)) {
       counted.set(event.monitorId, time);
       ({ heartbeat, hour } = bumpHeartbeat(heartbeat, hour, time, event.result.status === "up"));
     }
-    if (monitor === entry.monitor && heartbeat === entry.heartbeat) return;
-    entries.set(event.monitorId, { monitor, heartbeat, hour });
+    if (monitor === entry.monitor && heartbeat === entry.heartbeat && checks === entry.checks) return;
+    entries.set(event.monitorId, { monitor, heartbeat, hour, checks });
     if (displayStatus(monitor) !== displayStatus(entry.monitor)) markStructure();
     else if (monitor.responseTime !== entry.monitor.responseTime || monitor.uptime24h !== entry.monitor.uptime24h) markMetrics();
     else if (monitor !== entry.monitor) all = null;
@@ -128,6 +138,7 @@ export function createListStore(options: ListStoreOptions = {}) {
   function remove(id: number) {
     if (!entries.delete(id)) return;
     counted.delete(id);
+    arriving.delete(id);
     markStructure();
     wake(id);
   }
@@ -136,9 +147,10 @@ export function createListStore(options: ListStoreOptions = {}) {
     /** Everything, as `GET /api/monitors` answered (on load, and after a reconnect). */
     setAll(monitors: readonly PublicMonitor[]) {
       const ids = new Set<number>();
+      arriving.clear();
       for (const m of monitors) {
         ids.add(m.id);
-        put(m);
+        put(m, null); // a fresh answer: strips are fetched again as their rows show (missed checks included)
       }
       for (const id of [...entries.keys()]) {
         if (!ids.has(id)) {
@@ -179,6 +191,32 @@ export function createListStore(options: ListStoreOptions = {}) {
     },
 
     get: (id: number): ListEntry | undefined => entries.get(id),
+
+    /** Of these ids, the monitors whose checks are neither loaded nor being fetched; they count as being fetched now. */
+    claimChecks(ids: readonly number[]): number[] {
+      const wanted = ids.filter((id) => entries.get(id)?.checks === null && !arriving.has(id));
+      for (const id of wanted) arriving.set(id, []);
+      return wanted;
+    },
+
+    /** A fetch's answer for the ids it claimed (a monitor it does not name has no checks yet). */
+    setChecks(ids: readonly number[], answer: Readonly<Record<string, RecentCheck[]>>) {
+      for (const id of ids) {
+        const during = arriving.get(id);
+        if (!during) continue; // the list was reloaded or the monitor deleted since: that answer is stale
+        arriving.delete(id);
+        const entry = entries.get(id);
+        if (!entry) continue;
+        const checks = during.reduce<RecentCheck[]>((list, check) => appendCheck(list, check), answer[id] ?? []);
+        entries.set(id, { ...entry, checks });
+        wake(id);
+      }
+    },
+
+    /** A fetch failed: its rows may try again when next shown. */
+    releaseChecks(ids: readonly number[]) {
+      for (const id of ids) arriving.delete(id);
+    },
 
     has: (id: number) => entries.has(id),
 
