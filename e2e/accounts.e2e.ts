@@ -36,7 +36,7 @@ test.describe("accounts (zh-CN)", () => {
     await form.locator("input[name=password]").fill(PASSWORD);
     await form.locator("input[name=confirmPassword]").fill("something else");
     await page.getByTestId("register-submit").click();
-    await expect(form.getByTestId("form-error")).toHaveText("两次输入的密码不一致");
+    await expect(form.getByTestId("register-confirmPassword-error")).toHaveText("两次输入的密码不一致");
     expect(sent).toBe(0);
   });
 
@@ -185,7 +185,7 @@ test.describe("accounts (en-US)", () => {
     await form.locator("input[name=password]").fill(PASSWORD);
     await form.locator("input[name=confirmPassword]").fill("mismatch!");
     await page.getByTestId("register-submit").click();
-    await expect(form.getByTestId("form-error")).toHaveText("Passwords do not match");
+    await expect(form.getByTestId("register-confirmPassword-error")).toHaveText("Passwords do not match");
     await form.locator("input[name=confirmPassword]").fill(PASSWORD);
     await page.getByTestId("register-submit").click();
     await expect(page).toHaveURL(/\/dashboard$/);

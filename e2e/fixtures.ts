@@ -10,6 +10,8 @@ const BINARY = resolve(process.env.VIGIL_BINARY ?? "dist/vigil");
 /** A running Vigil executable on a free port with its own empty data dir. */
 export interface Vigil {
   url: string;
+  /** Its data directory (vigil.db inside), for tests that must age what time would. */
+  dataDir: string;
   /** Calls the API directly (setup steps the test is not about). */
   api<T = any>(method: string, path: string, body?: unknown, token?: string): Promise<{ status: number; body: T }>;
   /** Makes an account (the first registers and becomes admin; later ones are created by it); returns token and user. */
@@ -69,7 +71,7 @@ async function startVigil(): Promise<{ vigil: Vigil; stop: () => Promise<void> }
     }
     rmSync(dataDir, { recursive: true, force: true });
   };
-  return { vigil: { url, api, register }, stop };
+  return { vigil: { url, dataDir, api, register }, stop };
 }
 
 export const test = base.extend<{ vigil: Vigil }>({

@@ -40,9 +40,9 @@ for (const lang of [
     opened: "已开放注册：现在任何人都可以注册",
     closedToast: "已关闭注册：只有受邀者可以注册",
     welcome: "注册成功，欢迎使用 Vigil！",
-    invited: "你已受邀加入，请在下方创建账户。",
+    invited: "你受邀以管理员身份加入，请在下方创建账户。",
+    used: "此邀请链接已被使用",
     created: "邀请链接已创建",
-    inviteInvalid: "邀请链接无效、已使用或已过期",
     noPending: "没有待使用的邀请。",
     revokeDialog: "其链接将立即失效，此操作无法撤销。",
     revoked: "邀请已撤销",
@@ -59,9 +59,9 @@ for (const lang of [
     opened: "Registration opened: anyone can register now",
     closedToast: "Registration closed: only invited people can register",
     welcome: "Registration successful. Welcome to Vigil!",
-    invited: "You have been invited: create your account below.",
+    invited: "You are invited to join as an administrator. Create your account below.",
+    used: "This invite link has already been used",
     created: "Invite link created",
-    inviteInvalid: "This invite link is not valid, already used or expired",
     noPending: "No pending invites.",
     revokeDialog: "Its link stops working at once. This action cannot be undone.",
     revoked: "Invite revoked",
@@ -144,7 +144,7 @@ for (const lang of [
 
       const dave = await newcomer(browser, vigil, lang.locale);
       await dave.goto(link);
-      await expect(dave.getByTestId("register-invited")).toHaveText(lang.invited);
+      await expect(dave.getByTestId("register-invite-role")).toHaveText(lang.invited);
       await expect(dave.getByTestId("register-closed")).toHaveCount(0);
       await fillRegister(dave, "dave");
       await expect(dave).toHaveURL(/\/dashboard$/);
@@ -160,13 +160,13 @@ for (const lang of [
       await expect(page.getByTestId("invite-link")).toHaveCount(0);
       await expect(page.getByTestId("users-table")).toContainText("dave");
 
-      // The same link a second time: the form, then the translated refusal; nobody signed in.
+      // The same link a second time: said at once, no form; the server refuses it too; nobody signed in.
       const erin = await newcomer(browser, vigil, lang.locale);
       await erin.goto(link);
-      await expect(erin.getByTestId("register-invited")).toBeVisible();
-      await fillRegister(erin, "erin");
-      await expect(erin.getByTestId("register-form").getByTestId("form-error")).toHaveText(lang.inviteInvalid);
-      await expect(erin).toHaveURL(/\/register\?invite=/);
+      await expect(erin.getByText(lang.used, { exact: true })).toBeVisible();
+      await expect(erin.getByTestId("register-form")).toHaveCount(0);
+      const again = await vigil.api("POST", "/api/auth/register", { username: "erin", password: PASSWORD, invite: new URL(link).searchParams.get("invite") });
+      expect([again.status, again.body.code]).toEqual([403, "INVITE_INVALID"]);
       expect(await erin.evaluate(() => localStorage.getItem("token"))).toBeNull();
       await dave.context().close();
       await erin.context().close();

@@ -1,8 +1,8 @@
-import type { PublicInvite } from "../../server/registration/service";
+import type { InviteCheck, PublicInvite } from "../../server/registration/service";
 import type { Role } from "../../server/users/public";
 import { api } from "./client";
 
-export type { PublicInvite };
+export type { InviteCheck, PublicInvite };
 
 /** The instance's registration setting and its pending (unused, unexpired) invites. */
 export interface RegistrationSettings {
@@ -32,3 +32,9 @@ export const setRegistrationOpen = (open: boolean) => api.put<{ open: boolean }>
 export const createInvite = (input: CreateInviteInput) => api.post<{ token: string; invite: PublicInvite }>("/api/registration/invites", input);
 
 export const revokeInvite = (id: number) => api.delete<object>(`/api/registration/invites/${id}`);
+
+/**
+ * Public: whether an invite link can still be used, and if so its role and expiry. The token goes in the body, never
+ * in a URL a log or proxy would keep.
+ */
+export const checkInvite = (token: string) => api.post<InviteCheck>("/api/registration/invites/check", { token });

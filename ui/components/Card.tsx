@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-export function Card({ children, className = "", ...rest }: { children: ReactNode; className?: string; "data-testid"?: string }) {
+export function Card({ children, className = "", ...rest }: { children: ReactNode; className?: string; id?: string; "data-testid"?: string }) {
   return (
     <section className={`rounded-xl border border-slate-200 bg-white shadow-sm ${className}`} {...rest}>
       {children}

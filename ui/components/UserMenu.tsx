@@ -4,12 +4,14 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "wouter";
 import { clearSession, isAdmin, user } from "../state/session";
 import { useDismiss } from "./hooks";
-import { ChevronDownIcon, LogoutIcon, UserIcon, UsersIcon } from "./icons";
+import { ChevronDownIcon, LogoutIcon, TerminalIcon, UserIcon, UsersIcon } from "./icons";
 
 const ITEM = "flex w-full cursor-pointer items-center gap-2.5 rounded-md px-3 py-2 text-left text-sm";
 const PLAIN = `${ITEM} text-slate-700 hover:bg-slate-100 hover:text-slate-900`;
+/** The id of the API tokens card on /profile (pages/profile/ApiTokens.tsx). */
+export const API_TOKENS_SECTION = "api-tokens";
 
-/** The logged-in user's dropdown: who you are, User management (admins), Profile, Logout. */
+/** The logged-in user's dropdown: who you are, User management (admins), Profile, its API tokens section, Logout. */
 export function UserMenu() {
   useSignals();
   const { t } = useTranslation();
@@ -71,6 +73,10 @@ export function UserMenu() {
           <Link href="/profile" className={PLAIN} data-testid="nav-profile">
             <UserIcon className="size-4 text-slate-400" />
             {t("nav.profile")}
+          </Link>
+          <Link href={`/profile#${API_TOKENS_SECTION}`} className={PLAIN} data-testid="nav-api-tokens">
+            <TerminalIcon className="size-4 text-slate-400" />
+            {t("nav.apiTokens")}
           </Link>
           <div className="my-1 h-px bg-slate-100" />
           <button type="button" onClick={logout} className={`${ITEM} text-red-600 hover:bg-red-50 hover:text-red-700`} data-testid="logout-button">

@@ -47,6 +47,7 @@ const enUS: Messages = {
     loggedInAs: "Logged in as",
     userManagement: "User management",
     profile: "Profile",
+    apiTokens: "API tokens",
     logout: "Logout",
     login: "Login",
     register: "Register",
@@ -63,6 +64,7 @@ const enUS: Messages = {
     video: "Video channel",
     tempMail: "Temporary mail",
     links: "External links",
+    apiDocs: "API documentation",
   },
   toast: {
     label: "Notifications",
@@ -72,6 +74,8 @@ const enUS: Messages = {
     subtitle:
       "Vigil watches your HTTP endpoints and servers, tells you the moment something breaks, and gives you a public status page. All in one executable.",
     getStarted: "Get started",
+    createAdmin: "Create the administrator account",
+    inviteOnly: "Registration is by invitation: ask your administrator for an invite link.",
     login: "Login",
     featuresTitle: "Features",
     features: {
@@ -124,6 +128,7 @@ const enUS: Messages = {
       failed: "Login failed, please try again later.",
       noAccount: "No account yet?",
       registerLink: "Register",
+      askForInvite: "No account yet? Ask your administrator for an invite link.",
     },
     register: {
       title: "Register",
@@ -135,10 +140,31 @@ const enUS: Messages = {
       failed: "Registration failed, please try again later.",
       haveAccount: "Already have an account?",
       loginLink: "Login",
-      invited: "You have been invited: create your account below.",
       closedTitle: "Registration is closed",
       closed: "Registration is closed. Ask an administrator to create your account or to send you an invite link.",
       closedLogin: "Go to login",
+      confirmRequired: "Please repeat the password",
+      invitedAs: {
+        admin: "You are invited to join as an administrator. Create your account below.",
+        user: "You are invited to join as a user. Create your account below.",
+      },
+      inviteExpires: "This invite link expires {{time}}.",
+      withoutInvite: "Register without an invite",
+      invite: {
+        checkFailed: "Could not check the invite link.",
+        used: {
+          title: "This invite link has already been used",
+          message: "Each invite link creates one account. If you used it, sign in; otherwise ask your administrator for a new link.",
+        },
+        expired: {
+          title: "This invite link has expired",
+          message: "Ask your administrator to send you a new invite link.",
+        },
+        invalid: {
+          title: "This invite link is not valid",
+          message: "It may have been revoked, or copied incompletely. Ask your administrator for a new invite link.",
+        },
+      },
     },
   },
   validation: {

@@ -45,6 +45,7 @@ const zhCN = {
     loggedInAs: "当前登录身份",
     userManagement: "用户管理",
     profile: "个人资料",
+    apiTokens: "API 令牌",
     logout: "退出登录",
     login: "登录",
     register: "注册",
@@ -61,6 +62,7 @@ const zhCN = {
     video: "视频频道",
     tempMail: "临时邮箱",
     links: "外部链接",
+    apiDocs: "API 文档",
   },
   toast: {
     label: "通知",
@@ -69,6 +71,8 @@ const zhCN = {
     title: "时刻掌握你的服务是否健康",
     subtitle: "Vigil 监控你的 HTTP 接口与服务器，在出现问题时第一时间通知你，并提供一个公开的状态页。全部运行在一个可执行文件中。",
     getStarted: "免费注册",
+    createAdmin: "创建管理员账户",
+    inviteOnly: "注册需要邀请：请联系管理员向你发送邀请链接。",
     login: "登录",
     featuresTitle: "功能",
     features: {
@@ -121,6 +125,7 @@ const zhCN = {
       failed: "登录失败，请稍后重试。",
       noAccount: "还没有账户？",
       registerLink: "立即注册",
+      askForInvite: "还没有账户？请联系管理员向你发送邀请链接。",
     },
     register: {
       title: "注册",
@@ -132,10 +137,31 @@ const zhCN = {
       failed: "注册失败，请稍后重试。",
       haveAccount: "已有账户？",
       loginLink: "去登录",
-      invited: "你已受邀加入，请在下方创建账户。",
       closedTitle: "注册已关闭",
       closed: "注册已关闭。请联系管理员为你创建账户，或向你发送邀请链接。",
       closedLogin: "前往登录",
+      confirmRequired: "请再次输入密码",
+      invitedAs: {
+        admin: "你受邀以管理员身份加入，请在下方创建账户。",
+        user: "你受邀以普通用户身份加入，请在下方创建账户。",
+      },
+      inviteExpires: "此邀请链接将于 {{time}} 过期。",
+      withoutInvite: "不使用邀请直接注册",
+      invite: {
+        checkFailed: "无法检查邀请链接。",
+        used: {
+          title: "此邀请链接已被使用",
+          message: "每个邀请链接只能创建一个账户。如果是你用过它，请直接登录；否则请联系管理员发送新的链接。",
+        },
+        expired: {
+          title: "此邀请链接已过期",
+          message: "请联系管理员重新向你发送邀请链接。",
+        },
+        invalid: {
+          title: "此邀请链接无效",
+          message: "它可能已被撤销，或复制不完整。请联系管理员发送新的邀请链接。",
+        },
+      },
     },
   },
   validation: {

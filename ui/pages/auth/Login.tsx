@@ -9,7 +9,9 @@ import { AuthCard } from "../../components/AuthCard";
 import { Button } from "../../components/Button";
 import { Field, FormMessage, TextInput } from "../../components/form";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { siteConfig, siteConfigReady } from "../../state/config";
 import { isAuthenticated, setSession } from "../../state/session";
+import { registrationOffer } from "./registrationOffer";
 
 export default function Login() {
   useSignals();
@@ -22,6 +24,7 @@ export default function Login() {
   useDocumentTitle(t("auth.login.title"));
 
   if (isAuthenticated.value && !busy) return <Redirect to="/dashboard" replace />;
+  const offer = registrationOffer(siteConfig.value, siteConfigReady.value);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -46,12 +49,18 @@ export default function Login() {
       title={t("auth.login.title")}
       subtitle={t("auth.login.subtitle")}
       footer={
-        <>
-          {t("auth.login.noAccount")}{" "}
-          <Link href="/register" className="font-medium text-indigo-600 hover:text-indigo-500" data-testid="login-register-link">
-            {t("auth.login.registerLink")}
-          </Link>
-        </>
+        offer === "askForInvite" ? (
+          <span data-testid="login-ask-invite">{t("auth.login.askForInvite")}</span>
+        ) : (
+          offer !== "loading" && (
+            <>
+              {t("auth.login.noAccount")}{" "}
+              <Link href="/register" className="font-medium text-indigo-600 hover:text-indigo-500" data-testid="login-register-link">
+                {t("auth.login.registerLink")}
+              </Link>
+            </>
+          )
+        )
       }
     >
       <form onSubmit={submit} noValidate className="space-y-5" data-testid="login-form">

@@ -16,7 +16,9 @@ import {
 } from "../../components/icons";
 import { PageLoading } from "../../components/PageLoading";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { siteConfig, siteConfigReady } from "../../state/config";
 import { isAuthenticated, sessionReady, token } from "../../state/session";
+import { registrationOffer } from "../auth/registrationOffer";
 
 type FeatureId = "monitors" | "agents" | "statusPage" | "notifications" | "users" | "languages" | "pwa" | "selfHosted";
 
@@ -39,6 +41,8 @@ export default function Home() {
   if (isAuthenticated.value) return <Redirect to="/dashboard" replace />;
   // A stored token still being checked (GET /api/auth/me) may turn out to be a session: wait rather than flash.
   if (!sessionReady.value && token.value) return <PageLoading />;
+  const offer = registrationOffer(siteConfig.value, siteConfigReady.value);
+  const registers = offer === "register" || offer === "firstAdmin";
   return (
     <div data-testid="home">
       <section className="relative overflow-hidden rounded-2xl bg-gradient-to-br from-indigo-600 via-indigo-600 to-violet-600 px-6 py-16 text-center text-white shadow-sm sm:px-12 sm:py-20">
@@ -46,13 +50,21 @@ export default function Home() {
         <h1 className="mx-auto mt-4 max-w-3xl text-3xl font-semibold tracking-tight sm:text-5xl">{t("home.title")}</h1>
         <p className="mx-auto mt-5 max-w-2xl text-base text-indigo-100 sm:text-lg">{t("home.subtitle")}</p>
         <div className="mt-8 flex flex-wrap justify-center gap-3">
-          <ButtonLink href="/register" variant="secondary" data-testid="home-register">
-            {t("home.getStarted")}
-          </ButtonLink>
-          <ButtonLink href="/login" variant="onDark" data-testid="home-login">
+          {registers && (
+            <ButtonLink href="/register" variant="secondary" data-testid="home-register">
+              {t(offer === "firstAdmin" ? "home.createAdmin" : "home.getStarted")}
+            </ButtonLink>
+          )}
+          {/* Without a register button, signing in is the page's main action. */}
+          <ButtonLink href="/login" variant={registers ? "onDark" : "secondary"} data-testid="home-login">
             {t("home.login")}
           </ButtonLink>
         </div>
+        {offer === "askForInvite" && (
+          <p data-testid="home-invite-only" className="mx-auto mt-4 max-w-xl text-sm text-indigo-100">
+            {t("home.inviteOnly")}
+          </p>
+        )}
       </section>
 
       <section className="mt-14" aria-labelledby="features-title">

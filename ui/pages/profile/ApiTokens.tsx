@@ -23,6 +23,7 @@ import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { Ago, useFormatDateTime } from "../../components/time";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useLoad } from "../../components/useLoad";
+import { API_TOKENS_SECTION } from "../../components/UserMenu";
 
 const fetchTokens = async () => (await listTokens()).tokens ?? [];
 
@@ -85,7 +86,7 @@ export function ApiTokensCard() {
   };
 
   return (
-    <Card className="lg:col-span-2" data-testid="tokens-card">
+    <Card id={API_TOKENS_SECTION} className="scroll-mt-20 lg:col-span-2" data-testid="tokens-card">
       <CardHeader title={t("tokens.title")} description={t("tokens.subtitle")} />
       <div className="space-y-5 px-5 py-5 sm:px-6">
         <form onSubmit={create} noValidate data-testid="token-form" className="grid gap-3 sm:grid-cols-2 sm:items-start lg:grid-cols-[minmax(0,1fr)_minmax(0,14rem)_minmax(0,11rem)_auto]">
