@@ -133,7 +133,28 @@ for (const [locale, m] of LANGUAGES) {
       expect((await vigil.api("GET", "/api/notifications/channels", undefined, admin.token)).body.channels).toEqual([]);
     });
 
-    test("a channel whose sends keep failing is marked failing with the provider's error", async ({ page, vigil, hook }) => {
+    test("a chat provider's URL is checked by its shape, whatever the host", async ({ page, vigil }) => {
+      const admin = await vigil.register("alice");
+      await withSession(page, admin, "/notifications?tab=channels");
+      await page.getByTestId("channels-add").click();
+      const form = page.getByTestId("channel-form");
+      await form.getByTestId("channel-field-name").fill("Ops robot");
+      await form.getByTestId("channel-field-type").selectOption("dingtalk");
+      // A Slack URL is no DingTalk robot: refused under the field, nothing stored.
+      await form.getByTestId("channel-field-url").fill("https://hooks.slack.com/services/T0/B0/abc");
+      await page.getByTestId("channel-save").click();
+      await expect(form.getByTestId("channel-error-url")).toHaveText(tr(m, "notifications.channelForm.webhookUrlShape.dingtalk"));
+      expect((await vigil.api("GET", "/api/notifications/channels", undefined, admin.token)).body.channels).toEqual([]);
+      // The robot's path through a relay host is accepted.
+      await form.getByTestId("channel-field-url").fill("https://relay.example/robot/send?access_token=abc");
+      await expect(form.getByTestId("channel-error-url")).toHaveCount(0);
+      await page.getByTestId("channel-save").click();
+      await expect(form).toHaveCount(0);
+      const [stored] = (await vigil.api("GET", "/api/notifications/channels", undefined, admin.token)).body.channels;
+      expect(stored).toMatchObject({ name: "Ops robot", type: "dingtalk" });
+    });
+
+    test("a failed test send shows on the list at once (error and when); sends that keep failing mark it failing", async ({ page, vigil, hook }) => {
       const admin = await vigil.register("alice");
       const created = await vigil.api("POST", "/api/notifications/channels", { name: "Broken", type: "webhook", config: { url: hook.url("/fail") } }, admin.token);
       const id = created.body.channel.id;
@@ -144,6 +165,15 @@ for (const [locale, m] of LANGUAGES) {
         await expect(toast(page, tr(m, "notifications.channels.testFailed")).first()).toBeVisible();
         await expect.poll(() => hook.received.length).toBe(i + 1);
         await expect(row.getByTestId(`channel-test-${id}`)).toBeEnabled();
+        if (i === 0) {
+          // One failure: stated with its error and time, not "nothing sent yet".
+          await expect(row.getByTestId(`channel-health-${id}`)).toHaveAttribute("data-health", "failed");
+          await expect(row.getByTestId(`channel-health-${id}`)).toHaveText(tr(m, "notifications.channels.failed"));
+          await expect(row.getByTestId(`channel-last-error-${id}`)).toContainText(tr(m, "notifications.channels.lastFailure"));
+          await expect(row.getByTestId(`channel-last-error-${id}`)).toContainText("500");
+          await expect(row.getByTestId(`channel-last-error-${id}`).locator("time")).toBeVisible();
+          await expect(row).not.toContainText(tr(m, "notifications.channels.nothingSent"));
+        }
       }
       await expect(row.getByTestId(`channel-health-${id}`)).toHaveAttribute("data-health", "failing");
       await expect(row.getByTestId(`channel-health-${id}`)).toContainText(tr(m, "notifications.channels.failing"));
