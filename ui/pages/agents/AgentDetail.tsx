@@ -24,7 +24,7 @@ import { PageLoading } from "../../components/PageLoading";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { diskSlug, totalRates } from "./model";
-import { AgentStatusBadge, Fact, StaleValues, UsageBar, useAgo, useDurationUnits } from "./parts";
+import { AgentStatusBadge, Fact, NeverReported, StaleValues, UsageBar, useDurationUnits, useLastReport } from "./parts";
 import { buildDetailCharts, type ChartLabels } from "./seriesCharts";
 
 /** How often the snapshot refreshes, and the charts per range (rollups change slowly). */
@@ -34,11 +34,11 @@ const SERIES_POLL_MS: Record<SeriesRange, number> = { "1h": 15_000, "24h": 60_00
 const TH = "px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
 const TD = "px-4 py-2.5 text-sm text-slate-700 whitespace-nowrap tabular-nums";
 
-/** "12s ago", ticking on its own so the rest of the page does not re-render every second. */
-function LastSeen({ at }: { at: number | null }) {
+/** "12s ago" (or "never reported (registered …)"), ticking on its own so the rest of the page does not re-render every second. */
+function LastSeen({ agent }: { agent: PublicAgent }) {
   const now = useNow(1000);
-  const ago = useAgo();
-  return <>{ago(at, now)}</>;
+  const lastReport = useLastReport();
+  return <>{lastReport(agent, now)}</>;
 }
 
 function Section({ title, actions, children, testId }: { title: ReactNode; actions?: ReactNode; children: ReactNode; testId?: string }) {
@@ -82,7 +82,7 @@ function Facts({ agent }: { agent: PublicAgent }) {
         <Fact label={t("agents.fields.cores")}>{cpu?.cores ?? dash}</Fact>
         <Fact label={t("agents.fields.uptime")} testId="agent-fact-uptime">{agent.latest ? formatDuration(agent.uptime, units) : dash}</Fact>
         <Fact label={t("agents.fields.lastSeen")} testId="agent-fact-last-seen">
-          <LastSeen at={agent.lastSeenAt} />
+          <LastSeen agent={agent} />
         </Fact>
         <Fact label={t("agents.fields.interval")}>{t("agents.seconds", { count: agent.interval })}</Fact>
         <Fact label={t("agents.fields.createdAt")}><Time at={agent.createdAt} /></Fact>
@@ -439,8 +439,8 @@ export default function AgentDetail() {
             <Current sample={agent.latest} />
           </StaleValues>
         ) : (
-          <Card className="px-6 py-10 text-center text-sm text-slate-500" data-testid="agent-no-data">
-            {t("agents.waitingFirstReport")}
+          <Card className="p-5 sm:p-6" data-testid="agent-no-data">
+            <NeverReported agent={agent} removing={deletingId !== null} onRemove={() => askDelete(agent)} />
           </Card>
         )}
       </Section>

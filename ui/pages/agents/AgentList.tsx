@@ -1,4 +1,4 @@
-import { useMemo, useState } from "react";
+import { Fragment, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearch } from "wouter";
 import { deleteAgent, type PublicAgent } from "../../api/agents";
@@ -10,7 +10,7 @@ import { GridIcon, ListIcon, PlusIcon, ServerIcon } from "../../components/icons
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { AGENT_STATUS_FILTERS, fullestDisk, loadView, parseAgentStatusFilter, saveView, sortForTriage, totalRates, type AgentView } from "./model";
-import { AgentStatusBadge, StaleValues, UsageMeter, useAgo, useDurationUnits } from "./parts";
+import { AgentStatusBadge, NeverReported, StaleValues, UsageMeter, useDurationUnits, useLastReport } from "./parts";
 import { useAgents } from "./useAgents";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { FilterPills } from "../../components/FilterPills";
@@ -30,6 +30,8 @@ function AgentStatusFilter({ agents, value }: { agents: PublicAgent[]; value: Pu
 
 const TH = "px-3 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
 const TD = "px-3 py-3 text-sm text-slate-700 whitespace-nowrap";
+/** The table's column count: a never-reported agent's "finish the install" row spans them all. */
+const COLUMNS = 11;
 
 interface RowProps {
   agent: PublicAgent;
@@ -60,7 +62,7 @@ function hostLine(agent: PublicAgent) {
 
 function AgentCard({ agent, now, deleting, onDelete }: RowProps) {
   const { t } = useTranslation();
-  const ago = useAgo();
+  const lastReport = useLastReport();
   const units = useDurationUnits();
   const s = agent.latest;
   const disk = fullestDisk(s?.disks);
@@ -112,11 +114,13 @@ function AgentCard({ agent, now, deleting, onDelete }: RowProps) {
           </div>
         </StaleValues>
       ) : (
-        <p className="flex-1 px-5 py-6 text-sm text-slate-500">{t("agents.waitingFirstReport")}</p>
+        <div className="flex-1 px-5 py-4">
+          <NeverReported agent={agent} removing={deleting} onRemove={() => onDelete(agent)} />
+        </div>
       )}
       <div className="flex items-center justify-between gap-3 border-t border-slate-100 px-5 py-3">
         <span className="truncate text-xs text-slate-500" data-testid={`agent-last-seen-${agent.id}`}>
-          {t("agents.fields.lastSeen")}: {ago(agent.lastSeenAt, now)}
+          {agent.lastSeenAt ? `${t("agents.fields.lastSeen")}: ${lastReport(agent, now)}` : lastReport(agent, now)}
         </span>
         <Actions agent={agent} deleting={deleting} onDelete={onDelete} />
       </div>
@@ -126,7 +130,7 @@ function AgentCard({ agent, now, deleting, onDelete }: RowProps) {
 
 function AgentTable({ agents, now, deletingId, onDelete }: { agents: PublicAgent[]; now: number; deletingId: number | null; onDelete: (a: PublicAgent) => void }) {
   const { t } = useTranslation();
-  const ago = useAgo();
+  const lastReport = useLastReport();
   const units = useDurationUnits();
   return (
     <Card className="overflow-hidden">
@@ -156,7 +160,8 @@ function AgentTable({ agents, now, deletingId, onDelete }: { agents: PublicAgent
               const stale = agent.status === "offline" && s !== null;
               const M = stale ? `${TD} text-slate-400` : TD;
               return (
-                <tr key={agent.id} data-testid={`agent-row-${agent.id}`} data-stale={stale} className="hover:bg-slate-50/60">
+                <Fragment key={agent.id}>
+                <tr data-testid={`agent-row-${agent.id}`} data-stale={stale} className="hover:bg-slate-50/60">
                   <td className={TD}>
                     <Link href={`/agents/${agent.id}`} className="block max-w-48 truncate font-medium text-slate-900 hover:text-indigo-600" data-testid={`agent-link-${agent.id}`}>
                       {agent.name}
@@ -193,12 +198,20 @@ function AgentTable({ agents, now, deletingId, onDelete }: { agents: PublicAgent
                   </td>
                   <td className={`${M} text-right tabular-nums`}>{s ? formatDuration(agent.uptime, units) : t("common.dash")}</td>
                   <td className={`${TD} text-slate-500`} data-testid={`agent-last-seen-${agent.id}`}>
-                    {ago(agent.lastSeenAt, now)}
+                    {lastReport(agent, now)}
                   </td>
                   <td className={`${TD} text-right`}>
                     <Actions agent={agent} deleting={deletingId === agent.id} onDelete={onDelete} />
                   </td>
                 </tr>
+                {agent.lastSeenAt === null && (
+                  <tr data-testid={`agent-row-finish-${agent.id}`}>
+                    <td colSpan={COLUMNS} className="max-w-0 bg-amber-50/40 px-3 pb-4 pt-1">
+                      <NeverReported agent={agent} removing={deletingId === agent.id} onRemove={() => onDelete(agent)} />
+                    </td>
+                  </tr>
+                )}
+                </Fragment>
               );
             })}
           </tbody>

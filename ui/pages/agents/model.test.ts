@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { PublicAgent } from "../../api/agents";
-import { applyAgentPush, checkAgentName, diskSlug, fullestDisk, loadView, newAgents, parseAgentStatusFilter, saveView, sortAgents, sortForTriage, totalRates, VIEW_STORAGE_KEY } from "./model";
+import { applyAgentPush, checkAgentName, diskSlug, finishCommand, fullestDisk, loadView, newAgents, parseAgentStatusFilter, saveView, sortAgents, sortForTriage, totalRates, VIEW_STORAGE_KEY } from "./model";
 
 function agent(id: number, over: Partial<PublicAgent> = {}): PublicAgent {
   return {
@@ -116,4 +116,12 @@ test("checkAgentName: required, at most 100 characters once trimmed", () => {
   expect(checkAgentName("x".repeat(100))).toBeNull();
   expect(checkAgentName(` ${"x".repeat(100)} `)).toBeNull();
   expect(checkAgentName("x".repeat(101))).toBe("agents.form.nameTooLong");
+});
+
+describe("finishCommand", () => {
+  test("the guide's run step for the agent's OS and interval", () => {
+    expect(finishCommand({ os: "Debian GNU/Linux 12 (bookworm)", interval: 10 })).toBe("./vigil-agent run --interval 10");
+    expect(finishCommand({ os: "Darwin 23.4.0", interval: 30 })).toBe("./vigil-agent run --interval 30");
+    expect(finishCommand({ os: "Windows_NT 10.0.22631", interval: 5 })).toBe(".\\vigil-agent.exe run --interval 5");
+  });
 });

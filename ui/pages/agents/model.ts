@@ -58,6 +58,14 @@ export function parseAgentStatusFilter(search: string): PublicAgent["status"] | 
   return (AGENT_STATUS_FILTERS as readonly string[]).includes(value ?? "") ? (value as PublicAgent["status"]) : null;
 }
 
+/**
+ * What finishes the install of an agent that registered but never reported: the guide's step 2b (`vigil-agent run`)
+ * for its OS (as the agent named it at registration: "Windows_NT 10.0…" on Windows) and its interval.
+ */
+export function finishCommand(agent: Pick<PublicAgent, "os" | "interval">): string {
+  return /^windows/i.test(agent.os) ? `.\\vigil-agent.exe run --interval ${agent.interval}` : `./vigil-agent run --interval ${agent.interval}`;
+}
+
 /** The fullest disk of a sample (highest usage), or null without disks. */
 export function fullestDisk<D extends { usageRate: number }>(disks: D[] | undefined | null): D | null {
   if (!disks?.length) return null;

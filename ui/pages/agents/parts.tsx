@@ -1,8 +1,11 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import type { AgentStatus } from "../../api/agents";
+import type { AgentStatus, PublicAgent } from "../../api/agents";
+import { Button, ButtonLink } from "../../components/Button";
+import { CodeBlock } from "../../components/CodeBlock";
 import { formatDuration, formatPercent, secondsSince, usageLevel } from "../../components/format";
 import { Ago, useDurationUnits } from "../../components/time";
+import { finishCommand } from "./model";
 
 export { useDurationUnits };
 
@@ -73,6 +76,38 @@ export function useAgo() {
   const units = useDurationUnits();
   return (then: number | null | undefined, now: number) =>
     then ? t("common.ago", { time: formatDuration(secondsSince(then, now), units) }) : t("agents.never");
+}
+
+/** "12s ago" for an agent's last report, or "Never reported (registered 5m ago)" when it has not reported yet. */
+export function useLastReport() {
+  const { t } = useTranslation();
+  const units = useDurationUnits();
+  const ago = useAgo();
+  return (agent: Pick<PublicAgent, "lastSeenAt" | "createdAt">, now: number) =>
+    agent.lastSeenAt ? ago(agent.lastSeenAt, now) : t("agents.neverReported.title", { time: formatDuration(secondsSince(agent.createdAt, now), units) });
+}
+
+/**
+ * An agent that registered but never reported (an install that stopped half way): how to finish it on its host, or
+ * remove it. Installing again from that host replaces it by itself (server/agents/service.ts).
+ */
+export function NeverReported({ agent, removing, onRemove }: { agent: PublicAgent; removing: boolean; onRemove: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="space-y-3 text-left" data-testid={`agent-never-reported-${agent.id}`}>
+      <p className="text-sm text-slate-600">{t("agents.neverReported.finish", { host: agent.hostname || agent.name })}</p>
+      <CodeBlock code={finishCommand(agent)} data-testid={`agent-finish-command-${agent.id}`} copyTestId={`agent-copy-finish-${agent.id}`} />
+      <p className="text-xs text-slate-500">{t("agents.neverReported.again")}</p>
+      <div className="flex flex-wrap gap-2">
+        <ButtonLink href="/agents/create" variant="secondary" size="sm" data-testid={`agent-guide-${agent.id}`}>
+          {t("agents.neverReported.guide")}
+        </ButtonLink>
+        <Button variant="dangerGhost" size="sm" busy={removing} onClick={onRemove} data-testid={`agent-remove-${agent.id}`}>
+          {t("agents.neverReported.remove")}
+        </Button>
+      </div>
+    </div>
+  );
 }
 
 /** One fact of a definition list: label above value. */
