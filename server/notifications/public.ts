@@ -5,7 +5,8 @@ export const CHANNEL_TYPES = ["resend", "slack", "telegram", "webhook", "dingtal
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /**
- * Each type's settings. Secret fields (API keys, bot tokens, signing secrets, webhook URLs that carry a key) are
+ * Each type's settings. The chat providers' URLs must have their provider's path (and key parameter) on any host, so a
+ * relay may stand in front (providers/webhook-url.ts; else 400 WEBHOOK_URL_SHAPE). Secret fields (API keys, bot tokens, signing secrets, webhook URLs that carry a key) are
  * stored as given and returned masked (see `secretFields` of each provider); sending the masked value back, or
  * leaving the field out of an update, keeps the stored one.
  */
