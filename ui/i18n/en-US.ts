@@ -678,6 +678,17 @@ const enUS: Messages = {
           "30d": "30 days",
         },
       },
+      badge: {
+        title: "Badge",
+        intro: "A badge with this monitor's status and 30-day uptime, for a README or a web page. It links to the public status page.",
+        previewAlt: "Badge of {{name}}",
+        notPublic: "This badge will not load yet: badges exist only for monitors shown on the public status page.",
+        addToPage: "Add it to the status page",
+        markdown: "Markdown",
+        html: "HTML",
+        copied: "Badge snippet copied",
+        failed: "Could not load the status page settings",
+      },
       info: {
         title: "Details",
         url: "URL",

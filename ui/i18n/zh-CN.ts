@@ -675,6 +675,17 @@ const zhCN = {
           "30d": "30 天",
         },
       },
+      badge: {
+        title: "徽章",
+        intro: "显示此监控状态和 30 天可用率的徽章，可放在 README 或网页中，点击可打开公开状态页。",
+        previewAlt: "{{name}} 的徽章",
+        notPublic: "此徽章暂时无法显示：只有公开状态页上的监控才有徽章。",
+        addToPage: "将其添加到状态页",
+        markdown: "Markdown",
+        html: "HTML",
+        copied: "已复制徽章代码",
+        failed: "无法加载状态页设置",
+      },
       info: {
         title: "详细信息",
         url: "URL",

@@ -25,7 +25,10 @@ const TONES = {
   amber: { ring: "hover:ring-amber-300", value: "text-amber-600", dot: "bg-amber-500" },
 };
 
-/** A count that opens its filtered list. Zero is neutral: an empty "Down" tile should not shout in red. */
+/**
+ * A count that opens its filtered list. Zero is neutral: an empty "Down" tile should not shout in red. Compact on a
+ * phone (three or two to a row) so every count fits on one screen instead of nine full-width cards.
+ */
 function CountCard({ label, value, detail, tone, href, testId }: { label: ReactNode; value: number; detail?: ReactNode; tone: keyof typeof TONES; href: string; testId: string }) {
   const style = TONES[value === 0 ? "slate" : tone];
   return (
@@ -33,16 +36,16 @@ function CountCard({ label, value, detail, tone, href, testId }: { label: ReactN
       href={href}
       data-testid={`${testId}-tile`}
       data-tone={value === 0 ? "neutral" : tone}
-      className={`group block rounded-xl border border-slate-200 bg-white p-5 shadow-sm ring-1 ring-transparent transition hover:shadow ${style.ring}`}
+      className={`group block min-w-0 rounded-xl border border-slate-200 bg-white p-3 shadow-sm sm:p-5 ring-1 ring-transparent transition hover:shadow ${style.ring}`}
     >
-      <p className="flex items-center gap-2 text-sm font-medium text-slate-500">
-        <span aria-hidden="true" className={`size-2 rounded-full ${style.dot}`} />
+      <p className="flex items-center gap-1.5 text-xs font-medium text-slate-500 sm:gap-2 sm:text-sm">
+        <span aria-hidden="true" className={`size-2 shrink-0 rounded-full ${style.dot}`} />
         {label}
       </p>
-      <p data-testid={testId} className={`mt-2 text-3xl font-semibold tabular-nums ${style.value}`}>
+      <p data-testid={testId} className={`mt-1 text-2xl font-semibold tabular-nums sm:mt-2 sm:text-3xl ${style.value}`}>
         {value.toLocaleString()}
       </p>
-      {detail && <p className="mt-1 text-xs text-slate-500">{detail}</p>}
+      {detail && <p className="mt-1 text-[11px] leading-tight text-slate-500 sm:text-xs">{detail}</p>}
     </Link>
   );
 }
@@ -244,7 +247,7 @@ function Counts({ counts }: { counts: Counts }) {
         linkLabel={t("dashboard.viewMonitors")}
         empty={counts.totalMonitors === 0 ? { text: t("dashboard.noMonitors"), action: t("dashboard.createFirst"), href: "/monitors/create" } : null}
       >
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-5">
+        <div data-testid="dashboard-monitor-counts" className="grid grid-cols-3 gap-2 sm:gap-4 lg:grid-cols-5">
           <CountCard
             label={t("dashboard.totalMonitors")}
             value={counts.totalMonitors}
@@ -268,7 +271,7 @@ function Counts({ counts }: { counts: Counts }) {
         linkLabel={t("dashboard.viewAgents")}
         empty={agents.total === 0 ? { text: t("dashboard.noAgents"), action: t("dashboard.addFirstAgent"), href: "/agents/create" } : null}
       >
-        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <div data-testid="dashboard-agent-counts" className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-4">
           <CountCard label={t("dashboard.totalAgents")} value={agents.total} tone="slate" href="/agents" testId="dashboard-agents-total" />
           <CountCard label={t("agents.status.online")} value={agents.online} tone="emerald" href="/agents?status=online" testId="dashboard-agents-online" />
           <CountCard label={t("agents.status.offline")} value={agents.offline} tone="red" href="/agents?status=offline" testId="dashboard-agents-offline" />

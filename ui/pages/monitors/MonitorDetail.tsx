@@ -31,6 +31,7 @@ import { useLive } from "../../state/live";
 import { applyCheck, applyStatus, displayStatus, formatMs } from "./model";
 import { Ago, LiveIndicator, MonitorStatusBadge, TypeBadge, useCheckSummary } from "./parts";
 import { translateCheckError } from "./checkError";
+import { BadgeCard } from "./detail/BadgeCard";
 import { CheckResultPanel } from "./detail/CheckResultPanel";
 import { DetailsCard } from "./detail/DetailsCard";
 import { HistoryCard } from "./detail/HistoryCard";
@@ -341,6 +342,8 @@ export default function MonitorDetail() {
       <ResponseChartCard range={range} onRange={setRange} series={series} error={seriesError} />
 
       <DetailsCard monitor={monitor} />
+
+      <BadgeCard monitor={monitor} />
 
       {deleteDialog}
     </div>

@@ -1,0 +1,70 @@
+import { expect, withSession } from "./fixtures";
+import { createMonitor, test } from "./helpers";
+import { LANGUAGES, toast, tr } from "./i18n";
+
+// The monitor page beyond its basics: the 1 h and 6 h chart ranges, and the Badge section (a preview, Markdown and
+// HTML to copy with the instance's public address, and what to do when the monitor is not on the status page).
+
+const HOUR = 3_600_000;
+
+for (const [locale, m] of LANGUAGES) {
+  test.describe(`monitor page (${locale})`, () => {
+    test.use({ locale });
+    test.slow(); // several pages and a reload each: more than 30 s on a busy two-core machine
+
+    test("the response-time chart offers 1 h and 6 h: a range that wide, one point per check", async ({ page, vigil, target }) => {
+      const admin = await vigil.register("alice");
+      const id = await createMonitor(vigil, admin, { name: "Short range", url: target.url("/short") });
+      await withSession(page, admin, `/monitors/${id}`);
+      await expect(page.getByTestId("monitor-name")).toBeVisible({ timeout: 15_000 }); // a loaded machine is slow to start
+      const tabs = page.getByRole("tablist", { name: tr(m, "monitors.detail.chart.range.label") }).getByRole("tab");
+      await expect(tabs).toHaveText(["1h", "6h", "24h", "7d", "30d"].map((r) => tr(m, `monitors.detail.chart.range.${r}`)));
+      const chart = page.getByTestId("monitor-chart");
+      for (const [range, span] of [["1h", HOUR], ["6h", 6 * HOUR]] as const) {
+        const answer = page.waitForResponse((r) => r.url().endsWith(`/api/monitors/${id}/series?range=${range}`));
+        await page.getByTestId(`chart-range-${range}`).click();
+        const { series } = await (await answer).json();
+        expect(series.resolution).toBe("raw");
+        expect(series.times.length).toBeGreaterThanOrEqual(1); // the check made at creation (and any since)
+        expect(series.checks.every((n: number) => n === 1)).toBe(true);
+        await expect(page.getByTestId(`chart-range-${range}`)).toHaveAttribute("aria-selected", "true");
+        await expect(chart.locator("canvas")).toBeVisible();
+        await expect.poll(async () => Number(await chart.getAttribute("data-x-max")) - Number(await chart.getAttribute("data-x-min"))).toBe(span);
+      }
+    });
+
+    test("Badge: says it will not load until the monitor is on the status page; then the preview loads and the snippets copy", async ({ page, context, vigil, target }) => {
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: vigil.url });
+      const admin = await vigil.register("alice");
+      const id = await createMonitor(vigil, admin, { name: "Shop [eu]", url: target.url("/shop") });
+      await withSession(page, admin, `/monitors/${id}`);
+      await expect(page.getByTestId("monitor-name")).toBeVisible({ timeout: 15_000 }); // a loaded machine is slow to start
+      const card = page.getByTestId("monitor-badge");
+      await expect(card).toContainText(tr(m, "monitors.detail.badge.title"));
+      await expect(page.getByTestId("monitor-badge-not-public")).toHaveText(`${tr(m, "monitors.detail.badge.notPublic")} ${tr(m, "monitors.detail.badge.addToPage")}`);
+      await expect(page.getByTestId("monitor-badge-preview")).toHaveCount(0);
+      await expect(page.getByTestId("monitor-badge-status-config")).toHaveAttribute("href", "/status/config");
+
+      const saved = await vigil.api("PUT", "/api/status/config", { title: "Status", description: "", monitorIds: [id], agentIds: [], announcement: null }, admin.token);
+      expect(saved.status).toBe(200);
+      const image = `${vigil.url}/api/status/badge/${id}.svg`;
+      const badgeAnswer = page.waitForResponse(image);
+      await page.reload();
+      expect((await badgeAnswer).headers()["content-type"]).toContain("image/svg+xml");
+      const preview = page.getByTestId("monitor-badge-preview");
+      await expect(preview).toHaveAttribute("src", image);
+      await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+      await expect(page.getByTestId("monitor-badge-not-public")).toHaveCount(0);
+
+      const markdown = `[![Shop \\[eu\\]](${image})](${vigil.url}/status)`;
+      const html = `<a href="${vigil.url}/status"><img src="${image}" alt="Shop [eu]"></a>`;
+      await expect(page.getByTestId("monitor-badge-markdown")).toHaveText(markdown);
+      await expect(page.getByTestId("monitor-badge-html")).toHaveText(html);
+      await page.getByTestId("monitor-badge-markdown-copy").click();
+      await expect(toast(page, tr(m, "monitors.detail.badge.copied")).first()).toBeVisible();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(markdown);
+      await page.getByTestId("monitor-badge-html-copy").click();
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(html);
+    });
+  });
+}
