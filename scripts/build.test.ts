@@ -1,14 +1,17 @@
-// What `npm run build` made (npm test builds before it runs these): both executables say package.json's version, and
-// every agent has the checksum file the installer verifies.
+// What `npm run build` made (npm test builds before it runs these): both executables say package.json's version,
+// every agent has the checksum file the installer verifies, and the Linux agents an xz copy of at most 40 MB.
+// VIGIL_AGENTS_DIR checks agents built elsewhere (`bun scripts/build-agents.ts --outdir …`).
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import pkg from "../package.json" with { type: "json" };
-import { RELEASE_TARGETS } from "./build-agents";
+import { LINUX_TARGETS, RELEASE_TARGETS } from "./build-agents";
 
 const SERVER = "dist/vigil";
-const AGENT = "dist/agents/vigil-agent-linux-x64";
+const AGENTS = process.env.VIGIL_AGENTS_DIR ?? "dist/agents";
+const AGENT = `${AGENTS}/vigil-agent-linux-x64`;
 const built = existsSync(SERVER) && existsSync(AGENT);
 
+const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
 const run = (file: string, ...args: string[]) => Bun.spawnSync([file, ...args], { stdout: "pipe", stderr: "pipe" }).stdout.toString().trim();
 
 describe.skipIf(!built)("the build (after npm run build)", () => {
@@ -19,13 +22,25 @@ describe.skipIf(!built)("the build (after npm run build)", () => {
 
   test("every release agent target is built, with a sha256 that matches it", async () => {
     for (const target of RELEASE_TARGETS) {
-      const file = `dist/agents/vigil-agent-${target}${target.startsWith("windows") ? ".exe" : ""}`;
+      const file = `${AGENTS}/vigil-agent-${target}${target.startsWith("windows") ? ".exe" : ""}`;
       expect(existsSync(file)).toBe(true);
       const [sum, name] = readFileSync(`${file}.sha256`, "utf8").trim().split(/\s+/);
       expect(name).toBe(file.split("/").pop()!);
-      expect(sum).toBe(new Bun.CryptoHasher("sha256").update(await Bun.file(file).arrayBuffer()).digest("hex"));
+      expect(sum).toBe(sha256(await Bun.file(file).bytes()));
     }
   });
+
+  test("each Linux agent has an xz copy of at most 40 MB, with its sha256, that unpacks to exactly the binary", async () => {
+    for (const target of LINUX_TARGETS) {
+      const file = `${AGENTS}/vigil-agent-${target}`;
+      const xz = await Bun.file(`${file}.xz`).bytes();
+      expect({ target, under40MB: xz.byteLength <= 40e6 }).toEqual({ target, under40MB: true });
+      expect(readFileSync(`${file}.xz.sha256`, "utf8")).toBe(`${sha256(xz)}  vigil-agent-${target}.xz\n`);
+      const unpacked = Bun.spawnSync(["xz", "--decompress", "--stdout", `${file}.xz`], { stdout: "pipe" }).stdout;
+      expect(unpacked.byteLength).toBe(Bun.file(file).size);
+      expect(sha256(unpacked)).toBe(readFileSync(`${file}.sha256`, "utf8").split(" ")[0]!);
+    }
+  }, 60_000);
 });
 
 test("from source, both say package.json's version", () => {

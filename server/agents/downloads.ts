@@ -15,30 +15,47 @@ export function defaultAgentsDir(): string {
   return Bun.isStandaloneExecutable ? join(dirname(process.execPath), "agents") : resolve("dist/agents");
 }
 
-const FILE_NAME = /^vigil-agent-(linux|darwin|windows)-(x64|arm64)(\.exe)?(\.sha256)?$/;
+/** A build (`.exe` on Windows), its xz copy (Linux), or the sha256 list of either. */
+const FILE_NAME = /^vigil-agent-(?<os>linux|darwin|windows)-(?<arch>x64|arm64)(?:\.exe)?(?<xz>\.xz)?(?<sha>\.sha256)?$/;
 
-export interface AgentTarget {
-  os: "linux" | "darwin" | "windows";
-  arch: "x64" | "arm64";
-  /** The file under /downloads/ */
+/** A file under /downloads/ and its size. */
+export interface DownloadFile {
   file: string;
   bytes: number;
+}
+
+export interface AgentTarget extends DownloadFile {
+  os: "linux" | "darwin" | "windows";
+  arch: "x64" | "arm64";
+  /** The same build compressed with xz (Linux builds; null until the build has written it): a third lighter than gzip. */
+  xz: DownloadFile | null;
+}
+
+/** A file of `dir` with a checksum beside it, or null. */
+function withChecksum(dir: string, file: string): DownloadFile | null {
+  const path = join(dir, file);
+  return existsSync(path) && existsSync(`${path}.sha256`) ? { file, bytes: statSync(path).size } : null;
 }
 
 /** The agent builds this server can hand out (each with its checksum beside it), so the guide offers only those. */
 export function availableTargets(dir: string): AgentTarget[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .map((file) => ({ file, match: FILE_NAME.exec(file) }))
-    .filter(({ file, match }) => match && !match[4] && existsSync(join(dir, `${file}.sha256`)))
-    .map(({ file, match }) => ({ os: match![1] as AgentTarget["os"], arch: match![2] as AgentTarget["arch"], file, bytes: statSync(join(dir, file)).size }))
+    .map((file) => ({ file, name: FILE_NAME.exec(file)?.groups }))
+    .filter(({ name }) => name && !name.xz && !name.sha)
+    .flatMap(({ file, name }) => {
+      const build = withChecksum(dir, file);
+      if (!build) return [];
+      const xz = withChecksum(dir, `${file}.xz`);
+      return [{ os: name!.os as AgentTarget["os"], arch: name!.arch as AgentTarget["arch"], ...build, xz }];
+    })
     .sort((a, b) => a.file.localeCompare(b.file));
 }
 
 /**
  * `GET /api/agents/targets` (anyone, like the downloads): the builds on offer.
  * `/downloads/vigil-agent-<os>-<arch>` (gzip on the wire when the client accepts it, from the `.gz` the build wrote),
- * `<name>.sha256`, and `/install.sh` with this server's address filled in.
+ * `<name>.xz` as is, `<name>.sha256`, and `/install.sh` with this server's address filled in.
  */
 export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustProxy: number }) {
   return new Elysia({ name: "downloads" })
@@ -57,12 +74,12 @@ export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustPro
       });
     }, { detail: { hide: true } })
     .get("/downloads/:file", ({ params, request }) => {
-      const match = FILE_NAME.exec(params.file);
+      const name = FILE_NAME.exec(params.file)?.groups;
       const path = join(opts.dir, params.file);
-      if (!match || !existsSync(path)) {
+      if (!name || !existsSync(path)) {
         throw notFound("DOWNLOAD_NOT_FOUND", `No agent build named ${params.file} on this server: run \`npm run build:agents\``);
       }
-      if (match[4]) {
+      if (name.sha) {
         return new Response(readFileSync(path, "utf8"), { headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-cache" } });
       }
       const headers: Record<string, string> = {
@@ -71,6 +88,7 @@ export function downloadRoutes(opts: { dir: string; publicUrl?: string; trustPro
         "cache-control": "no-cache",
         vary: "accept-encoding",
       };
+      if (name.xz) return new Response(Bun.file(path), { headers: { ...headers, "content-type": "application/x-xz" } });
       const gz = `${path}.gz`;
       if (acceptsGzip(request) && existsSync(gz)) {
         return new Response(Bun.file(gz), { headers: { ...headers, "content-encoding": "gzip" } });
