@@ -20,7 +20,7 @@ const CELL_SIZE = {
   md: "h-7 min-w-[3px] flex-1",
   sm: "h-4 w-[3px] sm:w-1",
   // The list's column: 50 cells of 2 px and 1 px gaps fit its 9.5 rem.
-  xs: "h-4 w-[2px]",
+  xs: "h-4 w-[2px] shrink-0",
 } as const;
 
 /** Half the tooltip's widest (20 rem) plus a margin: its centre stays this far from the viewport's edges. */
@@ -86,9 +86,12 @@ export const CheckStrip = memo(function CheckStrip({
       data-count={checks.length}
       onKeyDown={move}
     >
-      {Array.from({ length: empty }, (_, i) => (
-        <span key={`e${i}`} aria-hidden="true" className={`${cell} rounded-sm bg-slate-100`} />
-      ))}
+      {size === "xs" ? (
+        // The list's rows: one grey block for the slots not filled yet instead of up to 50 elements per row.
+        empty > 0 && <span aria-hidden="true" style={{ width: empty * 3 - 1 }} className="h-4 shrink-0 rounded-sm bg-slate-100" />
+      ) : (
+        Array.from({ length: empty }, (_, i) => <span key={`e${i}`} aria-hidden="true" className={`${cell} rounded-sm bg-slate-100`} />)
+      )}
       {checks.map((c, i) => {
         const text = describe(c);
         return (
