@@ -6,15 +6,18 @@ import { host, registerAgent, report, sample } from "./helpers";
 // edit form. Agents are registered and report through the real agent API, as the compiled agent would.
 
 /** A build as GET /api/agents/targets lists it. */
-type Target = { os: "linux" | "darwin" | "windows"; arch: "x64" | "arm64"; file: string; bytes: number };
+type Target = { os: "linux" | "darwin" | "windows"; arch: "x64" | "arm64"; file: string; bytes: number; xz: { file: string; bytes: number } | null };
 const KNOWN_TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64", "windows-arm64"];
 const idOf = (t: Target) => `${t.os}-${t.arch}`;
 const mib = (bytes: number) => `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-/** The guide's step 1 for a build: gzip on the wire, except with Windows' curl.exe (built without zlib). */
-const downloadCommand = (url: string, t: Target) =>
+/** The guide's download with gzip on the wire (Windows' curl.exe is built without zlib: none there). */
+const gzipCommand = (url: string, t: Target) =>
   t.os === "windows"
     ? `curl.exe -fsSL -o vigil-agent.exe ${url}/downloads/${t.file}`
     : `curl -fsSL --compressed -o vigil-agent ${url}/downloads/${t.file} && chmod +x vigil-agent`;
+/** The guide's step 1 for a build: its xz copy when it has one, else the gzip transfer. */
+const downloadCommand = (url: string, t: Target) =>
+  t.xz ? `curl -fsSL -o vigil-agent.xz ${url}/downloads/${t.xz.file} && xz -df vigil-agent.xz && chmod +x vigil-agent` : gzipCommand(url, t);
 
 for (const lang of [
   {
@@ -33,6 +36,7 @@ for (const lang of [
     tokenRevoked: "令牌已撤销",
     tokenNotFound: "注册令牌不存在：可能已被使用、已过期或已撤销",
     noTargets: "此服务器上没有客户端程序",
+    xzNote: (size: string) => `下载 xz 压缩版（${size}）后解压，传输量最小。`,
     loopback: "其他机器上的客户端无法访问此地址",
     noData: "暂无数据",
     dashboardSection: "客户端监控",
@@ -54,6 +58,7 @@ for (const lang of [
     tokenRevoked: "Token revoked",
     tokenNotFound: "Registration token not found: it was already used, expired or revoked",
     noTargets: "No agent builds on this server",
+    xzNote: (size: string) => `Downloads the xz copy (${size}) and unpacks it: the lightest transfer.`,
     loopback: "Agents on other machines cannot reach this address",
     noData: "No data yet",
     dashboardSection: "Agent monitors",
@@ -106,8 +111,16 @@ for (const lang of [
         await expect(page.getByTestId("agent-download-file")).toHaveText(`${target.file} · ${mib(target.bytes)}`);
         await expect(page.getByTestId("agent-download-link")).toHaveAttribute("href", `${vigil.url}/downloads/${target.file}`);
         await expect(page.getByTestId("agent-step-install")).toHaveCount(target.os === "linux" ? 1 : 0);
-        // The build really is there (its checksum, rather than the 100 MB binary).
+        // The build really is there (its checksum, rather than the 100 MB binary), and so is its xz copy.
         expect((await fetch(`${vigil.url}/downloads/${target.file}.sha256`)).status).toBe(200);
+        if (target.xz) {
+          await expect(page.getByTestId("agent-download-xz")).toHaveText(lang.xzNote(mib(target.xz.bytes)));
+          await expect(page.getByTestId("agent-cmd-download-gzip")).toHaveText(gzipCommand(vigil.url, target));
+          expect((await fetch(`${vigil.url}/downloads/${target.xz.file}.sha256`)).status).toBe(200);
+        } else {
+          await expect(page.getByTestId("agent-download-xz")).toHaveCount(0);
+          await expect(page.getByTestId("agent-cmd-download-gzip")).toHaveCount(0);
+        }
       }
       await select.selectOption(offered[0]);
       const first = targets.find((x) => idOf(x) === offered[0])!;
@@ -120,7 +133,7 @@ for (const lang of [
       await expect(page.getByTestId("agent-token-none")).toHaveCount(0);
       await expect(page.getByTestId("agent-token-placeholder-hint")).toHaveCount(0);
       await expect(page.getByTestId("agent-cmd-download")).toHaveText(downloadCommand(vigil.url, first));
-      await expect(page.getByTestId("agent-cmd-download")).toContainText(first.os === "windows" ? "curl.exe" : "--compressed");
+      await expect(page.getByTestId("agent-cmd-download")).toContainText(first.os === "windows" ? "curl.exe" : first.xz ? "xz -df" : "--compressed");
       await expect(page.getByTestId("agent-cmd-register")).toHaveText(`./vigil-agent register --server ${vigil.url} --token ${token}`);
       await expect(page.getByTestId("agent-cmd-run")).toHaveText("./vigil-agent run --interval 10");
       await expect(page.getByTestId("agent-cmd-install")).toHaveText(`curl -fsSL ${vigil.url}/install.sh | sudo sh -s -- --token ${token} --interval 10`);
@@ -226,17 +239,25 @@ for (const lang of [
       await expect(page.getByTestId("agent-cmd-register")).toContainText(`./vigil-agent register --server ${vigil.url}`);
 
       targets = [
-        { os: "windows", arch: "x64", file: "vigil-agent-windows-x64.exe", bytes: 110 * 1024 * 1024 },
-        { os: "linux", arch: "x64", file: "vigil-agent-linux-x64", bytes: 104 * 1024 * 1024 },
+        { os: "windows", arch: "x64", file: "vigil-agent-windows-x64.exe", bytes: 110 * 1024 * 1024, xz: null },
+        { os: "linux", arch: "x64", file: "vigil-agent-linux-x64", bytes: 104 * 1024 * 1024, xz: { file: "vigil-agent-linux-x64.xz", bytes: 35 * 1024 * 1024 } },
       ];
       await page.reload();
       const select = page.getByTestId("agent-os-select");
       await expect(select.locator("option")).toHaveCount(2);
       expect(await select.locator("option").evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value))).toEqual(["linux-x64", "windows-x64"]);
       await expect(page.getByTestId("agent-no-targets")).toHaveCount(0);
+      // Linux with an xz copy: the lighter download first, the gzip one for a machine without xz.
+      await expect(page.getByTestId("agent-cmd-download")).toHaveText(
+        `curl -fsSL -o vigil-agent.xz ${vigil.url}/downloads/vigil-agent-linux-x64.xz && xz -df vigil-agent.xz && chmod +x vigil-agent`,
+      );
+      await expect(page.getByTestId("agent-download-xz")).toHaveText(lang.xzNote("35.0 MiB"));
+      await expect(page.getByTestId("agent-cmd-download-gzip")).toHaveText(`curl -fsSL --compressed -o vigil-agent ${vigil.url}/downloads/vigil-agent-linux-x64 && chmod +x vigil-agent`);
       await select.selectOption("windows-x64");
       await expect(page.getByTestId("agent-cmd-download")).toHaveText(`curl.exe -fsSL -o vigil-agent.exe ${vigil.url}/downloads/vigil-agent-windows-x64.exe`);
       await expect(page.getByTestId("agent-download-file")).toHaveText("vigil-agent-windows-x64.exe · 110.0 MiB");
+      await expect(page.getByTestId("agent-download-xz")).toHaveCount(0);
+      await expect(page.getByTestId("agent-cmd-download-gzip")).toHaveCount(0);
       await expect(page.getByTestId("agent-cmd-register")).toHaveText(`.\\vigil-agent.exe register --server ${vigil.url} --token '<TOKEN>'`);
       await expect(page.getByTestId("agent-cmd-run")).toHaveText(".\\vigil-agent.exe run --interval 10");
       await expect(page.getByTestId("agent-step-install")).toHaveCount(0);

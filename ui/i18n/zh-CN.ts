@@ -82,7 +82,7 @@ const zhCN = {
       },
       agents: {
         title: "服务器客户端",
-        description: "在服务器上安装轻量客户端，上报 CPU、内存、磁盘、网络与负载指标。",
+        description: "在服务器上安装客户端，上报 CPU、内存、磁盘、网络与负载指标。它是自带 Bun 运行时的单个文件：磁盘上约 110 MB，下载不到 40 MB，内存占用不到 40 MB。",
       },
       statusPage: {
         title: "公开状态页",
@@ -942,6 +942,8 @@ const zhCN = {
       noTargetsTitle: "此服务器上没有客户端程序",
       noTargets: "目前没有可下载的客户端。请在 Vigil 服务器上运行 npm run build:agents（生成到 dist/agents，或 --agents-dir 指定的目录），然后刷新此页面。",
       downloadCompressed: "以 gzip 压缩传输（--compressed），传输量约为原大小的一半。",
+      downloadXz: "下载 xz 压缩版（{{size}}）后解压，传输量最小。",
+      downloadWithoutXz: "那台机器上没有 xz（xz --version 报错）？改用下面的命令，以 gzip 压缩传输，约为原大小的一半：",
       downloadBrowser: "在浏览器中下载",
       step2Title: "注册并启动",
       step2Hint:

@@ -20,7 +20,7 @@ import { CodeBlock, CopyButton } from "../../components/CodeBlock";
 import { Field, SelectInput, TextInput } from "../../components/form";
 import { formatBytes } from "../../components/format";
 import { usePolling } from "../../components/hooks";
-import { CheckIcon, DownloadIcon, PlusIcon } from "../../components/icons";
+import { CheckIcon, PlusIcon } from "../../components/icons";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import {
   INTERVAL_DEFAULT,
@@ -35,13 +35,14 @@ import {
   type TargetId,
 } from "./commands";
 import { newAgents } from "./model";
+import { DownloadStep } from "./DownloadStep";
 import { AgentStatusBadge } from "./parts";
 import { LoadError } from "../../components/LoadState";
 
 /** How often the page looks for the new agent. */
 const WAIT_POLL_MS = 3_000;
 
-type Loaded<T> = { phase: "loading" } | { phase: "error"; message: string } | { phase: "ready"; value: T };
+export type Loaded<T> = { phase: "loading" } | { phase: "error"; message: string } | { phase: "ready"; value: T };
 
 /** The token created on this visit: its secret is in the create reply only. `id`: its row in the list, once known. */
 type CreatedToken = RegistrationToken & { id?: number };
@@ -184,47 +185,6 @@ function TokenPanel(props: {
           ))}
       </div>
     </Card>
-  );
-}
-
-/** Step 1's body: the download command for the chosen build, or why there is none. */
-function DownloadStep({ targets, target, download, downloadUrl, onRetry }: { targets: Loaded<AgentTarget[]>; target: AgentTarget | null; download: string | null; downloadUrl: string | null; onRetry: () => void }) {
-  const { t } = useTranslation();
-  if (targets.phase === "loading") {
-    return (
-      <p role="status" data-testid="agent-targets-loading" className="flex items-center gap-2 text-sm text-slate-500">
-        <Spinner className="size-4 text-indigo-500" />
-        {t("agents.create.targetsLoading")}
-      </p>
-    );
-  }
-  if (targets.phase === "error") {
-    return (
-      <LoadError inline data-testid="agent-targets-error" message={targets.message} onRetry={onRetry} />
-    );
-  }
-  if (!target || !download || !downloadUrl) {
-    return (
-      <div role="alert" data-testid="agent-no-targets" className="rounded-lg bg-amber-50 p-4 text-sm text-amber-900 ring-1 ring-amber-200">
-        <p className="font-semibold">{t("agents.create.noTargetsTitle")}</p>
-        <p className="mt-1">{t("agents.create.noTargets")}</p>
-      </div>
-    );
-  }
-  return (
-    <>
-      <CodeBlock code={download} data-testid="agent-cmd-download" copyTestId="agent-copy-download" />
-      <div className="flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-500">
-        <span data-testid="agent-download-file" className="break-all font-mono">
-          {target.file} · {formatBytes(target.bytes)}
-        </span>
-        {target.os !== "windows" && <span>{t("agents.create.downloadCompressed")}</span>}
-        <a href={downloadUrl} download className="inline-flex items-center gap-1 font-medium text-indigo-600 hover:text-indigo-500" data-testid="agent-download-link">
-          <DownloadIcon className="size-3.5" />
-          {t("agents.create.downloadBrowser")}
-        </a>
-      </div>
-    </>
   );
 }
 
@@ -470,7 +430,7 @@ export default function AgentCreate() {
       <Card className="p-5 sm:p-6">
         <ol className="space-y-8">
           <Step n={1} title={t("agents.create.step1Title")} description={t(windows ? "agents.create.step1HintWindows" : "agents.create.step1Hint")} testId="agent-step-download">
-            <DownloadStep targets={targets} target={target} download={commands.download} downloadUrl={commands.downloadUrl} onRetry={() => void loadTargets()} />
+            <DownloadStep targets={targets} target={target} commands={commands} onRetry={() => void loadTargets()} />
           </Step>
           <Step n={2} title={t("agents.create.step2Title")} description={t("agents.create.step2Hint")} testId="agent-step-register">
             {!created && (

@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { installCommands, isLoopbackUrl, parseInterval, shellQuote, sortTargets, targetId, TOKEN_PLACEHOLDER, type DownloadTarget } from "./commands";
 
 const origin = "https://vigil.example.com";
-const linuxX64 = { os: "linux", file: "vigil-agent-linux-x64" } as const;
+const linuxX64 = { os: "linux", file: "vigil-agent-linux-x64", xz: null } as const;
+const linuxX64Xz = { ...linuxX64, xz: { file: "vigil-agent-linux-x64.xz", bytes: 38_000_000 } };
 
 describe("installCommands", () => {
   test("Linux: a compressed download + chmod, register with server and token, run with the interval, the installer", () => {
@@ -14,17 +15,28 @@ describe("installCommands", () => {
     expect(c.install).toBe("curl -fsSL https://vigil.example.com/install.sh | sudo sh -s -- --token vgl_reg_abc --interval 10");
   });
 
+  test("Linux with an xz copy on offer: the xz download, unpacked in place, and the gzip one for a machine without xz", () => {
+    const c = installCommands({ origin, target: linuxX64Xz, token: "t", interval: 10 });
+    expect(c.download).toBe(
+      "curl -fsSL -o vigil-agent.xz https://vigil.example.com/downloads/vigil-agent-linux-x64.xz && xz -df vigil-agent.xz && chmod +x vigil-agent",
+    );
+    expect(c.downloadWithoutXz).toBe("curl -fsSL --compressed -o vigil-agent https://vigil.example.com/downloads/vigil-agent-linux-x64 && chmod +x vigil-agent");
+    // The browser link stays the binary itself (browsers take gzip on their own).
+    expect(c.downloadUrl).toBe("https://vigil.example.com/downloads/vigil-agent-linux-x64");
+    expect(installCommands({ origin, target: linuxX64, token: "t", interval: 10 }).downloadWithoutXz).toBeNull();
+  });
+
   test("arm64 and macOS download the file the server named; the interval follows the input", () => {
-    expect(installCommands({ origin, target: { os: "linux", file: "vigil-agent-linux-arm64" }, token: "t", interval: 5 }).download).toContain(
+    expect(installCommands({ origin, target: { os: "linux", file: "vigil-agent-linux-arm64", xz: null }, token: "t", interval: 5 }).download).toContain(
       "/downloads/vigil-agent-linux-arm64 &&",
     );
-    const mac = installCommands({ origin, target: { os: "darwin", file: "vigil-agent-darwin-arm64" }, token: "t", interval: 60 });
+    const mac = installCommands({ origin, target: { os: "darwin", file: "vigil-agent-darwin-arm64", xz: null }, token: "t", interval: 60 });
     expect(mac.download).toBe("curl -fsSL --compressed -o vigil-agent https://vigil.example.com/downloads/vigil-agent-darwin-arm64 && chmod +x vigil-agent");
     expect(mac.run).toBe("./vigil-agent run --interval 60");
   });
 
   test("Windows: curl.exe without --compressed (no zlib in Windows' curl), an .exe, no chmod, PowerShell paths", () => {
-    const c = installCommands({ origin: "http://10.0.0.5:3000/", target: { os: "windows", file: "vigil-agent-windows-x64.exe" }, token: "t1", interval: 30 });
+    const c = installCommands({ origin: "http://10.0.0.5:3000/", target: { os: "windows", file: "vigil-agent-windows-x64.exe", xz: null }, token: "t1", interval: 30 });
     expect(c.download).toBe("curl.exe -fsSL -o vigil-agent.exe http://10.0.0.5:3000/downloads/vigil-agent-windows-x64.exe");
     expect(c.register).toBe(".\\vigil-agent.exe register --server http://10.0.0.5:3000 --token t1");
     expect(c.run).toBe(".\\vigil-agent.exe run --interval 30");
@@ -33,6 +45,7 @@ describe("installCommands", () => {
   test("without a build on offer there is no download; the other commands are the POSIX ones", () => {
     const c = installCommands({ origin, target: null, token: "t", interval: 10 });
     expect(c.download).toBeNull();
+    expect(c.downloadWithoutXz).toBeNull();
     expect(c.downloadUrl).toBeNull();
     expect(c.register).toBe("./vigil-agent register --server https://vigil.example.com --token t");
   });

@@ -7,7 +7,7 @@ import type { AgentTarget } from "../../api/agents";
 export const AGENT_TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64", "windows-arm64"] as const;
 export type TargetId = (typeof AGENT_TARGETS)[number];
 
-/** A build the server offers (GET /api/agents/targets): os, arch, its file under /downloads/ and its size. */
+/** A build the server offers (GET /api/agents/targets): os, arch, its file under /downloads/, its size and its xz copy. */
 export type DownloadTarget = AgentTarget;
 
 export const INTERVAL_MIN = 1;
@@ -66,8 +66,10 @@ export function powershellQuote(word: string): string {
 }
 
 export interface InstallCommands {
-  /** Step 1: fetch the binary (and make it executable); null when the server offers no build. */
+  /** Step 1: fetch the binary (its xz copy when the server has one) and make it executable; null without a build. */
   download: string | null;
+  /** When `download` takes the xz copy: the same with gzip on the wire, for a machine without xz. Else null. */
+  downloadWithoutXz: string | null;
   /** The same file for a browser: its address. Null with `download`. */
   downloadUrl: string | null;
   /** Step 2a: trade the one-time token for the agent's own credential. */
@@ -80,12 +82,13 @@ export interface InstallCommands {
 
 /**
  * The guide's commands. `target` is the chosen build (null: none on offer; the other commands are then the POSIX
- * ones). The download asks for gzip (`--compressed`: the server sends its pre-built .gz, about half the size), except
- * on Windows, whose bundled curl.exe is built without zlib and would refuse the option.
+ * ones). The download takes the xz copy when the build has one (Linux: about a third of the binary), else asks for
+ * gzip (`--compressed`: the server sends its pre-built .gz, about half the size), except on Windows, whose bundled
+ * curl.exe is built without zlib and would refuse the option.
  */
 export function installCommands(input: {
   origin: string;
-  target: Pick<DownloadTarget, "os" | "file"> | null;
+  target: Pick<DownloadTarget, "os" | "file" | "xz"> | null;
   token: string | null;
   interval: number;
 }): InstallCommands {
@@ -97,6 +100,7 @@ export function installCommands(input: {
     const q = powershellQuote;
     return {
       download: `curl.exe -fsSL -o vigil-agent.exe ${q(url!)}`,
+      downloadWithoutXz: null,
       downloadUrl: url,
       register: `.\\vigil-agent.exe register --server ${q(origin)} --token ${q(token)}`,
       run: `.\\vigil-agent.exe run --interval ${input.interval}`,
@@ -104,8 +108,12 @@ export function installCommands(input: {
     };
   }
   const q = shellQuote;
+  const gzip = url && `curl -fsSL --compressed -o vigil-agent ${q(url)} && chmod +x vigil-agent`;
+  const xz = input.target?.xz;
   return {
-    download: url && `curl -fsSL --compressed -o vigil-agent ${q(url)} && chmod +x vigil-agent`,
+    // -f: xz would not replace an agent downloaded before.
+    download: xz ? `curl -fsSL -o vigil-agent.xz ${q(`${origin}/downloads/${encodeURIComponent(xz.file)}`)} && xz -df vigil-agent.xz && chmod +x vigil-agent` : gzip,
+    downloadWithoutXz: xz ? gzip : null,
     downloadUrl: url,
     register: `./vigil-agent register --server ${q(origin)} --token ${q(token)}`,
     run: `./vigil-agent run --interval ${input.interval}`,
