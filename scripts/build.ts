@@ -1,5 +1,6 @@
 // npm run build: the UI, one executable (dist/vigil) with the UI and the migrations embedded, and the agents it serves
-// at /downloads for every release target (dist/agents), each with its sha256; prints what it built with sizes.
+// at /downloads for every release target (dist/agents), each with its sha256 (the Linux ones also with an .xz copy,
+// the lightest download); prints what it built with sizes.
 // `--target bun-linux-arm64` (etc.) cross-compiles; the runtime for that target comes from the npm registry.
 import { parseArgs } from "node:util";
 import { buildAgents, describeFile, RELEASE_TARGETS, summary, type Built } from "./build-agents";
