@@ -1,6 +1,6 @@
 // Builds vigil-agent binaries into dist/agents (or --outdir): every release target (npm run build, npm run
 // build:agents), or just linux-x64 and linux-arm64 (--linux; what npm start builds when they are missing). Each gets a
-// .sha256 and a .gz that the server sends with Content-Encoding: gzip; the Linux ones also an .xz (about 38 MB instead
+// .sha256 and a .gz that the server sends with Content-Encoding: gzip; the Linux ones also an .xz (35-37 MB instead
 // of 52 MB gzipped: the Bun runtime inside is most of the file), which install.sh fetches when the host has xz.
 // Cross-compile runtimes come from the npm registry.
 import { mkdirSync, renameSync, rmSync } from "node:fs";
