@@ -254,6 +254,12 @@ for (const [locale, m] of LANGUAGES) {
         await page.getByTestId("user-menu-button").click();
         await page.getByTestId("nav-api-tokens").click();
         await expect.poll(() => scrolledToTokens(page)).toBe(true);
+        // And again from /profile#api-tokens itself, after scrolling away.
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await expect.poll(() => scrolledToTokens(page)).toBe(false);
+        await page.getByTestId("user-menu-button").click();
+        await page.getByTestId("nav-api-tokens").click();
+        await expect.poll(() => scrolledToTokens(page)).toBe(true);
 
         const docs = page.getByTestId("footer-api-docs");
         await expect(docs).toHaveText(tr(m, "footer.apiDocs"));

@@ -11,6 +11,11 @@ const PLAIN = `${ITEM} text-slate-700 hover:bg-slate-100 hover:text-slate-900`;
 /** The id of the API tokens card on /profile (pages/profile/ApiTokens.tsx). */
 export const API_TOKENS_SECTION = "api-tokens";
 
+/** Already at /profile#api-tokens the link changes nothing, so Layout would not scroll: scroll back to the section here. */
+function scrollToTokensAgain() {
+  if (window.location.hash === `#${API_TOKENS_SECTION}`) document.getElementById(API_TOKENS_SECTION)?.scrollIntoView({ block: "start" });
+}
+
 /** The logged-in user's dropdown: who you are, User management (admins), Profile, its API tokens section, Logout. */
 export function UserMenu() {
   useSignals();
@@ -20,6 +25,7 @@ export function UserMenu() {
   const ref = useRef<HTMLDivElement>(null);
   const close = useCallback(() => setOpen(false), []);
   useDismiss(ref, open, close);
+  // Leaving the page closes it; so does choosing an item, which may not change the page (the one already open).
   useEffect(() => {
     close();
   }, [location, close]);
@@ -65,16 +71,24 @@ export function UserMenu() {
           </div>
           <div className="my-1 h-px bg-slate-100" />
           {isAdmin.value && (
-            <Link href="/users" className={PLAIN} data-testid="nav-users">
+            <Link href="/users" onClick={close} className={PLAIN} data-testid="nav-users">
               <UsersIcon className="size-4 text-slate-400" />
               {t("nav.userManagement")}
             </Link>
           )}
-          <Link href="/profile" className={PLAIN} data-testid="nav-profile">
+          <Link href="/profile" onClick={close} className={PLAIN} data-testid="nav-profile">
             <UserIcon className="size-4 text-slate-400" />
             {t("nav.profile")}
           </Link>
-          <Link href={`/profile#${API_TOKENS_SECTION}`} className={PLAIN} data-testid="nav-api-tokens">
+          <Link
+            href={`/profile#${API_TOKENS_SECTION}`}
+            onClick={() => {
+              close();
+              scrollToTokensAgain();
+            }}
+            className={PLAIN}
+            data-testid="nav-api-tokens"
+          >
             <TerminalIcon className="size-4 text-slate-400" />
             {t("nav.apiTokens")}
           </Link>
