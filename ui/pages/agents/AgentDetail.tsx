@@ -24,7 +24,8 @@ import { PageLoading } from "../../components/PageLoading";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { diskSlug, totalRates } from "./model";
-import { AgentStatusBadge, Fact, NeverReported, StaleValues, UsageBar, useDurationUnits, useLastReport } from "./parts";
+import { Fact, RangeTabs } from "../../components/DetailParts";
+import { AgentStatusBadge, NeverReported, StaleValues, UsageBar, useDurationUnits, useLastReport } from "./parts";
 import { buildDetailCharts, type ChartLabels } from "./seriesCharts";
 
 /** How often the snapshot refreshes, and the charts per range (rollups change slowly). */
@@ -198,29 +199,6 @@ function Current({ sample }: { sample: Sample }) {
           </div>
         )}
       </Card>
-    </div>
-  );
-}
-
-function RangeTabs({ range, onChange }: { range: SeriesRange; onChange: (r: SeriesRange) => void }) {
-  const { t } = useTranslation();
-  return (
-    <div role="tablist" aria-label={t("agents.range.label")} className="inline-flex rounded-lg bg-slate-100 p-0.5">
-      {SERIES_RANGES.map((r) => (
-        <button
-          key={r}
-          type="button"
-          role="tab"
-          aria-selected={range === r}
-          onClick={() => onChange(r)}
-          data-testid={`agent-range-${r}`}
-          className={`rounded-md px-3 py-1.5 text-sm font-medium transition-colors ${
-            range === r ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-200" : "text-slate-500 hover:text-slate-800"
-          }`}
-        >
-          {t(`agents.range.${r}`)}
-        </button>
-      ))}
     </div>
   );
 }
@@ -445,7 +423,16 @@ export default function AgentDetail() {
         )}
       </Section>
 
-      <Section title={t("agents.historyTitle")} actions={<RangeTabs range={range} onChange={setRange} />} testId="agent-history">
+      <Section title={t("agents.historyTitle")} actions={
+          <RangeTabs
+            ranges={SERIES_RANGES}
+            range={range}
+            onChange={setRange}
+            label={t("agents.range.label")}
+            name={(r) => t(`agents.range.${r}`)}
+            testIdPrefix="agent-range-"
+          />
+        } testId="agent-history">
         {seriesError && (
           <p role="alert" data-testid="agent-series-error" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-600">
             {seriesError}

@@ -12,7 +12,8 @@ import { Field, FormMessage, TextInput } from "../../components/form";
 import { PageLoading } from "../../components/PageLoading";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { checkAgentName } from "./model";
-import { AgentStatusBadge, Fact } from "./parts";
+import { Fact } from "../../components/DetailParts";
+import { AgentStatusBadge } from "./parts";
 
 function EditForm({ agent }: { agent: PublicAgent }) {
   const { t } = useTranslation();

@@ -110,17 +110,6 @@ export function NeverReported({ agent, removing, onRemove }: { agent: PublicAgen
   );
 }
 
-/** One fact of a definition list: label above value. */
-export function Fact({ label, children, testId }: { label: ReactNode; children: ReactNode; testId?: string }) {
-  return (
-    <div className="min-w-0">
-      <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">{label}</dt>
-      <dd data-testid={testId} className="mt-1 break-words text-sm text-slate-800">
-        {children}
-      </dd>
-    </div>
-  );
-}
 
 /**
  * The current values of an agent, greyed when it is offline: they are what it last reported, not what the server

@@ -3,7 +3,7 @@ import type { CheckResult } from "../../../api/monitors";
 import { translateCheckError } from "../checkError";
 import { formatMs } from "../model";
 import { Ago, MonitorStatusBadge } from "../parts";
-import { Fact } from "./layout";
+import { Fact } from "../../../components/DetailParts";
 
 /** The outcome of a manual check: status, HTTP status, response time, error. */
 export function CheckResultPanel({ result, http }: { result: CheckResult; http: boolean }) {

@@ -6,7 +6,8 @@ import { TagChip } from "../../../components/Tag";
 import { Time, useClock } from "../../../components/time";
 import { formatMs, hasTimeout, tlsExpiry } from "../model";
 import { Ago } from "../parts";
-import { Fact, SectionTitle } from "./layout";
+import { Fact } from "../../../components/DetailParts";
+import { SectionTitle } from "./layout";
 
 function TlsExpiry({ monitor }: { monitor: PublicMonitor }) {
   const { t, i18n } = useTranslation();

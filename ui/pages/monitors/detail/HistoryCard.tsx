@@ -4,7 +4,8 @@ import { Card } from "../../../components/Card";
 import { translateCheckError } from "../checkError";
 import { formatAvailability, formatMs } from "../model";
 import { Ago, MonitorStatusBadge, StatusBar } from "../parts";
-import { Fact, SectionTitle } from "./layout";
+import { Fact } from "../../../components/DetailParts";
+import { SectionTitle } from "./layout";
 
 /** One window's bar and figures (24 hours or 30 days). */
 export function HistoryCard({ title, window, daily, testId }: { title: string; window: HistoryWindow & { buckets: StatusBucket[] }; daily: boolean; testId: string }) {

@@ -2,35 +2,13 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { SERIES_RANGES, type MonitorSeries, type SeriesRange } from "../../../api/monitors";
 import { Card } from "../../../components/Card";
+import { RangeTabs } from "../../../components/DetailParts";
 import { TimeSeriesChart, type ChartSeries } from "../../../components/charts/TimeSeriesChart";
 import { failureMarkers } from "../../../components/charts/chartData";
 import { formatMs } from "../model";
 import { SectionTitle } from "./layout";
 
 const RESPONSE_COLOR = "#6366f1";
-
-function RangeTabs({ range, onChange }: { range: SeriesRange; onChange: (r: SeriesRange) => void }) {
-  const { t } = useTranslation();
-  return (
-    <div role="tablist" aria-label={t("monitors.detail.chart.range.label")} className="inline-flex rounded-lg bg-slate-100 p-0.5">
-      {SERIES_RANGES.map((r) => (
-        <button
-          key={r}
-          type="button"
-          role="tab"
-          aria-selected={range === r}
-          onClick={() => onChange(r)}
-          data-testid={`chart-range-${r}`}
-          className={`cursor-pointer rounded-md px-3 py-1 text-sm font-medium transition-colors ${
-            range === r ? "bg-white text-slate-900 shadow-sm ring-1 ring-slate-200" : "text-slate-500 hover:text-slate-800"
-          }`}
-        >
-          {t(`monitors.detail.chart.range.${r}`)}
-        </button>
-      ))}
-    </div>
-  );
-}
 
 const FAILURE_COLOR = "#dc2626";
 
@@ -100,7 +78,18 @@ export function ResponseChartCard({
   const lines = useMemo(() => (series ? chartLines(series, labels) : []), [series, labels]);
   return (
     <Card data-testid="monitor-chart-card">
-      <SectionTitle actions={<RangeTabs range={range} onChange={onRange} />}>{t("monitors.detail.chart.title")}</SectionTitle>
+      <SectionTitle
+        actions={
+          <RangeTabs
+            ranges={SERIES_RANGES}
+            range={range}
+            onChange={onRange}
+            label={t("monitors.detail.chart.range.label")}
+            name={(r) => t(`monitors.detail.chart.range.${r}`)}
+            testIdPrefix="chart-range-"
+          />
+        }
+      >{t("monitors.detail.chart.title")}</SectionTitle>
       <div className="px-3 py-4 sm:px-5">
         {error ? (
           <p role="alert" data-testid="monitor-chart-error" className="px-2 py-8 text-center text-sm text-red-600">
