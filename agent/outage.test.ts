@@ -17,7 +17,7 @@ const OUTAGE_SAMPLES = 600;
 
 /** The real app with a user and a registered agent, and 600 samples of the 16-disk, 16-interface fixture host. */
 async function setup() {
-  const t = testApp();
+  const t = await testApp();
   const { token } = await t.signUp("alice");
   const collector = new Collector({ procRoot: fixture.root, agentVersion: "t" });
   const host = collector.host();

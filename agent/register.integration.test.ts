@@ -11,7 +11,7 @@ import { testApp } from "../server/test-support";
 const ROOT = resolve(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "vigil-agent-reg-"));
 const agentBin = join(dir, "vigil-agent");
-const t = testApp();
+const t = await testApp();
 let server: ReturnType<typeof Bun.serve>;
 let base: string;
 let session: string;

@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
+import { hostname } from "node:os";
+import { isPostgresUrl } from "./db/database";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -7,6 +9,13 @@ export interface Config {
   host: string;
   port: number;
   dataDir: string;
+  /**
+   * postgres://… to keep everything in PostgreSQL instead of the data dir's SQLite file (several nodes may share
+   * one); undefined for SQLite.
+   */
+  databaseUrl?: string;
+  /** This node's name in a cluster (default: the host name). */
+  nodeName: string;
   /** Explicit JWT secret; when undefined one is generated and kept in the data dir. */
   jwtSecret?: string;
   tokenTtl: string;
@@ -40,6 +49,8 @@ const OPTIONS = {
   host: { env: "VIGIL_HOST", default: "127.0.0.1", help: "Address to bind; 0.0.0.0 exposes Vigil on every interface" },
   port: { env: "VIGIL_PORT", default: "3000", help: "HTTP port" },
   "data-dir": { env: "VIGIL_DATA_DIR", default: "./data", help: "Directory holding the SQLite database and the generated secret" },
+  "database-url": { env: "VIGIL_DATABASE_URL", default: undefined, help: "postgres://user:password@host:5432/db: keep everything in PostgreSQL 14+ (several Vigil nodes may share it) instead of SQLite in the data dir" },
+  "node-name": { env: "VIGIL_NODE_NAME", default: undefined, help: "This node's name in a cluster (default: the host name)" },
   "jwt-secret": { env: "VIGIL_JWT_SECRET", default: undefined, help: "Secret that signs session tokens (default: generated on first start, kept in the data dir)" },
   "token-ttl": { env: "VIGIL_TOKEN_TTL", default: "7d", help: "Lifetime of a session token, e.g. 12h, 7d" },
   "log-level": { env: "VIGIL_LOG_LEVEL", default: "info", help: "debug | info | warn | error" },
@@ -115,6 +126,19 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
   const blockPrivate = get("block-private-targets")!;
   if (blockPrivate !== "true" && blockPrivate !== "false") throw new ConfigError(`Invalid --block-private-targets: ${blockPrivate} (true or false)`);
 
+  const databaseUrl = get("database-url") || undefined;
+  if (databaseUrl !== undefined) {
+    let valid = isPostgresUrl(databaseUrl);
+    try {
+      new URL(databaseUrl);
+    } catch {
+      valid = false;
+    }
+    if (!valid) throw new ConfigError("Invalid --database-url: use postgres://user:password@host:5432/database");
+  }
+  const nodeName = (get("node-name") || hostname()).trim();
+  if (!/^[\w.-]{1,63}$/.test(nodeName)) throw new ConfigError(`Invalid node name: ${nodeName} (letters, digits, '.', '_', '-'; up to 63)`);
+
   const checkConcurrency = Number(get("check-concurrency"));
   if (!Number.isInteger(checkConcurrency) || checkConcurrency < 1 || checkConcurrency > 10_000) {
     throw new ConfigError(`Invalid check concurrency: ${get("check-concurrency")} (1-10000)`);
@@ -128,6 +152,8 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     host: get("host")!,
     port,
     dataDir: resolve(get("data-dir")!),
+    databaseUrl,
+    nodeName,
     jwtSecret,
     tokenTtl,
     logLevel,

@@ -2,19 +2,29 @@ import "./production"; // must stay the first import
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { isProduction } from "elysia/error";
 import { createApp, createServices } from "./app";
 import { runSubcommand, SUBCOMMANDS } from "./cli/commands";
 import { claimDataDir } from "./cli/data-dir";
 import { helpText, loadConfig, type Config } from "./config";
-import { NewerDatabaseError, openDatabase } from "./db/open";
+import { DatabaseUnavailableError, NewerDatabaseError, openDatabase, type Db } from "./db/open";
+import { first } from "./db/database";
 import { MAX_BODY_BYTES } from "./http/limits";
 import { createLogger } from "./log";
 import { VERSION } from "./version";
 
-/** The JWT secret: given, or generated once and kept (mode 0600) in the data dir so sessions survive restarts. */
-function jwtSecret(config: Config): string {
+/**
+ * The JWT secret: given, or generated once and kept so sessions survive restarts: in the data dir (mode 0600) on
+ * SQLite, in the database on PostgreSQL, where every node of a cluster must sign and check sessions alike.
+ */
+async function jwtSecret(config: Config, db: Db): Promise<string> {
   if (config.jwtSecret) return config.jwtSecret;
+  if (db.engine === "postgres") {
+    const { settings } = db.t;
+    await db.orm.insert(settings).values({ key: "jwt_secret", value: randomBytes(48).toString("base64url") }).onConflictDoNothing();
+    return (await first(db.orm.select().from(settings).where(eq(settings.key, "jwt_secret"))))!.value;
+  }
   const file = join(config.dataDir, "jwt-secret");
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
   const secret = randomBytes(48).toString("base64url");
@@ -22,7 +32,7 @@ function jwtSecret(config: Config): string {
   return secret;
 }
 
-function start(argv: string[]) {
+async function start(argv: string[]) {
   if (argv.includes("--help") || argv.includes("-h")) return console.log(helpText());
   if (argv.includes("--version") || argv.includes("-v")) return console.log(VERSION);
 
@@ -47,30 +57,30 @@ function start(argv: string[]) {
     process.exit(1);
   }
 
-  let db;
+  let db: Db;
   try {
-    db = openDatabase(join(config.dataDir, "vigil.db"));
+    db = await openDatabase(config.databaseUrl ?? join(config.dataDir, "vigil.db"), { onSlowTx: (message) => log.warn(message) });
   } catch (e) {
-    if (e instanceof NewerDatabaseError) {
+    if (e instanceof NewerDatabaseError || e instanceof DatabaseUnavailableError) {
       log.error(e.message);
       process.exit(1);
     }
     throw e;
   }
 
-  const services = createServices(db, {
+  const services = await createServices(db, {
     log,
     monitors: { concurrency: config.checkConcurrency, rawRetentionDays: config.rawRetentionDays },
     targets: { allowPrivate: !config.blockPrivateTargets },
     notifications: { send: { endpoints: { telegram: config.telegramApi, resend: config.resendApi } } },
   });
-  const app = createApp({ db, jwtSecret: jwtSecret(config), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
+  const app = createApp({ db, jwtSecret: await jwtSecret(config, db), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES });
   services.monitors.start();
   services.agents.start();
   services.notifications.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
-  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, monitors: services.monitors.store.size, mode: isProduction ? "production" : "development" });
+  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, monitors: services.monitors.store.size, mode: isProduction ? "production" : "development" });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -86,7 +96,7 @@ function start(argv: string[]) {
     await services.monitors.stop();
     services.agents.stop();
     await services.notifications.stop();
-    db.$client.close();
+    await db.close();
     releaseDataDir();
     process.exit(0);
   };
@@ -96,9 +106,9 @@ function start(argv: string[]) {
 
 /** `vigil [serve] [options]`, or one of the maintenance subcommands (server/cli/). */
 async function main(argv: string[]) {
-  const [first, ...rest] = argv;
-  if (first === "serve") return start(rest);
-  const sub = SUBCOMMANDS.find((name) => name === first);
+  const [head, ...rest] = argv;
+  if (head === "serve") return start(rest);
+  const sub = SUBCOMMANDS.find((name) => name === head);
   if (sub === undefined || sub === "serve") return start(argv);
   try {
     process.exit(await runSubcommand(sub, rest));

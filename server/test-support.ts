@@ -1,7 +1,7 @@
 // Test helpers: an app over an in-memory database, with cheap password hashing and fetch-like helpers.
 import { createApp, createServices, type AppDeps } from "./app";
 import { createPasswordHasher } from "./auth/passwords";
-import { openDatabase } from "./db/open";
+import { testDb } from "./db/test-db";
 import type { PublicUser } from "./users/public";
 
 export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
@@ -13,10 +13,11 @@ export interface Reply<T = Record<string, unknown>> {
   headers: Headers;
 }
 
-export function testApp({ agentTokenTtlMs, ...overrides }: Partial<AppDeps> & { agentTokenTtlMs?: number } = {}) {
-  const db = overrides.db ?? openDatabase(":memory:");
+/** An app over a fresh test database (SQLite in memory, or a PostgreSQL schema: server/db/test-db.ts). */
+export async function testApp({ agentTokenTtlMs, ...overrides }: Partial<AppDeps> & { agentTokenTtlMs?: number } = {}) {
+  const db = overrides.db ?? (await testDb());
   // Built here (not started) so tests can reach the services: monitor scheduler, agents, the bus.
-  const services = overrides.services ?? createServices(db, { agentTokenTtlMs });
+  const services = overrides.services ?? (await createServices(db, { agentTokenTtlMs }));
   const app = createApp({
     db,
     jwtSecret: TEST_SECRET,

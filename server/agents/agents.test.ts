@@ -7,7 +7,7 @@ const report = (samples: Sample[]): Report => ({ host, interval: 10, samples });
 
 /** An instance with a signed-in user and a registered agent. */
 async function withAgent() {
-  const t = testApp();
+  const t = await testApp();
   const { token } = await t.signUp("alice");
   const created = await t.call<{ token: string; expiresAt: number }>("POST", "/api/agents/tokens", { token });
   const reg = await t.call<{ agentId: number; credential: string }>("POST", "/api/agents/register", {
@@ -35,7 +35,7 @@ describe("registration", () => {
   });
 
   test("an expired token is refused", async () => {
-    const t = testApp({ agentTokenTtlMs: -1 });
+    const t = await testApp({ agentTokenTtlMs: -1 });
     const { token } = await t.signUp("alice");
     const created = await t.call<{ token: string }>("POST", "/api/agents/tokens", { token });
     const res = await t.call("POST", "/api/agents/register", { body: { token: created.body.token, host } });
@@ -43,7 +43,7 @@ describe("registration", () => {
   });
 
   test("creating a token needs a session; the token is shown once and stored hashed", async () => {
-    const t = testApp();
+    const t = await testApp();
     expect((await t.call("POST", "/api/agents/tokens")).status).toBe(401);
     const { token } = await t.signUp("alice");
     const created = await t.call<{ token: string }>("POST", "/api/agents/tokens", { token });
@@ -54,7 +54,7 @@ describe("registration", () => {
   });
 
   test("bad registration bodies are a 400", async () => {
-    const t = testApp();
+    const t = await testApp();
     const res = await t.call("POST", "/api/agents/register", { body: { token: "x", host: { hostname: 5 } } });
     expect(res.status).toBe(400);
   });

@@ -21,7 +21,7 @@ writeFileSync(join(dir, "vigil-agent-darwin-x64.xz"), xz); // an xz copy without
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const base = { tokenTtl: "7d", trustProxy: 0, links: { blog: "", video: "", tempMail: "" }, agentsDir: dir };
-const { app } = testApp({ config: base });
+const { app } = await testApp({ config: base });
 const get = (path: string, headers: Record<string, string> = {}, host = "http://localhost") =>
   app.handle(new Request(host + path, { headers }));
 
@@ -51,7 +51,7 @@ describe("agent downloads", () => {
 
   test("the xz copy as is (never gzip on top), with its own sha256; it unpacks to the binary the .sha256 names", async () => {
     // Over a real socket: the length is what the HTTP server puts on the wire.
-    const server = testApp({ config: base }).app.listen({ hostname: "127.0.0.1", port: 0 });
+    const server = await testApp({ config: base }).app.listen({ hostname: "127.0.0.1", port: 0 });
     const res = await fetch(`http://127.0.0.1:${server.server!.port}/downloads/vigil-agent-linux-x64.xz`, { headers: { "accept-encoding": "gzip" } });
     const body = new Uint8Array(await res.arrayBuffer());
     await server.stop();
@@ -89,11 +89,11 @@ describe("install.sh", () => {
   });
 
   test("uses --public-url when set, and X-Forwarded-* only behind a trusted proxy", async () => {
-    const pub = testApp({ config: { ...base, publicUrl: "https://vigil.example.com/" } });
+    const pub = await testApp({ config: { ...base, publicUrl: "https://vigil.example.com/" } });
     expect(await (await pub.app.handle(new Request("http://localhost/install.sh"))).text()).toContain('SERVER="https://vigil.example.com"');
     const headers = { "x-forwarded-proto": "https", "x-forwarded-host": "status.example.org" };
     expect(await (await get("/install.sh", headers)).text()).toContain('SERVER="http://localhost"');
-    const proxied = testApp({ config: { ...base, trustProxy: 1 } });
+    const proxied = await testApp({ config: { ...base, trustProxy: 1 } });
     expect(await (await proxied.app.handle(new Request("http://localhost/install.sh", { headers }))).text()).toContain(
       'SERVER="https://status.example.org"',
     );

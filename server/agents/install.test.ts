@@ -18,7 +18,7 @@ const xzBin = join(dir, "xz-bin");
 /** Every command install.sh needs but xz: a PATH of this and fakeBin is a host without xz. */
 const noXzTools = join(dir, "tools-without-xz");
 const calls = join(dir, "calls.log");
-const t = testApp({ config: { tokenTtl: "7d", trustProxy: 0, links: { blog: "", video: "", tempMail: "" }, agentsDir } });
+const t = await testApp({ config: { tokenTtl: "7d", trustProxy: 0, links: { blog: "", video: "", tempMail: "" }, agentsDir } });
 let base = "";
 let userToken = "";
 

@@ -12,7 +12,7 @@ import { testApp } from "../test-support";
 type Listed = { id: number; name: string; status: string; lastSeenAt: number | null; createdAt: number };
 
 async function signedIn() {
-  const t = testApp();
+  const t = await testApp();
   const { token } = await t.signUp("alice");
   const newToken = async () => (await t.call<{ token: string }>("POST", "/api/agents/tokens", { token })).body.token;
   const register = async (body: { name?: string; host: HostInfo }, regToken?: string) =>

@@ -7,7 +7,7 @@ import { openDatabase } from "../db/open";
 
 describe("register", () => {
   test("the first account registers freely, becomes admin and is signed in; then registration is closed", async () => {
-    const { call } = testApp();
+    const { call } = await testApp();
     expect((await call("GET", "/api/config")).body).toMatchObject({ firstRun: true, registrationOpen: true });
     const first = await call<{ token: string }>("POST", "/api/auth/register", { body: { username: "alice", password: PASSWORD, confirmPassword: PASSWORD } });
     expect(first.status).toBe(201);
@@ -25,21 +25,21 @@ describe("register", () => {
   });
 
   test("never returns the password hash", async () => {
-    const { call } = testApp();
+    const { call } = await testApp();
     const res = await call("POST", "/api/auth/register", { body: { username: "alice", password: PASSWORD } });
     expect(JSON.stringify(res.body)).not.toContain("argon2");
     expect(JSON.stringify(res.body)).not.toContain("passwordHash");
   });
 
   test("mismatched passwords are refused", async () => {
-    const { call } = testApp();
+    const { call } = await testApp();
     const res = await call("POST", "/api/auth/register", { body: { username: "alice", password: PASSWORD, confirmPassword: "something else" } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, code: "PASSWORDS_DO_NOT_MATCH", message: "Passwords do not match" });
   });
 
   test("usernames and emails are unique, ignoring case", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     const { token } = await signUp("alice", "alice@example.com");
     await call("PUT", "/api/registration", { token, body: { open: true } });
     const sameName = await call("POST", "/api/auth/register", { body: { username: "ALICE", password: PASSWORD } });
@@ -61,7 +61,7 @@ describe("register", () => {
     [{ username: 42, password: PASSWORD }, "Username must be 3-32 characters without spaces (got the number 42)"],
     [{ username: "alice", password: ["x"] }, "Password must be at least 8 characters"],
   ])("bad fields are a 400 with a clear message: %j", async (body, message) => {
-    const { call } = testApp();
+    const { call } = await testApp();
     const res = await call("POST", "/api/auth/register", { body });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, code: "VALIDATION", message });
@@ -69,7 +69,7 @@ describe("register", () => {
   });
 
   test("malformed JSON, other content types and oversized bodies are 4xx, never 500", async () => {
-    const { call } = testApp();
+    const { call } = await testApp();
     const bad = await call("POST", "/api/auth/register", { raw: "{\"username\": " });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ success: false, code: "BAD_JSON" });
@@ -83,7 +83,7 @@ describe("register", () => {
   });
 
   test("a chunked body over 1 MB is cut off with 413", async () => {
-    const { app } = testApp();
+    const { app } = await testApp();
     const stream = new ReadableStream({
       start(c) {
         for (let i = 0; i < 20; i++) c.enqueue(new Uint8Array(64 * 1024).fill(32));
@@ -99,7 +99,7 @@ describe("register", () => {
 
 describe("login", () => {
   test("by username or email, returning a token and the user", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     await signUp("alice", "alice@example.com");
     for (const username of ["alice", "ALICE", "alice@example.com"]) {
       const res = await call("POST", "/api/auth/login", { body: { username, password: PASSWORD } });
@@ -110,7 +110,7 @@ describe("login", () => {
   });
 
   test("a wrong password or unknown user gets the same 401", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     await signUp("alice");
     const wrong = await call("POST", "/api/auth/login", { body: { username: "alice", password: "wrong password" } });
     const unknown = await call("POST", "/api/auth/login", { body: { username: "nobody", password: PASSWORD } });
@@ -121,14 +121,14 @@ describe("login", () => {
   });
 
   test("missing fields are a 400", async () => {
-    const { call } = testApp();
+    const { call } = await testApp();
     const res = await call("POST", "/api/auth/login", { body: { username: "alice" } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ success: false, message: "Password is required" });
   });
 
   test("five wrong passwords lock the account for a while, even for the right password", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     await signUp("alice");
     for (let i = 0; i < 5; i++) {
       expect((await call("POST", "/api/auth/login", { body: { username: "alice", password: `guess-${i}-xx` } })).status).toBe(401);
@@ -141,7 +141,7 @@ describe("login", () => {
   });
 
   test("an address that guesses across many accounts is limited too", async () => {
-    const { call, signUp } = testApp({
+    const { call, signUp } = await testApp({
       limits: { byAccount: new FailureLimiter(100, 60_000), byIp: new FailureLimiter(3, 60_000) },
     });
     await signUp("alice");
@@ -152,7 +152,7 @@ describe("login", () => {
   });
 
   test("a successful login clears the account's failures", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     await signUp("alice");
     for (let round = 0; round < 3; round++) {
       for (let i = 0; i < 4; i++) await call("POST", "/api/auth/login", { body: { username: "alice", password: "nope-nope" } });
@@ -161,7 +161,7 @@ describe("login", () => {
   });
 
   test("a disabled account answers the right password exactly as a wrong one (no password oracle)", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     const admin = await signUp("alice");
     const bob = await signUp("bob");
     await call("PUT", `/api/users/${bob.user.id}`, { token: admin.token, body: { username: "bob", status: "disabled" } });
@@ -173,7 +173,7 @@ describe("login", () => {
   });
 
   test("the per-account limit counts the account, whichever of its names is typed", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     await signUp("alice", "alice@example.com");
     for (let i = 0; i < 3; i++) await call("POST", "/api/auth/login", { body: { username: "alice", password: `guess-${i}-xx` } });
     for (let i = 3; i < 5; i++) await call("POST", "/api/auth/login", { body: { username: "ALICE@example.com", password: `guess-${i}-xx` } });
@@ -184,7 +184,7 @@ describe("login", () => {
   });
 
   test("names that match no account are limited on their own, without locking real accounts", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     await signUp("alice");
     for (let i = 0; i < 5; i++) {
       expect((await call("POST", "/api/auth/login", { body: { username: "ghost", password: `guess-${i}-xx` } })).status).toBe(401);
@@ -194,7 +194,7 @@ describe("login", () => {
   });
 
   test("behind a trusted proxy the address is the one the proxy added, not what the client wrote", async () => {
-    const { call, signUp } = testApp({
+    const { call, signUp } = await testApp({
       config: { tokenTtl: "7d", trustProxy: 1, links: { blog: "", video: "", tempMail: "" } },
       limits: { byAccount: new FailureLimiter(100, 60_000), byIp: new FailureLimiter(3, 60_000) },
     });
@@ -212,7 +212,7 @@ describe("login", () => {
   });
 
   test("replies that carry a token are never cached", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     const { token, user } = await signUp("alice");
     const replies = [
       await call("POST", "/api/auth/register", { body: { username: "bob", password: PASSWORD } }),
@@ -227,7 +227,7 @@ describe("login", () => {
 
 describe("sessions", () => {
   test("/api/auth/me returns the signed-in user", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     const { token } = await signUp("alice", "a@example.com");
     const me = await call("GET", "/api/auth/me", { token });
     expect(me.status).toBe(200);
@@ -238,7 +238,7 @@ describe("sessions", () => {
   });
 
   test.each([["no token", undefined], ["garbage", "not.a.jwt"], ["empty bearer", " "]])("%s gets 401", async (_name, token) => {
-    const { call } = testApp();
+    const { call } = await testApp();
     const res = await call("GET", "/api/auth/me", { token });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ success: false, code: "UNAUTHORIZED" });
@@ -246,7 +246,7 @@ describe("sessions", () => {
 
   test("a token signed with another secret gets 401", async () => {
     const db = openDatabase(":memory:");
-    const { signUp } = testApp({ db });
+    const { signUp } = await testApp({ db });
     const { token } = await signUp("alice");
     const other = createApp({
       db,
@@ -260,7 +260,7 @@ describe("sessions", () => {
   });
 
   test("an expired token gets 401", async () => {
-    const { call, signUp } = testApp({ config: { tokenTtl: "1s", trustProxy: 0, links: { blog: "", video: "", tempMail: "" } } });
+    const { call, signUp } = await testApp({ config: { tokenTtl: "1s", trustProxy: 0, links: { blog: "", video: "", tempMail: "" } } });
     const { token } = await signUp("alice");
     expect((await call("GET", "/api/auth/me", { token })).status).toBe(200);
     await Bun.sleep(2100);
@@ -268,7 +268,7 @@ describe("sessions", () => {
   });
 
   test("tokens of a deleted or disabled user stop working", async () => {
-    const { call, signUp } = testApp();
+    const { call, signUp } = await testApp();
     const admin = await signUp("alice");
     const bob = await signUp("bob");
     const carol = await signUp("carol");
@@ -279,7 +279,7 @@ describe("sessions", () => {
   });
 
   test("a disabled user's sessions stay ended when the account is re-enabled; a new sign-in works", async () => {
-    const { call, signUp, login } = testApp();
+    const { call, signUp, login } = await testApp();
     const admin = await signUp("alice");
     const bob = await signUp("bob");
     const elsewhere = await login("bob"); // a second session, on another device

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 async function listening(tokenTtl = "7d") {
-  const t = testApp({ config: { tokenTtl, trustProxy: 0, links: { blog: "", video: "", tempMail: "" } } });
+  const t = await testApp({ config: { tokenTtl, trustProxy: 0, links: { blog: "", video: "", tempMail: "" } } });
   const admin = await t.signUp("alice");
   const bob = await t.signUp("bob");
   t.app.listen({ hostname: "127.0.0.1", port: 0 });

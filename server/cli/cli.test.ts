@@ -214,7 +214,7 @@ describe("the command line", () => {
 
 describe("/healthz", () => {
   test("503 until the checks run, then 200; no sign-in needed", async () => {
-    const { call, services } = testApp();
+    const { call, services } = await testApp();
     const before = await call("GET", "/healthz");
     expect(before.status).toBe(503);
     expect(before.body.success).toBe(false);

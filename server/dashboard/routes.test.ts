@@ -5,13 +5,13 @@ import type { Dashboard } from "./public";
 
 describe("GET /api/dashboard", () => {
   test("needs a session", async () => {
-    const { call } = testApp();
+    const { call } = await testApp();
     const res = await call("GET", "/api/dashboard");
     expect([res.status, res.body.success, res.body.code]).toEqual([401, false, "UNAUTHORIZED"]);
   });
 
   test("counts monitors (active ones by status) and agents by status", async () => {
-    const t = testApp();
+    const t = await testApp();
     const { token } = await t.signUp("alice");
     const empty = await t.call<Dashboard>("GET", "/api/dashboard", { token });
     expect(empty.body).toEqual({
@@ -55,7 +55,7 @@ describe("GET /api/dashboard", () => {
   afterEach(() => setSystemTime());
 
   test("lists down monitors (with their error and since when) and offline agents (with their last report)", async () => {
-    const t = testApp();
+    const t = await testApp();
     const { token } = await t.signUp("alice");
     const make = async (name: string, url: string, active = true) =>
       (await t.call<{ monitor: { id: number } }>("POST", "/api/monitors", { token, body: { name, url, retries: 0, active } })).body.monitor.id;

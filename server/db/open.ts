@@ -1,65 +1,16 @@
-import { Database } from "bun:sqlite";
-import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { chmodSync, closeSync, existsSync, openSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import * as schema from "./schema";
+// Opens the store: the embedded SQLite file (the default) or a PostgreSQL database named by a postgres:// URL.
+import { isPostgresUrl, type Db } from "./database";
+import { openPostgres, type PostgresOptions } from "./postgres";
+import { openSqlite } from "./sqlite";
 
-export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
-
-export class NewerDatabaseError extends Error {}
+export type { Db } from "./database";
+export { DatabaseUnavailableError, NewerDatabaseError } from "./errors";
+export { newestKnownMigration, schemaVersion } from "./sqlite";
 
 /**
- * The migrations folder. In source runs it sits beside this file; the executable embeds it with
- * `--asset server/db/migrations`, which lands at `<root>/migrations`, and `import.meta.dir` is that root.
+ * Opens `location` (a SQLite file path, ":memory:", or postgres://…) and brings its schema up to date; a database
+ * written by a newer Vigil is refused (NewerDatabaseError), an unreachable one is DatabaseUnavailableError.
  */
-const MIGRATIONS_FOLDER = join(import.meta.dir, "migrations");
-
-interface Journal {
-  entries: { idx: number; when: number; tag: string }[];
-}
-
-/** The time stamp of the newest migration this build has. */
-export function newestKnownMigration(): number {
-  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as Journal;
-  return Math.max(...journal.entries.map((e) => e.when));
-}
-
-/** The time stamp of the newest migration applied to a database, null when it has none (not a Vigil database yet). */
-export function schemaVersion(sqlite: Database): number | null {
-  const hasMigrations = sqlite.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
-  if (!hasMigrations) return null;
-  return sqlite.query<{ newest: number | null }, []>("SELECT max(created_at) AS newest FROM __drizzle_migrations").get()?.newest ?? null;
-}
-
-/**
- * Opens (creating if needed) the database at `path` (":memory:" for tests), sets the pragmas and brings the schema
- * up to date. A database written by a newer Vigil (it has migrations this build does not know) is refused rather
- * than half-understood.
- */
-export function openDatabase(path: string): Db {
-  // The database holds password hashes and channel secrets: only Vigil's user may read it. Created 0600 (SQLite
-  // gives its -wal and -shm files the database's mode); one made by an older build is tightened on open.
-  const onDisk = path !== ":memory:" && !path.startsWith("file:");
-  if (onDisk && !existsSync(path)) closeSync(openSync(path, "a", 0o600));
-  const sqlite = new Database(path, { create: true, strict: true });
-  // First: switching to WAL takes a lock, and another connection (a backup, a restore check) may briefly hold one.
-  sqlite.exec("PRAGMA busy_timeout = 5000");
-  sqlite.exec("PRAGMA journal_mode = WAL");
-  if (onDisk) for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600);
-  sqlite.exec("PRAGMA synchronous = NORMAL");
-  sqlite.exec("PRAGMA foreign_keys = ON");
-  const db = drizzle({ client: sqlite, schema }) as Db;
-
-  const lastKnown = newestKnownMigration();
-  const newest = schemaVersion(sqlite);
-  if (newest !== null && newest > lastKnown) {
-    sqlite.close();
-    throw new NewerDatabaseError(
-      `The database ${path} was written by a newer version of Vigil (schema from ${new Date(newest).toISOString()}, ` +
-        `this build knows up to ${new Date(lastKnown).toISOString()}). Upgrade Vigil, or start it with another --data-dir.`,
-    );
-  }
-  migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
-  return db;
+export async function openDatabase(location: string, options: PostgresOptions & { onSlowTx?: (message: string) => void } = {}): Promise<Db> {
+  return isPostgresUrl(location) ? openPostgres(location, options) : openSqlite(location, options);
 }

@@ -146,7 +146,7 @@ describe("authorization matrix", () => {
   test("every route × every kind of caller gets the status its access rule says", async () => {
     const uiDir = mkdtempSync(join(tmpdir(), "vigil-matrix-ui-"));
     writeFileSync(join(uiDir, "index.html"), "<!doctype html><title>Vigil</title>");
-    const t = testApp({ uiDir });
+    const t = await testApp({ uiDir });
     t.services.monitors.start(); // /healthz answers 200 only while the checks run
     try {
       const admin = await t.signUp("alice");
@@ -228,7 +228,7 @@ describe("authorization matrix", () => {
   });
 
   test("the live socket takes sessions only: an API token or an agent credential is refused", async () => {
-    const t = testApp();
+    const t = await testApp();
     const user = await t.signUp("bob");
     const created = await t.call<{ secret: string }>("POST", "/api/tokens", { token: user.token, body: { name: "script" } });
     const agent = t.services.agents.register(t.services.agents.createToken(user.user.id).token, "db-1", testHost);

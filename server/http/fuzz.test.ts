@@ -68,7 +68,7 @@ describe("fuzz", () => {
   test("10 000+ malformed requests: no 5xx, always the envelope, no stray file, the database unchanged", async () => {
     const uiDir = mkdtempSync(join(tmpdir(), "vigil-fuzz-ui-"));
     writeFileSync(join(uiDir, "index.html"), "<!doctype html><title>Vigil</title>");
-    const t = testApp({ uiDir });
+    const t = await testApp({ uiDir });
     const admin = await t.signUp("alice");
     const user = await t.signUp("bob");
     // Something of each kind to aim at.

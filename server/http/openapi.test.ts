@@ -45,7 +45,7 @@ function collectRefs(node: unknown, out: string[] = []): string[] {
 
 describe("API docs", () => {
   test("/api/docs is a self-contained HTML page, public, under the app's own CSP, gzipped on request", async () => {
-    const t = testApp();
+    const t = await testApp();
     const res = await t.app.handle(new Request("http://localhost/api/docs"));
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -66,7 +66,7 @@ describe("API docs", () => {
   });
 
   test("the document is well-formed OpenAPI 3.x: unique operation ids, declared path parameters, every $ref resolves", async () => {
-    const doc = await getDocument(testApp());
+    const doc = await getDocument(await testApp());
     expect(doc.openapi).toMatch(/^3\.[01]\.\d+$/);
     expect(doc.info.title).toBe("Vigil API");
     expect(typeof doc.info.version).toBe("string");
@@ -101,7 +101,7 @@ describe("API docs", () => {
   });
 
   test("every REST route of the app's route table is documented, with a feature tag and a summary", async () => {
-    const t = testApp();
+    const t = await testApp();
     const doc = await getDocument(t);
     const documented = new Set(operations(doc).map(({ method, path }) => `${method} ${path.replace(/\{([^}]+)\}/g, ":$1")}`));
     const routes = t.app.routes.filter((route) => route.method !== "WS" && !route.path.includes("*"));
@@ -124,7 +124,7 @@ describe("API docs", () => {
   });
 
   test("a route declares bearer security exactly when it refuses anonymous callers; admin-only ones say so", async () => {
-    const t = testApp();
+    const t = await testApp();
     await t.signUp("alice");
     const { token: userToken } = await t.signUp("bob");
     const doc = await getDocument(t);
@@ -166,7 +166,7 @@ describe("API docs", () => {
   });
 
   test("the envelopes are shared components every operation refers to", async () => {
-    const doc = await getDocument(testApp());
+    const doc = await getDocument(await testApp());
     expect(doc.components.schemas.Error).toMatchObject({
       type: "object",
       required: expect.arrayContaining(["success", "message"]),
@@ -193,7 +193,7 @@ describe("API docs", () => {
   });
 
   test("request schemas are the ones that validate the requests", async () => {
-    const t = testApp();
+    const t = await testApp();
     const doc = await getDocument(t);
     const create = doc.paths["/api/monitors"]!.post!.requestBody!.content["application/json"]!.schema!;
     expect(create).toMatchObject({ type: "object", required: ["name"] });
@@ -209,7 +209,7 @@ describe("API docs", () => {
   });
 
   test("the docs show no data: names, emails and secrets stay out of them", async () => {
-    const t = testApp();
+    const t = await testApp();
     const { token } = await t.signUp("alice-7f3a", "alice-7f3a@example.com");
     expect((await t.call("POST", "/api/monitors", { token, body: { name: "Secret-Monitor-9c2e", url: "http://10.0.0.9:8080/private-path-5d1b" } })).status).toBe(201);
     for (const path of ["/api/docs", "/api/docs/json"]) {

@@ -11,7 +11,7 @@ function logged() {
 describe("request logs", () => {
   test("one line per API call with method, path, status, duration and address; no query, body or header", async () => {
     const { lines, log } = logged();
-    const t = testApp({ log });
+    const t = await testApp({ log });
     const { token } = await t.signUp("alice");
     await Bun.sleep(10);
     lines.length = 0;
@@ -28,7 +28,7 @@ describe("request logs", () => {
 
   test("machine-facing routes and UI files are logged at debug level only", async () => {
     const { lines, log } = logged();
-    const t = testApp({ log });
+    const t = await testApp({ log });
     await t.call("GET", "/healthz");
     await t.call("GET", "/api/status");
     await Bun.sleep(10);
@@ -44,7 +44,7 @@ describe("request logs", () => {
 
 describe("headers", () => {
   test("HSTS only over HTTPS (a trusted proxy saying so); never CORS headers", async () => {
-    const direct = testApp();
+    const direct = await testApp();
     const plain = await direct.app.handle(new Request("http://localhost/api/config", { headers: { "x-forwarded-proto": "https", origin: "https://evil.example" } }));
     expect(plain.headers.get("strict-transport-security")).toBeNull(); // not behind a trusted proxy: the header is anyone's
     expect(plain.headers.get("access-control-allow-origin")).toBeNull();
@@ -54,7 +54,7 @@ describe("headers", () => {
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
     expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
 
-    const proxied = testApp({ config: { tokenTtl: "7d", trustProxy: 1, links: { blog: "", video: "", tempMail: "" } } });
+    const proxied = await testApp({ config: { tokenTtl: "7d", trustProxy: 1, links: { blog: "", video: "", tempMail: "" } } });
     const tls = await proxied.app.handle(new Request("http://localhost/api/config", { headers: { "x-forwarded-proto": "https" } }));
     expect(tls.headers.get("strict-transport-security")).toBe("max-age=63072000");
     expect(tls.headers.get("x-content-type-options")).toBe("nosniff");

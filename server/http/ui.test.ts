@@ -11,7 +11,7 @@ writeFileSync(join(dir, "assets", "main-abcd1234.js"), `console.log("app");${" "
 writeFileSync(join(dir, "sw.js"), "self.addEventListener('fetch', () => {});");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const { app } = testApp({ uiDir: dir });
+const { app } = await testApp({ uiDir: dir });
 const get = (path: string, headers: Record<string, string> = {}) => app.handle(new Request(`http://localhost${path}`, { headers }));
 
 describe("UI serving", () => {

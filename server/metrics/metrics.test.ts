@@ -115,8 +115,8 @@ function setup() {
   const tls = { get: (url: string) => (url.startsWith("https:") ? tlsExpiry : undefined), clear: () => {} } as TlsProbe;
   const clock = fakeClock(Date.now());
   const db = openDatabase(":memory:");
-  const services = createServices(db, { monitors: { checker, tls, clock } });
-  const t = testApp({ db, services });
+  const services = await createServices(db, { monitors: { checker, tls, clock } });
+  const t = await testApp({ db, services });
   const scrape = async (token: string) => {
     const res = await t.app.handle(new Request("http://localhost/metrics", { headers: { authorization: `Bearer ${token}` } }));
     expect(res.status).toBe(200);
@@ -154,7 +154,7 @@ describe("GET /metrics", () => {
     const uiDir = mkdtempSync(join(tmpdir(), "vigil-ui-"));
     try {
       writeFileSync(join(uiDir, "index.html"), "<!doctype html><title>Vigil</title>");
-      const { call } = testApp({ uiDir });
+      const { call } = await testApp({ uiDir });
       expect((await call("GET", "/some/page")).body).toMatchObject({ text: expect.stringContaining("<title>Vigil") });
       const res = await call("GET", "/metrics");
       expect([res.status, res.body.code]).toEqual([401, "UNAUTHORIZED"]);

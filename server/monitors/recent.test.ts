@@ -12,8 +12,8 @@ afterAll(() => target.stop());
 type Recent = { checks: Record<string, RecentCheck[]> };
 
 async function setup(db = openDatabase(":memory:")) {
-  const services = createServices(db);
-  const t = testApp({ db, services });
+  const services = await createServices(db);
+  const t = await testApp({ db, services });
   const { token } = await t.signUp("alice");
   const create = async (name: string, path: string) =>
     (await t.call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: { name, url: target.url(path), retries: 0 } })).body.monitor.id;
@@ -73,8 +73,8 @@ describe("the last 50 checks", () => {
     first.services.monitors.writer.flush(); // what a shutdown does
 
     // A new process on the same database.
-    const services = createServices(db);
-    const again = testApp({ db, services });
+    const services = await createServices(db);
+    const again = await testApp({ db, services });
     const { token } = await again.login("alice");
     const read = await again.call<{ checks: RecentCheck[] }>("GET", `/api/monitors/${id}/checks`, { token });
     expect(read.body.checks).toEqual(seen);

@@ -9,7 +9,7 @@ const target = startTarget();
 afterAll(() => target.stop());
 
 async function signedIn() {
-  const t = testApp();
+  const t = await testApp();
   const admin = await t.signUp("alice");
   const user = await t.signUp("bob");
   return { ...t, admin: admin.token, token: user.token };
@@ -321,8 +321,8 @@ describe("bad input", () => {
 describe("live push", () => {
   test("a signed-in browser receives status and check messages; a bad token is refused", async () => {
     const db = openDatabase(":memory:");
-    const services = createServices(db);
-    const t = testApp({ db, services });
+    const services = await createServices(db);
+    const t = await testApp({ db, services });
     const { token } = await t.signUp("alice");
     t.app.listen({ hostname: "127.0.0.1", port: 0 });
     const port = t.app.server!.port;

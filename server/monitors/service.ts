@@ -85,8 +85,6 @@ export function createMonitorService(options: MonitorServiceOptions) {
   });
   let running = false;
 
-  store.load(clock.now());
-  for (const entry of store.all()) if (entry.fields.active) scheduler.schedule(entry.id, cadence(entry.fields));
 
   const checkState = (entry: MonitorEntry): CheckState => ({
     lastPushAt: entry.state.lastPushAt,
@@ -163,6 +161,12 @@ export function createMonitorService(options: MonitorServiceOptions) {
     history,
     scheduler,
     bus,
+
+    /** Reads every monitor into memory and puts the active ones on the schedule (before start()). */
+    async load() {
+      await store.load(clock.now());
+      for (const entry of store.all()) if (entry.fields.active) scheduler.schedule(entry.id, cadence(entry.fields));
+    },
 
     list: (): PublicMonitor[] => store.all().map(publicOf),
     get: (id: number): PublicMonitor | undefined => {

@@ -126,7 +126,7 @@ describe("checks", () => {
 
 describe("the API", () => {
   test("a monitor on the metadata address is refused; private addresses are fine by default", async () => {
-    const t = testApp();
+    const t = await testApp();
     const { token } = await t.signUp("alice");
     const bad = await t.call("POST", "/api/monitors", { token, body: { name: "meta", url: "http://169.254.169.254/latest/meta-data/" } });
     expect([bad.status, bad.body.code]).toEqual([400, "TARGET_FORBIDDEN"]);
@@ -139,8 +139,8 @@ describe("the API", () => {
 
   test("an instance that blocks private targets refuses them for monitors and for webhook deliveries", async () => {
     const db = openDatabase(":memory:");
-    const services = createServices(db, { targets: BLOCK });
-    const t = testApp({ db, services });
+    const services = await createServices(db, { targets: BLOCK });
+    const t = await testApp({ db, services });
     const { token } = await t.signUp("alice");
     const bad = await t.call("POST", "/api/monitors", { token, body: { name: "router", url: "http://10.0.0.1/" } });
     expect([bad.status, bad.body.code]).toEqual([400, "TARGET_FORBIDDEN"]);

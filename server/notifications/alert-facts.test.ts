@@ -25,8 +25,8 @@ const messages = () => hook.received.map((r) => r.json as { title: string; lines
 
 async function setup(trustProxy = 0) {
   const db = openDatabase(":memory:");
-  const services = createServices(db, { monitors: { tls: false }, notifications: { send: { timeoutMs: 1_000 } } });
-  const t = testApp({ db, services, config: { tokenTtl: "7d", trustProxy, links: { blog: "https://b.example", video: "https://v.example", tempMail: "https://m.example" } } });
+  const services = await createServices(db, { monitors: { tls: false }, notifications: { send: { timeoutMs: 1_000 } } });
+  const t = await testApp({ db, services, config: { tokenTtl: "7d", trustProxy, links: { blog: "https://b.example", video: "https://v.example", tempMail: "https://m.example" } } });
   const { token } = await t.signUp("alice");
   const channel = (await t.call<{ channel: { id: number } }>("POST", "/api/notifications/channels", { token, body: { name: "Hook", type: "webhook", config: { url: `${hook.url}/hook` } } })).body.channel.id;
   await t.call("PUT", "/api/notifications/settings", {

@@ -40,8 +40,8 @@ const messages = () => hook.received.map((r) => r.json as { title: string; lines
 async function setup({ db = openDatabase(":memory:"), language = "en-US" } = {}) {
   let skew = 0;
   const now = () => Date.now() + skew;
-  const services = createServices(db, { now, notifications: { send: { timeoutMs: 1_000 } } });
-  const t = testApp({ db, services });
+  const services = await createServices(db, { now, notifications: { send: { timeoutMs: 1_000 } } });
+  const t = await testApp({ db, services });
   const { token } = await t.signUp("alice");
   const channel = (await t.call<{ channel: { id: number } }>("POST", "/api/notifications/channels", { token, body: { name: "Hook", type: "webhook", config: { url: `${hook.url}/hook` } } })).body.channel.id;
   const settings = (channelIds: number[], extra: Record<string, unknown> = {}) =>
@@ -298,14 +298,14 @@ describe("the outbox", () => {
 
       hook.answer(() => new Response("ok"));
       const db = openDatabase(file);
-      const services = createServices(db, { now: () => Date.now() + 10 * 60_000 });
+      const services = await createServices(db, { now: () => Date.now() + 10 * 60_000 });
       await services.notifications.outbox.tick();
       await services.notifications.outbox.tick();
       const names = messages().slice(1).flatMap((m) => m.events.map((e) => e.target.name));
       expect(names.sort()).toEqual(["svc-1", "svc-2"]);
       // A further restart sends nothing more.
       db.$client.close();
-      const again = createServices(openDatabase(file), { now: () => Date.now() + 20 * 60_000 });
+      const again = await createServices(await openDatabase(file), { now: () => Date.now() + 20 * 60_000 });
       await again.notifications.outbox.tick();
       expect(messages().slice(1).flatMap((m) => m.events)).toHaveLength(2);
       expect(again.notifications.outbox.backlog()).toEqual({ messages: 0, events: 0 });

@@ -16,8 +16,8 @@ afterEach(() => fake.stop());
 
 async function setup() {
   const db = openDatabase(":memory:");
-  const services = createServices(db, { notifications: { send: { endpoints: { telegram: fake.url, resend: fake.url }, timeoutMs: 500 } } });
-  const t = testApp({ db, services });
+  const services = await createServices(db, { notifications: { send: { endpoints: { telegram: fake.url, resend: fake.url }, timeoutMs: 500 } } });
+  const t = await testApp({ db, services });
   const { token } = await t.signUp("alice");
   return { ...t, token };
 }

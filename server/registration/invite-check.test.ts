@@ -8,7 +8,7 @@ const CHECK = "/api/registration/invites/check";
 const UNKNOWN = `vgl_inv_${"A".repeat(43)}`;
 
 async function instance() {
-  const t = testApp();
+  const t = await testApp();
   const admin = await t.signUp("alice");
   const user = await t.signUp("bob");
   const invite = async (body: { role?: "admin" | "user"; hours?: number } = {}) =>
@@ -19,7 +19,7 @@ async function instance() {
 
 describe("registration state (GET /api/config)", () => {
   test("first run: open to the first admin; after it closed; an admin's switch opens it; an invite does not", async () => {
-    const t = testApp();
+    const t = await testApp();
     const state = async () => {
       const { success, firstRun, registrationOpen } = (await t.call("GET", "/api/config")).body;
       return { success, firstRun, registrationOpen };
@@ -87,7 +87,7 @@ describe("invite check", () => {
   });
 
   test("documented in /api/docs as a public call with its body", async () => {
-    const t = testApp();
+    const t = await testApp();
     const doc = (await t.call<{ paths: Record<string, Record<string, Record<string, any>>> }>("GET", "/api/docs/json")).body;
     const op = doc.paths[CHECK]!.post!;
     expect(op.summary).toContain("invite");

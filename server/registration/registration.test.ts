@@ -5,7 +5,7 @@ import { PASSWORD, testApp } from "../test-support";
 const newcomer = (username: string, extra: Record<string, unknown> = {}) => ({ username, password: PASSWORD, confirmPassword: PASSWORD, ...extra });
 
 async function instance() {
-  const t = testApp();
+  const t = await testApp();
   const admin = await t.signUp("alice");
   const user = await t.signUp("bob");
   return { ...t, admin: admin.token, user: user.token };
@@ -22,7 +22,7 @@ describe("closed registration", () => {
   });
 
   test("two first sign-ups racing on a fresh instance: one becomes admin, the other is refused", async () => {
-    const t = testApp();
+    const t = await testApp();
     const results = await Promise.all(["alice", "bob"].map((name) => t.call("POST", "/api/auth/register", { body: newcomer(name) })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 403]);
     expect(results.find((r) => r.status === 403)!.body.code).toBe("REGISTRATION_CLOSED");

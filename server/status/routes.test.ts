@@ -15,7 +15,7 @@ const NOW = Date.UTC(2026, 10, 20, 15, 30, 0);
 async function setup() {
   const db = openDatabase(":memory:");
   const verdicts = new Map<string, boolean>();
-  const services = createServices(db, {
+  const services = await createServices(db, {
     now: () => NOW,
     monitors: {
       clock: { now: () => NOW, setTimeout: () => 0 as never, clearTimeout: () => {} } as never,
@@ -26,7 +26,7 @@ async function setup() {
       },
     },
   });
-  const t = testApp({ db, services });
+  const t = await testApp({ db, services });
   const { token } = await t.signUp("alice");
   return { ...t, token, verdicts };
 }

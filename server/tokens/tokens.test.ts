@@ -11,7 +11,7 @@ const DAY = 86_400_000;
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 async function setup() {
-  const t = testApp();
+  const t = await testApp();
   const admin = await t.signUp("alice");
   const user = await t.signUp("bob");
   /** Creates a token with a session; fails the test unless it is a 201. */

@@ -4,7 +4,7 @@ import type { PublicUser } from "./public";
 
 /** An instance with an admin (alice), a user (bob) and another user (carol). */
 async function team() {
-  const t = testApp();
+  const t = await testApp();
   const admin = await t.signUp("alice", "alice@example.com");
   const user = await t.signUp("bob", "bob@example.com");
   const other = await t.signUp("carol");

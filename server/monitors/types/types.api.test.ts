@@ -21,7 +21,7 @@ afterAll(() => {
 const resolver = `127.0.0.1:${dns.port}`;
 
 async function signedIn() {
-  const t = testApp();
+  const t = await testApp();
   const { token } = await t.signUp("alice");
   const create = (body: Record<string, unknown>) => t.call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: { name: "m", ...body } });
   const check = async (id: number) => (await t.call<{ result: CheckResult; monitor: PublicMonitor }>("POST", `/api/monitors/${id}/check`, { token })).body;

@@ -102,7 +102,7 @@ describe("push calls and silence", () => {
 
 describe("/api/push/{token}", () => {
   test("GET and POST record pushes without a session; unknown tokens 404, paused 409, floods 429, bad status 400", async () => {
-    const t = testApp();
+    const t = await testApp();
     const { token } = await t.signUp("admin");
     const created = await t.call<{ monitor: { id: number; pushToken: string } }>("POST", "/api/monitors", { token, body: { name: "backup", type: "push" } });
     expect(created.status).toBe(201);
@@ -149,7 +149,7 @@ describe("/api/push/{token}", () => {
   });
 
   test("ping= must be a whole number from 0 to 600000 (else 400, nothing stored); what is stored is what memory shows", async () => {
-    const t = testApp();
+    const t = await testApp();
     const { token } = await t.signUp("admin");
     const created = await t.call<{ monitor: { id: number; pushToken: string } }>("POST", "/api/monitors", { token, body: { name: "backup", type: "push" } });
     const { id, pushToken } = created.body.monitor;
@@ -170,7 +170,7 @@ describe("/api/push/{token}", () => {
   });
 
   test("a long msg= is cut to its first 200 characters and the failure recorded, not refused", async () => {
-    const t = testApp();
+    const t = await testApp();
     const { token } = await t.signUp("admin");
     const created = await t.call<{ monitor: { id: number; pushToken: string } }>("POST", "/api/monitors", { token, body: { name: "backup", type: "push" } });
     const { id, pushToken } = created.body.monitor;

@@ -1,0 +1,25 @@
+// For drizzle-kit only (drizzle.pg.config.ts): it finds tables among a module's top-level exports, so the derived
+// PostgreSQL tables are exported one by one here. server/db/pg-schema.test.ts checks that none is missing.
+import { pgTables as t } from "./pg-schema";
+
+export const users = t.users;
+export const settings = t.settings;
+export const monitors = t.monitors;
+export const checkResults = t.checkResults;
+export const monitorHourly = t.monitorHourly;
+export const monitorDaily = t.monitorDaily;
+export const agents = t.agents;
+export const agentTokens = t.agentTokens;
+export const agentSamples = t.agentSamples;
+export const agentMinutely = t.agentMinutely;
+export const agentHourly = t.agentHourly;
+export const invites = t.invites;
+export const notificationChannels = t.notificationChannels;
+export const notificationOverrides = t.notificationOverrides;
+export const notificationAlerts = t.notificationAlerts;
+export const notificationEvents = t.notificationEvents;
+export const notificationMessages = t.notificationMessages;
+export const statusPage = t.statusPage;
+export const statusPageMonitors = t.statusPageMonitors;
+export const statusPageAgents = t.statusPageAgents;
+export const apiTokens = t.apiTokens;

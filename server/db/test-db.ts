@@ -1,0 +1,45 @@
+// The database a test gets: SQLite in memory, or, when VIGIL_TEST_DATABASE_URL names a PostgreSQL server, a schema
+// of its own there (created empty, migrated, dropped on close). `npm test` runs the API suite both ways.
+import { SQL as BunSQL } from "bun";
+import type { Db } from "./database";
+import { openPostgres } from "./postgres";
+import { openSqlite } from "./sqlite";
+
+export const TEST_DATABASE_URL = process.env.VIGIL_TEST_DATABASE_URL || null;
+export const testEngine = TEST_DATABASE_URL ? "postgres" : "sqlite";
+
+let admin: BunSQL | null = null;
+let made = 0;
+
+/** Drops the schemas earlier test processes left behind (those whose process is gone). */
+async function sweep(client: BunSQL) {
+  const rows: { name: string }[] = await client`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'vigil_test_%'`;
+  for (const { name } of rows) {
+    const pid = Number(name.split("_")[2]);
+    let alive = pid === process.pid;
+    try {
+      if (!alive) alive = process.kill(pid, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive) await client.unsafe(`DROP SCHEMA IF EXISTS "${name}" CASCADE`).catch(() => {});
+  }
+}
+
+export async function testDb(): Promise<Db> {
+  if (!TEST_DATABASE_URL) return openSqlite(":memory:");
+  if (!admin) {
+    admin = new BunSQL({ url: TEST_DATABASE_URL, max: 2, idleTimeout: 5 });
+    await sweep(admin);
+  }
+  const schema = `vigil_test_${process.pid}_${++made}`;
+  await admin.unsafe(`CREATE SCHEMA "${schema}"`);
+  const db = await openPostgres(TEST_DATABASE_URL, { schema, max: 4, idleTimeout: 1 });
+  const close = db.close;
+  return Object.assign(db, {
+    close: async () => {
+      await close();
+      await admin?.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {});
+    },
+  });
+}
