@@ -30,6 +30,7 @@ const args = [
   "server/main.ts",
   "--asset", values["ui-outdir"]!,
   "--asset", "server/db/migrations",
+  "--asset", "server/db/migrations-pg",
   "--outfile", values.outfile!,
   // Whitespace and syntax only: renamed identifiers break Elysia's reading of handler sources (it parses the query
   // only for handlers it sees use it), and the executable then skipped query bounds (`?limit=-5`, `?ping=-1`

@@ -2,8 +2,9 @@
 # npm test: every test Vigil has, ending with one line "N passed, N failed".
 #   1. type-check (tsc --noEmit)            counts as one test
 #   2. build the UI and the executable      counts as one test
-#   3. unit and API tests (bun test)
-#   4. browser tests (Playwright + Debian Chromium) against dist/vigil
+#   3. unit and API tests (bun test) on SQLite
+#   4. the tests that touch the database again on PostgreSQL (a throwaway server: scripts/test-postgres.sh)
+#   5. browser tests (Playwright + Debian Chromium) against dist/vigil
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -31,6 +32,27 @@ unit_fail=$(grep -E '^ *[0-9]+ fail$' test-results/unit.log | tail -1 | grep -oE
 passed=$((passed + ${unit_pass:-0}))
 failed=$((failed + ${unit_fail:-0}))
 if [ "$unit" -ne 0 ] && [ "${unit_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: bun test exited $unit"; fi
+
+echo "== API tests on PostgreSQL"
+source scripts/test-postgres.sh
+trap stop_test_postgres EXIT
+if start_test_postgres; then
+  # Every test file that opens a database (directly or through the test app) runs again on PostgreSQL.
+  mapfile -t pg_files < <(grep -rlE "testApp\(|testDb\(|testSchema\(|createServices\(|openDatabase\(" server agent --include='*.test.ts' | sort)
+  bun test "${pg_files[@]}" 2>&1 | tee test-results/unit-postgres.log
+  pg=${PIPESTATUS[0]}
+  pg_pass=$(grep -E '^ *[0-9]+ pass$' test-results/unit-postgres.log | tail -1 | grep -oE '[0-9]+' || echo 0)
+  pg_fail=$(grep -E '^ *[0-9]+ fail$' test-results/unit-postgres.log | tail -1 | grep -oE '[0-9]+' || echo 0)
+  passed=$((passed + ${pg_pass:-0}))
+  failed=$((failed + ${pg_fail:-0}))
+  if [ "$pg" -ne 0 ] && [ "${pg_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: bun test on PostgreSQL exited $pg"; fi
+  stop_test_postgres
+  unset VIGIL_TEST_DATABASE_URL
+elif [ -n "${CI:-}" ]; then
+  failed=$((failed + 1)); echo "FAILED: no PostgreSQL server installed (apt-get install postgresql)"
+else
+  echo "SKIPPED: no PostgreSQL installed here (apt-get install postgresql); CI runs these tests on it"
+fi
 
 echo "== browser tests"
 if [ "$build" -ne 0 ]; then

@@ -47,8 +47,25 @@ export interface PostgresOptions {
   schema?: string;
 }
 
-export async function openPostgres(url: string, { max = 20, idleTimeout = 60, schema }: PostgresOptions = {}): Promise<Db> {
-  const location = redactUrl(url);
+/** The URL without Vigil's own `schema` parameter, and that schema (a URL may name one: `…/db?schema=vigil`). */
+export function splitSchema(url: string): { url: string; schema: string | undefined } {
+  try {
+    const u = new URL(url);
+    const schema = u.searchParams.get("schema") ?? undefined;
+    u.searchParams.delete("schema");
+    return { url: u.toString(), schema };
+  } catch {
+    return { url, schema: undefined };
+  }
+}
+
+export async function openPostgres(given: string, options: PostgresOptions = {}): Promise<Db> {
+  const { max = 20, idleTimeout = 60 } = options;
+  const split = splitSchema(given);
+  const url = split.url;
+  const schema = options.schema ?? split.schema;
+  if (schema !== undefined && !/^[A-Za-z_][\w$]{0,62}$/.test(schema)) throw new DatabaseUnavailableError(`Invalid schema name: ${schema}`);
+  const location = redactUrl(given);
   const client = new BunSQL({ url, max, idleTimeout, connectionTimeout: 10, ...(schema ? { connection: { search_path: schema } } : {}) });
   try {
     const [row] = await client`SELECT current_setting('server_version_num')::int AS version, current_schema() AS schema`;

@@ -26,14 +26,26 @@ async function sweep(client: BunSQL) {
   }
 }
 
-export async function testDb(): Promise<Db> {
-  if (!TEST_DATABASE_URL) return openSqlite(":memory:");
+/**
+ * A new, empty PostgreSQL schema for a test (needs VIGIL_TEST_DATABASE_URL): its name, and a database URL that
+ * points at it (`?schema=`), as an operator would give one to `--database-url` or `vigil migrate --to`.
+ */
+export async function testSchema(): Promise<{ schema: string; url: string; drop: () => Promise<void> }> {
+  if (!TEST_DATABASE_URL) throw new Error("testSchema() needs VIGIL_TEST_DATABASE_URL");
   if (!admin) {
     admin = new BunSQL({ url: TEST_DATABASE_URL, max: 2, idleTimeout: 5 });
     await sweep(admin);
   }
   const schema = `vigil_test_${process.pid}_${++made}`;
   await admin.unsafe(`CREATE SCHEMA "${schema}"`);
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set("schema", schema);
+  return { schema, url: url.toString(), drop: async () => void (await admin?.unsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => {})) };
+}
+
+export async function testDb(): Promise<Db> {
+  if (!TEST_DATABASE_URL) return openSqlite(":memory:");
+  const { schema } = await testSchema();
   const db = await openPostgres(TEST_DATABASE_URL, { schema, max: 4, idleTimeout: 1 });
   const close = db.close;
   return Object.assign(db, {
