@@ -23,3 +23,5 @@ export const statusPage = t.statusPage;
 export const statusPageMonitors = t.statusPageMonitors;
 export const statusPageAgents = t.statusPageAgents;
 export const apiTokens = t.apiTokens;
+export const clusterNodes = t.clusterNodes;
+export const clusterLeases = t.clusterLeases;

@@ -38,6 +38,7 @@ export * from "../registration/tables";
 export * from "../notifications/tables";
 export * from "../status/tables";
 export * from "../tokens/tables";
+export * from "../cluster/tables";
 
 // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
