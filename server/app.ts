@@ -6,6 +6,8 @@ import { sessions } from "./auth/session";
 import { createSessionWatch } from "./auth/session-watch";
 import type { Config } from "./config";
 import type { Db } from "./db/open";
+import { createCluster, type Cluster, type ClusterOptions } from "./cluster/service";
+import { clusterRoutes } from "./cluster/routes";
 import { createEventBus, type EventBus } from "./events";
 import type { TargetPolicy } from "./net/targets";
 import { errorHandling } from "./http/errors";
@@ -62,6 +64,8 @@ export interface Services {
   live: Live;
   notifications: NotificationService;
   status: StatusService;
+  /** This node's place among the processes sharing the database (alone on SQLite). */
+  cluster: Cluster;
 }
 
 /**
@@ -78,7 +82,13 @@ export async function createServices(
     notifications = {},
     now,
     targets,
+    node = "local",
+    cluster: clusterTuning = {},
   }: {
+    /** Lease and catch-up timings (tests shorten them). */
+    cluster?: Pick<ClusterOptions, "leaseMs" | "tickMs" | "catchUpDelayMs">;
+    /** This node's name (--node-name). */
+    node?: string;
     log?: Logger;
     monitors?: Omit<MonitorServiceOptions, "db" | "bus" | "log">;
     agentTokenTtlMs?: number;
@@ -93,10 +103,8 @@ export async function createServices(
   const users = createUserStore(db, { onChange: (userId, kind) => events.emit("user.change", { userId, kind }) });
   const monitorService = createMonitorService({ db, bus: events, log, targets, ...monitors });
   await monitorService.load();
-  const agentService = new AgentService({
+  const agentService = await AgentService.create({
     store: createAgentStore(db),
-    // TRANSITION: until the agents feature uses db.tx.
-    transaction: (fn) => (db as any).transaction(() => fn()),
     log,
     tokenTtlMs: agentTokenTtlMs,
     now,
@@ -104,9 +112,11 @@ export async function createServices(
     onReport: (state) => events.has("agent.report") && events.emit("agent.report", state),
     onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
   });
+  const cluster = createCluster({ db, node, version: VERSION, monitors: monitorService, log, ...clusterTuning });
   return {
     events,
     users,
+    cluster,
     monitors: monitorService,
     notifications: createNotificationService({
       db,
@@ -150,7 +160,8 @@ export function createApp(deps: AppDeps) {
         ok = false;
       }
       set.status = ok ? 200 : 503;
-      return ok ? { success: true, status: "ok", version: VERSION } : { success: false, message: "Not ready: the database or the scheduler is not running" };
+      const cluster = services.cluster.health();
+      return ok ? { success: true, status: "ok", version: VERSION, ...cluster } : { success: false, message: "Not ready: the database or the scheduler is not running", ...cluster };
     }, { detail: { tags: ["instance"], ...doc("Health: 200 once the database answers and the scheduler runs", 503) } })
     .get("/api/config", async () => ({
       success: true,
@@ -184,6 +195,7 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
       }),
     )
+    .use(clusterRoutes({ cluster: services.cluster, session }))
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, session }))
     .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, session }))
     .use(downloadRoutes({ dir: deps.config.agentsDir ?? defaultAgentsDir(), publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))

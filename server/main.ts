@@ -70,6 +70,7 @@ async function start(argv: string[]) {
 
   const services = await createServices(db, {
     log,
+    node: config.nodeName,
     monitors: { concurrency: config.checkConcurrency, rawRetentionDays: config.rawRetentionDays },
     targets: { allowPrivate: !config.blockPrivateTargets },
     notifications: { send: { endpoints: { telegram: config.telegramApi, resend: config.resendApi } } },
@@ -80,7 +81,9 @@ async function start(argv: string[]) {
   services.agents.start();
   services.notifications.start();
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
-  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, monitors: services.monitors.store.size, mode: isProduction ? "production" : "development" });
+  // On PostgreSQL: join the other nodes and take a share of the monitors (on SQLite this node checks them all).
+  await services.cluster.start(url);
+  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development" });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -93,6 +96,8 @@ async function start(argv: string[]) {
     // In-flight requests get 5 s; a client that holds its connection open does not hold up the shutdown.
     const stopped = await Promise.race([app.stop().then(() => true), Bun.sleep(5000).then(() => false)]);
     if (!stopped) app.server?.stop(true);
+    // Hands this node's monitors to the others at once instead of after its leases expire.
+    await services.cluster.stop();
     await services.monitors.stop();
     services.agents.stop();
     await services.notifications.stop();

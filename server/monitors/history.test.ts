@@ -1,25 +1,54 @@
-import { describe, expect, test } from "bun:test";
-import { openDatabase } from "../db/open";
+import { afterEach, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/database";
+import { testDb } from "../db/test-db";
 import { createEventBus } from "../events";
 import { fakeClock } from "../test-support";
 import { DAY, HOUR } from "./history";
 import { createMonitorService } from "./service";
+import { countRows, insertResults, type ResultRow } from "./test-db";
 
 const T0 = Date.UTC(2026, 0, 5, 0, 0, 0); // a Monday, 00:00 UTC
 
-/** Two monitors and a way to put raw results at chosen times. */
-function setup(options: { rawRetentionDays?: number } = {}) {
-  const db = openDatabase(":memory:");
+const opened: Db[] = [];
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.close();
+});
+
+/**
+ * Two monitors and a way to put raw results at chosen times: `put` queues them, `save` inserts what was put (the
+ * reads and counts below save first).
+ */
+async function setup(options: { rawRetentionDays?: number } = {}) {
+  const db = await testDb();
+  opened.push(db);
   const clock = fakeClock(T0);
   const service = createMonitorService({ db, bus: createEventBus(), clock, tls: false, checker: async () => ({ time: 0, up: true, responseTime: 1, httpStatus: 200, error: null }), ...options });
-  const a = service.create({ name: "a", url: "http://a.test/" }).id;
-  const b = service.create({ name: "b", url: "http://b.test/" }).id;
-  const insert = db.$client.prepare("INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error) VALUES (?, ?, ?, ?, ?, ?)");
+  await service.load();
+  const a = (await service.create({ name: "a", url: "http://a.test/" })).id;
+  const b = (await service.create({ name: "b", url: "http://b.test/" })).id;
+  const queued: ResultRow[] = [];
   const put = (monitorId: number, time: number, up: boolean, rt: number | null, error: string | null = up ? null : "status 500, expected 2xx") =>
-    insert.run(monitorId, time, up ? 1 : 0, rt, up ? 200 : 500, error);
-  const rows = (table: string) => db.$client.query(`SELECT * FROM ${table} ORDER BY monitor_id, bucket_start`).all() as Record<string, number>[];
-  const count = (table: string) => (db.$client.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
-  return { db, clock, service, history: service.history, a, b, put, rows, count };
+    void queued.push({ monitorId, time, up, responseTime: rt, httpStatus: up ? 200 : 500, error });
+  const save = () => insertResults(db, queued.splice(0));
+  const rows = async (table: "monitor_hourly" | "monitor_daily") => {
+    await save();
+    return db.rows<Record<string, number>>(sql`SELECT * FROM ${sql.identifier(table)} ORDER BY monitor_id, bucket_start`);
+  };
+  const count = async (table: string) => {
+    await save();
+    return countRows(db, table);
+  };
+  // The history's calls, each after saving what was put.
+  const h = service.history;
+  const history = {
+    rollUp: async (now: number) => (await save(), h.rollUp(now)),
+    prune: async (now: number) => (await save(), h.prune(now)),
+    monitorHistory: async (id: number, now: number) => (await save(), h.monitorHistory(id, now)),
+    series: async (id: number, range: Parameters<typeof h.series>[1], now: number) => (await save(), h.series(id, range, now)),
+    watermarks: h.watermarks,
+  };
+  return { db, clock, service, history, a, b, put, save, rows, count };
 }
 
 /** One check a minute for `hours` hours from `from`; every 10th down without a response time. */
@@ -32,56 +61,56 @@ function fill(put: (id: number, t: number, up: boolean, rt: number | null) => vo
 
 describe("rollups", () => {
   test("hourly rows hold checks, up, down and response time sum/count/min/max of their hour", async () => {
-    const { history, a, b, put, rows } = setup();
+    const { history, a, b, put, rows } = await setup();
     put(a, T0 + 1000, true, 100);
     put(a, T0 + 2000, true, 300);
     put(a, T0 + 3000, false, null);
     put(a, T0 + HOUR + 5, true, 50);
     put(b, T0 + 10, false, 999);
     await history.rollUp(T0 + 2 * HOUR + 3 * 60_000);
-    expect(rows("monitor_hourly")).toEqual([
+    expect(await rows("monitor_hourly")).toEqual([
       { monitor_id: a, bucket_start: T0, checks: 3, up: 2, down: 1, rt_sum: 400, rt_count: 2, rt_min: 100, rt_max: 300 },
       { monitor_id: a, bucket_start: T0 + HOUR, checks: 1, up: 1, down: 0, rt_sum: 50, rt_count: 1, rt_min: 50, rt_max: 50 },
       { monitor_id: b, bucket_start: T0, checks: 1, up: 0, down: 1, rt_sum: 999, rt_count: 1, rt_min: 999, rt_max: 999 },
     ]);
-    expect(history.watermarks().hourly).toBe(T0 + 2 * HOUR);
+    expect((await history.watermarks()).hourly).toBe(T0 + 2 * HOUR);
   });
 
   test("an hour is rolled up only after its grace period; the open hour never", async () => {
-    const { history, a, put, count } = setup();
+    const { history, a, put, count } = await setup();
     put(a, T0 + 1000, true, 10);
     await history.rollUp(T0 + HOUR + 60_000); // 1 minute after the hour: within the 2-minute grace
-    expect(count("monitor_hourly")).toBe(0);
+    expect(await count("monitor_hourly")).toBe(0);
     put(a, T0 + HOUR - 1, true, 20); // a late result of a check started in the hour
     await history.rollUp(T0 + HOUR + 2 * 60_000);
-    expect(count("monitor_hourly")).toBe(1);
+    expect(await count("monitor_hourly")).toBe(1);
   });
 
   test("re-running is harmless: same rows, also when the watermark is reset", async () => {
-    const { db, history, a, b, put, rows } = setup();
+    const { db, history, a, b, put, rows } = await setup();
     fill(put, a, T0, 30);
     fill(put, b, T0 + 5 * HOUR, 3);
     const now = T0 + 30 * HOUR + 5 * 60_000;
     await history.rollUp(now);
-    const hourly = rows("monitor_hourly");
-    const daily = rows("monitor_daily");
+    const hourly = await rows("monitor_hourly");
+    const daily = await rows("monitor_daily");
     expect(await history.rollUp(now)).toEqual({ hours: 0, days: 0 });
-    db.$client.run("DELETE FROM settings WHERE key LIKE 'monitors.rollup.%'");
+    await db.exec(sql`DELETE FROM settings WHERE key LIKE 'monitors.rollup.%'`);
     await history.rollUp(now);
-    expect(rows("monitor_hourly")).toEqual(hourly);
-    expect(rows("monitor_daily")).toEqual(daily);
+    expect(await rows("monitor_hourly")).toEqual(hourly);
+    expect(await rows("monitor_daily")).toEqual(daily);
   });
 
   test("catching up after downtime rolls every missed hour and day in one pass", async () => {
-    const { history, a, put, rows } = setup();
+    const { history, a, put, rows } = await setup();
     await history.rollUp(T0 + 3 * 60_000); // first run: watermark at T0
     fill(put, a, T0, 72); // three days of results the server never rolled up (it was down)
     const done = await history.rollUp(T0 + 3 * DAY + 10 * HOUR);
     expect(done).toEqual({ hours: 3 * 24 + 9, days: 3 }); // up to 09:00 on day 4 (10:00 minus the grace)
-    const hourly = rows("monitor_hourly");
+    const hourly = await rows("monitor_hourly");
     expect(hourly).toHaveLength(72);
     expect(hourly.every((r) => r.checks === 60 && r.down === 6 && r.up === 54)).toBe(true);
-    const daily = rows("monitor_daily");
+    const daily = await rows("monitor_daily");
     expect(daily.map((r) => [r.bucket_start, r.checks, r.up, r.down, r.rt_min, r.rt_max])).toEqual(
       [0, 1, 2].map((d) => [T0 + d * DAY, 1440, 1296, 144, 100, 106]),
     );
@@ -90,74 +119,74 @@ describe("rollups", () => {
   });
 
   test("the daily rollup waits for the whole day to be rolled into hours", async () => {
-    const { history, a, put, count } = setup();
+    const { history, a, put, count } = await setup();
     await history.rollUp(T0 + 3 * 60_000);
     fill(put, a, T0, 24);
     await history.rollUp(T0 + 23 * HOUR + 30 * 60_000);
-    expect(count("monitor_daily")).toBe(0);
+    expect(await count("monitor_daily")).toBe(0);
     await history.rollUp(T0 + DAY + 3 * 60_000);
-    expect(count("monitor_daily")).toBe(1);
+    expect(await count("monitor_daily")).toBe(1);
   });
 });
 
 describe("retention", () => {
   test("raw results go after the raw retention, rollups after 365 days; both are idempotent", async () => {
-    const { history, a, put, count, rows } = setup({ rawRetentionDays: 2 });
+    const { history, a, put, count, rows } = await setup({ rawRetentionDays: 2 });
     await history.rollUp(T0 + 3 * 60_000);
     fill(put, a, T0, 24 * 4);
     const now = T0 + 4 * DAY + 10 * 60_000;
     await history.rollUp(now);
-    const before = count("check_results");
+    const before = await count("check_results");
     const pruned = await history.prune(now);
-    expect(pruned.raw).toBe(before - count("check_results"));
+    expect(pruned.raw).toBe(before - (await count("check_results")));
     // What is left starts at now - 2 days.
-    expect(rows("monitor_hourly")[0].bucket_start).toBe(T0);
-    const left = count("check_results");
+    expect((await rows("monitor_hourly"))[0].bucket_start).toBe(T0);
+    const left = await count("check_results");
     expect(left).toBe(2 * 24 * 60 - 10);
     expect(await history.prune(now)).toEqual({ raw: 0, rollups: 0 });
     // Rollups stay for the year, then go.
-    expect(count("monitor_hourly")).toBe(96);
+    expect(await count("monitor_hourly")).toBe(96);
     const yearOn = T0 + 365 * DAY + DAY;
     await history.rollUp(yearOn);
     expect((await history.prune(yearOn)).rollups).toBe(24 + 1); // the first day's hours and the day itself
     await history.rollUp(yearOn + 3 * DAY);
     await history.prune(yearOn + 3 * DAY);
-    expect(count("monitor_hourly") + count("monitor_daily") + count("check_results")).toBe(0);
+    expect((await count("monitor_hourly")) + (await count("monitor_daily")) + (await count("check_results"))).toBe(0);
   });
 
   test("raw results are never pruned before their hour is rolled up", async () => {
-    const { history, a, put, count } = setup({ rawRetentionDays: 1 });
+    const { history, a, put, count } = await setup({ rawRetentionDays: 1 });
     await history.rollUp(T0 + 3 * 60_000); // watermark T0, then the rollup timer never runs again…
     fill(put, a, T0, 72);
     // …but a prune runs: nothing at or after the watermark goes.
     expect((await history.prune(T0 + 3 * DAY)).raw).toBe(0);
-    expect(count("check_results")).toBe(72 * 60);
+    expect(await count("check_results")).toBe(72 * 60);
   });
 
   test("maintain rolls up and prunes on its timer", async () => {
-    const { service, clock, a, put, count } = setup({ rawRetentionDays: 1 });
+    const { service, clock, a, put, save, count } = await setup({ rawRetentionDays: 1 });
     fill(put, a, T0 - 3 * DAY, 48);
+    await save();
     service.start({ maintenanceDelayMs: 1000 });
     await clock.advance(2000);
-    for (let i = 0; i < 20 && count("monitor_daily") === 0; i++) await Bun.sleep(5);
-    expect(count("monitor_hourly")).toBe(48);
-    expect(count("monitor_daily")).toBe(2);
-    expect(count("check_results")).toBe(0); // older than a day, and rolled up
-    await service.stop();
+    await service.stop(); // waits for the pass the timer started
+    expect(await count("monitor_hourly")).toBe(48);
+    expect(await count("monitor_daily")).toBe(2);
+    expect(await count("check_results")).toBe(0); // older than a day, and rolled up
   });
 });
 
 describe("history reads", () => {
   test("24 h: exact window from raw results in 24 one-hour slots ending now", async () => {
-    const { service, a, put } = setup();
+    const { service, history, a, put } = await setup();
     const now = T0 + 2 * DAY + 30 * 60_000;
     const from = now - DAY;
     put(a, from - 1, false, null); // just outside
     put(a, from + 1, true, 100);
     put(a, from + 5 * HOUR, false, null, "timeout after 10 s");
     put(a, now - 1000, true, 300);
-    service.writer.flush();
-    const h = service.history.monitorHistory(a, now);
+    await service.writer.flush();
+    const h = await history.monitorHistory(a, now);
     expect(h.day).toMatchObject({
       from,
       to: now,
@@ -180,13 +209,13 @@ describe("history reads", () => {
   });
 
   test("30 d: rolled-up hours and raw results together, in 30 day slots; the same before and after a rollup", async () => {
-    const { history, a, put } = setup();
+    const { history, a, put } = await setup();
     fill(put, a, T0, 24 * 10); // ten days, one check a minute
     const now = T0 + 10 * DAY + 30 * 60_000;
     put(a, now - 60_000, false, null);
-    const before = history.monitorHistory(a, now);
+    const before = await history.monitorHistory(a, now);
     await history.rollUp(now);
-    const after = history.monitorHistory(a, now);
+    const after = await history.monitorHistory(a, now);
     const strip = (w: typeof before.month) => ({ ...w, recordCount: 0 });
     expect(strip(after.month)).toEqual(strip(before.month));
     expect(after.month.recordCount).toBeLessThan(before.month.recordCount);
@@ -199,18 +228,18 @@ describe("history reads", () => {
   });
 
   test("series: raw points for 1 h, 6 h and 24 h; one point per hour (every hour present) for 7 d", async () => {
-    const { history, a, put } = setup();
+    const { history, a, put } = await setup();
     fill(put, a, T0, 48);
     const now = T0 + 2 * DAY - 1;
     await history.rollUp(now);
-    const day = history.series(a, "24h", now);
+    const day = await history.series(a, "24h", now);
     expect(day.resolution).toBe("raw");
     expect(day.times).toHaveLength(24 * 60);
     expect(day.times.every((t, i) => i === 0 || t > day.times[i - 1])).toBe(true);
     expect(day.responseTimes.filter((v) => v === null)).toHaveLength(144);
     expect(day.up.filter((v) => v === 0)).toHaveLength(144);
 
-    const week = history.series(a, "7d", now);
+    const week = await history.series(a, "7d", now);
     expect(week.resolution).toBe("hour");
     expect(week.times).toHaveLength(168);
     expect(week.times[1] - week.times[0]).toBe(HOUR);
@@ -218,16 +247,16 @@ describe("history reads", () => {
     const i = week.times.indexOf(T0);
     expect([week.checks[i], week.up[i], week.minResponseTimes[i], week.maxResponseTimes[i]]).toEqual([60, 0.9, 100, 106]);
     expect(week.responseTimes[i - 1]).toBeNull();
-    expect(history.series(a, "30d", now).times).toHaveLength(720);
+    expect((await history.series(a, "30d", now)).times).toHaveLength(720);
     // Short ranges are raw too: one point per check of the last hour or six.
     for (const [range, hours] of [["1h", 1], ["6h", 6]] as const) {
-      const s = history.series(a, range, now);
+      const s = await history.series(a, range, now);
       expect([s.resolution, s.times.length, s.checks.every((c) => c === 1)]).toEqual(["raw", hours * 60, true]);
       expect(s.times[0]).toBeGreaterThan(now - hours * HOUR);
     }
     // Every range states its whole window, data or not: the chart's x axis spans it.
     for (const [range, span] of [["1h", HOUR], ["6h", 6 * HOUR], ["24h", DAY], ["7d", 7 * DAY], ["30d", 30 * DAY]] as const) {
-      const s = history.series(a, range, now);
+      const s = await history.series(a, range, now);
       expect([s.from, s.to]).toEqual([now - span, now]);
       expect(s.times[0]).toBeGreaterThan(s.from);
     }

@@ -5,10 +5,8 @@
 // since (a grace period after their end lets late results land), upserting rows keyed (monitor, bucket start), so a
 // re-run changes nothing and a restart after downtime catches up. Raw results are pruned after the raw retention but
 // never before their hour is rolled up; rollups after the rollup retention.
-import { eq } from "drizzle-orm";
-import type { Db } from "../db/open";
-import { statementCache } from "../db/statements";
-import { settings } from "../db/schema";
+import { inArray, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
 import type { CheckResult, HistoryWindow, MonitorHistory, MonitorSeries, SeriesRange, StatusBucket } from "./public";
 import { systemClock, type Clock } from "./scheduler";
@@ -40,17 +38,23 @@ const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** The rollup watermarks (null before the first run). */
-export function readWatermarks(db: Db): { hourly: number | null; daily: number | null } {
+export async function readWatermarks(db: Db): Promise<{ hourly: number | null; daily: number | null }> {
+  const { settings } = db.t;
+  const rows = await db.orm.select().from(settings).where(inArray(settings.key, [HOURLY_KEY, DAILY_KEY]));
   const read = (key: string) => {
-    const row = db.select().from(settings).where(eq(settings.key, key)).get();
+    const row = rows.find((r) => r.key === key);
     return row ? Number(row.value) : null;
   };
   return { hourly: read(HOURLY_KEY), daily: read(DAILY_KEY) };
 }
 
-function writeWatermark(db: Db, key: string, value: number) {
-  db.insert(settings).values({ key, value: String(value) }).onConflictDoUpdate({ target: settings.key, set: { value: String(value) } }).run();
+async function writeWatermark(db: Db, key: string, value: number) {
+  const { settings } = db.t;
+  await db.orm.insert(settings).values({ key, value: String(value) }).onConflictDoUpdate({ target: settings.key, set: { value: String(value) } });
 }
+
+/** A constant in SQL text (bucket sizes): the same text wherever it appears, so GROUP BY matches it on PostgreSQL. */
+const lit = (value: number) => sql.raw(String(value));
 
 interface Piece {
   start: number;
@@ -101,7 +105,8 @@ function bucketOf(acc: Acc, start: number, end: number): StatusBucket {
 
 interface RawRow {
   time: number;
-  up: number;
+  /** 0/1 on SQLite, a boolean on PostgreSQL. */
+  up: number | boolean;
   response_time: number | null;
   http_status: number | null;
   error: string | null;
@@ -124,53 +129,46 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
   const grace = options.graceMs ?? 2 * 60_000;
   const tickMs = options.tickMs ?? 60_000;
   const chunk = options.chunk ?? 250;
-  const sqlite = db.$client;
 
-  const stmt = statementCache(db.$client);
-  // Monitors (id > ?1 AND id <= ?2): statements run per chunk of monitors, each an index seek per monitor.
-  const IN_CHUNK = "monitor_id IN (SELECT id FROM monitors WHERE id > ?1 AND id <= ?2)";
+  // Monitors (id > lo AND id <= hi): statements run per chunk of monitors, each an index seek per monitor.
+  const inChunk = (lo: number, hi: number) => sql`monitor_id IN (SELECT id FROM monitors WHERE id > ${lo} AND id <= ${hi})`;
+  const upsert = sql`ON CONFLICT (monitor_id, bucket_start) DO UPDATE SET checks = excluded.checks, up = excluded.up, down = excluded.down,
+    rt_sum = excluded.rt_sum, rt_count = excluded.rt_count, rt_min = excluded.rt_min, rt_max = excluded.rt_max`;
 
-  function rollupSql(target: "monitor_hourly" | "monitor_daily") {
-    const upsert =
-      `ON CONFLICT (monitor_id, bucket_start) DO UPDATE SET checks = excluded.checks, up = excluded.up, down = excluded.down, ` +
-      `rt_sum = excluded.rt_sum, rt_count = excluded.rt_count, rt_min = excluded.rt_min, rt_max = excluded.rt_max`;
+  function rollupSql(target: "monitor_hourly" | "monitor_daily", lo: number, hi: number, from: number, to: number): SQL {
     if (target === "monitor_hourly") {
-      return (
-        `INSERT INTO monitor_hourly (monitor_id, bucket_start, checks, up, down, rt_sum, rt_count, rt_min, rt_max) ` +
-        `SELECT monitor_id, (time / ${HOUR}) * ${HOUR} AS b, count(*), sum(up), count(*) - sum(up), ` +
-        `coalesce(sum(response_time), 0), count(response_time), min(response_time), max(response_time) ` +
-        `FROM check_results WHERE ${IN_CHUNK} AND time >= ?3 AND time < ?4 GROUP BY monitor_id, b ${upsert}`
-      );
+      return sql`INSERT INTO monitor_hourly (monitor_id, bucket_start, checks, up, down, rt_sum, rt_count, rt_min, rt_max)
+        SELECT monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)}, count(*), sum(CASE WHEN up THEN 1 ELSE 0 END),
+          sum(CASE WHEN up THEN 0 ELSE 1 END), coalesce(sum(response_time), 0), count(response_time), min(response_time), max(response_time)
+        FROM check_results WHERE ${inChunk(lo, hi)} AND time >= ${from} AND time < ${to}
+        GROUP BY monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)} ${upsert}`;
     }
-    return (
-      `INSERT INTO monitor_daily (monitor_id, bucket_start, checks, up, down, rt_sum, rt_count, rt_min, rt_max) ` +
-      `SELECT monitor_id, (bucket_start / ${DAY}) * ${DAY} AS b, sum(checks), sum(up), sum(down), sum(rt_sum), sum(rt_count), ` +
-      `min(rt_min), max(rt_max) FROM monitor_hourly WHERE ${IN_CHUNK} AND bucket_start >= ?3 AND bucket_start < ?4 ` +
-      `GROUP BY monitor_id, b ${upsert}`
-    );
+    return sql`INSERT INTO monitor_daily (monitor_id, bucket_start, checks, up, down, rt_sum, rt_count, rt_min, rt_max)
+      SELECT monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)}, sum(checks), sum(up), sum(down), sum(rt_sum), sum(rt_count),
+        min(rt_min), max(rt_max)
+      FROM monitor_hourly WHERE ${inChunk(lo, hi)} AND bucket_start >= ${from} AND bucket_start < ${to}
+      GROUP BY monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)} ${upsert}`;
   }
 
   /** Runs `fn(lo, hi)` over every chunk of monitor ids, yielding to the event loop between chunks. */
-  async function forChunks(fn: (lo: number, hi: number) => void) {
+  async function forChunks(fn: (lo: number, hi: number) => Promise<void>) {
     let lo = 0;
     for (;;) {
-      const row = sqlite
-        .query<{ hi: number | null }, [number, number]>("SELECT max(id) AS hi FROM (SELECT id FROM monitors WHERE id > ?1 ORDER BY id LIMIT ?2)")
-        .get(lo, chunk);
+      const [row] = await db.rows<{ hi: number | null }>(
+        sql`SELECT max(id) AS hi FROM (SELECT id FROM monitors WHERE id > ${lo} ORDER BY id LIMIT ${chunk}) AS ids`,
+      );
       if (row?.hi == null) return;
-      fn(lo, row.hi);
+      await fn(lo, row.hi);
       lo = row.hi;
       await yieldToLoop();
     }
   }
 
   /** The oldest raw result (index seek per monitor), or null. */
-  function oldestResult(): number | null {
-    const row = sqlite
-      .query<{ t: number | null }, []>(
-        "SELECT min(t) AS t FROM (SELECT (SELECT time FROM check_results WHERE monitor_id = m.id ORDER BY time LIMIT 1) AS t FROM monitors m)",
-      )
-      .get();
+  async function oldestResult(): Promise<number | null> {
+    const [row] = await db.rows<{ t: number | null }>(
+      sql`SELECT min(t) AS t FROM (SELECT (SELECT time FROM check_results WHERE monitor_id = m.id ORDER BY time LIMIT 1) AS t FROM monitors m) AS firsts`,
+    );
     return row?.t ?? null;
   }
 
@@ -179,27 +177,26 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
 
   /** Rolls up every closed hour and day not rolled up yet. Returns how many hours and days it did. */
   async function rollUp(now = clock.now()): Promise<{ hours: number; days: number }> {
-    const marks = readWatermarks(db);
+    const marks = await readWatermarks(db);
     const closedUntil = floorTo(now - grace, HOUR);
     let hourly = marks.hourly;
     if (hourly === null) {
-      const oldest = oldestResult();
+      const oldest = await oldestResult();
       hourly = oldest === null ? closedUntil : Math.min(floorTo(oldest, HOUR), closedUntil);
-      writeWatermark(db, HOURLY_KEY, hourly);
+      await writeWatermark(db, HOURLY_KEY, hourly);
     }
     // Days are rolled from hours: the first day is the one the first rolled hour falls in.
     let daily = marks.daily ?? floorTo(hourly, DAY);
-    if (marks.daily === null) writeWatermark(db, DAILY_KEY, daily);
+    if (marks.daily === null) await writeWatermark(db, DAILY_KEY, daily);
     let hours = 0;
     // In steps of at most 6 hours, the watermark saved after each: a crash mid-catch-up resumes where it stopped.
     while (hourly < closedUntil) {
       const to = Math.min(closedUntil, hourly + 6 * HOUR);
       const from = hourly;
-      const sql = stmt(rollupSql("monitor_hourly"));
-      await forChunks((lo, hi) => sql.run(lo, hi, from, to));
+      await forChunks(async (lo, hi) => void (await db.exec(rollupSql("monitor_hourly", lo, hi, from, to))));
       hours += (to - from) / HOUR;
       hourly = to;
-      writeWatermark(db, HOURLY_KEY, hourly);
+      await writeWatermark(db, HOURLY_KEY, hourly);
     }
 
     const daysUntil = floorTo(hourly, DAY);
@@ -207,29 +204,26 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     while (daily < daysUntil) {
       const to = Math.min(daysUntil, daily + 7 * DAY);
       const from = daily;
-      const sql = stmt(rollupSql("monitor_daily"));
-      await forChunks((lo, hi) => sql.run(lo, hi, from, to));
+      await forChunks(async (lo, hi) => void (await db.exec(rollupSql("monitor_daily", lo, hi, from, to))));
       days += (to - from) / DAY;
       daily = to;
-      writeWatermark(db, DAILY_KEY, daily);
+      await writeWatermark(db, DAILY_KEY, daily);
     }
     return { hours, days };
   }
 
   /** Deletes raw results past the raw retention (never ones not rolled up yet) and rollups past theirs. */
   async function prune(now = clock.now()): Promise<{ raw: number; rollups: number }> {
-    const hourly = readWatermarks(db).hourly;
+    const hourly = (await readWatermarks(db)).hourly;
     if (hourly === null) return { raw: 0, rollups: 0 };
     const rawCutoff = Math.min(now - rawRetention, hourly);
     const rollupCutoff = now - rollupRetention;
     let raw = 0;
     let rollups = 0;
-    const delRaw = stmt(`DELETE FROM check_results WHERE ${IN_CHUNK} AND time < ?3`);
-    const delHourly = stmt(`DELETE FROM monitor_hourly WHERE ${IN_CHUNK} AND bucket_start < ?3`);
-    const delDaily = stmt(`DELETE FROM monitor_daily WHERE ${IN_CHUNK} AND bucket_start < ?3`);
-    await forChunks((lo, hi) => {
-      raw += delRaw.run(lo, hi, rawCutoff).changes;
-      rollups += delHourly.run(lo, hi, rollupCutoff).changes + delDaily.run(lo, hi, rollupCutoff).changes;
+    await forChunks(async (lo, hi) => {
+      raw += await db.exec(sql`DELETE FROM check_results WHERE ${inChunk(lo, hi)} AND time < ${rawCutoff}`);
+      rollups += await db.exec(sql`DELETE FROM monitor_hourly WHERE ${inChunk(lo, hi)} AND bucket_start < ${rollupCutoff}`);
+      rollups += await db.exec(sql`DELETE FROM monitor_daily WHERE ${inChunk(lo, hi)} AND bucket_start < ${rollupCutoff}`);
     });
     return { raw, rollups };
   }
@@ -268,12 +262,12 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
 
   // ── Reads ──
 
-  function rawPieces(monitorId: number, from: number, to: number, unit: number): { pieces: Map<number, Piece>; rows: number } {
-    const rows = stmt(
-      `SELECT (time / ${unit}) * ${unit} AS start, count(*) AS checks, sum(up) AS up, coalesce(sum(response_time), 0) AS rtSum, ` +
-        `count(response_time) AS rtCount, min(response_time) AS rtMin, max(response_time) AS rtMax ` +
-        `FROM check_results WHERE monitor_id = ?1 AND time >= ?2 AND time <= ?3 GROUP BY start`,
-    ).all(monitorId, from, to) as Piece[];
+  async function rawPieces(monitorId: number, from: number, to: number, unit: number): Promise<{ pieces: Map<number, Piece>; rows: number }> {
+    const rows = await db.rows<Piece>(
+      sql`SELECT (time / ${lit(unit)}) * ${lit(unit)} AS start, count(*) AS checks, sum(CASE WHEN up THEN 1 ELSE 0 END) AS up,
+            coalesce(sum(response_time), 0) AS "rtSum", count(response_time) AS "rtCount", min(response_time) AS "rtMin", max(response_time) AS "rtMax"
+          FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from} AND time <= ${to} GROUP BY (time / ${lit(unit)}) * ${lit(unit)}`,
+    );
     const pieces = new Map<number, Piece>();
     let n = 0;
     for (const p of rows) {
@@ -284,28 +278,29 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
   }
 
   /** Per-hour pieces for [from, to]: rolled-up hours from monitor_hourly, later ones from raw results. */
-  function hourPieces(monitorId: number, from: number, to: number): { pieces: Map<number, Piece>; records: number } {
-    const wm = Math.max(from, readWatermarks(db).hourly ?? from);
-    const rolled = stmt(
-      "SELECT bucket_start AS start, checks, up, rt_sum AS rtSum, rt_count AS rtCount, rt_min AS rtMin, rt_max AS rtMax " +
-        "FROM monitor_hourly WHERE monitor_id = ?1 AND bucket_start >= ?2 AND bucket_start < ?3",
-    ).all(monitorId, from, wm) as Piece[];
-    const { pieces, rows } = rawPieces(monitorId, wm, to, HOUR);
+  async function hourPieces(monitorId: number, from: number, to: number): Promise<{ pieces: Map<number, Piece>; records: number }> {
+    const wm = Math.max(from, (await readWatermarks(db)).hourly ?? from);
+    const rolled = await db.rows<Piece>(
+      sql`SELECT bucket_start AS start, checks, up, rt_sum AS "rtSum", rt_count AS "rtCount", rt_min AS "rtMin", rt_max AS "rtMax"
+          FROM monitor_hourly WHERE monitor_id = ${monitorId} AND bucket_start >= ${from} AND bucket_start < ${wm}`,
+    );
+    const { pieces, rows } = await rawPieces(monitorId, wm, to, HOUR);
     for (const p of rolled) pieces.set(p.start, p);
     return { pieces, records: rolled.length + rows };
   }
 
-  function latestResult(monitorId: number, from: number): CheckResult | null {
-    const row = stmt(
-      "SELECT time, up, response_time, http_status, error FROM check_results WHERE monitor_id = ?1 AND time >= ?2 ORDER BY time DESC LIMIT 1",
-    ).get(monitorId, from) as RawRow | null;
+  async function latestResult(monitorId: number, from: number): Promise<CheckResult | null> {
+    const [row] = await db.rows<RawRow>(
+      sql`SELECT time, up, response_time, http_status, error FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from}
+          ORDER BY time DESC, id DESC LIMIT 1`,
+    );
     return row ? toResult(monitorId, row) : null;
   }
 
-  function lastError(monitorId: number, from: number): HistoryWindow["error"] {
-    const row = stmt(
-      "SELECT time, error FROM check_results WHERE monitor_id = ?1 AND time >= ?2 AND up = 0 ORDER BY time DESC LIMIT 1",
-    ).get(monitorId, from) as { time: number; error: string | null } | null;
+  async function lastError(monitorId: number, from: number): Promise<HistoryWindow["error"]> {
+    const [row] = await db.rows<{ time: number; error: string | null }>(
+      sql`SELECT time, error FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from} AND NOT up ORDER BY time DESC, id DESC LIMIT 1`,
+    );
     return row ? { time: row.time, message: row.error ?? "check failed" } : null;
   }
 
@@ -347,14 +342,12 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     },
 
     /** The 24-hour and 30-day aggregates and status bars of one monitor. */
-    monitorHistory(monitorId: number, now = clock.now()): MonitorHistory {
+    async monitorHistory(monitorId: number, now = clock.now()): Promise<MonitorHistory> {
       // 24 h: exact window from raw results, 24 one-hour slots ending now.
       const dayFrom = now - DAY;
-      const rows = stmt("SELECT time, up, response_time AS rt FROM check_results WHERE monitor_id = ?1 AND time > ?2 AND time <= ?3").all(
-        monitorId,
-        dayFrom,
-        now,
-      ) as { time: number; up: number; rt: number | null }[];
+      const rows = await db.rows<{ time: number; up: number | boolean; rt: number | null }>(
+        sql`SELECT time, up, response_time AS rt FROM check_results WHERE monitor_id = ${monitorId} AND time > ${dayFrom} AND time <= ${now}`,
+      );
       const slots = Array.from({ length: 24 }, emptyAcc);
       const dayAcc = emptyAcc();
       for (const r of rows) {
@@ -362,16 +355,16 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
         addTo(slots[Math.min(23, Math.floor((r.time - dayFrom) / HOUR))], p);
         addTo(dayAcc, p);
       }
-      const latest = latestResult(monitorId, dayFrom + 1);
+      const latest = await latestResult(monitorId, dayFrom + 1);
       const day = {
-        ...window(dayAcc, dayFrom, now, rows.length, latest, lastError(monitorId, dayFrom + 1)),
+        ...window(dayAcc, dayFrom, now, rows.length, latest, await lastError(monitorId, dayFrom + 1)),
         buckets: slots.map((a, i) => bucketOf(a, dayFrom + i * HOUR, dayFrom + (i + 1) * HOUR)),
       };
 
       // 30 d: whole hours (the current one included), 30 slots of 24 hours ending with the current hour.
       const monthTo = floorTo(now, HOUR) + HOUR;
       const monthFrom = monthTo - 30 * DAY;
-      const { pieces, records } = hourPieces(monitorId, monthFrom, now);
+      const { pieces, records } = await hourPieces(monitorId, monthFrom, now);
       const daySlots = Array.from({ length: 30 }, emptyAcc);
       const monthAcc = emptyAcc();
       for (const p of pieces.values()) {
@@ -380,24 +373,24 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
         addTo(daySlots[i], p);
         addTo(monthAcc, p);
       }
+      const monthLatest = await latestResult(monitorId, monthFrom);
+      const monthError = await lastError(monitorId, Math.max(monthFrom, now - rawRetention));
       const month = {
-        ...window(monthAcc, monthFrom, now, records, latestResult(monitorId, monthFrom), lastError(monitorId, Math.max(monthFrom, now - rawRetention))),
+        ...window(monthAcc, monthFrom, now, records, monthLatest, monthError),
         buckets: daySlots.map((a, i) => bucketOf(a, monthFrom + i * DAY, monthFrom + (i + 1) * DAY)),
       };
       return { monitorId, now, day, month };
     },
 
     /** Response-time chart points: raw (one per check) up to 24 h, hourly for 7 d and 30 d. */
-    series(monitorId: number, range: SeriesRange, now = clock.now()): MonitorSeries {
+    async series(monitorId: number, range: SeriesRange, now = clock.now()): Promise<MonitorSeries> {
       const base = { monitorId, range, times: [] as number[], responseTimes: [] as (number | null)[], minResponseTimes: [] as (number | null)[], maxResponseTimes: [] as (number | null)[], up: [] as (number | null)[], checks: [] as number[] };
       const rawSpan = RAW_SERIES_SPANS[range];
       if (rawSpan !== undefined) {
         const from = now - rawSpan;
-        const rows = stmt("SELECT time, up, response_time AS rt FROM check_results WHERE monitor_id = ?1 AND time > ?2 AND time <= ?3 ORDER BY time").all(
-          monitorId,
-          from,
-          now,
-        ) as { time: number; up: number; rt: number | null }[];
+        const rows = await db.rows<{ time: number; up: number | boolean; rt: number | null }>(
+          sql`SELECT time, up, response_time AS rt FROM check_results WHERE monitor_id = ${monitorId} AND time > ${from} AND time <= ${now} ORDER BY time, id`,
+        );
         for (const r of rows) {
           base.times.push(r.time);
           base.responseTimes.push(r.rt);
@@ -410,7 +403,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
       }
       const hours = range === "7d" ? 7 * 24 : 30 * 24;
       const from = floorTo(now, HOUR) - (hours - 1) * HOUR;
-      const { pieces } = hourPieces(monitorId, from, now);
+      const { pieces } = await hourPieces(monitorId, from, now);
       for (let h = from; h <= now; h += HOUR) {
         const p = pieces.get(h);
         base.times.push(h);

@@ -320,6 +320,8 @@ export interface MonitorStatusEvent {
   at: number;
   /** Going down: when the first failed check of the streak ran (before retries), so outages count from there. */
   failingSince?: number;
+  /** Another node of the cluster made this check (it notifies; this node only shows it). */
+  remote?: boolean;
   error?: string | null;
   responseTime?: number | null;
   httpStatus?: number | null;
@@ -345,6 +347,8 @@ export interface MonitorCheckEvent {
   uptime24h: number | null;
   /** push monitors: when the latest call came (this check's, unless it was a missed one); null for other types. */
   lastPushAt: number | null;
+  /** Another node of the cluster made this check. */
+  remote?: boolean;
 }
 
 /** A monitor was created, edited (pause/resume included) or deleted. `monitor` is absent for deletions. */
@@ -352,6 +356,8 @@ export interface MonitorChangeEvent {
   action: "created" | "updated" | "deleted";
   monitorId: number;
   monitor?: PublicMonitor;
+  /** Another node of the cluster made this change. */
+  remote?: boolean;
 }
 
 /**

@@ -1,9 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createServices } from "../app";
-import { openDatabase } from "../db/open";
+import { testDb } from "../db/test-db";
 import { testApp } from "../test-support";
 import type { PublicMonitor, RecentCheck } from "./public";
-import { RECENT_CHECKS } from "./recent";
+import { sql } from "drizzle-orm";
+import type { CheckOutcome } from "./types/check-type";
+import { createRecentChecks, RECENT_CHECKS } from "./recent";
+import { insertResults } from "./test-db";
 import { startTarget } from "./test-target";
 
 const target = startTarget();
@@ -11,7 +14,8 @@ afterAll(() => target.stop());
 
 type Recent = { checks: Record<string, RecentCheck[]> };
 
-async function setup(db = openDatabase(":memory:")) {
+async function setup(given?: Awaited<ReturnType<typeof testDb>>) {
+  const db = given ?? (await testDb());
   const services = await createServices(db);
   const t = await testApp({ db, services });
   const { token } = await t.signUp("alice");
@@ -65,12 +69,12 @@ describe("the last 50 checks", () => {
   });
 
   test("a restart reads them back from the database; deleting a monitor drops them", async () => {
-    const db = openDatabase(":memory:");
+    const db = await testDb();
     const first = await setup(db);
     const id = await first.create("api", "/ok");
     for (let i = 0; i < 3; i++) await first.check(id);
     const seen = (await first.call<{ checks: RecentCheck[] }>("GET", `/api/monitors/${id}/checks`, { token: first.token })).body.checks;
-    first.services.monitors.writer.flush(); // what a shutdown does
+    await first.services.monitors.writer.flush(); // what a shutdown does
 
     // A new process on the same database.
     const services = await createServices(db);
@@ -82,5 +86,32 @@ describe("the last 50 checks", () => {
     expect((await again.call("DELETE", `/api/monitors/${id}`, { token })).status).toBe(200);
     expect((await again.call("GET", `/api/monitors/${id}/checks`, { token })).status).toBe(404);
     expect((await again.call<Recent>("GET", "/api/monitors/checks/recent", { token })).body.checks).toEqual({});
+  });
+});
+
+describe("the first read of a ring", () => {
+  test("checks recorded while it reads are neither lost nor doubled, written or not; readers at once share it", async () => {
+    const db = await testDb();
+    await db.exec(sql`INSERT INTO monitors (id, name, url, interval, timeout, created_at, updated_at) VALUES (1, 'a', 'http://a.test/', 1, 10, 0, 0)`);
+    const check = (time: number): CheckOutcome => ({ time, up: time % 2 === 0, responseTime: time, httpStatus: 200, error: time % 2 === 0 ? null : "down" });
+    await insertResults(db, [1, 2, 3].map((t) => ({ ...check(t), monitorId: 1 })));
+    let flushes = 0;
+    // The writer's flush, as it may go: a check recorded before its batch is taken is written (and recorded), one
+    // recorded after it is only recorded.
+    const recent = createRecentChecks(db, async () => {
+      if (flushes++ > 0) return;
+      recent.add(1, check(4));
+      await insertResults(db, [{ ...check(4), monitorId: 1 }]);
+      recent.add(1, check(5));
+    });
+    const [first, second] = await Promise.all([recent.of([1]), recent.of([1, 1])]);
+    expect(first.get(1)!.map((c) => c.time)).toEqual([1, 2, 3, 4, 5]);
+    expect(second.get(1)).toEqual(first.get(1));
+    expect(first.get(1)![3]).toEqual({ time: 4, status: "up", responseTime: 4, httpStatus: 200, error: null });
+    expect(first.get(1)![4]).toEqual({ time: 5, status: "down", responseTime: 5, httpStatus: 200, error: "down" });
+    recent.add(1, check(6));
+    expect((await recent.of([1])).get(1)!.map((c) => c.time)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(flushes).toBe(2); // the two first readers each asked; once in memory, no more
+    await db.close();
   });
 });

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createServices } from "../app";
-import { openDatabase } from "../db/open";
+import { testDb } from "../db/test-db";
 import { testApp } from "../test-support";
 import type { DashboardCounts, MonitorHistory, MonitorSeries, PublicMonitor, CheckResult, LiveMessage } from "./public";
+import { insertResults } from "./test-db";
 import { startTarget } from "./test-target";
 
 const target = startTarget();
@@ -158,10 +159,9 @@ describe("manual check, history, series", () => {
   test("GET /:id/series?range=1h and 6h give every check of the last hour or six, raw; other ranges and ids are refused", async () => {
     const { call, token, db } = await signedIn();
     const id = (await call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: { ...valid(), active: false } })).body.monitor.id;
-    const insert = db.$client.prepare("INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error) VALUES (?, ?, ?, ?, 200, NULL)");
     const now = Date.now();
     const minutesAgo = [5, 30, 90, 300, 420]; // two in the last hour, four in the last six, all five in 24 h
-    for (const [i, m] of minutesAgo.entries()) insert.run(id, now - m * 60_000, 1, 100 + i);
+    await insertResults(db, minutesAgo.map((m, i) => ({ monitorId: id, time: now - m * 60_000, up: true, responseTime: 100 + i, httpStatus: 200, error: null })));
     const series = async (range: string) => (await call<{ series: MonitorSeries }>("GET", `/api/monitors/${id}/series?range=${range}`, { token })).body.series;
 
     const hour = await series("1h");
@@ -186,10 +186,8 @@ describe("latest checks of chosen monitors", () => {
     const { call, token, db } = await signedIn();
     const create = async (name: string) => (await call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: { ...valid(), name, active: false } })).body.monitor.id;
     const [a, b, c] = [await create("a"), await create("b"), await create("c")];
-    const insert = db.$client.prepare("INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error) VALUES (?, ?, ?, ?, 200, NULL)");
-    insert.run(a, 1_000, 1, 10);
-    insert.run(a, 2_000, 0, null);
-    insert.run(c, 3_000, 1, 30);
+    const result = (monitorId: number, time: number, up: boolean, responseTime: number | null) => ({ monitorId, time, up, responseTime, httpStatus: 200, error: null });
+    await insertResults(db, [result(a, 1_000, true, 10), result(a, 2_000, false, null), result(c, 3_000, true, 30)]);
     type Recent = { checks: Record<string, { time: number; status: string }[]> };
     const some = await call<Recent>("GET", `/api/monitors/checks/recent?ids=${a},${b},${c + 100}`, { token });
     expect(some.status).toBe(200);
@@ -320,7 +318,7 @@ describe("bad input", () => {
 
 describe("live push", () => {
   test("a signed-in browser receives status and check messages; a bad token is refused", async () => {
-    const db = openDatabase(":memory:");
+    const db = await testDb();
     const services = await createServices(db);
     const t = await testApp({ db, services });
     const { token } = await t.signUp("alice");

@@ -20,15 +20,15 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     .get("/monitors", () => ({ success: true, monitors: monitors.list() }), { auth: "user", detail: doc("List the monitors with their current status") })
     .post(
       "/monitors",
-      ({ body, set }) => {
-        const monitor = monitors.create(body);
+      async ({ body, set }) => {
+        const monitor = await monitors.create(body);
         set.status = 201;
         return { success: true, message: "Monitor created", monitor };
       },
       { auth: "user", body: createBody, detail: doc("Create a monitor") },
     )
     // Scheduler and writer figures for operators and the benchmark.
-    .get("/monitors/stats", () => ({ success: true, stats: monitors.stats() }), { auth: "admin", detail: doc("Scheduler and writer figures") })
+    .get("/monitors/stats", async () => ({ success: true, stats: await monitors.stats() }), { auth: "admin", detail: doc("Scheduler and writer figures") })
     .get(
       "/monitors/:id",
       ({ params }) => {
@@ -40,8 +40,8 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     )
     .put(
       "/monitors/:id",
-      ({ params, body }) => {
-        const monitor = monitors.update(params.id, body);
+      async ({ params, body }) => {
+        const monitor = await monitors.update(params.id, body);
         if (!monitor) throw monitorNotFound();
         return { success: true, message: "Monitor updated", monitor };
       },
@@ -49,8 +49,8 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     )
     .delete(
       "/monitors/:id",
-      ({ params }) => {
-        if (!monitors.remove(params.id)) throw monitorNotFound();
+      async ({ params }) => {
+        if (!(await monitors.remove(params.id))) throw monitorNotFound();
         return { success: true, message: "Monitor deleted" };
       },
       { auth: "user", params: monitorIdParams, detail: doc("Delete a monitor and its history") },
@@ -66,22 +66,18 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     )
     .get(
       "/monitors/checks/recent",
-      ({ query }) => {
-        if (!query.ids) return { success: true, checks: monitors.allRecentChecks() };
+      async ({ query }) => {
+        if (!query.ids) return { success: true, checks: await monitors.allRecentChecks() };
         // The monitors named (the list's rows in view); an id of no monitor is left out.
-        const checks: Record<number, RecentCheck[]> = {};
-        for (const id of query.ids) {
-          const recent = monitors.recentChecks(id);
-          if (recent) checks[id] = recent;
-        }
+        const checks: Record<number, RecentCheck[]> = await monitors.recentChecksOf(query.ids);
         return { success: true, checks };
       },
       { auth: "user", query: recentChecksQuery, detail: doc("The latest checks of every monitor, or of the monitors named by ?ids=1,2,3") },
     )
     .get(
       "/monitors/:id/checks",
-      ({ params }) => {
-        const checks = monitors.recentChecks(params.id);
+      async ({ params }) => {
+        const checks = await monitors.recentChecks(params.id);
         if (!checks) throw monitorNotFound();
         return { success: true, checks };
       },
@@ -89,16 +85,16 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     )
     .get(
       "/monitors/:id/history",
-      ({ params }) => {
+      async ({ params }) => {
         if (!monitors.get(params.id)) throw monitorNotFound();
-        return { success: true, history: monitors.monitorHistory(params.id) };
+        return { success: true, history: await monitors.monitorHistory(params.id) };
       },
       { auth: "user", params: monitorIdParams, detail: doc("A monitor's 24-hour and 30-day figures and status bars") },
     )
     .post(
       "/monitors/:id/push-token",
-      ({ params }) => {
-        const monitor = monitors.regeneratePushToken(params.id);
+      async ({ params }) => {
+        const monitor = await monitors.regeneratePushToken(params.id);
         if (!monitor) throw monitorNotFound();
         return { success: true, message: "Push URL replaced", monitor };
       },
@@ -106,9 +102,9 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     )
     .get(
       "/monitors/:id/series",
-      ({ params, query }) => {
+      async ({ params, query }) => {
         if (!monitors.get(params.id)) throw monitorNotFound();
-        return { success: true, series: monitors.series(params.id, query.range ?? "24h") };
+        return { success: true, series: await monitors.series(params.id, query.range ?? "24h") };
       },
       { auth: "user", params: monitorIdParams, query: seriesQuery, detail: doc("A monitor's response-time and uptime series") },
     );

@@ -163,6 +163,8 @@ export function createScheduler(options: SchedulerOptions) {
   let started = false;
   let abort = new AbortController();
   let idle: (() => void) | null = null;
+  /** The check of each monitor running now (a node giving a monitor up waits for it before another takes it). */
+  const inFlight = new Map<number, Promise<unknown>>();
   const counters = { started: 0, kicks: 0, completed: 0, skippedBusy: 0, skippedLate: 0 };
   const lateness = new LatencyHistogram();
   // The same lateness in fixed Prometheus buckets, seconds (GET /metrics).
@@ -262,16 +264,18 @@ export function createScheduler(options: SchedulerOptions) {
       latenessSeconds.observe(late / 1000);
     }
     const signal = abort.signal;
-    Promise.resolve()
+    const done = Promise.resolve()
       .then(() => options.run(job.id, signal))
       .catch((err) => log.error("check failed unexpectedly", { monitorId: job.id, error: String((err as Error)?.stack ?? err) }))
       .finally(() => {
         running--;
         counters.completed++;
         job.busy = false;
+        if (inFlight.get(job.id) === done) inFlight.delete(job.id);
         if (running === 0 && idle) idle();
         pump();
       });
+    inFlight.set(job.id, done);
   }
 
   /** Puts a job on its grid; `kick` also runs it once now (its regular slot then comes at least kickGap later). */
@@ -305,6 +309,16 @@ export function createScheduler(options: SchedulerOptions) {
     },
 
     has: (id: number) => jobs.has(id),
+
+    /** Resolves once no check of these monitors runs (those running now have finished). */
+    async settled(ids: Iterable<number>): Promise<void> {
+      const running: Promise<unknown>[] = [];
+      for (const id of ids) {
+        const p = inFlight.get(id);
+        if (p) running.push(p);
+      }
+      await Promise.all(running);
+    },
 
     /** Lateness of scheduled checks in fixed buckets (read-only: /metrics exposes it as a histogram). */
     latenessHistogram: (): Readonly<BucketHistogram> => latenessSeconds,

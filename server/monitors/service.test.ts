@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { openDatabase, type Db } from "../db/open";
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/database";
+import { testDb } from "../db/test-db";
 import { createEventBus, type EventMap } from "../events";
 import { fakeClock, type FakeClock } from "../test-support";
 import type { TlsProbe } from "./tls-probe";
 import type { Checker } from "./types/http/http";
 import { slotAtOrAfter } from "./scheduler";
 import { createMonitorService } from "./service";
+import { countRows, reopenableDb } from "./test-db";
 
 const MIN = 60_000;
 
@@ -24,28 +24,38 @@ function scripted(clock: FakeClock) {
   return { answers, calls, checker, callsTo: (url: string) => calls.filter((c) => c.url === url) };
 }
 
-function setup(db: Db = openDatabase(":memory:"), clock = fakeClock(), extra: Partial<Parameters<typeof createMonitorService>[0]> = {}) {
+const opened: Db[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.close().catch(() => {});
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+/** A service over a (fresh test) database, loaded as createServices would. */
+async function setup(given?: Db, clock = fakeClock(), extra: Partial<Parameters<typeof createMonitorService>[0]> = {}) {
+  const db = given ?? (await testDb());
+  opened.push(db);
   const bus = createEventBus();
   const events: { type: keyof EventMap; payload: unknown }[] = [];
   for (const type of ["monitor.status", "monitor.check", "monitor.change"] as const) bus.on(type, (payload) => events.push({ type, payload }));
   const script = scripted(clock);
   const service = createMonitorService({ db, bus, clock, checker: script.checker, tls: false, ...extra });
+  await service.load();
   const statusEvents = () => events.filter((e) => e.type === "monitor.status").map((e) => e.payload as EventMap["monitor.status"]);
   return { db, clock, bus, events, statusEvents, service, ...script };
 }
 
-const dirs: string[] = [];
-afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
-const tempDbPath = () => {
-  const dir = mkdtempSync(join(tmpdir(), "vigil-mon-"));
-  dirs.push(dir);
-  return join(dir, "vigil.db");
-};
+/** A database to open again, as a restarted process would (a file, or a PostgreSQL schema). */
+async function reopenable() {
+  const r = await reopenableDb();
+  cleanups.push(r.cleanup);
+  return r;
+}
 
 describe("status and the retry rule", () => {
   test("pending until the first result, then up; one failure is tolerated, the second makes it down", async () => {
-    const { service, answers, statusEvents } = setup();
-    const m = service.create({ name: "api", url: "http://svc.test/", interval: 1, retries: 1 });
+    const { service, answers, statusEvents } = await setup();
+    const m = await service.create({ name: "api", url: "http://svc.test/", interval: 1, retries: 1 });
     expect(m.status).toBe("pending");
     await service.checkNow(m.id);
     expect(service.get(m.id)!.status).toBe("up");
@@ -69,11 +79,11 @@ describe("status and the retry rule", () => {
   });
 
   test("retries 0: the first failure is down; a new monitor failing within its retries stays pending", async () => {
-    const { service, answers } = setup();
+    const { service, answers } = await setup();
     answers.set("http://a.test/", "down");
     answers.set("http://b.test/", "down");
-    const a = service.create({ name: "a", url: "http://a.test/", retries: 0 });
-    const b = service.create({ name: "b", url: "http://b.test/", retries: 2 });
+    const a = await service.create({ name: "a", url: "http://a.test/", retries: 0 });
+    const b = await service.create({ name: "b", url: "http://b.test/", retries: 2 });
     await service.checkNow(a.id);
     await service.checkNow(b.id);
     expect(service.get(a.id)!.status).toBe("down");
@@ -85,8 +95,8 @@ describe("status and the retry rule", () => {
   });
 
   test("every check is an event with the state after it; the list's uptime follows", async () => {
-    const { service, answers, events } = setup();
-    const m = service.create({ name: "x", url: "http://x.test/", retries: 0 });
+    const { service, answers, events } = await setup();
+    const m = await service.create({ name: "x", url: "http://x.test/", retries: 0 });
     await service.checkNow(m.id);
     answers.set("http://x.test/", "down");
     await service.checkNow(m.id);
@@ -103,10 +113,10 @@ describe("status and the retry rule", () => {
 
 describe("scheduling through the service", () => {
   test("a new monitor is checked at once, then every interval", async () => {
-    const { service, clock, callsTo } = setup();
+    const { service, clock, callsTo } = await setup();
     service.start({ maintenanceDelayMs: 3_600_000 });
     const t0 = clock.now();
-    service.create({ name: "x", url: "http://x.test/", interval: 1 });
+    await service.create({ name: "x", url: "http://x.test/", interval: 1 });
     await clock.advance(3 * MIN + 5000);
     const times = callsTo("http://x.test/").map((c) => c.at);
     expect(times[0]).toBe(t0);
@@ -116,11 +126,11 @@ describe("scheduling through the service", () => {
   });
 
   test("pause stops the checks at once; resume checks at once and continues", async () => {
-    const { service, clock, callsTo } = setup();
+    const { service, clock, callsTo } = await setup();
     service.start({ maintenanceDelayMs: 3_600_000 });
-    const m = service.create({ name: "x", url: "http://x.test/", interval: 1 });
+    const m = await service.create({ name: "x", url: "http://x.test/", interval: 1 });
     await clock.advance(2 * MIN);
-    service.update(m.id, { active: false });
+    await service.update(m.id, { active: false });
     const n = callsTo("http://x.test/").length;
     await clock.advance(5 * MIN);
     expect(callsTo("http://x.test/")).toHaveLength(n);
@@ -128,7 +138,7 @@ describe("scheduling through the service", () => {
     expect(service.counts()).toMatchObject({ activeMonitors: 0, pausedMonitors: 1 });
 
     const resumedAt = clock.now();
-    service.update(m.id, { active: true });
+    await service.update(m.id, { active: true });
     await clock.advance(2 * MIN);
     const after = callsTo("http://x.test/").slice(n);
     expect(after[0].at).toBe(resumedAt);
@@ -137,17 +147,17 @@ describe("scheduling through the service", () => {
   });
 
   test("an edit of the check runs it at once on the new interval; a rename does not", async () => {
-    const { service, clock, callsTo } = setup();
+    const { service, clock, callsTo } = await setup();
     service.start({ maintenanceDelayMs: 3_600_000 });
-    const m = service.create({ name: "x", url: "http://x.test/", interval: 60 });
+    const m = await service.create({ name: "x", url: "http://x.test/", interval: 60 });
     await clock.advance(10 * MIN);
     expect(callsTo("http://x.test/")).toHaveLength(1);
-    service.update(m.id, { name: "renamed" });
+    await service.update(m.id, { name: "renamed" });
     await clock.advance(MIN);
     expect(callsTo("http://x.test/")).toHaveLength(1);
 
     const editedAt = clock.now();
-    service.update(m.id, { url: "http://y.test/", interval: 1 });
+    await service.update(m.id, { url: "http://y.test/", interval: 1 });
     await clock.advance(0);
     expect(callsTo("http://y.test/").map((c) => c.at)).toEqual([editedAt]);
     expect(service.scheduler.nextDue(m.id)).toBe(slotAtOrAfter(editedAt + 5000, m.id, MIN));
@@ -158,40 +168,40 @@ describe("scheduling through the service", () => {
   });
 
   test("delete stops the checks and drops queued results", async () => {
-    const { service, clock, callsTo, db } = setup();
+    const { service, clock, callsTo, db } = await setup();
     service.start({ maintenanceDelayMs: 3_600_000 });
-    const m = service.create({ name: "x", url: "http://x.test/", interval: 1 });
+    const m = await service.create({ name: "x", url: "http://x.test/", interval: 1 });
     await clock.advance(0);
-    expect(service.remove(m.id)).toBe(true);
-    expect(service.remove(m.id)).toBe(false);
+    expect(await service.remove(m.id)).toBe(true);
+    expect(await service.remove(m.id)).toBe(false);
     await clock.advance(5 * MIN);
     expect(callsTo("http://x.test/")).toHaveLength(1);
-    service.writer.flush();
-    expect(db.$client.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 0 });
+    await service.writer.flush();
+    expect(await countRows(db, "check_results")).toBe(0);
     await service.stop();
   });
 });
 
 describe("restart", () => {
   test("a new service over the same database resumes each monitor's grid, state and history", async () => {
-    const path = tempDbPath();
+    const database = await reopenable();
     const clock = fakeClock();
-    const first = setup(openDatabase(path), clock);
+    const first = await setup(await database.open(), clock);
     first.service.start({ maintenanceDelayMs: 3_600_000 });
     const ids = [
-      first.service.create({ name: "a", url: "http://a.test/", interval: 1 }).id,
-      first.service.create({ name: "b", url: "http://b.test/", interval: 5 }).id,
-      first.service.create({ name: "c", url: "http://c.test/", interval: 1, active: false }).id,
+      (await first.service.create({ name: "a", url: "http://a.test/", interval: 1 })).id,
+      (await first.service.create({ name: "b", url: "http://b.test/", interval: 5 })).id,
+      (await first.service.create({ name: "c", url: "http://c.test/", interval: 1, active: false })).id,
     ];
     first.answers.set("http://b.test/", "down");
     await clock.advance(12 * MIN);
     const before = ids.map((id) => first.service.get(id)!);
     expect(before.map((m) => m.status)).toEqual(["up", "down", "pending"]);
     await first.service.stop();
-    first.db.$client.close();
+    await first.db.close();
 
     clock.jump(30_000);
-    const second = setup(openDatabase(path), clock);
+    const second = await setup(await database.open(), clock);
     const after = ids.map((id) => second.service.get(id)!);
     // Status, failures, last result and uptime come back; the paused one stays paused and unscheduled.
     for (const [i, m] of after.entries()) {
@@ -217,39 +227,39 @@ describe("restart", () => {
     expect(second.callsTo("http://b.test/").length).toBe(1);
     expect(second.callsTo("http://c.test/").length).toBe(0);
     await second.service.stop();
-    const rows = second.db.$client.query("SELECT count(*) AS n FROM check_results").get() as { n: number };
-    expect(rows.n).toBe(first.calls.length + second.calls.length);
-    second.db.$client.close();
+    expect(await countRows(second.db, "check_results")).toBe(first.calls.length + second.calls.length);
   });
 
   test("after a crash (no clean stop) the last result is recovered from the results written", async () => {
-    const path = tempDbPath();
+    const database = await reopenable();
     const clock = fakeClock();
-    const first = setup(openDatabase(path), clock);
-    const id = first.service.create({ name: "a", url: "http://a.test/" }).id;
+    const first = await setup(await database.open(), clock);
+    const id = (await first.service.create({ name: "a", url: "http://a.test/" })).id;
     await first.service.checkNow(id);
     clock.jump(MIN);
     await first.service.checkNow(id);
-    first.service.writer.flush(); // results written, the row's last_checked_at not (it only changes on status changes)
-    first.db.$client.close();
-    const second = setup(openDatabase(path), clock);
+    await first.service.writer.flush(); // results written, the row's last_checked_at not (it only changes on status changes)
+    await first.db.close();
+    const second = await setup(await database.open(), clock);
     expect(second.service.get(id)).toMatchObject({ status: "up", lastCheckedAt: clock.now(), responseTime: 12 });
-    second.db.$client.close();
   });
 });
 
 describe("writes", () => {
   test("results are written in batches, not one transaction per check", async () => {
-    const { service, clock, db } = setup(undefined, undefined, { writer: { flushMs: 1000 } });
+    const { service, clock, db } = await setup(undefined, undefined, { writer: { flushMs: 1000 } });
     service.start({ maintenanceDelayMs: 3_600_000 });
-    for (let i = 0; i < 50; i++) service.create({ name: `m${i}`, url: `http://m${i}.test/`, interval: 1 });
+    for (let i = 0; i < 50; i++) await service.create({ name: `m${i}`, url: `http://m${i}.test/`, interval: 1 });
     await clock.advance(0);
-    expect(db.$client.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 0 });
+    await service.writer.idle();
+    expect(await countRows(db, "check_results")).toBe(0);
     await clock.advance(1000);
+    await service.writer.idle();
     // The 50 first checks: one transaction.
-    expect(db.$client.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 50 });
+    expect(await countRows(db, "check_results")).toBe(50);
     expect(service.writer.stats()).toMatchObject({ written: 50, flushes: 1 });
     await clock.advance(2 * MIN);
+    await service.writer.idle();
     // Then at most one transaction per second, however many checks landed in it.
     const { written, flushes } = service.writer.stats();
     expect(written).toBeGreaterThanOrEqual(100);
@@ -258,12 +268,43 @@ describe("writes", () => {
   });
 
   test("stop writes what is pending", async () => {
-    const { service, db } = setup();
-    const m = service.create({ name: "x", url: "http://x.test/" });
+    const { service, db } = await setup();
+    const m = await service.create({ name: "x", url: "http://x.test/" });
     await service.checkNow(m.id);
     await service.stop();
-    expect(db.$client.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 1 });
-    expect(db.$client.query("SELECT status, last_checked_at IS NOT NULL AS checked FROM monitors").get()).toEqual({ status: "up", checked: 1 });
+    expect(await countRows(db, "check_results")).toBe(1);
+    const rows = await db.rows<{ status: string; checked: unknown }>(sql`SELECT status, last_checked_at IS NOT NULL AS checked FROM monitors`);
+    expect(rows.map((r) => ({ ...r, checked: Boolean(r.checked) }))).toEqual([{ status: "up", checked: true }]);
+  });
+});
+
+describe("edits", () => {
+  test("a check that lands while an edit is written leaves the entry unsaved (the row has the older state)", async () => {
+    const { service, db, clock } = await setup();
+    const m = await service.create({ name: "x", url: "http://x.test/", retries: 0 });
+    const entry = service.store.get(m.id)!;
+    const writing = service.store.update(m.id, { ...entry.fields, name: "renamed" }, clock.now());
+    service.store.apply(entry, { time: clock.now(), up: false, responseTime: null, httpStatus: null, error: "connection refused" });
+    expect(await writing).toBe(entry);
+    expect(entry.unsaved).toBe(true);
+    expect(await db.rows(sql`SELECT name, status FROM monitors`)).toEqual([{ name: "renamed", status: "pending" }]);
+    // Without a race the row holds memory's state.
+    await service.update(m.id, { name: "again" });
+    expect(entry.unsaved).toBe(false);
+    await service.writer.flush();
+    expect(await db.rows(sql`SELECT name, status FROM monitors`)).toEqual([{ name: "again", status: "down" }]);
+  });
+
+  test("edits of one monitor run one after the other: each starts from the one before", async () => {
+    const { service } = await setup();
+    const m = await service.create({ name: "x", url: "http://x.test/", interval: 5, timeout: 30 });
+    // The second depends on the first's interval: on its own (interval 5) a 60 s timeout is fine, after it not.
+    const [first, second] = await Promise.allSettled([service.update(m.id, { interval: 1 }), service.update(m.id, { timeout: 60 })]);
+    expect(first.status).toBe("fulfilled");
+    expect(second).toMatchObject({ status: "rejected", reason: { code: "TIMEOUT_TOO_LONG" } });
+    expect(service.get(m.id)).toMatchObject({ interval: 1, timeout: 30 });
+    const [renamed, removed] = await Promise.all([service.update(m.id, { name: "y" }), service.remove(m.id)]);
+    expect([renamed?.name, removed, service.get(m.id)]).toEqual(["y", true, undefined]);
   });
 });
 
@@ -278,16 +319,16 @@ describe("TLS expiry", () => {
       },
       clear: () => {},
     } as TlsProbe;
-    const { service, db } = setup(undefined, undefined, { tls: fakeTls });
-    const https = service.create({ name: "s", url: "https://secure.test/" });
-    const http = service.create({ name: "p", url: "http://plain.test/" });
+    const { service, db } = await setup(undefined, undefined, { tls: fakeTls });
+    const https = await service.create({ name: "s", url: "https://secure.test/" });
+    const http = await service.create({ name: "p", url: "http://plain.test/" });
     await service.checkNow(https.id);
     await service.checkNow(http.id);
     await Bun.sleep(0);
     expect(lookups).toEqual(["https://secure.test/"]);
     expect(service.get(https.id)!.tlsExpiresAt).toBe(Date.UTC(2027, 0, 1));
     expect(service.get(http.id)!.tlsExpiresAt).toBeNull();
-    service.writer.flush();
-    expect(db.$client.query("SELECT tls_expires_at AS t FROM monitors WHERE id = ?").get(https.id)).toEqual({ t: Date.UTC(2027, 0, 1) });
+    await service.writer.flush();
+    expect(await db.rows(sql`SELECT tls_expires_at AS t FROM monitors WHERE id = ${https.id}`)).toEqual([{ t: Date.UTC(2027, 0, 1) }]);
   });
 });

@@ -1,7 +1,8 @@
 // The monitors feature as one service: store (with in-memory state), scheduler, checks, batched writer, history.
-// createMonitorService() loads state and starts nothing; start() starts the scheduler and maintenance timers;
-// stop() stops them and writes everything pending.
-import type { Db } from "../db/open";
+// createMonitorService() builds it; load() reads the monitors into memory and schedules them, starting nothing;
+// start() starts the scheduler and maintenance timers; stop() stops them and writes everything pending. Recording a
+// check (a scheduled one, a push) stays in memory and queues its writes: only the writer's flushes touch the database.
+import type { Db } from "../db/database";
 import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
 import { createTlsProbe, type TlsProbe } from "./tls-probe";
@@ -10,13 +11,35 @@ import { createCheckTypes, type CheckOutcome, type CheckState } from "./types";
 import { PUSH_MIN_GAP_MS, newPushToken, pushOutcome } from "./types/push/push";
 import { conflict, HttpError, notFound } from "../http/errors";
 import { createHistory, DAY, type HistoryOptions } from "./history";
-import type { CheckResult, MonitorChangeEvent, PublicMonitor, RecentCheck } from "./public";
+import type { CheckResult, MonitorChangeEvent, MonitorStatus, PublicMonitor, RecentCheck, SeriesRange } from "./public";
 import { createRecentChecks } from "./recent";
-import { createScheduler, systemClock, type Clock } from "./scheduler";
+import { createScheduler, slotAtOrAfter, systemClock, type Clock } from "./scheduler";
 import { ALLOW_PRIVATE, type TargetPolicy } from "../net/targets";
 import { resolveFields, type MonitorFields, type MonitorPatch } from "./schemas";
 import { createMonitorStore, toCheckResult, type MonitorEntry } from "./store";
-import { createWriter, type WriterOptions } from "./writer";
+import { createWriter, type PersistedState, type WriterOptions } from "./writer";
+
+/**
+ * What the monitors need from a cluster (server/cluster/service.ts): which monitors this node checks, and a channel
+ * to the other nodes. Without one, this node checks every monitor.
+ */
+export interface MonitorPeers {
+  owns(id: number): boolean;
+  publish(kind: string, data: unknown): void;
+  on(kind: string, handler: (data: unknown) => void): () => void;
+  /** Sends what was published so far. */
+  flush(): Promise<unknown>;
+}
+
+/** A check made by another node, as it tells the others: the outcome and the monitor's state after it. */
+interface RemoteResult {
+  id: number;
+  outcome: CheckOutcome;
+  state: PersistedState;
+}
+
+/** A kick this close before a slot stands for that slot (the scheduler's kick gap). */
+const KICK_GAP_MS = 5000;
 
 export interface MonitorServiceOptions {
   db: Db;
@@ -75,7 +98,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const tls = options.tls === false ? null : (options.tls ?? createTlsProbe());
   const store = createMonitorStore(db, { targetOf: (f) => types.of(f.type).target(f) });
   const writer = createWriter(db, { clock, log, ...options.writer });
-  const recent = createRecentChecks(db.$client, () => writer.flush());
+  const recent = createRecentChecks(db, () => writer.flush());
   const history = createHistory(db, { clock, log, rawRetentionMs: (options.rawRetentionDays ?? 7) * DAY, ...options.history });
   const scheduler = createScheduler({
     clock,
@@ -84,7 +107,31 @@ export function createMonitorService(options: MonitorServiceOptions) {
     run: (id, signal) => runScheduled(id, signal),
   });
   let running = false;
+  let owns: (id: number) => boolean = () => true;
+  let peers: MonitorPeers | null = null;
+  /** Whether this node runs rollups and retention (one node of a cluster does). */
+  let chores = true;
+  let catchUp: unknown = null;
 
+  /** Edits of one monitor (update, new push URL, delete) run one after the other: each starts from the last one's result. */
+  const edits = new Map<number, Promise<unknown>>();
+  function serial<T>(id: number, fn: () => Promise<T>): Promise<T> {
+    const result = (edits.get(id) ?? Promise.resolve()).then(fn, fn);
+    const settled = result.then(
+      () => {},
+      () => {},
+    );
+    edits.set(id, settled);
+    void settled.then(() => edits.get(id) === settled && edits.delete(id));
+    return result;
+  }
+
+  /** A row written with a state older than memory's (a check landed during the write): queue the current one. */
+  const saveIfStale = (entry: MonitorEntry) => {
+    if (!entry.unsaved) return;
+    writer.saveState(entry.id, entry.state);
+    entry.unsaved = false;
+  };
 
   const checkState = (entry: MonitorEntry): CheckState => ({
     lastPushAt: entry.state.lastPushAt,
@@ -94,9 +141,106 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const validate = types.validate;
 
   const publicOf = (entry: MonitorEntry) => store.toPublic(entry, clock.now());
-  const changed = (action: MonitorChangeEvent["action"], monitorId: number, entry?: MonitorEntry) => {
-    if (bus.has("monitor.change")) bus.emit("monitor.change", { action, monitorId, ...(entry ? { monitor: publicOf(entry) } : {}) });
+  const changed = (action: MonitorChangeEvent["action"], monitorId: number, entry?: MonitorEntry, remote = false) => {
+    if (!remote) peers?.publish("monitor.change", { action, monitorId });
+    if (bus.has("monitor.change")) {
+      bus.emit("monitor.change", { action, monitorId, ...(entry ? { monitor: publicOf(entry) } : {}), ...(remote ? { remote } : {}) });
+    }
   };
+
+  /**
+   * Puts a monitor on this node's schedule, or takes it off (paused, or another node's). An edit that changes what
+   * the check does (or a resume) runs it at once and moves it to its new grid.
+   */
+  function plan(entry: MonitorEntry, before?: MonitorFields) {
+    const fields = entry.fields;
+    if (!fields.active || !owns(entry.id)) return scheduler.unschedule(entry.id);
+    if (!before || !before.active || CHECK_FIELDS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(fields[k]))) {
+      // A resumed or changed push monitor gets a full interval + grace before silence counts.
+      entry.pushWatch = { since: clock.now(), missedAt: null };
+      scheduler.schedule(entry.id, cadence(fields), { kick: fields.type !== "push" });
+    } else if (!scheduler.has(entry.id)) scheduler.schedule(entry.id, cadence(fields));
+  }
+
+  /** The check and status events of a recorded check (this node's, or another node's when `remote`). */
+  function announce(entry: MonitorEntry, outcome: CheckOutcome, result: CheckResult, from: MonitorStatus, remote: boolean) {
+    const extra = remote ? { remote } : {};
+    if (bus.has("monitor.check")) {
+      bus.emit("monitor.check", {
+        monitorId: entry.id,
+        result,
+        status: entry.state.status,
+        consecutiveFailures: entry.state.consecutiveFailures,
+        uptime24h: store.uptime24h(entry, clock.now()),
+        lastPushAt: entry.state.lastPushAt,
+        ...extra,
+      });
+    }
+    const to = entry.state.status;
+    if (from !== to) {
+      bus.emit("monitor.status", {
+        monitorId: entry.id,
+        name: entry.fields.name,
+        type: entry.fields.type,
+        url: types.of(entry.fields.type).target(entry.fields),
+        facts: types.of(entry.fields.type).facts(entry.fields, checkState(entry)),
+        from,
+        to,
+        at: outcome.time,
+        ...(to === "down" ? { failingSince: entry.failingSince ?? outcome.time } : {}),
+        error: outcome.error,
+        responseTime: outcome.responseTime,
+        httpStatus: outcome.httpStatus,
+        ...extra,
+      });
+    }
+  }
+
+  /** Another node's check: memory follows it (state, hourly ring, recent checks); that node wrote it and notifies. */
+  function recordRemote({ id, outcome, state }: RemoteResult) {
+    const entry = store.get(id);
+    if (!entry) return;
+    const from = entry.state.status;
+    store.apply(entry, outcome);
+    entry.state = { ...state };
+    entry.unsaved = false;
+    if (outcome.up === false && entry.fields.type === "push") entry.pushWatch.missedAt = outcome.time;
+    recent.add(id, outcome, true);
+    announce(entry, outcome, toCheckResult(id, outcome), from, true);
+  }
+
+  /** Another node created, edited or deleted a monitor: re-read it, re-plan it, tell this node's browsers. */
+  function changedRemotely({ action, monitorId }: { action: MonitorChangeEvent["action"]; monitorId: number }) {
+    void serial(monitorId, async () => {
+      const before = store.get(monitorId)?.fields;
+      const entry = await store.refresh(monitorId, clock.now());
+      if (!entry) {
+        scheduler.unschedule(monitorId);
+        writer.forget(monitorId);
+        recent.forget(monitorId);
+        if (before) changed("deleted", monitorId, undefined, true);
+        return;
+      }
+      plan(entry, before);
+      changed(before ? (action === "deleted" ? "updated" : action) : "created", monitorId, entry, true);
+    }).catch((e) => log.error("could not follow a monitor changed on another node", { monitorId, error: String((e as Error)?.message ?? e) }));
+  }
+
+  /**
+   * After gaining monitors: those whose latest slot went unchecked (the node that had them died) are checked now,
+   * once the dying node's last results have had a moment to arrive.
+   */
+  function catchUpMissed() {
+    const now = clock.now();
+    for (const entry of store.all()) {
+      const { id, fields } = entry;
+      if (!fields.active || fields.type === "push" || !owns(id) || !scheduler.has(id)) continue;
+      const intervalMs = cadence(fields) * 60_000;
+      let slot = slotAtOrAfter(now, id, intervalMs);
+      if (slot > now) slot -= intervalMs;
+      if ((entry.state.lastCheckedAt ?? 0) < slot - KICK_GAP_MS && entry.createdAt < slot) scheduler.schedule(id, cadence(fields), { kick: true });
+    }
+  }
 
   /** Applies a finished check: state, queued writes, TLS expiry, events. */
   function record(entry: MonitorEntry, outcome: CheckOutcome): CheckResult {
@@ -117,38 +261,14 @@ export function createMonitorService(options: MonitorServiceOptions) {
       }
     }
     const result = toCheckResult(entry.id, outcome);
-    if (bus.has("monitor.check")) {
-      bus.emit("monitor.check", {
-        monitorId: entry.id,
-        result,
-        status: entry.state.status,
-        consecutiveFailures: entry.state.consecutiveFailures,
-        uptime24h: store.uptime24h(entry, clock.now()),
-        lastPushAt: entry.state.lastPushAt,
-      });
-    }
-    if (applied.from !== applied.to) {
-      bus.emit("monitor.status", {
-        monitorId: entry.id,
-        name: entry.fields.name,
-        type: entry.fields.type,
-        url: types.of(entry.fields.type).target(entry.fields),
-        facts: types.of(entry.fields.type).facts(entry.fields, checkState(entry)),
-        from: applied.from,
-        to: applied.to,
-        at: outcome.time,
-        ...(applied.to === "down" ? { failingSince: entry.failingSince ?? outcome.time } : {}),
-        error: outcome.error,
-        responseTime: outcome.responseTime,
-        httpStatus: outcome.httpStatus,
-      });
-    }
+    peers?.publish("monitor.result", { id: entry.id, outcome, state: entry.state } satisfies RemoteResult);
+    announce(entry, outcome, result, applied.from, false);
     return result;
   }
 
   async function runScheduled(id: number, signal: AbortSignal) {
     const entry = store.get(id);
-    if (!entry || !entry.fields.active) return;
+    if (!entry || !entry.fields.active || !owns(id)) return;
     const outcome = await types.run(entry.fields, checkState(entry), signal);
     // Nothing to record (a push monitor heard in time), stopped mid-check (shutdown), or deleted meanwhile.
     if (!outcome || signal.aborted || store.get(id) !== entry) return;
@@ -165,8 +285,62 @@ export function createMonitorService(options: MonitorServiceOptions) {
     /** Reads every monitor into memory and puts the active ones on the schedule (before start()). */
     async load() {
       await store.load(clock.now());
-      for (const entry of store.all()) if (entry.fields.active) scheduler.schedule(entry.id, cadence(entry.fields));
+      for (const entry of store.all()) if (entry.fields.active && owns(entry.id)) scheduler.schedule(entry.id, cadence(entry.fields));
     },
+
+    /**
+     * Joins a cluster: from now on this node checks only the monitors `peers.owns` says are its own (re-planned by
+     * takeOver/giveUp as leases move), tells the other nodes of its checks and edits, and follows theirs.
+     * Rollups and retention run only where setChores(true) says.
+     */
+    joinCluster(cluster: MonitorPeers) {
+      peers = cluster;
+      owns = (id) => cluster.owns(id);
+      chores = false;
+      for (const entry of store.all()) if (!owns(entry.id)) scheduler.unschedule(entry.id);
+      cluster.on("monitor.result", (data) => recordRemote(data as RemoteResult));
+      cluster.on("monitor.change", (data) => changedRemotely(data as { action: MonitorChangeEvent["action"]; monitorId: number }));
+    },
+
+    /** Schedules the monitors this node now owns; those whose latest slot was missed are checked after `delayMs`. */
+    takeOver(delayMs = 1000) {
+      for (const entry of store.all()) if (entry.fields.active && owns(entry.id) && !scheduler.has(entry.id)) scheduler.schedule(entry.id, cadence(entry.fields));
+      clock.clearTimeout(catchUp);
+      catchUp = clock.setTimeout(() => {
+        catchUp = null;
+        if (running) catchUpMissed();
+      }, delayMs);
+    },
+
+    /** Stops scheduling the monitors this node no longer owns; resolves once their running checks are recorded and sent. */
+    async giveUp(): Promise<void> {
+      const released: number[] = [];
+      for (const entry of store.all()) {
+        if (!owns(entry.id) && scheduler.has(entry.id)) {
+          scheduler.unschedule(entry.id);
+          released.push(entry.id);
+        }
+      }
+      await scheduler.settled(released);
+      await peers?.flush();
+    },
+
+    /** Re-reads every monitor after messages from other nodes may have been lost (the listener reconnected). */
+    async resync() {
+      await writer.flush();
+      await store.load(clock.now());
+      for (const entry of store.all()) plan(entry, entry.fields);
+    },
+
+    /** Whether this node runs rollups and retention. */
+    setChores(on: boolean) {
+      if (on === chores) return;
+      chores = on;
+      if (!running) return;
+      if (on) history.start(5000);
+      else void history.stop();
+    },
+
 
     list: (): PublicMonitor[] => store.all().map(publicOf),
     get: (id: number): PublicMonitor | undefined => {
@@ -176,38 +350,38 @@ export function createMonitorService(options: MonitorServiceOptions) {
     counts: () => store.counts(),
     down: () => store.down(),
 
-    create(input: MonitorPatch): PublicMonitor {
+    async create(input: MonitorPatch): Promise<PublicMonitor> {
       const fields = resolveFields(input, undefined, targets, validate);
-      const entry = store.create(fields, clock.now());
-      if (fields.active) scheduler.schedule(entry.id, cadence(fields), { kick: fields.type !== "push" });
+      const entry = await store.create(fields, clock.now());
+      plan(entry);
       changed("created", entry.id, entry);
       return publicOf(entry);
     },
 
     /** Applies an edit; a changed check (or a resume) runs at once and the monitor moves to its new grid. */
-    update(id: number, patch: MonitorPatch): PublicMonitor | undefined {
-      const entry = store.get(id);
-      if (!entry) return undefined;
-      const before = entry.fields;
-      const fields = resolveFields(patch, before, targets, validate);
-      if (!store.update(id, fields, clock.now())) return undefined;
-      if (!fields.active) scheduler.unschedule(id);
-      else if (!before.active || CHECK_FIELDS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(fields[k]))) {
-        // A resumed or changed push monitor gets a full interval + grace before silence counts.
-        entry.pushWatch = { since: clock.now(), missedAt: null };
-        scheduler.schedule(id, cadence(fields), { kick: fields.type !== "push" });
-      }
-      changed("updated", id, entry);
-      return publicOf(entry);
+    update(id: number, patch: MonitorPatch): Promise<PublicMonitor | undefined> {
+      return serial(id, async () => {
+        const entry = store.get(id);
+        if (!entry) return undefined;
+        const before = entry.fields;
+        const fields = resolveFields(patch, before, targets, validate);
+        if (!(await store.update(id, fields, clock.now()))) return undefined;
+        saveIfStale(entry);
+        plan(entry, before);
+        changed("updated", id, entry);
+        return publicOf(entry);
+      });
     },
 
-    remove(id: number): boolean {
-      scheduler.unschedule(id);
-      writer.forget(id);
-      recent.forget(id);
-      const removed = store.remove(id);
-      if (removed) changed("deleted", id);
-      return removed;
+    remove(id: number): Promise<boolean> {
+      return serial(id, async () => {
+        scheduler.unschedule(id);
+        writer.forget(id);
+        recent.forget(id);
+        const removed = await store.remove(id);
+        if (removed) changed("deleted", id);
+        return removed;
+      });
     },
 
     /** Runs a check now (paused monitors too), records it like any other, and returns it. */
@@ -244,36 +418,44 @@ export function createMonitorService(options: MonitorServiceOptions) {
     },
 
     /** A new push URL for a push monitor; the old one stops working at once. */
-    regeneratePushToken(id: number): PublicMonitor | undefined {
-      const entry = store.get(id);
-      if (!entry) return undefined;
-      if (entry.fields.type !== "push") throw conflict("NOT_PUSH_MONITOR", "Only push monitors have a push URL");
-      const fields = { ...entry.fields, pushToken: newPushToken() };
-      if (!store.update(id, fields, clock.now())) return undefined;
-      changed("updated", id, entry);
-      return publicOf(entry);
+    regeneratePushToken(id: number): Promise<PublicMonitor | undefined> {
+      return serial(id, async () => {
+        const entry = store.get(id);
+        if (!entry) return undefined;
+        if (entry.fields.type !== "push") throw conflict("NOT_PUSH_MONITOR", "Only push monitors have a push URL");
+        const fields = { ...entry.fields, pushToken: newPushToken() };
+        if (!(await store.update(id, fields, clock.now()))) return undefined;
+        saveIfStale(entry);
+        changed("updated", id, entry);
+        return publicOf(entry);
+      });
     },
 
-    /** The last 50 checks of one monitor (undefined if unknown), or of every monitor, oldest first. */
-    recentChecks(id: number): RecentCheck[] | undefined {
-      return store.get(id) ? recent.of([id]).get(id) : undefined;
+    /** The last 50 checks of one monitor (undefined if unknown), oldest first. */
+    async recentChecks(id: number): Promise<RecentCheck[] | undefined> {
+      return store.get(id) ? (await recent.of([id])).get(id) : undefined;
     },
-    allRecentChecks(): Record<number, RecentCheck[]> {
-      return Object.fromEntries(recent.of(store.all().map((e) => e.id)));
+    /** The last 50 checks of each of these monitors (ids of no monitor are left out), oldest first. */
+    async recentChecksOf(ids: readonly number[]): Promise<Record<number, RecentCheck[]>> {
+      return Object.fromEntries(await recent.of(ids.filter((id) => store.get(id))));
+    },
+    /** The last 50 checks of every monitor, oldest first. */
+    async allRecentChecks(): Promise<Record<number, RecentCheck[]>> {
+      return Object.fromEntries(await recent.of(store.all().map((e) => e.id)));
     },
 
     /** History reads see every result, queued ones included. */
-    monitorHistory(id: number) {
-      writer.flush();
+    async monitorHistory(id: number) {
+      await writer.flush();
       return history.monitorHistory(id, clock.now());
     },
-    series(id: number, range: "24h" | "7d" | "30d") {
-      writer.flush();
+    async series(id: number, range: SeriesRange) {
+      await writer.flush();
       return history.series(id, range, clock.now());
     },
 
-    stats() {
-      return { scheduler: scheduler.stats(), writer: writer.stats(), monitors: store.size, watermarks: history.watermarks() };
+    async stats() {
+      return { scheduler: scheduler.stats(), writer: writer.stats(), monitors: store.size, watermarks: await history.watermarks() };
     },
 
     get running() {
@@ -286,12 +468,13 @@ export function createMonitorService(options: MonitorServiceOptions) {
       running = true;
       writer.start();
       scheduler.start();
-      history.start(maintenanceDelayMs);
+      if (chores) history.start(maintenanceDelayMs);
     },
 
     /** Stops the timers, lets running checks finish (a few seconds at most), and writes everything pending. */
     async stop(graceMs = 3000) {
       running = false;
+      clock.clearTimeout(catchUp);
       await scheduler.stop(graceMs);
       await history.stop();
       for (const entry of store.all()) {
@@ -300,7 +483,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
           entry.unsaved = false;
         }
       }
-      writer.stop();
+      await writer.stop();
       log.debug("monitors stopped", { written: writer.stats().written });
     },
   };

@@ -1,8 +1,8 @@
 // Monitors: their rows, and their latest state kept in memory (status, last result, failures in a row, TLS expiry,
 // 24 hourly up/total counters for the list's uptime) so lists never touch the history tables.
-import { asc, eq } from "drizzle-orm";
-import type { Db } from "../db/open";
-import { monitors, type MonitorRow } from "../db/schema";
+import { asc, eq, sql } from "drizzle-orm";
+import { first, type Db } from "../db/database";
+import type { MonitorRow } from "../db/schema";
 import type { CheckOutcome } from "./types/check-type";
 import { HOUR, readWatermarks } from "./history";
 import type { CheckResult, DashboardCounts, DownMonitor, MonitorStatus, PublicMonitor } from "./public";
@@ -146,10 +146,11 @@ export interface MonitorStoreOptions {
 }
 
 export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorStoreOptions = {}) {
+  const { orm, t } = db;
+  const { monitors } = t;
   const entries = new Map<number, MonitorEntry>();
   /** push token → monitor id, for /api/push/{token}. */
   const byToken = new Map<string, number>();
-  const sqlite = db.$client;
 
   const index = (entry: MonitorEntry) => {
     if (entry.fields.pushToken) byToken.set(entry.fields.pushToken, entry.id);
@@ -168,10 +169,11 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorS
   });
 
   /** Reads every monitor, then fills in what the rows may lack after a crash: the latest result and the ring. */
-  function load(now = Date.now()) {
+  async function load(now = Date.now()) {
+    const rows = await orm.select().from(monitors).orderBy(asc(monitors.id));
     entries.clear();
     byToken.clear();
-    for (const row of db.select().from(monitors).orderBy(asc(monitors.id)).all()) {
+    for (const row of rows) {
       const entry = entryOf(row, now);
       entries.set(row.id, entry);
       index(entry);
@@ -179,12 +181,10 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorS
     if (entries.size === 0) return;
 
     // The newest result per monitor (index seek per monitor).
-    const latest = sqlite
-      .query<{ monitor_id: number; time: number; up: number; response_time: number | null; http_status: number | null; error: string | null }, []>(
-        `SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error FROM monitors m
-         JOIN check_results c ON c.id = (SELECT id FROM check_results WHERE monitor_id = m.id ORDER BY time DESC LIMIT 1)`,
-      )
-      .all();
+    const latest = await db.rows<{ monitor_id: number; time: number; up: boolean | number; response_time: number | null; http_status: number | null; error: string | null }>(
+      sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error FROM monitors m
+          JOIN check_results c ON c.id = (SELECT id FROM check_results WHERE monitor_id = m.id ORDER BY time DESC, id DESC LIMIT 1)`,
+    );
     for (const r of latest) {
       const e = entries.get(r.monitor_id);
       if (!e || (e.state.lastCheckedAt ?? 0) >= r.time) continue;
@@ -196,23 +196,20 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorS
 
     // The hourly ring: rolled-up hours from monitor_hourly, the rest from raw results.
     const since = (Math.floor(now / HOUR) - (RING - 1)) * HOUR;
-    const watermark = Math.max(since, readWatermarks(db).hourly ?? since);
-    const hourly = sqlite
-      .query<{ monitor_id: number; bucket_start: number; checks: number; up: number }, [number, number]>(
-        `SELECT monitor_id, bucket_start, checks, up FROM monitor_hourly
-         WHERE monitor_id IN (SELECT id FROM monitors) AND bucket_start >= ?1 AND bucket_start < ?2`,
-      )
-      .all(since, watermark);
+    const watermark = Math.max(since, (await readWatermarks(db)).hourly ?? since);
+    const hourly = await db.rows<{ monitor_id: number; bucket_start: number; checks: number; up: number }>(
+      sql`SELECT monitor_id, bucket_start, checks, up FROM monitor_hourly
+          WHERE monitor_id IN (SELECT id FROM monitors) AND bucket_start >= ${since} AND bucket_start < ${watermark}`,
+    );
     for (const r of hourly) {
       const e = entries.get(r.monitor_id);
       if (e) add(e.ring, r.bucket_start / HOUR, r.checks, r.up);
     }
-    const raw = sqlite
-      .query<{ monitor_id: number; hour: number; checks: number; up: number }, [number]>(
-        `SELECT monitor_id, time / ${HOUR} AS hour, count(*) AS checks, sum(up) AS up FROM check_results
-         WHERE monitor_id IN (SELECT id FROM monitors) AND time >= ?1 GROUP BY monitor_id, hour`,
-      )
-      .all(watermark);
+    const raw = await db.rows<{ monitor_id: number; hour: number; checks: number; up: number }>(
+      sql`SELECT monitor_id, time / ${sql.raw(String(HOUR))} AS hour, count(*) AS checks, sum(CASE WHEN up THEN 1 ELSE 0 END) AS up
+          FROM check_results WHERE monitor_id IN (SELECT id FROM monitors) AND time >= ${watermark}
+          GROUP BY monitor_id, time / ${sql.raw(String(HOUR))}`,
+    );
     for (const r of raw) {
       const e = entries.get(r.monitor_id);
       if (e) add(e.ring, r.hour, r.checks, r.up);
@@ -232,37 +229,74 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorS
       return entries.size;
     },
 
-    create(fields: MonitorFields, now = Date.now()): MonitorEntry {
-      const row = db.insert(monitors).values({ ...fields, createdAt: now, updatedAt: now }).returning().get();
-      const entry = entryOf(row, now);
-      entries.set(row.id, entry);
+    async create(fields: MonitorFields, now = Date.now()): Promise<MonitorEntry> {
+      const [row] = await orm.insert(monitors).values({ ...fields, createdAt: now, updatedAt: now }).returning();
+      const entry = entryOf(row!, now);
+      entries.set(entry.id, entry);
       index(entry);
       return entry;
     },
 
-    /** Writes new fields; the in-memory state is written along (it is current). */
-    update(id: number, fields: MonitorFields, now = Date.now()): MonitorEntry | undefined {
+    /**
+     * Writes new fields; the in-memory state is written along (it is current). If a check changed the state while
+     * the row was being written, the entry is left `unsaved` (the row holds the older state): the caller queues it.
+     */
+    async update(id: number, fields: MonitorFields, now = Date.now()): Promise<MonitorEntry | undefined> {
       const entry = entries.get(id);
       if (!entry) return undefined;
-      const row = db.update(monitors).set({ ...fields, ...entry.state, updatedAt: now }).where(eq(monitors.id, id)).returning().get();
+      const state = { ...entry.state };
+      const wasUnsaved = entry.unsaved;
+      entry.unsaved = false;
+      let row: MonitorRow | undefined;
+      try {
+        row = await first(orm.update(monitors).set({ ...fields, ...state, updatedAt: now }).where(eq(monitors.id, id)).returning());
+      } catch (e) {
+        entry.unsaved ||= wasUnsaved;
+        throw e;
+      }
       if (!row) {
-        entries.delete(id);
+        if (entries.get(id) === entry) entries.delete(id);
         return undefined;
       }
+      if (entries.get(id) !== entry) return undefined; // removed while it was written
       if (entry.fields.pushToken && entry.fields.pushToken !== row.pushToken) byToken.delete(entry.fields.pushToken);
       entry.fields = fieldsOf(row);
       index(entry);
       entry.updatedAt = row.updatedAt;
-      entry.unsaved = false;
+      if ((Object.keys(state) as (keyof PersistedState)[]).some((k) => state[k] !== entry.state[k])) entry.unsaved = true;
+      return entry;
+    },
+
+    /**
+     * Re-reads one row after another node of the cluster changed it: new fields, while memory keeps its state (it
+     * follows every node's checks and is newer than the row). Undefined when the monitor is gone.
+     */
+    async refresh(id: number, now = Date.now()): Promise<MonitorEntry | undefined> {
+      const row = await first(orm.select().from(monitors).where(eq(monitors.id, id)));
+      const entry = entries.get(id);
+      if (entry?.fields.pushToken && entry.fields.pushToken !== row?.pushToken) byToken.delete(entry.fields.pushToken);
+      if (!row) {
+        entries.delete(id);
+        return undefined;
+      }
+      if (!entry) {
+        const created = entryOf(row, now);
+        entries.set(id, created);
+        index(created);
+        return created;
+      }
+      entry.fields = fieldsOf(row);
+      entry.updatedAt = row.updatedAt;
+      index(entry);
       return entry;
     },
 
     /** Deletes a monitor; its results and rollups go with it (ON DELETE CASCADE). */
-    remove(id: number): boolean {
+    async remove(id: number): Promise<boolean> {
       const token = entries.get(id)?.fields.pushToken;
       if (token) byToken.delete(token);
       const existed = entries.delete(id);
-      const deleted = db.delete(monitors).where(eq(monitors.id, id)).returning({ id: monitors.id }).all();
+      const deleted = await orm.delete(monitors).where(eq(monitors.id, id)).returning({ id: monitors.id });
       return existed || deleted.length > 0;
     },
 

@@ -1,7 +1,8 @@
 // Batched writes: check results and monitor state changes queue in memory and are written in one transaction per
-// short tick (or as soon as a batch is full), never one write per check.
+// short tick (or as soon as a batch is full), never one write per check. Recording a check never waits for the
+// database: only flushes are async, and one runs at a time (what is queued meanwhile goes in the next).
 import type { Statement } from "bun:sqlite";
-import type { Db } from "../db/open";
+import type { Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
 import type { CheckOutcome } from "./types/check-type";
 import type { MonitorStatus } from "./public";
@@ -32,45 +33,98 @@ export interface WriterOptions {
   maxQueue?: number;
 }
 
+type QueuedResult = { monitorId: number; outcome: CheckOutcome };
+type Batch = (rows: QueuedResult[], changed: [number, PersistedState][]) => Promise<void>;
+
+/** Rows per statement on PostgreSQL (a bound on one statement's size; a batch may hold several). */
+const PG_CHUNK = 5000;
+
+/**
+ * How a batch is written: the one place the engines differ. Both guard each result with EXISTS (a result whose
+ * monitor was deleted between the check and the write is dropped instead of failing the whole batch on the foreign
+ * key) and write the whole batch in one transaction.
+ */
+function batchWriter(db: Db): Batch {
+  if (db.engine === "sqlite") {
+    // SQLite: prepared statements run row by row inside one synchronous transaction — the fastest way in, and a
+    // synchronous transaction cannot interleave with anything else on the (single) connection.
+    const sqlite = db.sqlite!;
+    let insert: Statement | null = null;
+    let update: Statement | null = null;
+    const writeRows = (rows: QueuedResult[], changed: [number, PersistedState][]) => {
+      insert ??= sqlite.prepare(
+        "INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error) " +
+          "SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM monitors WHERE id = ?1)",
+      );
+      update ??= sqlite.prepare(
+        "UPDATE monitors SET status = ?2, status_changed_at = ?3, consecutive_failures = ?4, last_checked_at = ?5, " +
+          "last_response_time = ?6, last_http_status = ?7, last_error = ?8, tls_expires_at = ?9, last_push_at = ?10 WHERE id = ?1",
+      );
+      for (const { monitorId, outcome: o } of rows) insert.run(monitorId, o.time, o.up ? 1 : 0, o.responseTime, o.httpStatus, o.error);
+      for (const [id, s] of changed) {
+        update.run(id, s.status, s.statusChangedAt, s.consecutiveFailures, s.lastCheckedAt, s.lastResponseTime, s.lastHttpStatus, s.lastError, s.tlsExpiresAt, s.lastPushAt);
+      }
+    };
+    const transaction = sqlite.transaction(writeRows);
+    return async (rows, changed) => {
+      // Another feature's db.tx may be open, awaiting between its statements: bun:sqlite would nest ours in it as a
+      // savepoint (tied to its fate). Then queue behind it instead; otherwise write at once.
+      if (sqlite.inTransaction) await db.tx(async () => writeRows(rows, changed));
+      else transaction(rows, changed);
+    };
+  }
+
+  // PostgreSQL: one round trip per statement, so one multi-row INSERT (arrays unnested) for the results and one
+  // UPDATE … FROM unnest for the states, in one transaction on the client's pool.
+  const pg = db.pg!;
+  return async (rows, changed) => {
+    await pg.begin(async (tx) => {
+      for (let i = 0; i < rows.length; i += PG_CHUNK) {
+        const chunk = rows.slice(i, i + PG_CHUNK);
+        await tx`INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error)
+          SELECT r.monitor_id, r.time, r.up, r.response_time, r.http_status, r.error FROM unnest(
+            ${tx.array(chunk.map((r) => r.monitorId), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.outcome.time), "BIGINT")}::bigint[],
+            ${tx.array(chunk.map((r) => r.outcome.up), "BOOLEAN")}::bool[], ${tx.array(chunk.map((r) => r.outcome.responseTime), "BIGINT")}::bigint[],
+            ${tx.array(chunk.map((r) => r.outcome.httpStatus), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.outcome.error), "TEXT")}::text[]
+          ) AS r(monitor_id, time, up, response_time, http_status, error)
+          WHERE EXISTS (SELECT 1 FROM monitors WHERE id = r.monitor_id)`;
+      }
+      // In id order: two writers updating the same rows lock them in the same order.
+      const states = [...changed].sort((a, b) => a[0] - b[0]);
+      for (let i = 0; i < states.length; i += PG_CHUNK) {
+        const chunk = states.slice(i, i + PG_CHUNK);
+        const col = <T>(f: (s: PersistedState) => T) => chunk.map(([, s]) => f(s));
+        await tx`UPDATE monitors SET status = s.status, status_changed_at = s.status_changed_at,
+            consecutive_failures = s.consecutive_failures, last_checked_at = s.last_checked_at,
+            last_response_time = s.last_response_time, last_http_status = s.last_http_status, last_error = s.last_error,
+            tls_expires_at = s.tls_expires_at, last_push_at = s.last_push_at
+          FROM unnest(
+            ${tx.array(chunk.map(([id]) => id), "BIGINT")}::bigint[], ${tx.array(col((s) => s.status), "TEXT")}::text[],
+            ${tx.array(col((s) => s.statusChangedAt), "BIGINT")}::bigint[], ${tx.array(col((s) => s.consecutiveFailures), "BIGINT")}::bigint[],
+            ${tx.array(col((s) => s.lastCheckedAt), "BIGINT")}::bigint[], ${tx.array(col((s) => s.lastResponseTime), "BIGINT")}::bigint[],
+            ${tx.array(col((s) => s.lastHttpStatus), "BIGINT")}::bigint[], ${tx.array(col((s) => s.lastError), "TEXT")}::text[],
+            ${tx.array(col((s) => s.tlsExpiresAt), "BIGINT")}::bigint[], ${tx.array(col((s) => s.lastPushAt), "BIGINT")}::bigint[]
+          ) AS s(id, status, status_changed_at, consecutive_failures, last_checked_at, last_response_time, last_http_status,
+                 last_error, tls_expires_at, last_push_at)
+          WHERE monitors.id = s.id`;
+      }
+    });
+  };
+}
+
 export function createWriter(db: Db, options: WriterOptions = {}) {
   const clock = options.clock ?? systemClock;
   const log = options.log ?? silentLogger;
   const flushMs = options.flushMs ?? 1000;
   const batchSize = options.batchSize ?? 1000;
   const maxQueue = options.maxQueue ?? 200_000;
-  const sqlite = db.$client;
+  const write = batchWriter(db);
 
-  let results: { monitorId: number; outcome: CheckOutcome }[] = [];
+  let results: QueuedResult[] = [];
   let states = new Map<number, PersistedState>();
   let timer: unknown = null;
   let stopped = false;
   const counters = { written: 0, flushes: 0, failures: 0, dropped: 0, lastFlushMs: 0, maxFlushMs: 0 };
-
-  // Prepared once: the hot path skips the query builder. The EXISTS guard drops a result whose monitor was deleted
-  // between the check and the write, instead of failing the whole batch on the foreign key.
-  let insert: Statement | null = null;
-  let update: Statement | null = null;
-  const statements = () => {
-    insert ??= sqlite.prepare(
-      "INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error) " +
-        "SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE EXISTS (SELECT 1 FROM monitors WHERE id = ?1)",
-    );
-    update ??= sqlite.prepare(
-      "UPDATE monitors SET status = ?2, status_changed_at = ?3, consecutive_failures = ?4, last_checked_at = ?5, " +
-        "last_response_time = ?6, last_http_status = ?7, last_error = ?8, tls_expires_at = ?9, last_push_at = ?10 WHERE id = ?1",
-    );
-    return { insert, update };
-  };
-
-  const write = sqlite.transaction((rows: typeof results, changed: [number, PersistedState][]) => {
-    const { insert, update } = statements();
-    for (const { monitorId, outcome: o } of rows) {
-      insert.run(monitorId, o.time, o.up ? 1 : 0, o.responseTime, o.httpStatus, o.error);
-    }
-    for (const [id, s] of changed) {
-      update.run(id, s.status, s.statusChangedAt, s.consecutiveFailures, s.lastCheckedAt, s.lastResponseTime, s.lastHttpStatus, s.lastError, s.tlsExpiresAt, s.lastPushAt);
-    }
-  });
 
   let timerSoon = false;
   function arm(ms: number) {
@@ -83,13 +137,13 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     timerSoon = ms === 0;
     timer = clock.setTimeout(() => {
       timer = null;
-      flush();
+      void flush();
     }, ms);
     (timer as { unref?: () => void })?.unref?.();
   }
 
-  /** Writes everything queued, in one transaction. Returns the rows written. */
-  function flush(): number {
+  /** Writes everything queued now, in one transaction. Resolves to the rows written; never rejects. */
+  async function writeQueued(): Promise<number> {
     if (timer !== null) {
       clock.clearTimeout(timer);
       timer = null;
@@ -101,7 +155,7 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     states = new Map();
     const started = performance.now();
     try {
-      write(rows, changed);
+      await write(rows, changed);
       counters.written += rows.length;
       counters.flushes++;
       const ms = performance.now() - started;
@@ -125,6 +179,23 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
     }
   }
 
+  // One flush at a time: a call during one waits for it, then writes what was queued meanwhile (callers that came
+  // during the same flush share that next one).
+  let running: Promise<number> | null = null;
+  let next: Promise<number> | null = null;
+  /** Writes everything queued so far; resolves (to the rows this call's write took) once it is committed. */
+  function flush(): Promise<number> {
+    if (!running) {
+      running = writeQueued().finally(() => (running = null));
+      return running;
+    }
+    next ??= running.then(() => {
+      next = null;
+      return flush();
+    });
+    return next;
+  }
+
   return {
     addResult(monitorId: number, outcome: CheckOutcome) {
       results.push({ monitorId, outcome });
@@ -142,9 +213,13 @@ export function createWriter(db: Db, options: WriterOptions = {}) {
       states.delete(monitorId);
     },
     flush,
+    /** Resolves once no flush is running (starting none): for tests that let the timer write. */
+    async idle() {
+      while (running || next) await (next ?? running);
+    },
     /** Writes what is queued and stops the timer (later writes need an explicit flush). */
-    stop() {
-      flush();
+    async stop() {
+      await flush();
       stopped = true;
       if (timer !== null) clock.clearTimeout(timer);
       timer = null;

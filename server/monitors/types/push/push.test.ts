@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { openDatabase } from "../../../db/open";
+import { sql } from "drizzle-orm";
+import type { Db } from "../../../db/database";
+import { testDb } from "../../../db/test-db";
 import { createEventBus, type EventMap } from "../../../events";
 import { fakeClock, testApp } from "../../../test-support";
 import { createMonitorService } from "../../service";
@@ -7,24 +9,30 @@ import { missedPush, pushOutcome } from "./push";
 
 const MIN = 60_000;
 
-function setup() {
+const opened: Db[] = [];
+
+async function setup() {
   const clock = fakeClock();
   const bus = createEventBus();
   const status: EventMap["monitor.status"][] = [];
   bus.on("monitor.status", (e) => status.push(e));
-  const service = createMonitorService({ db: openDatabase(":memory:"), bus, clock, tls: false, writer: { flushMs: 10 } });
+  const db = await testDb();
+  opened.push(db);
+  const service = createMonitorService({ db, bus, clock, tls: false, writer: { flushMs: 10 } });
+  await service.load();
   return { clock, bus, service, status };
 }
 
-const running: { service: ReturnType<typeof setup>["service"] }[] = [];
+const running: { service: Awaited<ReturnType<typeof setup>>["service"] }[] = [];
 afterEach(async () => {
   for (const r of running.splice(0)) await r.service.stop(0);
+  for (const db of opened.splice(0)) await db.close();
 });
 
 describe("push calls and silence", () => {
   test("a new push monitor gets a token, stays pending until called; a call makes it up", async () => {
-    const t = setup();
-    const m = t.service.create({ name: "nightly backup", type: "push", interval: 5 });
+    const t = await setup();
+    const m = await t.service.create({ name: "nightly backup", type: "push", interval: 5 });
     expect(m.pushToken).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect(m).toMatchObject({ status: "pending", target: "", lastPushAt: null });
     t.service.push(m.pushToken!, {});
@@ -32,9 +40,9 @@ describe("push calls and silence", () => {
   });
 
   test("on time calls keep it up; no call within interval + grace makes it down, once per missed interval", async () => {
-    const t = setup();
+    const t = await setup();
     running.push(t);
-    const m = t.service.create({ name: "cron", type: "push", interval: 5, pushGrace: 60, retries: 0 });
+    const m = await t.service.create({ name: "cron", type: "push", interval: 5, pushGrace: 60, retries: 0 });
     t.service.start({ maintenanceDelayMs: 3_600_000 });
     t.service.push(m.pushToken!, {});
     for (let i = 0; i < 3; i++) {
@@ -50,9 +58,9 @@ describe("push calls and silence", () => {
     const downAt = t.status.at(-1)!;
     expect(downAt).toMatchObject({ to: "down", type: "push", facts: { lastPushAt: expect.any(Number) } });
     // Twenty more silent minutes: four more missed checks, not twenty.
-    const before = t.service.recentChecks(m.id)!.length;
+    const before = (await t.service.recentChecks(m.id))!.length;
     await t.clock.advance(20 * MIN);
-    expect(t.service.recentChecks(m.id)!.length - before).toBe(4);
+    expect((await t.service.recentChecks(m.id))!.length - before).toBe(4);
     // A late call brings it back.
     t.service.push(m.pushToken!, {});
     expect(t.service.get(m.id)!.status).toBe("up");
@@ -60,11 +68,11 @@ describe("push calls and silence", () => {
   });
 
   test("each check event carries the monitor's last push: a call's own time, the previous one for a missed check", async () => {
-    const t = setup();
+    const t = await setup();
     running.push(t);
     const checks: EventMap["monitor.check"][] = [];
     t.bus.on("monitor.check", (e) => checks.push(e)); // what the live push forwards to the list and the detail page
-    const m = t.service.create({ name: "cron", type: "push", interval: 1, pushGrace: 0, retries: 0 });
+    const m = await t.service.create({ name: "cron", type: "push", interval: 1, pushGrace: 0, retries: 0 });
     t.service.start({ maintenanceDelayMs: 3_600_000 });
     t.service.push(m.pushToken!, {});
     const calledAt = t.clock.now();
@@ -77,9 +85,9 @@ describe("push calls and silence", () => {
   });
 
   test("status=down with msg records a failure with the message; ping sets the response time", async () => {
-    const t = setup();
+    const t = await setup();
     // No retries by default for push monitors: one report of failure is down.
-    const m = t.service.create({ name: "job", type: "push" });
+    const m = await t.service.create({ name: "job", type: "push" });
     expect(m.retries).toBe(0);
     t.service.push(m.pushToken!, { status: "down", msg: "disk   full\n" });
     expect(t.service.get(m.id)).toMatchObject({ status: "down", lastError: "reported down: disk full" });
@@ -158,13 +166,13 @@ describe("/api/push/{token}", () => {
       expect(bad.status).toBe(400);
       expect(bad.body).toEqual({ success: false, code: "VALIDATION", message: "ping must be a whole number of milliseconds from 0 to 600000" });
     }
-    expect(t.services.monitors.recentChecks(id)).toEqual([]);
+    expect(await t.services.monitors.recentChecks(id)).toEqual([]);
     expect((await t.call("GET", `/api/push/${pushToken}?ping=600000`)).status).toBe(200);
     await Bun.sleep(1100);
     expect((await t.call("GET", `/api/push/${pushToken}?ping=0`)).status).toBe(200);
-    const ring = t.services.monitors.recentChecks(id)!.map((c) => c.responseTime);
-    t.services.monitors.series(id, "24h"); // flushes the writer
-    const stored = t.db.$client.query<{ response_time: number | null }, [number]>("SELECT response_time FROM check_results WHERE monitor_id = ? ORDER BY time").all(id);
+    const ring = (await t.services.monitors.recentChecks(id))!.map((c) => c.responseTime);
+    await t.services.monitors.series(id, "24h"); // flushes the writer
+    const stored = await t.db.rows<{ response_time: number | null }>(sql`SELECT response_time FROM check_results WHERE monitor_id = ${id} ORDER BY time`);
     expect(ring).toEqual([600000, 0]);
     expect(stored.map((r) => r.response_time)).toEqual(ring);
   });
@@ -180,6 +188,6 @@ describe("/api/push/{token}", () => {
     expect(res.body).toMatchObject({ success: true, message: "Push recorded: down" });
     const kept = msg.replace(/\s+/g, " ").trim().slice(0, 200);
     expect(t.services.monitors.get(id)).toMatchObject({ status: "down", lastError: `reported down: ${kept}` });
-    expect(t.services.monitors.recentChecks(id)!.at(-1)).toMatchObject({ status: "down", error: `reported down: ${kept}` });
+    expect((await t.services.monitors.recentChecks(id))!.at(-1)).toMatchObject({ status: "down", error: `reported down: ${kept}` });
   });
 });

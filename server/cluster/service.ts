@@ -1,0 +1,124 @@
+// This process's place in a cluster. On SQLite there is one node ("standalone") and it checks everything. On
+// PostgreSQL every process pointed at the same database is a node: leases (leases.ts) decide which monitors each one
+// checks, the bridge (bridge.ts) carries what one learns to the others, and the holder of bucket 0 runs the chores
+// that must run once (rollups, retention). Nothing to configure beyond a node name.
+import type { Db } from "../db/database";
+import { silentLogger, type Logger } from "../log";
+import type { MonitorService } from "../monitors/service";
+import { createBridge, type Bridge } from "./bridge";
+import { BUCKETS, createLeases, databaseClock, LEASE_MS, listNodes, TICK_MS, type Leases } from "./leases";
+
+/** standalone: the only node (SQLite); leader: a cluster node that runs the chores; member: any other. */
+export type NodeRole = "standalone" | "leader" | "member";
+
+export interface ClusterOptions {
+  db: Db;
+  node: string;
+  version: string;
+  /** Where this node listens (shown in the nodes view). */
+  address?: string | null;
+  monitors: MonitorService;
+  log?: Logger;
+  leaseMs?: number;
+  tickMs?: number;
+  /** How long a node that gained monitors waits for the last results of the node that had them (ms). */
+  catchUpDelayMs?: number;
+}
+
+export interface NodeView {
+  name: string;
+  version: string;
+  address: string | null;
+  startedAt: number;
+  heartbeatAt: number;
+  live: boolean;
+  stoppedAt: number | null;
+  leases: number;
+  self: boolean;
+}
+
+export type Cluster = ReturnType<typeof createCluster>;
+
+export function createCluster(options: ClusterOptions) {
+  const { db, node, monitors } = options;
+  const log = options.log ?? silentLogger;
+  const startedAt = Date.now();
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const onPostgres = db.engine === "postgres";
+  let bridge: Bridge | null = null;
+  let leases: Leases | null = null;
+  let address = options.address ?? null;
+
+  if (onPostgres) {
+    bridge = createBridge({ db, log, onResync: () => void monitors.resync().catch((e) => log.error("resync failed", { error: String(e) })) });
+    leases = createLeases({
+      db,
+      node,
+      version: options.version,
+      get address() {
+        return address;
+      },
+      log,
+      leaseMs,
+      tickMs: options.tickMs ?? TICK_MS,
+      onChange: async ({ gained, lost }) => {
+        if (lost.length) await monitors.giveUp();
+        if (gained.length) monitors.takeOver(options.catchUpDelayMs ?? 1000);
+        monitors.setChores(leases!.buckets().includes(0));
+      },
+    });
+  }
+  let joined = false;
+
+  const role = (): NodeRole => (!leases || !joined ? "standalone" : leases.buckets().includes(0) ? "leader" : "member");
+
+  return {
+    node,
+    /** Whether this node has joined a cluster (PostgreSQL, started). */
+    get clustered() {
+      return joined;
+    },
+    role,
+    /** Monitor buckets this node checks (all of them when standalone). */
+    leaseCount: () => (leases && joined ? leases.holding() : BUCKETS),
+    /** The events channel between nodes (null when standalone). */
+    bridge,
+    leases,
+
+    /** What /healthz tells about this node. */
+    health: () => ({ node, role: role(), leases: leases && joined ? leases.holding() : BUCKETS, buckets: BUCKETS }),
+
+    /** Figures for /metrics. */
+    stats: () => ({ role: role(), leases: leases?.stats() ?? null, bridge: bridge?.stats() ?? null }),
+
+    /** Every node of the cluster (this one alone when standalone), live ones first. */
+    async nodes(): Promise<NodeView[]> {
+      if (!joined) {
+        return [{ name: node, version: options.version, address, startedAt, heartbeatAt: Date.now(), live: true, stoppedAt: null, leases: BUCKETS, self: true }];
+      }
+      const at = await databaseClock(db)();
+      const rows = await listNodes(db, at, leaseMs);
+      return rows.map((r) => ({ ...r, self: r.name === node })).sort((a, b) => Number(b.live) - Number(a.live) || a.name.localeCompare(b.name));
+    },
+
+    /** Joins: listens to the other nodes first (so nothing they say about gained monitors is missed), then leases. */
+    async start(listeningAt?: string) {
+      if (listeningAt) address = listeningAt;
+      if (!onPostgres || joined) return;
+      const b = bridge!;
+      const l = leases!;
+      // Until start() (tests that build services without starting them), this node checks everything.
+      monitors.joinCluster({ owns: (id) => l.owns(id), publish: (kind, data) => b.publish(kind, data), on: (kind, h) => b.on(kind, h), flush: () => b.flush() });
+      joined = true;
+      await b.start();
+      await l.start();
+    },
+
+    /** Leaves cleanly: the monitors go back to the others at once rather than after their leases expire. */
+    async stop() {
+      if (!joined) return;
+      await leases!.stop();
+      await bridge!.stop();
+    },
+  };
+}
