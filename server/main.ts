@@ -99,7 +99,7 @@ async function start(argv: string[]) {
     // Hands this node's monitors to the others at once instead of after its leases expire.
     await services.cluster.stop();
     await services.monitors.stop();
-    services.agents.stop();
+    await services.agents.stop();
     await services.notifications.stop();
     await db.close();
     releaseDataDir();

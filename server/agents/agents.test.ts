@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import type { Report, Sample } from "./protocol";
 import { testHost as host, testSample as sample } from "./test-fixtures";
 import { testApp } from "../test-support";
@@ -48,7 +49,7 @@ describe("registration", () => {
     const { token } = await t.signUp("alice");
     const created = await t.call<{ token: string }>("POST", "/api/agents/tokens", { token });
     expect(created.body.token).toStartWith("vgl_reg_");
-    const stored = t.db.$client.query("SELECT token_hash FROM agent_tokens").all() as { token_hash: string }[];
+    const stored = await t.db.rows<{ token_hash: string }>(sql`SELECT token_hash FROM agent_tokens`);
     expect(stored).toHaveLength(1);
     expect(stored[0].token_hash).not.toContain(created.body.token);
   });

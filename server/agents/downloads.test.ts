@@ -51,7 +51,7 @@ describe("agent downloads", () => {
 
   test("the xz copy as is (never gzip on top), with its own sha256; it unpacks to the binary the .sha256 names", async () => {
     // Over a real socket: the length is what the HTTP server puts on the wire.
-    const server = await testApp({ config: base }).app.listen({ hostname: "127.0.0.1", port: 0 });
+    const server = (await testApp({ config: base })).app.listen({ hostname: "127.0.0.1", port: 0 });
     const res = await fetch(`http://127.0.0.1:${server.server!.port}/downloads/vigil-agent-linux-x64.xz`, { headers: { "accept-encoding": "gzip" } });
     const body = new Uint8Array(await res.arrayBuffer());
     await server.stop();

@@ -1,7 +1,7 @@
 // Agents that registered but never reported (a failed or unfinished install), and installing again on the same host:
 // the new registration replaces the never-reported twin instead of leaving it "connecting" forever.
 import { describe, expect, test } from "bun:test";
-import { openDatabase } from "../db/open";
+import { testDb } from "../db/test-db";
 import { silentLogger } from "../log";
 import type { HostInfo } from "./protocol";
 import { AgentService } from "./service";
@@ -78,22 +78,21 @@ describe("installing again on the same host", () => {
 });
 
 describe("an agent that never reported", () => {
-  test("stays 'connecting' with no last report and its registration time, whatever time passes and across a restart", () => {
-    const db = openDatabase(":memory:");
-    db.$client.run("INSERT INTO users (username, password_hash, created_at, updated_at) VALUES ('u', 'h', 0, 0)");
+  test("stays 'connecting' with no last report and its registration time, whatever time passes and across a restart", async () => {
+    const db = await testDb();
+    const [user] = await db.orm.insert(db.t.users).values({ username: "u", passwordHash: "h", createdAt: 0, updatedAt: 0 }).returning();
     const clock = { now: Date.UTC(2026, 0, 1, 12, 0, 0) };
     const changes: string[] = [];
     const make = () =>
-      new AgentService({
+      AgentService.create({
         store: createAgentStore(db),
-        transaction: (fn) => db.transaction(() => fn()),
         log: silentLogger,
         now: () => clock.now,
         onChange: (id, kind) => changes.push(`${id} ${kind}`),
       });
-    const service = make();
+    const service = await make();
     const registeredAt = clock.now;
-    const reg = service.register(service.createToken(1).token, undefined, host);
+    const reg = await service.register((await service.createToken(user!.id)).token, undefined, host);
     if (typeof reg === "string") throw new Error(reg);
     clock.now += 5 * 60_000;
     service.checkPresence();
@@ -101,14 +100,15 @@ describe("an agent that never reported", () => {
     expect(service.get(reg.agent.id)).toMatchObject(expected);
     expect(service.counts()).toMatchObject({ connecting: 1, offline: 0 });
     expect(service.offline()).toEqual([]); // not in the dashboard's "went silent" list: it never spoke
-    const restarted = make();
+    const restarted = await make();
     expect(restarted.get(reg.agent.id)).toMatchObject(expected);
 
     // Installing again replaces it, and the change is announced (the lists drop it live).
-    const again = restarted.register(restarted.createToken(1).token, undefined, host);
+    const again = await restarted.register((await restarted.createToken(user!.id)).token, undefined, host);
     if (typeof again === "string") throw new Error(again);
     expect(restarted.list().map((a) => a.id)).toEqual([again.agent.id]);
     expect(changes).toEqual([`${reg.agent.id} created`, `${reg.agent.id} deleted`, `${again.agent.id} created`]);
     expect(restarted.authenticate(reg.credential)).toBeUndefined();
+    await db.close();
   });
 });

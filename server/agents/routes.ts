@@ -36,8 +36,8 @@ export function agentRoutes({ agents, session, trustProxy = 0 }: AgentRouteDeps)
       // --- called by agents -------------------------------------------------------------------------------
       .post(
         "/register",
-        ({ body, set }) => {
-          const result = agents.register(body.token, body.name, body.host);
+        async ({ body, set }) => {
+          const result = await agents.register(body.token, body.name, body.host);
           if (typeof result === "string") throw invalidToken(result);
           set.status = 201;
           return { success: true, message: "Agent registered", agentId: result.agent.id, credential: result.credential, replaced: result.replaced };
@@ -93,17 +93,18 @@ export function agentRoutes({ agents, session, trustProxy = 0 }: AgentRouteDeps)
       // --- called by people -------------------------------------------------------------------------------
       .post(
         "/tokens",
-        ({ user, set }) => {
+        async ({ user, set }) => {
+          const created = await agents.createToken(user.id);
           set.status = 201;
-          return { success: true, message: "Registration token created", ...agents.createToken(user.id) };
+          return { success: true, message: "Registration token created", ...created };
         },
         { auth: "user", detail: doc("Create a one-time registration token for a new agent") },
       )
-      .get("/tokens", () => ({ success: true, tokens: agents.pendingTokens() }), { auth: "user", detail: doc("The unused registration tokens") })
+      .get("/tokens", async () => ({ success: true, tokens: await agents.pendingTokens() }), { auth: "user", detail: doc("The unused registration tokens") })
       .delete(
         "/tokens/:id",
-        ({ params }) => {
-          if (!agents.revokeToken(params.id)) throw notFound("TOKEN_NOT_FOUND", "Registration token not found (already used, expired or revoked)");
+        async ({ params }) => {
+          if (!(await agents.revokeToken(params.id))) throw notFound("TOKEN_NOT_FOUND", "Registration token not found (already used, expired or revoked)");
           return { success: true, message: "Registration token revoked" };
         },
         { auth: "user", params: idParams("token"), detail: doc("Revoke a registration token") },
@@ -120,13 +121,13 @@ export function agentRoutes({ agents, session, trustProxy = 0 }: AgentRouteDeps)
       )
       .get(
         "/:id/series",
-        ({ params, query }) => {
+        async ({ params, query }) => {
           const agent = agents.get(params.id);
           if (!agent) throw agentNotFound();
           const range = query.range ?? "1h";
           const { span, resolution } = SERIES_RANGES[range];
           const now = Date.now();
-          const rows = agents.range(agent.id, resolution, now - span, now + 60_000); // + a minute of clock skew
+          const rows = await agents.range(agent.id, resolution, now - span, now + 60_000); // + a minute of clock skew
           return { success: true, series: buildSeries(range, rows, agent.interval * 1000, { from: now - span, to: now }) };
         },
         {
@@ -142,8 +143,8 @@ export function agentRoutes({ agents, session, trustProxy = 0 }: AgentRouteDeps)
       )
       .put(
         "/:id",
-        ({ params, body }) => {
-          const agent = agents.rename(params.id, body.name.trim());
+        async ({ params, body }) => {
+          const agent = await agents.rename(params.id, body.name.trim());
           if (!agent) throw agentNotFound();
           return { success: true, message: "Agent updated", agent };
         },
@@ -151,8 +152,8 @@ export function agentRoutes({ agents, session, trustProxy = 0 }: AgentRouteDeps)
       )
       .delete(
         "/:id",
-        ({ params }) => {
-          if (!agents.remove(params.id)) throw agentNotFound();
+        async ({ params }) => {
+          if (!(await agents.remove(params.id))) throw agentNotFound();
           return { success: true, message: "Agent deleted" };
         },
         { auth: "user", params: idParams("agent"), detail: doc("Delete an agent and its data") },

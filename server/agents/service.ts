@@ -4,6 +4,7 @@ import type { HostInfo, Report, Sample } from "./protocol";
 import type { AgentCounts, OfflineAgent } from "./public";
 import { hashSecret, newSecret } from "../auth/secrets";
 import { rollUp, sampleToSeries } from "./series";
+import type { Orm } from "../db/database";
 import type { AgentStore, LatestReport, Resolution, RollupRow, SampleRow } from "./store";
 import type { AgentRow } from "./tables";
 
@@ -40,7 +41,6 @@ export interface AgentStatusEvent {
 
 export interface AgentServiceOptions {
   store: AgentStore;
-  transaction: (fn: () => void) => void;
   log: Logger;
   /** Told of every status change (online ↔ offline, connecting → online) and of every accepted report. */
   onStatus?: (e: AgentStatusEvent) => void;
@@ -58,8 +58,10 @@ const DAY = 86_400_000;
 const MAX_FUTURE_MS = 5 * MINUTE;
 /** … or this old (an agent's buffer after a long outage). */
 const MAX_AGE_MS = 7 * DAY;
-/** Agents rolled up per transaction before yielding to the event loop. */
+/** Agents rolled up per transaction before yielding to the event loop (fewer when the window to roll up is long). */
 const ROLLUP_CHUNK = 100;
+/** The window ROLLUP_CHUNK agents are sized for: a longer catch-up takes fewer agents at a time, so reads stay small. */
+const ROLLUP_WINDOW = 10 * MINUTE;
 
 export class SampleTimeError extends Error {}
 
@@ -68,7 +70,8 @@ export const offlineAfterMs = (intervalSeconds: number) => Math.max(30_000, 3 * 
 
 /**
  * Agents at run time: registration, ingestion (validated, queued, written in batches), the newest state of each
- * agent in memory for fast lists, presence (online/offline) and the minute/hour rollups with retention.
+ * agent in memory for fast lists, presence (online/offline) and the minute/hour rollups with retention. Built with
+ * `await AgentService.create(options)`, which loads the agents.
  */
 export class AgentService {
   private readonly states = new Map<number, AgentState>();
@@ -79,27 +82,41 @@ export class AgentService {
   private addresses = new Map<number, string | null>();
   /** Minute buckets that got samples after they closed (an agent's backlog): rolled up on the next pass. */
   private lateMinutes = new Map<number, Set<number>>();
-  private rolledUpTo: number;
+  private rolledUpTo = 0;
   private lastPrune = 0;
-  private rolling = false;
+  private rolling: Promise<void> | null = null;
   private timers: Timer[] = [];
   private readonly now: () => number;
 
-  constructor(private readonly o: AgentServiceOptions) {
+  static async create(o: AgentServiceOptions): Promise<AgentService> {
+    const service = new AgentService(o);
+    await service.load();
+    return service;
+  }
+
+  private constructor(private readonly o: AgentServiceOptions) {
     this.now = o.now ?? Date.now;
-    for (const row of o.store.all()) this.remember(row);
     this.writer = new BatchWriter<SampleRow>({
-      transaction: o.transaction,
-      write: (rows) => {
+      write: async (rows) => {
         const latest = this.latestPending;
         this.latestPending = new Map();
-        // An agent deleted while its samples waited: drop them.
-        o.store.writeSamples(rows.filter((r) => this.states.has(r.agentId)), new Map([...latest].filter(([id]) => this.states.has(id))));
+        try {
+          // An agent deleted while its samples waited: drop them.
+          await o.store.writeSamples(rows.filter((r) => this.states.has(r.agentId)), new Map([...latest].filter(([id]) => this.states.has(id))));
+        } catch (e) {
+          // The batch is retried (BatchWriter keeps its rows): so are the newest facts, unless newer ones came.
+          for (const [id, l] of latest) if (!this.latestPending.has(id)) this.latestPending.set(id, l);
+          throw e;
+        }
       },
       log: o.log,
     });
+  }
+
+  private async load() {
+    for (const row of await this.o.store.all()) this.remember(row);
     // Catch up from the newest minute rolled up before the last stop (or a day back on a fresh database).
-    this.rolledUpTo = o.store.newestRollup("minute") ?? Math.floor((this.now() - DAY) / MINUTE) * MINUTE;
+    this.rolledUpTo = (await this.o.store.newestRollup("minute")) ?? Math.floor((this.now() - DAY) / MINUTE) * MINUTE;
   }
 
   private remember(row: AgentRow): AgentState {
@@ -153,9 +170,9 @@ export class AgentService {
   }
 
   /** A one-time registration token; only its hash is stored. */
-  createToken(userId: number): { token: string; expiresAt: number } {
+  async createToken(userId: number): Promise<{ token: string; expiresAt: number }> {
     const token = newSecret("vgl_reg");
-    const row = this.o.store.createToken(hashSecret(token), userId, this.now(), this.o.tokenTtlMs ?? DAY);
+    const row = await this.o.store.createToken(hashSecret(token), userId, this.now(), this.o.tokenTtlMs ?? DAY);
     return { token, expiresAt: row.expiresAt };
   }
 
@@ -165,7 +182,7 @@ export class AgentService {
   }
 
   /** Revokes an unused registration token; false when there is none. */
-  revokeToken(id: number): boolean {
+  revokeToken(id: number): Promise<boolean> {
     return this.o.store.revokeToken(id);
   }
 
@@ -177,17 +194,19 @@ export class AgentService {
    * and listed in `replaced`. Such a twin has no data, and its credential was lost with the failed install (or is
    * replaced by this one in the same file). An agent that ever reported is never replaced.
    */
-  register(token: string, name: string | undefined, host: HostInfo) {
+  async register(token: string, name: string | undefined, host: HostInfo) {
     const credential = newSecret("vgl_agent");
     const agentName = name?.trim() || host.hostname;
     const twins = this.neverReportedTwins(agentName, host);
-    const result = this.o.store.register(hashSecret(token), hashSecret(credential), agentName, host, this.now(), twins.map((a) => a.id));
+    const result = await this.o.store.register(hashSecret(token), hashSecret(credential), agentName, host, this.now(), twins.map((a) => a.id));
     if (typeof result === "string") return result;
-    for (const twin of twins) this.forget(twin.id);
-    const state = this.remember(result);
-    this.o.log.info("agent registered", { id: state.id, name: state.name, replaced: twins.map((a) => a.id) });
+    // Memory follows the database: the twins it deleted (not one whose first report was written meanwhile).
+    const replaced = twins.filter((a) => result.replaced.includes(a.id));
+    for (const twin of replaced) this.forget(twin.id);
+    const state = this.remember(result.agent);
+    this.o.log.info("agent registered", { id: state.id, name: state.name, replaced: replaced.map((a) => a.id) });
     this.o.onChange?.(state.id, "created");
-    return { agent: state, credential, replaced: twins.map((a) => ({ id: a.id, name: a.name })) };
+    return { agent: state, credential, replaced: replaced.map((a) => ({ id: a.id, name: a.name })) };
   }
 
   private neverReportedTwins(name: string, host: HostInfo): AgentState[] {
@@ -201,18 +220,19 @@ export class AgentService {
     return this.byCredential.get(hashSecret(credential));
   }
 
-  rename(id: number, name: string): AgentState | undefined {
-    const row = this.o.store.rename(id, name);
-    if (!row) return undefined;
-    const state = this.states.get(id)!;
+  async rename(id: number, name: string): Promise<AgentState | undefined> {
+    const row = await this.o.store.rename(id, name);
+    const state = this.states.get(id);
+    if (!row || !state) return undefined;
     state.name = row.name;
     this.o.onChange?.(id, "updated");
     return state;
   }
 
-  remove(id: number): boolean {
-    this.writer.flush();
-    if (!this.o.store.remove(id)) return false;
+  async remove(id: number): Promise<boolean> {
+    // Its queued samples first, so no batch in flight races the delete (their rows would go with it anyway).
+    await this.writer.flush();
+    if (!(await this.o.store.remove(id))) return false;
     this.forget(id);
     return true;
   }
@@ -291,79 +311,109 @@ export class AgentService {
   /**
    * Rolls closed minutes into agent_minutely and their hours into agent_hourly (late buckets included), and every
    * 10 minutes prunes by retention. Idempotent (upserts keyed by agent and bucket); catches up after downtime.
-   * Works through the agents in chunks, yielding between them, so ingestion is never held up for long.
+   * Works through the agents in chunks, one transaction each (a few statements for the whole chunk), yielding between
+   * them, so ingestion is never held up for long. A call while a pass runs waits for that pass.
    */
-  async rollUpAndPrune(): Promise<void> {
-    if (this.rolling) return;
-    this.rolling = true;
+  rollUpAndPrune(): Promise<void> {
+    this.rolling ??= this.rollUpPass().finally(() => (this.rolling = null));
+    return this.rolling;
+  }
+
+  private async rollUpPass(): Promise<void> {
+    await this.writer.flush();
+    const now = this.now();
+    const closedMinute = Math.floor(now / MINUTE) * MINUTE; // buckets before this are complete
+    const from = Math.max(this.rolledUpTo - MINUTE, closedMinute - DAY);
+    const late = this.lateMinutes;
+    this.lateMinutes = new Map();
+    const prune = now - this.lastPrune >= 10 * MINUTE;
+    const r = this.o.retention ?? { rawMs: DAY, minuteMs: 30 * DAY, hourMs: 365 * DAY };
+    const ids = [...this.states.keys()].sort((a, b) => a - b);
+    const chunk = Math.max(1, Math.min(ROLLUP_CHUNK, Math.floor((ROLLUP_CHUNK * ROLLUP_WINDOW) / Math.max(1, closedMinute - from))));
+    let done = false;
     try {
-      this.writer.flush();
-      const now = this.now();
-      const closedMinute = Math.floor(now / MINUTE) * MINUTE; // buckets before this are complete
-      const from = Math.max(this.rolledUpTo - MINUTE, closedMinute - DAY);
-      const late = this.lateMinutes;
-      this.lateMinutes = new Map();
-      const prune = now - this.lastPrune >= 10 * MINUTE;
-      const r = this.o.retention ?? { rawMs: DAY, minuteMs: 30 * DAY, hourMs: 365 * DAY };
-      const ids = [...this.states.keys()];
-      for (let i = 0; i < ids.length; i += ROLLUP_CHUNK) {
+      for (let i = 0; i < ids.length; i += chunk) {
         if (i > 0) await new Promise((resolve) => setImmediate(resolve));
-        this.o.transaction(() => {
-          for (const id of ids.slice(i, i + ROLLUP_CHUNK)) {
-            if (!this.states.has(id)) continue; // deleted meanwhile
-            this.rollUpAgent(id, from, closedMinute, late.get(id));
-            if (prune) {
-              this.o.store.prune(id, "raw", now - r.rawMs);
-              this.o.store.prune(id, "minute", now - r.minuteMs);
-              this.o.store.prune(id, "hour", now - r.hourMs);
-            }
+        const live = ids.slice(i, i + chunk).filter((id) => this.states.has(id)); // deleted meanwhile: skipped
+        if (live.length === 0) continue;
+        await this.o.store.tx(async (q) => {
+          await this.rollUpAgents(q, live, from, closedMinute, late);
+          if (prune) {
+            await this.o.store.prune(live, "raw", now - r.rawMs, q);
+            await this.o.store.prune(live, "minute", now - r.minuteMs, q);
+            await this.o.store.prune(live, "hour", now - r.hourMs, q);
           }
         });
       }
-      // Late minutes still open stay for the next pass.
+      if (prune) {
+        await this.o.store.pruneTokens(now - DAY);
+        this.lastPrune = now;
+      }
+      this.rolledUpTo = closedMinute;
+      done = true;
+    } finally {
+      // Late minutes still open stay for the next pass; after a failure, all of them do.
       for (const [id, set] of late) {
         for (const m of set) {
-          if (m < closedMinute) continue;
+          if (done && m < closedMinute) continue;
           if (!this.lateMinutes.has(id)) this.lateMinutes.set(id, new Set());
           this.lateMinutes.get(id)!.add(m);
         }
       }
-      if (prune) {
-        this.o.store.pruneTokens(now - DAY);
-        this.lastPrune = now;
-      }
-      this.rolledUpTo = closedMinute;
-    } finally {
-      this.rolling = false;
     }
   }
 
-  /** One agent: the closed minutes in [from, closedMinute) plus its late ones, then every hour they touch. */
-  private rollUpAgent(id: number, from: number, closedMinute: number, late: Set<number> | undefined) {
-    const byMinute = new Map<number, RollupRow[]>();
+  /**
+   * Some agents, in one transaction (`q`): the closed minutes in [from, closedMinute) plus their late ones, then
+   * every hour those touch. One read and one upsert for the whole chunk, plus one read per hour touched (and one
+   * per late minute, after an outage). Only database calls are awaited here.
+   */
+  private async rollUpAgents(q: Orm, ids: number[], from: number, closedMinute: number, late: Map<number, Set<number>>) {
+    const store = this.o.store;
+    /** "agent minute" → its rows */
+    const byMinute = new Map<string, { agentId: number; minute: number; rows: RollupRow[] }>();
     const collect = (rows: RollupRow[]) => {
       for (const row of rows) {
         const minute = Math.floor(row.time / MINUTE) * MINUTE;
         if (minute >= closedMinute) continue;
-        const list = byMinute.get(minute);
-        if (list) list.push(row);
-        else byMinute.set(minute, [row]);
+        const key = `${row.agentId} ${minute}`;
+        const bucket = byMinute.get(key);
+        if (bucket) bucket.rows.push(row);
+        else byMinute.set(key, { agentId: row.agentId, minute, rows: [row] });
       }
     };
-    collect(this.o.store.range(id, "raw", from, closedMinute));
-    for (const minute of late ?? []) {
-      if (minute < from && minute < closedMinute) collect(this.o.store.range(id, "raw", minute, minute + MINUTE));
+    collect(await store.rangeOf(ids, "raw", from, closedMinute, q));
+    for (const id of ids) {
+      for (const minute of late.get(id) ?? []) {
+        if (minute < from && minute < closedMinute) collect(await store.range(id, "raw", minute, minute + MINUTE, q));
+      }
     }
-    const hours = new Set<number>();
-    for (const [minute, rows] of byMinute) {
-      this.o.store.upsertRollup("minute", { agentId: id, time: minute, ...rollUp(rows) });
-      hours.add(Math.floor(minute / HOUR) * HOUR);
+    if (byMinute.size === 0) return;
+
+    const minutes: RollupRow[] = [];
+    /** hour → the agents with a minute rolled up in it */
+    const hours = new Map<number, Set<number>>();
+    for (const { agentId, minute, rows } of byMinute.values()) {
+      minutes.push({ agentId, time: minute, ...rollUp(rows) });
+      const hour = Math.floor(minute / HOUR) * HOUR;
+      if (!hours.has(hour)) hours.set(hour, new Set());
+      hours.get(hour)!.add(agentId);
     }
+    // In key order: two nodes upserting the same rows lock them in the same order.
+    await store.upsertRollups("minute", minutes.sort((a, b) => a.agentId - b.agentId || a.time - b.time), q);
+
     // An hour is re-rolled whenever one of its minutes changed, so the current hour is always up to date.
-    for (const hour of hours) {
-      const rows = this.o.store.range(id, "minute", hour, hour + HOUR);
-      if (rows.length) this.o.store.upsertRollup("hour", { agentId: id, time: hour, ...rollUp(rows) });
+    const hourRows: RollupRow[] = [];
+    for (const [hour, agentIds] of hours) {
+      const byAgent = new Map<number, RollupRow[]>();
+      for (const row of await store.rangeOf([...agentIds], "minute", hour, hour + HOUR, q)) {
+        const list = byAgent.get(row.agentId);
+        if (list) list.push(row);
+        else byAgent.set(row.agentId, [row]);
+      }
+      for (const [agentId, rows] of byAgent) hourRows.push({ agentId, time: hour, ...rollUp(rows) });
     }
+    await store.upsertRollups("hour", hourRows.sort((a, b) => a.agentId - b.agentId || a.time - b.time), q);
   }
 
   start(): void {
@@ -374,20 +424,22 @@ export class AgentService {
     this.timers.push(setInterval(roll, MINUTE));
   }
 
-  stop(): void {
+  /** Stops the timers, lets a running rollup finish and writes the samples still queued. */
+  async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     this.timers = [];
-    this.writer.stop();
+    await this.rolling?.catch(() => {});
+    await this.writer.stop();
   }
 
   /** Chart rows of one agent at a resolution, newest samples included. */
-  range(id: number, resolution: Resolution, from: number, to: number) {
-    this.writer.flush();
+  async range(id: number, resolution: Resolution, from: number, to: number): Promise<RollupRow[]> {
+    await this.writer.flush();
     return this.o.store.range(id, resolution, from, to);
   }
 
   /** Writes queued samples now (tests; shutdown goes through stop()). */
-  flush(): void {
-    this.writer.flush();
+  flush(): Promise<void> {
+    return this.writer.flush();
   }
 }

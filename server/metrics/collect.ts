@@ -1,17 +1,19 @@
 // What GET /metrics says, read in one pass from the in-memory state of monitors and agents (no per-monitor query),
-// plus two indexed counts for the notification outbox and the process's own figures.
+// plus two indexed counts for the notification outbox (awaited: they read the database) and the process's own figures.
 import type { AgentService } from "../agents/service";
 import type { MonitorService } from "../monitors/service";
-import type { Outbox } from "../notifications/outbox";
 import { VERSION } from "../version";
 import { Exposition, escapeLabelValue, labelSet, line } from "./exposition";
 
 export interface MetricsSources {
   monitors: Pick<MonitorService, "store" | "scheduler">;
   agents: Pick<AgentService, "list">;
-  outbox: Pick<Outbox, "backlog">;
+  /** Its counts, or a promise of them. */
+  outbox: { backlog(): Backlog | Promise<Backlog> };
   now?: () => number;
 }
+
+type Backlog = { messages: number; events: number };
 
 const DAY_MS = 86_400_000;
 /** When this process started, Unix seconds (the process_start_time_seconds convention). */
@@ -30,8 +32,10 @@ function labelsOf(target: object, id: number, name: string, type?: string): stri
   return labels;
 }
 
-export function renderMetrics({ monitors, agents, outbox, now = Date.now }: MetricsSources): string {
+export async function renderMetrics({ monitors, agents, outbox, now = Date.now }: MetricsSources): Promise<string> {
   const t = now();
+  // The database's part first, so it runs while the rest is rendered from memory.
+  const outboxCounts = outbox.backlog();
   const out = new Exposition();
 
   out.family("vigil_build_info", "gauge", "Always 1; the labels name the Vigil version and the Bun runtime.", line("vigil_build_info", labelSet({ version: VERSION, bun: Bun.version }), 1));
@@ -124,7 +128,7 @@ export function renderMetrics({ monitors, agents, outbox, now = Date.now }: Metr
     "How late scheduled checks started after their slot (immediate checks on create or edit are not counted).",
     monitors.scheduler.latenessHistogram(),
   );
-  const backlog = outbox.backlog();
+  const backlog = await outboxCounts;
   out.single("vigil_notification_outbox_pending", "gauge", "Notification messages waiting to be sent or retried.", backlog.messages);
   out.single(
     "vigil_notification_outbox_events_waiting",

@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testHost as host, testSample as sample } from "../agents/test-fixtures";
 import { createServices } from "../app";
-import { openDatabase } from "../db/open";
+import type { Db } from "../db/database";
+import { testDb } from "../db/test-db";
 import type { TlsProbe } from "../monitors/tls-probe";
 import type { Checker } from "../monitors/types/http/http";
 import { fakeClock, testApp } from "../test-support";
@@ -104,8 +105,9 @@ function metric(families: Map<string, Family>, name: string, labels: Record<stri
 // ── Setup: the app with a scripted checker, a fake TLS probe and a fake clock for the scheduler ─────────────────
 
 let lastText = "";
+const opened: Db[] = [];
 
-function setup() {
+async function setup() {
   const answers = new Map<string, "up" | "down">();
   const checker: Checker = async (target) => {
     const up = (answers.get(target.url) ?? "up") === "up";
@@ -114,7 +116,8 @@ function setup() {
   const tlsExpiry = Date.now() + 10 * 86_400_000;
   const tls = { get: (url: string) => (url.startsWith("https:") ? tlsExpiry : undefined), clear: () => {} } as TlsProbe;
   const clock = fakeClock(Date.now());
-  const db = openDatabase(":memory:");
+  const db = await testDb();
+  opened.push(db);
   const services = await createServices(db, { monitors: { checker, tls, clock } });
   const t = await testApp({ db, services });
   const scrape = async (token: string) => {
@@ -127,11 +130,14 @@ function setup() {
   return { ...t, answers, clock, scrape };
 }
 
-afterEach(() => setSystemTime());
+afterEach(async () => {
+  setSystemTime();
+  for (const db of opened.splice(0)) await db.close();
+});
 
 describe("GET /metrics", () => {
   test("needs a credential: 401 with the JSON envelope (not the UI's index.html)", async () => {
-    const { call } = setup();
+    const { call } = await setup();
     const none = await call("GET", "/metrics");
     expect([none.status, none.body.success, none.body.code]).toEqual([401, false, "UNAUTHORIZED"]);
     expect(none.body.message).toBeString();
@@ -140,7 +146,7 @@ describe("GET /metrics", () => {
   });
 
   test("Prometheus scrapes with an API token; a revoked one gets 401", async () => {
-    const { signUp, call, scrape } = setup();
+    const { signUp, call, scrape } = await setup();
     const { token } = await signUp("alice");
     const created = await call<{ secret: string; token: { id: number } }>("POST", "/api/tokens", { token, body: { name: "prometheus" } });
     expect(created.status).toBe(201);
@@ -164,7 +170,7 @@ describe("GET /metrics", () => {
   });
 
   test("an empty instance: every family has HELP and TYPE, counts are zero, process figures are there", async () => {
-    const { signUp, scrape } = setup();
+    const { signUp, scrape } = await setup();
     const { token } = await signUp("alice");
     const m = await scrape(token);
     for (const name of [
@@ -203,7 +209,7 @@ describe("GET /metrics", () => {
   });
 
   test("monitors: pending has no up sample, then down and up follow the checks; paused ones are only counted", async () => {
-    const { signUp, call, scrape, answers } = setup();
+    const { signUp, call, scrape, answers } = await setup();
     const { token } = await signUp("alice");
     const make = async (body: Record<string, unknown>) => (await call<{ monitor: { id: number } }>("POST", "/api/monitors", { token, body })).body.monitor.id;
     const api = await make({ name: "API", url: "https://api.test/", retries: 0 });
@@ -237,7 +243,7 @@ describe("GET /metrics", () => {
   });
 
   test("an http monitor has no TLS sample, even with an expiry left in its row from an earlier https URL", async () => {
-    const { signUp, call, scrape } = setup();
+    const { signUp, call, scrape } = await setup();
     const { token } = await signUp("alice");
     const id = (await call<{ monitor: { id: number } }>("POST", "/api/monitors", { token, body: { name: "S", url: "https://s.test/" } })).body.monitor.id;
     await call("POST", `/api/monitors/${id}/check`, { token });
@@ -248,7 +254,7 @@ describe("GET /metrics", () => {
   });
 
   test("label values escape backslash, double quote and line feed", async () => {
-    const { signUp, call, scrape } = setup();
+    const { signUp, call, scrape } = await setup();
     const { token } = await signUp("alice");
     const name = 'a"b\\c\nd';
     const res = await call<{ monitor: { id: number } }>("POST", "/api/monitors", { token, body: { name, url: "http://x.test/" } });
@@ -267,7 +273,7 @@ describe("GET /metrics", () => {
   });
 
   test("agents: online with CPU, memory and the fullest disk as ratios; offline keeps only online=0 and last seen", async () => {
-    const { signUp, call, scrape, services } = setup();
+    const { signUp, call, scrape, services } = await setup();
     const { token } = await signUp("alice");
     const regToken = (await call<{ token: string }>("POST", "/api/agents/tokens", { token })).body.token;
     const reg = await call<{ credential: string; agentId: number }>("POST", "/api/agents/register", { body: { token: regToken, name: "web-1", host } });
@@ -300,10 +306,10 @@ describe("GET /metrics", () => {
   });
 
   test("the scheduler feeds the lateness histogram: cumulative buckets, +Inf equals _count, _sum in seconds", async () => {
-    const { signUp, scrape, services, clock } = setup();
+    const { signUp, scrape, services, clock } = await setup();
     const { token } = await signUp("alice");
     const monitors = services.monitors;
-    const { id } = monitors.create({ name: "late", url: "http://late.test/", interval: 1 });
+    const { id } = await monitors.create({ name: "late", url: "http://late.test/", interval: 1 });
     monitors.start({ maintenanceDelayMs: 3_600_000 });
     try {
       await clock.advance(0); // the immediate check on create: not a slot, not counted
@@ -324,9 +330,9 @@ describe("GET /metrics", () => {
   });
 
   test("gzip when the scraper accepts it (Prometheus does), the same text inside", async () => {
-    const { signUp, services, app, scrape } = setup();
+    const { signUp, services, app, scrape } = await setup();
     const { token } = await signUp("alice");
-    for (let i = 0; i < 100; i++) await services.monitors.checkNow(services.monitors.create({ name: `svc ${i}`, url: `https://svc-${i}.test/` }).id);
+    for (let i = 0; i < 100; i++) await services.monitors.checkNow((await services.monitors.create({ name: `svc ${i}`, url: `https://svc-${i}.test/` })).id);
     const res = await app.handle(new Request("http://localhost/metrics", { headers: { authorization: `Bearer ${token}`, "accept-encoding": "gzip" } }));
     expect(res.headers.get("content-encoding")).toBe("gzip");
     const text = new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await res.arrayBuffer())));
@@ -337,7 +343,7 @@ describe("GET /metrics", () => {
   });
 
   test("the outbox backlog counts messages waiting to be sent", async () => {
-    const { signUp, call, scrape, services } = setup();
+    const { signUp, call, scrape, services } = await setup();
     const { token } = await signUp("alice");
     const ch = await call<{ channel: { id: number } }>("POST", "/api/notifications/channels", {
       token,
@@ -346,8 +352,8 @@ describe("GET /metrics", () => {
     expect(ch.status).toBe(201);
     // The sender is not started: queued events wait.
     const event = { kind: "monitor.down", monitorId: 1, name: "API", at: Date.now(), error: "connection refused" } as never;
-    services.notifications.outbox.enqueue([ch.body.channel.id], event, "k1");
-    services.notifications.outbox.enqueue([ch.body.channel.id], event, "k2");
+    await services.notifications.outbox.enqueue([ch.body.channel.id], event, "k1");
+    await services.notifications.outbox.enqueue([ch.body.channel.id], event, "k2");
     const m = await scrape(token);
     expect(metric(m, "vigil_notification_outbox_events_waiting")).toBe(2);
     expect(metric(m, "vigil_notification_outbox_pending")).toBe(0);

@@ -16,8 +16,8 @@ export interface MetricsRouteDeps extends MetricsSources {
 export function metricsRoutes({ session, ...sources }: MetricsRouteDeps) {
   return new Elysia().use(session).get(
     "/metrics",
-    ({ request }) => {
-      const text = renderMetrics(sources);
+    async ({ request }) => {
+      const text = await renderMetrics(sources);
       const headers: Record<string, string> = { "content-type": CONTENT_TYPE, "cache-control": "no-store", vary: "accept-encoding" };
       // Prometheus asks for gzip: 10 000 monitors are ~2 MB of text and ~0.3 MB gzipped, for ~3 ms at level 1.
       if (text.length > 4096 && acceptsGzip(request)) {

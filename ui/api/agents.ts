@@ -14,7 +14,7 @@ import { api } from "./client";
 export type { AgentSeries, AgentStatus, AgentTarget, DiskSample, InterfaceSample, PublicAgent, Sample, SeriesRange };
 
 /** An unused, unexpired registration token as the list shows it: never the secret itself (the server keeps a hash). */
-export type PendingToken = ReturnType<AgentService["pendingTokens"]>[number];
+export type PendingToken = Awaited<ReturnType<AgentService["pendingTokens"]>>[number];
 
 /** The chart ranges of the detail page, shortest first. */
 export const SERIES_RANGES: readonly SeriesRange[] = ["1h", "24h", "7d", "30d"];

@@ -1,0 +1,91 @@
+// How a batch of agent samples is written: the one place the engines differ for agents. Agents report every few
+// seconds, thousands of them, so samples are never written one transaction per report: the service queues them
+// (BatchWriter) and this writes each batch in one transaction. Both engines guard every row with EXISTS (a sample
+// or report of an agent deleted between the report and the write is dropped instead of failing the whole batch on
+// the foreign key).
+import type { Statement } from "bun:sqlite";
+import type { Db } from "../db/database";
+import type { LatestReport, SampleRow } from "./store";
+
+export type SampleBatch = (rows: SampleRow[], latest: Map<number, LatestReport>) => Promise<void>;
+
+/** Rows per statement on PostgreSQL (a bound on one statement's size; a batch may hold several). */
+const PG_CHUNK = 5000;
+
+/** One row per agent and time, the latest queued winning (PostgreSQL's upsert refuses to touch a row twice). */
+function distinct(rows: SampleRow[]): SampleRow[] {
+  const byKey = new Map<string, SampleRow>();
+  for (const row of rows) byKey.set(`${row.agentId}:${row.time}`, row);
+  return byKey.size === rows.length ? rows : [...byKey.values()];
+}
+
+export function sampleWriter(db: Db): SampleBatch {
+  if (db.engine === "sqlite") {
+    // SQLite: prepared statements run row by row inside one synchronous transaction — the fastest way in, and a
+    // synchronous transaction cannot interleave with anything else on the (single) connection.
+    const sqlite = db.sqlite!;
+    let insert: Statement | null = null;
+    let update: Statement | null = null;
+    const writeRows = (rows: SampleRow[], latest: Map<number, LatestReport>) => {
+      insert ??= sqlite.prepare(
+        `INSERT INTO agent_samples (agent_id, time, "values") SELECT ?1, ?2, ?3 WHERE EXISTS (SELECT 1 FROM agents WHERE id = ?1) ` +
+          `ON CONFLICT (agent_id, time) DO UPDATE SET "values" = excluded."values"`,
+      );
+      update ??= sqlite.prepare(
+        `UPDATE agents SET hostname = ?2, ips = ?3, os = ?4, kernel = ?5, arch = ?6, agent_version = ?7, uptime = ?8, "interval" = ?9, ` +
+          `latest = ?10, last_seen_at = ?11, last_address = ?12 WHERE id = ?1`,
+      );
+      for (const r of rows) insert.run(r.agentId, r.time, JSON.stringify(r.values));
+      for (const [id, l] of latest) {
+        const h = l.host;
+        update.run(id, h.hostname, JSON.stringify(h.ips), h.os, h.kernel, h.arch, h.agentVersion, h.uptime, l.interval, JSON.stringify(l.sample), l.seenAt, l.address);
+      }
+    };
+    const transaction = sqlite.transaction(writeRows);
+    return async (rows, latest) => {
+      // Another feature's db.tx may be open, awaiting between its statements: bun:sqlite would nest ours in it as a
+      // savepoint (tied to its fate). Then queue behind it instead; otherwise write at once.
+      if (sqlite.inTransaction) await db.tx(async () => writeRows(rows, latest));
+      else transaction(rows, latest);
+    };
+  }
+
+  // PostgreSQL: one round trip per statement, so one multi-row upsert (arrays unnested) for the samples and one
+  // UPDATE … FROM unnest for the agents' rows, in one transaction on the client's pool. JSON travels as text and is
+  // cast to jsonb by the server.
+  const pg = db.pg!;
+  return async (queued, latest) => {
+    const rows = distinct(queued);
+    await pg.begin(async (tx) => {
+      for (let i = 0; i < rows.length; i += PG_CHUNK) {
+        const chunk = rows.slice(i, i + PG_CHUNK);
+        await tx`INSERT INTO agent_samples (agent_id, time, "values")
+          SELECT s.agent_id, s.time, s.v::jsonb FROM unnest(
+            ${tx.array(chunk.map((r) => r.agentId), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.time), "BIGINT")}::bigint[],
+            ${tx.array(chunk.map((r) => JSON.stringify(r.values)), "TEXT")}::text[]
+          ) AS s(agent_id, time, v)
+          WHERE EXISTS (SELECT 1 FROM agents WHERE id = s.agent_id)
+          ON CONFLICT (agent_id, time) DO UPDATE SET "values" = excluded."values"`;
+      }
+      // In id order: two writers updating the same rows lock them in the same order.
+      const reports = [...latest].sort((a, b) => a[0] - b[0]);
+      for (let i = 0; i < reports.length; i += PG_CHUNK) {
+        const chunk = reports.slice(i, i + PG_CHUNK);
+        const col = <T>(f: (l: LatestReport) => T) => chunk.map(([, l]) => f(l));
+        const text = (f: (l: LatestReport) => string | null) => tx.array(col(f), "TEXT");
+        await tx`UPDATE agents SET hostname = l.hostname, ips = l.ips::jsonb, os = l.os, kernel = l.kernel, arch = l.arch,
+            agent_version = l.agent_version, uptime = l.uptime, "interval" = l.every, latest = l.latest::jsonb,
+            last_seen_at = l.seen_at, last_address = l.address
+          FROM unnest(
+            ${tx.array(chunk.map(([id]) => id), "BIGINT")}::bigint[], ${text((l) => l.host.hostname)}::text[],
+            ${text((l) => JSON.stringify(l.host.ips))}::text[], ${text((l) => l.host.os)}::text[], ${text((l) => l.host.kernel)}::text[],
+            ${text((l) => l.host.arch)}::text[], ${text((l) => l.host.agentVersion)}::text[],
+            ${tx.array(col((l) => l.host.uptime), "DOUBLE PRECISION")}::float8[], ${tx.array(col((l) => l.interval), "BIGINT")}::bigint[],
+            ${text((l) => JSON.stringify(l.sample))}::text[], ${tx.array(col((l) => l.seenAt), "BIGINT")}::bigint[],
+            ${text((l) => l.address)}::text[]
+          ) AS l(id, hostname, ips, os, kernel, arch, agent_version, uptime, every, latest, seen_at, address)
+          WHERE agents.id = l.id`;
+      }
+    });
+  };
+}
