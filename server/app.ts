@@ -112,7 +112,7 @@ export async function createServices(
     onReport: (state) => events.has("agent.report") && events.emit("agent.report", state),
     onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
   });
-  const cluster = createCluster({ db, node, version: VERSION, monitors: monitorService, log, ...clusterTuning });
+  const cluster = createCluster({ db, node, version: VERSION, monitors: monitorService, agents: agentService, bus: events, log, ...clusterTuning });
   return {
     events,
     users,

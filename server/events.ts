@@ -16,7 +16,7 @@ export interface EventMap {
   /** an agent registered, renamed or deleted */
   "agent.change": { agentId: number; kind: "created" | "updated" | "deleted" };
   /** a user was changed or deleted: their open sessions may have ended (auth/session-watch.ts re-checks them) */
-  "user.change": { userId: number; kind: "updated" | "deleted" };
+  "user.change": { userId: number; kind: "updated" | "deleted"; remote?: boolean };
 }
 
 export type EventType = keyof EventMap;

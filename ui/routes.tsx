@@ -25,6 +25,7 @@ const UserList = lazy(() => import("./pages/users/UserList"));
 const UserCreate = lazy(() => import("./pages/users/UserCreate"));
 const UserEdit = lazy(() => import("./pages/users/UserEdit"));
 const Profile = lazy(() => import("./pages/profile/Profile"));
+const Nodes = lazy(() => import("./pages/nodes/Nodes"));
 const NotFound = lazy(() => import("./pages/NotFound"));
 
 type Page = LazyExoticComponent<ComponentType>;
@@ -56,6 +57,7 @@ const LAYOUT_ROUTES: [string, ComponentType][] = [
   ["/users/create", authed(UserCreate, true)],
   ["/users/:id", authed(UserEdit, true)],
   ["/profile", authed(Profile)],
+  ["/nodes", authed(Nodes)],
 ];
 
 export function AppRoutes() {

@@ -1,6 +1,6 @@
 import { BatchWriter } from "../db/batch-writer";
 import type { Logger } from "../log";
-import type { HostInfo, Report, Sample } from "./protocol";
+import type { HostInfo, Report } from "./protocol";
 import type { AgentCounts, OfflineAgent } from "./public";
 import { hashSecret, newSecret } from "../auth/secrets";
 import { rollUp, sampleToSeries } from "./series";
@@ -8,36 +8,9 @@ import type { Orm } from "../db/database";
 import type { AgentStore, LatestReport, Resolution, RollupRow, SampleRow } from "./store";
 import type { AgentRow } from "./tables";
 
-export type AgentStatus = "connecting" | "online" | "offline";
+import type { AgentPeers, AgentState, AgentStatus, AgentStatusEvent, RemoteReport } from "./model";
 
-/** What lists and the detail page show: the row's facts, the newest sample and the derived status. */
-export interface AgentState {
-  id: number;
-  name: string;
-  hostname: string;
-  ips: string[];
-  os: string;
-  kernel: string;
-  arch: string;
-  agentVersion: string;
-  interval: number;
-  uptime: number;
-  createdAt: number;
-  lastSeenAt: number | null;
-  latest: Sample | null;
-  status: AgentStatus;
-}
-
-export interface AgentStatusEvent {
-  agentId: number;
-  name: string;
-  from: AgentStatus;
-  to: AgentStatus;
-  at: number;
-  /** Its last report (going online: the one that brought it back) and the address it came from (null: unknown). */
-  lastSeenAt: number | null;
-  lastAddress: string | null;
-}
+export type { AgentPeers, AgentState, AgentStatus, AgentStatusEvent };
 
 export interface AgentServiceOptions {
   store: AgentStore;
@@ -87,6 +60,11 @@ export class AgentService {
   private rolling: Promise<void> | null = null;
   private timers: Timer[] = [];
   private readonly now: () => number;
+  private owns: (id: number) => boolean = () => true;
+  /** Whether this node rolls up and prunes (one node of a cluster does); false → true re-reads where rollups stand. */
+  private chores = true;
+  private choresResumed = false;
+  private peers: AgentPeers | null = null;
 
   static async create(o: AgentServiceOptions): Promise<AgentService> {
     const service = new AgentService(o);
@@ -205,7 +183,7 @@ export class AgentService {
     for (const twin of replaced) this.forget(twin.id);
     const state = this.remember(result.agent);
     this.o.log.info("agent registered", { id: state.id, name: state.name, replaced: replaced.map((a) => a.id) });
-    this.o.onChange?.(state.id, "created");
+    this.changed(state.id, "created");
     return { agent: state, credential, replaced: replaced.map((a) => ({ id: a.id, name: a.name })) };
   }
 
@@ -225,7 +203,7 @@ export class AgentService {
     const state = this.states.get(id);
     if (!row || !state) return undefined;
     state.name = row.name;
-    this.o.onChange?.(id, "updated");
+    this.changed(id, "updated");
     return state;
   }
 
@@ -238,11 +216,57 @@ export class AgentService {
   }
 
   /** Drops a deleted agent from memory (its credential with it) and says so. */
-  private forget(id: number) {
+  private forget(id: number, remote = false) {
     this.states.delete(id);
     for (const [hash, agentId] of this.byCredential) if (agentId === id) this.byCredential.delete(hash);
     this.lateMinutes.delete(id);
-    this.o.onChange?.(id, "deleted");
+    this.changed(id, "deleted", remote);
+  }
+
+  private changed(id: number, kind: "created" | "updated" | "deleted", remote = false) {
+    if (!remote) this.peers?.publish("agent.change", { id, kind });
+    this.o.onChange?.(id, kind);
+  }
+
+  /**
+   * Joins a cluster: presence (online/offline, and its notifications) is decided by the node that owns the agent;
+   * reports, registrations, renames and deletions made on any node are followed here.
+   */
+  joinCluster(peers: AgentPeers) {
+    this.peers = peers;
+    this.owns = (id) => peers.owns(id);
+    peers.on("agent.report", (data) => this.reportedElsewhere(data as RemoteReport));
+    peers.on("agent.change", (data) => {
+      const { id, kind } = data as { id: number; kind: "created" | "updated" | "deleted" };
+      void this.changedElsewhere(id, kind).catch((e) => this.o.log.error("could not follow an agent changed on another node", { id, error: String(e) }));
+    });
+  }
+
+  private reportedElsewhere({ id, facts, address, late }: RemoteReport) {
+    const state = this.states.get(id);
+    if (!state) return;
+    Object.assign(state, facts);
+    this.addresses.set(id, address);
+    if (late.length) {
+      let set = this.lateMinutes.get(id);
+      if (!set) this.lateMinutes.set(id, (set = new Set()));
+      for (const m of late) set.add(m);
+    }
+    this.setStatus(state, "online");
+    this.o.onReport?.(state);
+  }
+
+  private async changedElsewhere(id: number, kind: "created" | "updated" | "deleted") {
+    const row = kind === "deleted" ? undefined : await this.o.store.byId(id);
+    if (!row) {
+      if (this.states.has(id)) this.forget(id, true);
+      return;
+    }
+    const known = this.states.get(id);
+    const state = this.remember(row);
+    // Memory may be newer than the row (a report written after it was read): keep the newer facts.
+    if (known && (known.lastSeenAt ?? 0) > (state.lastSeenAt ?? 0)) Object.assign(state, { ...known, name: state.name });
+    this.o.onChange?.(id, known ? "updated" : "created");
   }
 
   /** Resolves when every sample accepted so far is in the database (a report is acknowledged only then). */
@@ -285,6 +309,11 @@ export class AgentService {
     });
     this.latestPending.set(agentId, { host: report.host, interval: report.interval, sample: newest!, seenAt: now, address });
     this.addresses.set(agentId, address);
+    if (this.peers) {
+      const { hostname, ips, os, kernel, arch, agentVersion, uptime, interval, latest, lastSeenAt } = state;
+      const late = [...(this.lateMinutes.get(agentId) ?? [])];
+      this.peers.publish("agent.report", { id: agentId, facts: { hostname, ips, os, kernel, arch, agentVersion, uptime, interval, latest, lastSeenAt }, address, late } satisfies RemoteReport);
+    }
     this.setStatus(state, "online");
     this.o.onReport?.(state);
     return report.samples.length;
@@ -295,7 +324,8 @@ export class AgentService {
     const from = state.status;
     state.status = to;
     const lastAddress = this.addresses.get(state.id) ?? null;
-    this.o.onStatus?.({ agentId: state.id, name: state.name, from, to, at: this.now(), lastSeenAt: state.lastSeenAt, lastAddress });
+    const remote = !this.owns(state.id);
+    this.o.onStatus?.({ agentId: state.id, name: state.name, from, to, at: this.now(), lastSeenAt: state.lastSeenAt, lastAddress, ...(remote ? { remote } : {}) });
   }
 
   /** Marks agents offline once they miss 3 intervals. */
@@ -319,7 +349,19 @@ export class AgentService {
     return this.rolling;
   }
 
+  /** Whether this node rolls up and prunes (the cluster gives it to the node holding bucket 0). */
+  setChores(on: boolean) {
+    if (on && !this.chores) this.choresResumed = true;
+    this.chores = on;
+  }
+
   private async rollUpPass(): Promise<void> {
+    if (!this.chores) return;
+    if (this.choresResumed) {
+      // Another node rolled up meanwhile: go on from where it got.
+      this.choresResumed = false;
+      this.rolledUpTo = Math.max(this.rolledUpTo, (await this.o.store.newestRollup("minute")) ?? 0);
+    }
     await this.writer.flush();
     const now = this.now();
     const closedMinute = Math.floor(now / MINUTE) * MINUTE; // buckets before this are complete

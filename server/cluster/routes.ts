@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import type { sessions } from "../auth/session";
 import { doc } from "../http/openapi";
-import type { Cluster, NodeView } from "./service";
+import type { ClusterNodes } from "./public";
+import type { Cluster } from "./service";
 
 /** The nodes view: every node sharing this database, its heartbeat and how many monitor buckets it checks. */
 export function clusterRoutes({ cluster, session }: { cluster: Cluster; session: ReturnType<typeof sessions> }) {
@@ -9,10 +10,11 @@ export function clusterRoutes({ cluster, session }: { cluster: Cluster; session:
     .use(session)
     .get(
       "/nodes",
-      async (): Promise<{ success: true; clustered: boolean; node: string; buckets: number; nodes: NodeView[] }> => ({
+      async (): Promise<ClusterNodes & { success: true }> => ({
         success: true,
         clustered: cluster.clustered,
         node: cluster.node,
+        role: cluster.role(),
         buckets: cluster.health().buckets,
         nodes: await cluster.nodes(),
       }),

@@ -6,6 +6,7 @@ import { testEngine, testSchema } from "../db/test-db";
 import type { MonitorCheckEvent, MonitorStatusEvent } from "../monitors/public";
 import type { Checker } from "../monitors/types/http/http";
 import { testApp } from "../test-support";
+import { testHost, testSample } from "../agents/test-fixtures";
 import { BUCKETS, bucketOf } from "./leases";
 
 setDefaultTimeout(30_000);
@@ -125,6 +126,34 @@ describe.skipIf(testEngine !== "postgres")("two nodes on one PostgreSQL database
       await other.services.monitors.remove(m.id);
       await until(`monitor ${m.id} gone from its owner`, () => owner.services.monitors.get(m.id) === undefined && !owner.services.monitors.scheduler.has(m.id));
     }
+  });
+
+  test("agents: registered on one node, reporting to the other; presence is decided (and notified) by the owner alone", async () => {
+    const { a, b } = await pair();
+    const userId = (await a.services.users.create({ username: "admin", email: null, passwordHash: "x", role: "admin" })).id;
+    const reg = await a.services.agents.register((await a.services.agents.createToken(userId)).token, "web", testHost);
+    if (typeof reg === "string") throw new Error(reg);
+    const id = reg.agent.id;
+    await until("b to know the agent and its credential", () => b.services.agents.authenticate(reg.credential) === id);
+    const statuses: { node: string; remote?: boolean; to: string }[] = [];
+    a.services.events.on("agent.status", (e) => statuses.push({ node: "a", remote: e.remote, to: e.to }));
+    b.services.events.on("agent.status", (e) => statuses.push({ node: "b", remote: e.remote, to: e.to }));
+    // The report lands on the node that does not own the agent.
+    const owner = a.services.cluster.leases!.owns(id) ? "a" : "b";
+    const receiver = owner === "a" ? b : a;
+    const other = owner === "a" ? a : b;
+    receiver.services.agents.ingest(id, { host: testHost, interval: 10, samples: [testSample(Date.now(), 42)] });
+    await until("the other node to follow the report", () => other.services.agents.get(id)?.latest?.cpu.usage === 42);
+    expect(other.services.agents.get(id)!.status).toBe("online");
+    await until("both nodes to see it online", () => statuses.length === 2);
+    // Exactly one of the two events is the owner's own (notifications act on that one).
+    expect(statuses.filter((s) => !s.remote)).toEqual([{ node: owner, remote: undefined, to: "online" }]);
+
+    // Renamed on one node, deleted on the other.
+    await other.services.agents.rename(id, "web-renamed");
+    await until("the rename to reach the receiver", () => receiver.services.agents.get(id)?.name === "web-renamed");
+    await receiver.services.agents.remove(id);
+    await until("the deletion to reach the other node", () => other.services.agents.get(id) === undefined && other.services.agents.authenticate(reg.credential) === undefined);
   });
 
   test("a node that leaves hands its monitors over at once; one that stops renewing loses them within a lease", async () => {

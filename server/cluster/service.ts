@@ -4,12 +4,14 @@
 // that must run once (rollups, retention). Nothing to configure beyond a node name.
 import type { Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
+import type { AgentService } from "../agents/service";
+import type { EventBus } from "../events";
 import type { MonitorService } from "../monitors/service";
 import { createBridge, type Bridge } from "./bridge";
+import type { NodeRole, NodeView } from "./public";
 import { BUCKETS, createLeases, databaseClock, LEASE_MS, listNodes, TICK_MS, type Leases } from "./leases";
 
-/** standalone: the only node (SQLite); leader: a cluster node that runs the chores; member: any other. */
-export type NodeRole = "standalone" | "leader" | "member";
+export type { NodeRole, NodeView };
 
 export interface ClusterOptions {
   db: Db;
@@ -18,6 +20,9 @@ export interface ClusterOptions {
   /** Where this node listens (shown in the nodes view). */
   address?: string | null;
   monitors: MonitorService;
+  agents: AgentService;
+  /** This node's event bus: changed users are passed on (their sessions end on every node). */
+  bus: EventBus;
   log?: Logger;
   leaseMs?: number;
   tickMs?: number;
@@ -25,22 +30,10 @@ export interface ClusterOptions {
   catchUpDelayMs?: number;
 }
 
-export interface NodeView {
-  name: string;
-  version: string;
-  address: string | null;
-  startedAt: number;
-  heartbeatAt: number;
-  live: boolean;
-  stoppedAt: number | null;
-  leases: number;
-  self: boolean;
-}
-
 export type Cluster = ReturnType<typeof createCluster>;
 
 export function createCluster(options: ClusterOptions) {
-  const { db, node, monitors } = options;
+  const { db, node, monitors, agents, bus } = options;
   const log = options.log ?? silentLogger;
   const startedAt = Date.now();
   const leaseMs = options.leaseMs ?? LEASE_MS;
@@ -64,7 +57,9 @@ export function createCluster(options: ClusterOptions) {
       onChange: async ({ gained, lost }) => {
         if (lost.length) await monitors.giveUp();
         if (gained.length) monitors.takeOver(options.catchUpDelayMs ?? 1000);
-        monitors.setChores(leases!.buckets().includes(0));
+        const chores = leases!.buckets().includes(0);
+        monitors.setChores(chores);
+        agents.setChores(chores);
       },
     });
   }
@@ -108,7 +103,13 @@ export function createCluster(options: ClusterOptions) {
       const b = bridge!;
       const l = leases!;
       // Until start() (tests that build services without starting them), this node checks everything.
-      monitors.joinCluster({ owns: (id) => l.owns(id), publish: (kind, data) => b.publish(kind, data), on: (kind, h) => b.on(kind, h), flush: () => b.flush() });
+      const peers = { owns: (id: number) => l.owns(id), publish: (kind: string, data: unknown) => b.publish(kind, data), on: (kind: string, h: (data: unknown) => void) => b.on(kind, h) };
+      monitors.joinCluster({ ...peers, flush: () => b.flush() });
+      agents.joinCluster(peers);
+      agents.setChores(false);
+      // A user changed or deleted on any node: every node re-checks its open sessions (auth/session-watch.ts).
+      bus.on("user.change", (e) => !e.remote && b.publish("user.change", e));
+      b.on("user.change", (e) => bus.emit("user.change", { ...(e as { userId: number; kind: "updated" | "deleted" }), remote: true }));
       joined = true;
       await b.start();
       await l.start();

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "wouter";
 import { clearSession, isAdmin, user } from "../state/session";
 import { useDismiss } from "./hooks";
-import { ChevronDownIcon, LogoutIcon, TerminalIcon, UserIcon, UsersIcon } from "./icons";
+import { ChevronDownIcon, LogoutIcon, ServerIcon, TerminalIcon, UserIcon, UsersIcon } from "./icons";
 
 const ITEM = "flex w-full cursor-pointer items-center gap-2.5 rounded-md px-3 py-2 text-left text-sm";
 const PLAIN = `${ITEM} text-slate-700 hover:bg-slate-100 hover:text-slate-900`;
@@ -91,6 +91,10 @@ export function UserMenu() {
           >
             <TerminalIcon className="size-4 text-slate-400" />
             {t("nav.apiTokens")}
+          </Link>
+          <Link href="/nodes" onClick={close} className={PLAIN} data-testid="nav-nodes">
+            <ServerIcon className="size-4 text-slate-400" />
+            {t("nav.nodes")}
           </Link>
           <div className="my-1 h-px bg-slate-100" />
           <button type="button" onClick={logout} className={`${ITEM} text-red-600 hover:bg-red-50 hover:text-red-700`} data-testid="logout-button">

@@ -1,0 +1,124 @@
+import { useCallback, useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { getClusterNodes, type ClusterNodes, type NodeView } from "../../api/cluster";
+import { Card, PageHeader } from "../../components/Card";
+import { LoadError, LoadingMessage } from "../../components/LoadState";
+import { Ago, Time } from "../../components/time";
+import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { useLoad } from "../../components/useLoad";
+
+const TH = "px-4 py-3 text-left text-xs font-semibold uppercase tracking-wide text-slate-500";
+const TD = "block text-sm text-slate-700 md:table-cell md:px-4 md:py-3 md:whitespace-nowrap";
+/** Below md each row is a card: the column's name beside its value (the header row is hidden there). */
+const PHONE_LABEL = "mr-2 text-xs text-slate-400 md:hidden";
+/** The list follows heartbeats (every 5 s) without a reload. */
+const REFRESH_MS = 5000;
+
+function LiveBadge({ live }: { live: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <span
+      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${
+        live ? "bg-emerald-50 text-emerald-700 ring-emerald-600/20" : "bg-slate-50 text-slate-500 ring-slate-500/20"
+      }`}
+    >
+      <span aria-hidden="true" className={`size-1.5 rounded-full ${live ? "bg-emerald-500" : "bg-slate-400"}`} />
+      {t(live ? "nodes.live" : "nodes.gone")}
+    </span>
+  );
+}
+
+function NodeRow({ node, buckets, role }: { node: NodeView; buckets: number; role: ClusterNodes["role"] }) {
+  const { t } = useTranslation();
+  const share = buckets > 0 ? Math.round((node.leases / buckets) * 100) : 0;
+  return (
+    <tr className="block border-b border-slate-100 p-4 last:border-0 md:table-row md:p-0" data-testid={`node-row-${node.name}`}>
+      <td className={`${TD} font-medium text-slate-900`}>
+        <span data-testid="node-name">{node.name}</span>
+        {node.self && (
+          <span className="ml-2 rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700" data-testid="node-self">
+            {t("nodes.thisNode")}
+          </span>
+        )}
+        {node.self && role !== "member" && (
+          <span className="ml-2 text-xs text-slate-500" data-testid="node-role">
+            {t(`nodes.roles.${role}`)}
+          </span>
+        )}
+      </td>
+      <td className={TD}>
+        <span className={PHONE_LABEL}>{t("nodes.columns.state")}</span>
+        <LiveBadge live={node.live} />
+      </td>
+      <td className={TD} data-testid="node-leases">
+        <span className={PHONE_LABEL}>{t("nodes.columns.share")}</span>
+        {t("nodes.share", { leases: node.leases, buckets, percent: share })}
+      </td>
+      <td className={TD}>
+        <span className={PHONE_LABEL}>{t("nodes.columns.heartbeat")}</span>
+        <Ago at={node.heartbeatAt} never={t("common.dash")} data-testid="node-heartbeat" />
+      </td>
+      <td className={TD}>
+        <span className={PHONE_LABEL}>{t("nodes.columns.started")}</span>
+        <Time at={node.startedAt} />
+      </td>
+      <td className={TD}>
+        <span className={PHONE_LABEL}>{t("nodes.columns.version")}</span>
+        {node.version}
+      </td>
+      <td className={`${TD} md:max-w-56 md:truncate`}>
+        <span className={PHONE_LABEL}>{t("nodes.columns.address")}</span>
+        {node.address ?? t("common.dash")}
+      </td>
+    </tr>
+  );
+}
+
+/** The Vigil processes sharing this database: which are live and how many monitors each checks. */
+export default function Nodes() {
+  const { t } = useTranslation();
+  useDocumentTitle(t("nodes.title"));
+  const fetch = useCallback(() => getClusterNodes(), []);
+  const { state, reload } = useLoad(fetch, t("nodes.fetchFailed"));
+  useEffect(() => {
+    const timer = setInterval(() => void reload(true), REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [reload]);
+
+  return (
+    <div>
+      <PageHeader title={t("nodes.title")} description={t("nodes.subtitle")} />
+      {state.phase === "loading" && <LoadingMessage data-testid="nodes-loading">{t("nodes.loading")}</LoadingMessage>}
+      {state.phase === "error" && <LoadError message={state.message} onRetry={() => void reload()} data-testid="nodes-error" />}
+      {state.phase === "loaded" && (
+        <>
+          <p className="mb-4 text-sm text-slate-600" data-testid="nodes-summary">
+            {state.data.clustered
+              ? t("nodes.clustered", { count: state.data.nodes.filter((n) => n.live).length })
+              : t("nodes.standalone")}
+          </p>
+          <Card className="overflow-hidden">
+            <table className="block w-full md:table" data-testid="nodes-table">
+              <thead className="hidden bg-slate-50 md:table-header-group">
+                <tr>
+                  <th className={TH}>{t("nodes.columns.name")}</th>
+                  <th className={TH}>{t("nodes.columns.state")}</th>
+                  <th className={TH}>{t("nodes.columns.share")}</th>
+                  <th className={TH}>{t("nodes.columns.heartbeat")}</th>
+                  <th className={TH}>{t("nodes.columns.started")}</th>
+                  <th className={TH}>{t("nodes.columns.version")}</th>
+                  <th className={TH}>{t("nodes.columns.address")}</th>
+                </tr>
+              </thead>
+              <tbody className="block md:table-row-group">
+                {state.data.nodes.map((node) => (
+                  <NodeRow key={node.name} node={node} buckets={state.data.buckets} role={state.data.role} />
+                ))}
+              </tbody>
+            </table>
+          </Card>
+        </>
+      )}
+    </div>
+  );
+}
