@@ -13,10 +13,11 @@ import { conflict, HttpError, notFound } from "../http/errors";
 import { createHistory, DAY, type HistoryOptions } from "./history";
 import type { CheckResult, MonitorChangeEvent, MonitorStatus, PublicMonitor, RecentCheck, SeriesRange } from "./public";
 import { createRecentChecks } from "./recent";
-import { createScheduler, slotAtOrAfter, systemClock, type Clock } from "./scheduler";
+import { createScheduler, systemClock, type Clock } from "./scheduler";
 import { ALLOW_PRIVATE, type TargetPolicy } from "../net/targets";
 import { resolveFields, type MonitorFields, type MonitorPatch } from "./schemas";
 import { createMonitorStore, toCheckResult, type MonitorEntry } from "./store";
+import { catchUpMissed } from "./catch-up";
 import { createWriter, type PersistedState, type WriterOptions } from "./writer";
 
 /**
@@ -38,8 +39,6 @@ interface RemoteResult {
   state: PersistedState;
 }
 
-/** A kick this close before a slot stands for that slot (the scheduler's kick gap). */
-const KICK_GAP_MS = 5000;
 
 export interface MonitorServiceOptions {
   db: Db;
@@ -87,7 +86,7 @@ const CHECK_FIELDS: (keyof MonitorFields)[] = [
 ];
 
 /** Minutes between scheduled looks: push monitors are looked at every minute (silence is noticed within a minute). */
-const cadence = (fields: MonitorFields) => (fields.type === "push" ? 1 : fields.interval);
+export const cadence = (fields: MonitorFields) => (fields.type === "push" ? 1 : fields.interval);
 
 export function createMonitorService(options: MonitorServiceOptions) {
   const { db, bus } = options;
@@ -226,22 +225,6 @@ export function createMonitorService(options: MonitorServiceOptions) {
     }).catch((e) => log.error("could not follow a monitor changed on another node", { monitorId, error: String((e as Error)?.message ?? e) }));
   }
 
-  /**
-   * After gaining monitors: those whose latest slot went unchecked (the node that had them died) are checked now,
-   * once the dying node's last results have had a moment to arrive.
-   */
-  function catchUpMissed() {
-    const now = clock.now();
-    for (const entry of store.all()) {
-      const { id, fields } = entry;
-      if (!fields.active || fields.type === "push" || !owns(id) || !scheduler.has(id)) continue;
-      const intervalMs = cadence(fields) * 60_000;
-      let slot = slotAtOrAfter(now, id, intervalMs);
-      if (slot > now) slot -= intervalMs;
-      if ((entry.state.lastCheckedAt ?? 0) < slot - KICK_GAP_MS && entry.createdAt < slot) scheduler.schedule(id, cadence(fields), { kick: true });
-    }
-  }
-
   /** Applies a finished check: state, queued writes, TLS expiry, events. */
   function record(entry: MonitorEntry, outcome: CheckOutcome): CheckResult {
     const applied = store.apply(entry, outcome);
@@ -308,7 +291,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
       clock.clearTimeout(catchUp);
       catchUp = clock.setTimeout(() => {
         catchUp = null;
-        if (running) catchUpMissed();
+        if (running) catchUpMissed({ db, store, scheduler, writer, clock, owns, cadence }).catch((e) => log.error("catching up missed checks failed", { error: String((e as Error)?.message ?? e) }));
       }, delayMs);
     },
 
@@ -322,6 +305,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
         }
       }
       await scheduler.settled(released);
+      // Written and told before another node takes them: it judges missed slots by what is in the table.
+      await writer.flush();
       await peers?.flush();
     },
 

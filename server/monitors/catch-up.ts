@@ -1,0 +1,59 @@
+// Catching up after a takeover: when a node of a cluster gains monitors (the node that had them died or left), the
+// slots those monitors missed meanwhile are checked at once instead of waiting a whole interval.
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/database";
+import type { Clock, Scheduler } from "./scheduler";
+import { slotAtOrAfter } from "./scheduler";
+import type { MonitorFields } from "./schemas";
+import type { MonitorStore } from "./store";
+import type { Writer } from "./writer";
+
+/** A kick this close before a slot stands for that slot (the scheduler's kick gap). */
+const KICK_GAP_MS = 5000;
+/**
+ * How far back a node that gained monitors looks for unchecked slots: past a dead node's lease (15 s), the next
+ * renewal (5 s) and the catch-up delay. Older misses (the whole cluster was down) are not made up, as on one node.
+ */
+export const CATCH_UP_HORIZON_MS = 45_000;
+
+export interface CatchUpDeps {
+  db: Db;
+  store: MonitorStore;
+  scheduler: Scheduler;
+  writer: Writer;
+  clock: Clock;
+  owns: (id: number) => boolean;
+  /** Minutes between a monitor's slots. */
+  cadence: (fields: MonitorFields) => number;
+}
+
+/**
+ * Checks now the monitors this node owns whose latest slot (within the horizon) has no recorded check. The table
+ * decides, not memory: a node killed mid-batch told the others of checks it never wrote.
+ */
+export async function catchUpMissed({ db, store, scheduler, writer, clock, owns, cadence }: CatchUpDeps): Promise<void> {
+  await writer.flush();
+  const now = clock.now();
+  const due = new Map<number, number>();
+  for (const entry of store.all()) {
+    const { id, fields } = entry;
+    if (!fields.active || fields.type === "push" || !owns(id) || !scheduler.has(id)) continue;
+    const intervalMs = cadence(fields) * 60_000;
+    let slot = slotAtOrAfter(now, id, intervalMs);
+    if (slot > now) slot -= intervalMs;
+    if (now - slot <= CATCH_UP_HORIZON_MS && entry.createdAt < slot) due.set(id, slot);
+  }
+  const ids = [...due.keys()];
+  const since = now - CATCH_UP_HORIZON_MS - KICK_GAP_MS;
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await db.rows<{ monitor_id: number; last: number }>(
+      sql`SELECT monitor_id, max(time) AS last FROM check_results WHERE monitor_id IN (${sql.join(chunk, sql`, `)}) AND time >= ${since} GROUP BY monitor_id`,
+    );
+    for (const r of rows) if (r.last >= due.get(r.monitor_id)! - KICK_GAP_MS) due.delete(r.monitor_id);
+    for (const id of chunk) {
+      const entry = store.get(id);
+      if (due.has(id) && entry && owns(id) && scheduler.has(id)) scheduler.schedule(id, cadence(entry.fields), { kick: true });
+    }
+  }
+}
