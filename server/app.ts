@@ -124,6 +124,9 @@ export async function createServices(
       log,
       ...notifications,
       now,
+      node,
+      // With several nodes: agent thresholds judged by the agent's owner, reminders sent by the leader.
+      decides: { agent: (id) => cluster.owns(id), reminders: () => cluster.leads() },
       targets,
       monitorNow: (id) => {
         const entry = monitorService.store.get(id);

@@ -17,6 +17,8 @@ export interface EventMap {
   "agent.change": { agentId: number; kind: "created" | "updated" | "deleted" };
   /** a user was changed or deleted: their open sessions may have ended (auth/session-watch.ts re-checks them) */
   "user.change": { userId: number; kind: "updated" | "deleted"; remote?: boolean };
+  /** Stored settings changed (notification settings and overrides, the status page): caches are dropped. */
+  "settings.change": { area: "notifications" | "status"; remote?: boolean };
 }
 
 export type EventType = keyof EventMap;

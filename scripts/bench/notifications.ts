@@ -104,15 +104,17 @@ function measure(channel: string, received: Received[], from: number, start: num
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), "vigil-bench-notify-"));
-  const db = openDatabase(join(dir, "vigil.db"));
-  const insert = db.$client.prepare(
+  // The SQLite file the server opens: the raw client writes the monitors in bulk.
+  const db = await openDatabase(join(dir, "vigil.db"));
+  const sqlite = db.sqlite!;
+  const insert = sqlite.prepare(
     "INSERT INTO monitors (name, url, method, interval, timeout, expected_status, retries, created_at, updated_at) VALUES (?, ?, 'GET', 1, 10, '2xx', 0, ?, ?)",
   );
   const now = Date.now();
-  db.$client.transaction(() => {
+  sqlite.transaction(() => {
     for (let i = 1; i <= N; i++) insert.run(name(i), `http://127.0.0.1:${target.port}/m/${i}`, now, now);
   })();
-  db.$client.close();
+  await db.close();
 
   const server = await startServer(dir, { binary: args.binary, args: ["--telegram-api", `http://127.0.0.1:${telegramFake.port}`] });
   const call = apiClient(server.base);

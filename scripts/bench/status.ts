@@ -313,8 +313,9 @@ const agentCredential = (i: number) => `vgl_agent_bench-status-${i}`;
 
 /** Seeds the database: monitors, agents, their history; returns row counts for the report. */
 async function seed(dbPath: string, now: number) {
-  const db = openDatabase(dbPath);
-  const sql = db.$client;
+  // The SQLite file the server opens: the raw client writes the history in bulk.
+  const db = await openDatabase(dbPath);
+  const sql = db.sqlite!;
   const today = Math.floor(now / DAY) * DAY;
   const from = today - (DAYS - 1) * DAY;
   const rawFrom = Math.max(from, Math.floor((now - RAW_DAYS * DAY) / HOUR) * HOUR);

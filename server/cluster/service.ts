@@ -74,6 +74,10 @@ export function createCluster(options: ClusterOptions) {
       return joined;
     },
     role,
+    /** Whether this node is in charge of the monitor or agent with this id (every one, alone). */
+    owns: (id: number) => !joined || leases!.owns(id),
+    /** Whether this node runs the once-per-cluster chores (rollups, retention, reminders). */
+    leads: () => role() !== "member",
     /** Monitor buckets this node checks (all of them when standalone). */
     leaseCount: () => (leases && joined ? leases.holding() : BUCKETS),
     /** The events channel between nodes (null when standalone). */
@@ -110,6 +114,9 @@ export function createCluster(options: ClusterOptions) {
       // A user changed or deleted on any node: every node re-checks its open sessions (auth/session-watch.ts).
       bus.on("user.change", (e) => !e.remote && b.publish("user.change", e));
       b.on("user.change", (e) => bus.emit("user.change", { ...(e as { userId: number; kind: "updated" | "deleted" }), remote: true }));
+      // Settings saved on any node: the others drop what they cached.
+      bus.on("settings.change", (e) => !e.remote && b.publish("settings.change", e));
+      b.on("settings.change", (e) => bus.emit("settings.change", { ...(e as { area: "notifications" | "status" }), remote: true }));
       joined = true;
       await b.start();
       await l.start();

@@ -3,29 +3,37 @@
 import { afterEach, beforeEach, expect, setSystemTime, test } from "bun:test";
 import { createServer, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
-import { createServices } from "../app";
-import { openDatabase } from "../db/open";
+import { sql } from "drizzle-orm";
+import { createServices, type Services } from "../app";
+import type { Db } from "../db/database";
+import { testDb } from "../db/test-db";
 import { testApp } from "../test-support";
 import { startFake, type Fake } from "./providers/test-fake";
 
 const T0 = Date.UTC(2026, 10, 23, 3, 0, 0);
 let hook: Fake;
+const opened: { services: Services; db: Db }[] = [];
 
 beforeEach(() => {
   hook = startFake(() => new Response("ok"));
   setSystemTime(new Date(T0));
 });
-afterEach(() => {
+afterEach(async () => {
   setSystemTime();
   hook.stop();
+  for (const { services, db } of opened.splice(0)) {
+    await services.notifications.stop();
+    await db.close();
+  }
 });
 
 const at = (seconds: number) => setSystemTime(new Date(T0 + seconds * 1000));
 const messages = () => hook.received.map((r) => r.json as { title: string; lines: string[] });
 
 async function setup(trustProxy = 0) {
-  const db = openDatabase(":memory:");
+  const db = await testDb();
   const services = await createServices(db, { monitors: { tls: false }, notifications: { send: { timeoutMs: 1_000 } } });
+  opened.push({ services, db });
   const t = await testApp({ db, services, config: { tokenTtl: "7d", trustProxy, links: { blog: "https://b.example", video: "https://v.example", tempMail: "https://m.example" } } });
   const { token } = await t.signUp("alice");
   const channel = (await t.call<{ channel: { id: number } }>("POST", "/api/notifications/channels", { token, body: { name: "Hook", type: "webhook", config: { url: `${hook.url}/hook` } } })).body.channel.id;
@@ -38,8 +46,9 @@ async function setup(trustProxy = 0) {
       timeZone: "UTC",
     },
   });
-  /** Lets the outbox send what it gathered by `seconds`. */
-  const sendAt = (seconds: number) => {
+  /** Lets the rules handle the events so far (at the current time), then the outbox send what it gathered by `seconds`. */
+  const sendAt = async (seconds: number) => {
+    await services.notifications.idle();
     at(seconds);
     return services.notifications.outbox.tick();
   };
@@ -101,14 +110,14 @@ test("an agent's offline message says when it last reported and from where; 'bac
   at(0);
   expect((await report()).status).toBe(200);
   at(45);
-  t.services.agents.checkPresence(); // silent for 45 s: offline
+  await t.services.agents.checkPresence(); // silent for 45 s: offline
   await t.sendAt(46);
   const [offline] = messages();
   expect(offline.title).toBe("🔴 Agent offline: db-1");
   expect(offline.lines).toContain("Last report: 2026-11-23 03:00:00 (UTC+00:00)");
   expect(offline.lines).toContain("From address: 203.0.113.7");
   // Kept with the agent, so a restart still knows it.
-  expect(t.db.$client.query("SELECT last_address FROM agents").get()).toEqual({ last_address: "203.0.113.7" });
+  expect(await t.db.rows(sql`SELECT last_address FROM agents`)).toEqual([{ last_address: "203.0.113.7" }]);
 
   at(100);
   await report();

@@ -1,13 +1,12 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createServices } from "../app";
-import { openDatabase } from "../db/open";
+import { createServices, type Services } from "../app";
+import type { Db } from "../db/database";
+import { testDb } from "../db/test-db";
 import { testApp } from "../test-support";
 import type { MonitorStatusEvent } from "../monitors/public";
+import { reopenableDb } from "../monitors/test-db";
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from "./outbox";
 import { startFake, type Fake } from "./providers/test-fake";
 
@@ -28,7 +27,13 @@ beforeEach(async () => {
   await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
 });
+/** What a test opened: stopped and closed after it (on PostgreSQL each holds a pool of connections). */
+const opened: { services: Services; db: Db }[] = [];
 afterEach(async () => {
+  for (const { services, db } of opened.splice(0)) {
+    await services.notifications.stop().catch(() => {});
+    await db.close().catch(() => {});
+  }
   hook.stop();
   target.closeAllConnections();
   await new Promise((r) => target.close(r));
@@ -37,10 +42,12 @@ afterEach(async () => {
 /** What the webhook fake received: one entry per message, with the events it carried. */
 const messages = () => hook.received.map((r) => r.json as { title: string; lines: string[]; events: { kind: string; target: { id: number; name: string }; facts: any }[] });
 
-async function setup({ db = openDatabase(":memory:"), language = "en-US" } = {}) {
+async function setup({ db, language = "en-US" }: { db?: Db; language?: string } = {}) {
+  db ??= await testDb();
   let skew = 0;
   const now = () => Date.now() + skew;
   const services = await createServices(db, { now, notifications: { send: { timeoutMs: 1_000 } } });
+  opened.push({ services, db });
   const t = await testApp({ db, services });
   const { token } = await t.signUp("alice");
   const channel = (await t.call<{ channel: { id: number } }>("POST", "/api/notifications/channels", { token, body: { name: "Hook", type: "webhook", config: { url: `${hook.url}/hook` } } })).body.channel.id;
@@ -57,8 +64,9 @@ async function setup({ db = openDatabase(":memory:"), language = "en-US" } = {})
     });
   await settings([channel]);
   const outbox = services.notifications.outbox;
-  /** Moves the clock and lets the outbox do what fell due. */
+  /** Lets the rules handle the events so far (at the current time), then moves the clock and lets the outbox do what fell due. */
   const advance = async (ms: number) => {
+    await services.notifications.idle();
     skew += ms;
     await outbox.tick();
   };
@@ -153,9 +161,9 @@ describe("monitors", () => {
     targetStatus = 500;
     await check(t, id);
     await t.advance(1_000);
-    t.services.notifications.rules.remind(); // too early
+    await t.services.notifications.rules.remind(); // too early
     await t.advance(30 * 60_000);
-    t.services.notifications.rules.remind();
+    await t.services.notifications.rules.remind();
     await t.advance(2_000);
     expect(messages().map((m) => m.title)).toEqual(["🔴 Monitor down: Shop", "🔴 Monitor still down: Shop"]);
     await t.call("PUT", `/api/monitors/${id}`, { token: t.token, body: { active: false } });
@@ -186,10 +194,10 @@ describe("agents", () => {
     const t = await setup();
     const a = await agent(t);
     await a.report(10);
-    t.services.agents.checkPresence();
+    await t.services.agents.checkPresence();
     await t.advance(31_000);
-    t.services.agents.checkPresence(); // silent for 31 s: offline
-    t.services.agents.checkPresence();
+    await t.services.agents.checkPresence(); // silent for 31 s: offline
+    await t.services.agents.checkPresence();
     await t.advance(1_000);
     await a.report(10); // back
     await t.advance(2_000);
@@ -285,32 +293,40 @@ describe("the outbox", () => {
   });
 
   test("a restart resumes pending sends: nothing lost, nothing doubled", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "vigil-outbox-"));
+    const database = await reopenableDb();
     try {
-      const file = join(dir, "vigil.db");
-      const first = await setup({ db: openDatabase(file) });
+      const first = await setup({ db: await database.open() });
       hook.answer(() => new Response("down", { status: 503 }));
       first.services.events.emit("monitor.status", down(1, first.now()));
       first.services.events.emit("monitor.status", down(1, first.now())); // the same event again: ignored
       await first.advance(1_000); // tried once, failed, waiting to retry
       first.services.events.emit("monitor.status", down(2, first.now())); // queued, never tried
-      first.db.$client.close(); // as if killed
+      await first.services.notifications.idle();
+      await first.db.close(); // as if killed
 
       hook.answer(() => new Response("ok"));
-      const db = openDatabase(file);
+      const db = await database.open();
       const services = await createServices(db, { now: () => Date.now() + 10 * 60_000 });
+      opened.push({ services, db });
       await services.notifications.outbox.tick();
       await services.notifications.outbox.tick();
       const names = messages().slice(1).flatMap((m) => m.events.map((e) => e.target.name));
       expect(names.sort()).toEqual(["svc-1", "svc-2"]);
       // A further restart sends nothing more.
-      db.$client.close();
-      const again = await createServices(await openDatabase(file), { now: () => Date.now() + 20 * 60_000 });
+      await services.notifications.stop();
+      await db.close();
+      const db2 = await database.open();
+      const again = await createServices(db2, { now: () => Date.now() + 20 * 60_000 });
+      opened.push({ services: again, db: db2 });
       await again.notifications.outbox.tick();
       expect(messages().slice(1).flatMap((m) => m.events)).toHaveLength(2);
-      expect(again.notifications.outbox.backlog()).toEqual({ messages: 0, events: 0 });
+      expect(await again.notifications.outbox.backlog()).toEqual({ messages: 0, events: 0 });
     } finally {
-      rmSync(dir, { recursive: true, force: true });
+      for (const { services, db } of opened.splice(0)) {
+        await services.notifications.stop().catch(() => {});
+        await db.close().catch(() => {});
+      }
+      await database.cleanup();
     }
   });
 });

@@ -1,23 +1,33 @@
-// The persistent outbox: every notification is in SQLite before it is sent, sent with a timeout, retried with backoff,
-// and its outcome recorded. A restart (even SIGKILL) picks up where it stopped.
+// The persistent outbox: every notification is in the database before it is sent, sent with a timeout, retried with
+// backoff, and its outcome recorded. A restart (even SIGKILL) picks up where it stopped.
 //
 // Per channel, messages go one at a time and in order. Events wait as rows (notification_events) until the channel
 // may send: the first goes out at once, and while events keep coming the channel waits longer between messages
 // (1 s, 2 s, 4 s … up to a minute, and never faster than the provider's rate limit). Whatever piled up meanwhile
 // leaves as one grouped message ("23 monitors down: …"), so a storm of 500 events is a dozen messages, not 500, and
 // every event is still named in one of them. An event joins a message once, in the transaction that creates the
-// message, so it can never go to the same channel twice. (Only a crash in the middle of an HTTP request can repeat a
-// message: the provider may have taken it before the outcome was written. That is the at-least-once window of any
-// outbox, and it is one request long.)
-import { and, asc, count, eq, inArray, isNull, type SQL } from "drizzle-orm";
-import type { Db } from "../db/open";
+// message, so it can never go to the same channel twice.
+//
+// Several nodes may share one PostgreSQL database, each running this outbox. A message is sent by the node that
+// claims it: a short transaction marks it claimed (by this node, until a lease ends) — on PostgreSQL with row locks
+// that skip rows another node is claiming at the same moment (FOR UPDATE SKIP LOCKED) — then the request goes out
+// outside any transaction, then the outcome is written and the claim let go. Composing a message (taking a channel's
+// waiting events) runs under a per-channel lock, and only while the channel has no pending message, so no event
+// joins two messages and a channel's messages keep their order across nodes. The storm pacing is kept on the
+// channel's row, so the nodes share it too. A node that dies mid-send leaves its claim to expire; then the message is
+// claimable again. (So only a crash in the middle of an HTTP request can repeat a message: the provider may have
+// taken it before the outcome was written. That is the at-least-once window of any outbox, one request long.)
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { databaseClock } from "../cluster/leases";
+import { first, type Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
 import { renderMessage } from "./messages";
 import { providerFor } from "./providers/index";
 import type { NotificationMessage, SendContext, SendResult } from "./providers/provider";
-import type { NotificationEvent } from "./public";
+import type { ChannelType, NotificationEvent } from "./public";
 import type { NotificationStore } from "./store";
-import { notificationEvents, notificationMessages } from "./tables";
 
 /** Waits after failed tries 1, 2, …: seven tries over about half an hour. */
 export const RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 180_000, 480_000, 1_080_000];
@@ -31,13 +41,12 @@ const CALM_MS = 120_000;
 /** At most this many events, and about this many characters of lines, in one message (Telegram's limit is 4 096). */
 const MAX_EVENTS_PER_MESSAGE = 100;
 const MAX_MESSAGE_CHARS = 3_500;
-
-interface Pace {
-  /** Not before this time may the channel send its next new message. */
-  nextAt: number;
-  gap: number;
-  lastSentAt: number;
-}
+/** A channel whose message another node is sending is looked at again after this. */
+const RECHECK_MS = 5_000;
+/** While running, the outbox looks for work at least this often (messages other nodes left, claims that expired). */
+const SWEEP_MS = 60_000;
+/** Messages claimed in one statement. */
+const CLAIM_BATCH = 100;
 
 export interface OutboxOptions {
   db: Db;
@@ -45,56 +54,111 @@ export interface OutboxOptions {
   ctx: SendContext;
   log?: Logger;
   now?: () => number;
+  /** This node's name in its claims (default: the host name); a random suffix keeps each process's claims apart. */
+  node?: string;
+  /** How long a claim holds (default: the send timeout + 50 s, at least a minute). */
+  claimMs?: number;
+  /** The clock of claims: the database's on PostgreSQL, so the nodes' clocks need not agree. */
+  claimClock?: () => Promise<number>;
 }
 
-export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.now }: OutboxOptions) {
-  const waitingEvents = (where: SQL | undefined) => db.select({ n: count() }).from(notificationEvents).where(where).get()!.n;
-  const pace = new Map<number, Pace>();
+/** A message this node has claimed and is about to send. */
+interface Claimed {
+  id: number;
+  channelId: number;
+  message: NotificationMessage;
+  attempts: number;
+}
+
+/** The shortest wait between two messages of a channel: its provider's rate limit, and never under a second. */
+const minGapOf = (type: ChannelType) => Math.max(1_000, Math.ceil(60_000 / providerFor(type).perMinute));
+
+export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.now, ...options }: OutboxOptions) {
+  const { orm } = db;
+  const { notificationChannels: channels, notificationEvents: events, notificationMessages: messages } = db.t;
+  const claimer = `${options.node ?? hostname()}/${randomUUID().slice(0, 8)}`;
+  const claimMs = options.claimMs ?? Math.max(60_000, ctx.timeoutMs + 50_000);
+  const claimClock = options.claimClock ?? databaseClock(db);
+  const skipLocked = db.engine === "postgres" ? sql` FOR UPDATE SKIP LOCKED` : sql``;
   const busy = new Set<number>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running = false;
   let ticking: Promise<void> | null = null;
   let again = false;
 
-  const paceOf = (channelId: number, minGap: number): Pace => {
-    let p = pace.get(channelId);
-    if (!p) pace.set(channelId, (p = { nextAt: 0, gap: minGap, lastSentAt: 0 }));
-    return p;
-  };
+  const waiting = (channelId: number) => and(eq(events.channelId, channelId), isNull(events.messageId));
 
-  /** Takes the channel's oldest waiting events into one new message (in one transaction) and returns it. */
-  function composeMessage(channelId: number): { id: number; message: NotificationMessage } | null {
-    const { language, timeZone } = store.getSettings();
-    return db.transaction((tx) => {
-      const waiting = tx
-        .select({ id: notificationEvents.id, event: notificationEvents.event })
-        .from(notificationEvents)
-        .where(and(eq(notificationEvents.channelId, channelId), isNull(notificationEvents.messageId)))
-        .orderBy(asc(notificationEvents.id))
-        .limit(MAX_EVENTS_PER_MESSAGE)
-        .all();
-      if (!waiting.length) return null;
-      // As many as fit: one line per event in a group message.
-      let take = waiting.length;
-      let message = renderMessage(waiting.map((w) => w.event), language, timeZone);
-      while (take > 1 && message.lines.join("\n").length + message.title.length > MAX_MESSAGE_CHARS) {
-        take = Math.max(1, Math.floor(take * 0.8));
-        message = renderMessage(waiting.slice(0, take).map((w) => w.event), language, timeZone);
-      }
-      const row = tx.insert(notificationMessages).values({ channelId, message, createdAt: now(), nextAttemptAt: now() }).returning({ id: notificationMessages.id }).get();
-      tx.update(notificationEvents)
-        .set({ messageId: row.id })
-        .where(inArray(notificationEvents.id, waiting.slice(0, take).map((w) => w.id)))
-        .run();
-      return { id: row.id, message };
-    });
+  /**
+   * Claims due messages — each channel's oldest pending message whose time has come and that no live claim holds —
+   * for this node, in one short statement. `channelId`: only that channel's.
+   */
+  async function claimDue(t: number, channelId?: number): Promise<Claimed[]> {
+    const at = await claimClock();
+    const skip = [...busy].filter((id) => id !== channelId);
+    const due = sql`(SELECT m.id FROM notification_messages m
+      WHERE m.status = 'pending' AND (m.next_attempt_at IS NULL OR m.next_attempt_at <= ${t})
+        AND (m.claimed_until IS NULL OR m.claimed_until <= ${at})
+        ${channelId === undefined ? sql`` : sql`AND m.channel_id = ${channelId}`}
+        ${skip.length ? sql`AND m.channel_id NOT IN (${sql.join(skip.map((id) => sql`${id}`), sql`, `)})` : sql``}
+        AND NOT EXISTS (SELECT 1 FROM notification_messages o WHERE o.channel_id = m.channel_id AND o.status = 'pending' AND o.id < m.id)
+      ORDER BY m.id LIMIT ${CLAIM_BATCH}${skipLocked})`;
+    return db.tx((tx) =>
+      tx.update(messages)
+        .set({ claimedBy: claimer, claimedUntil: at + claimMs })
+        .where(inArray(messages.id, due))
+        .returning({ id: messages.id, channelId: messages.channelId, message: messages.message, attempts: messages.attempts }),
+    );
   }
 
-  async function attempt(channelId: number, messageId: number, message: NotificationMessage, attempts: number): Promise<SendResult> {
-    const channel = store.channelForSending(channelId);
-    if (!channel) return { ok: false, error: "channel deleted", retryable: false };
+  /**
+   * Takes the channel's oldest waiting events into one new message, claimed by this node, when the channel has no
+   * pending message and its pace allows; otherwise says when to look again (`due`), or null: nothing waits.
+   */
+  async function compose(channelId: number, t: number): Promise<Claimed | { due: number | null } | null> {
+    const { language, timeZone } = await store.getSettings();
+    const at = await claimClock();
+    return db.tx(async (tx) => {
+      const channel = await first(tx.select({ type: channels.type, pacedAt: channels.pacedAt, paceGap: channels.paceGap }).from(channels).where(eq(channels.id, channelId)));
+      if (!channel) return null;
+      const pending = await first(tx.select({ id: messages.id }).from(messages).where(and(eq(messages.channelId, channelId), eq(messages.status, "pending"))).limit(1));
+      if (pending) return { due: t }; // composed meanwhile (by another node): sent first
+      const rows = await tx
+        .select({ id: events.id, event: events.event, createdAt: events.createdAt })
+        .from(events)
+        .where(waiting(channelId))
+        .orderBy(asc(events.id))
+        .limit(MAX_EVENTS_PER_MESSAGE);
+      if (!rows.length) return null;
+      // A full message's worth waiting goes at the provider's pace; fewer wait for the storm pacing and the gathering.
+      const minGap = minGapOf(channel.type);
+      const due = rows.length >= MAX_EVENTS_PER_MESSAGE
+        ? Math.max(channel.pacedAt + minGap, rows[0]!.createdAt)
+        : Math.max(channel.pacedAt + channel.paceGap, rows[0]!.createdAt + GATHER_MS);
+      if (due > t) return { due };
+      // As many as fit: one line per event in a group message.
+      let take = rows.length;
+      let message = renderMessage(rows.map((w) => w.event), language, timeZone);
+      while (take > 1 && message.lines.join("\n").length + message.title.length > MAX_MESSAGE_CHARS) {
+        take = Math.max(1, Math.floor(take * 0.8));
+        message = renderMessage(rows.slice(0, take).map((w) => w.event), language, timeZone);
+      }
+      const gap = t - channel.pacedAt > CALM_MS ? minGap : Math.min(MAX_GAP_MS, Math.max(minGap, channel.paceGap * 2));
+      await tx.update(channels).set({ pacedAt: t, paceGap: gap }).where(eq(channels.id, channelId));
+      const [row] = await tx
+        .insert(messages)
+        .values({ channelId, message, createdAt: now(), nextAttemptAt: t, claimedBy: claimer, claimedUntil: at + claimMs })
+        .returning({ id: messages.id });
+      await tx.update(events).set({ messageId: row!.id }).where(inArray(events.id, rows.slice(0, take).map((w) => w.id)));
+      return { id: row!.id, channelId, message, attempts: 0 };
+    }, { lock: `notifications.channel:${channelId}` });
+  }
+
+  /** Sends a claimed message (no transaction is open meanwhile), then writes the outcome and lets the claim go. */
+  async function attempt({ id, channelId, message, attempts }: Claimed): Promise<SendResult> {
+    const channel = await store.channelForSending(channelId);
     let result: SendResult;
-    if (!channel.enabled) {
+    if (!channel) result = { ok: false, error: "channel deleted", retryable: false };
+    else if (!channel.enabled) {
       // A disabled channel sends nothing; what was queued for it is closed, not held back for a flood on re-enable.
       result = { ok: false, error: "channel disabled", retryable: false };
     } else {
@@ -106,76 +170,69 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
     }
     const tries = attempts + 1;
     const at = now();
+    const released = { claimedBy: null, claimedUntil: null };
+    const ours = and(eq(messages.id, id), eq(messages.status, "pending"), eq(messages.claimedBy, claimer));
+    const write = async (set: Partial<typeof messages.$inferInsert>, where = ours) => (await orm.update(messages).set({ ...set, ...released }).where(where).returning({ id: messages.id })).length > 0;
     if (result.ok) {
-      db.update(notificationMessages).set({ status: "sent", attempts: tries, sentAt: at, nextAttemptAt: null, error: null }).where(eq(notificationMessages.id, messageId)).run();
-      store.recordOutcome(channelId, { ok: true });
+      // Delivered is a fact even if the claim ran out during a slow request: it ends the message for every node.
+      if (await write({ status: "sent", attempts: tries, sentAt: at, nextAttemptAt: null, error: null }, and(eq(messages.id, id), eq(messages.status, "pending")))) {
+        await store.recordOutcome(channelId, { ok: true });
+      }
     } else if (result.retryable && tries < MAX_ATTEMPTS) {
       // Retry-After is honoured, up to half an hour (a provider asking for a day would stall the channel).
-      const wait = Math.max(RETRY_DELAYS_MS[tries - 1], Math.min(result.retryAfterMs ?? 0, 30 * 60_000));
-      db.update(notificationMessages).set({ attempts: tries, nextAttemptAt: at + wait, error: result.error }).where(eq(notificationMessages.id, messageId)).run();
-      log.warn("notification send failed, will retry", { channelId, messageId, attempt: tries, error: result.error, retryInMs: wait });
-    } else {
-      db.update(notificationMessages).set({ status: "failed", attempts: tries, nextAttemptAt: null, error: result.error }).where(eq(notificationMessages.id, messageId)).run();
-      store.recordOutcome(channelId, { ok: false, error: result.error });
-      log.warn("notification failed", { channelId, messageId, attempts: tries, error: result.error });
+      const wait = Math.max(RETRY_DELAYS_MS[tries - 1]!, Math.min(result.retryAfterMs ?? 0, 30 * 60_000));
+      if (await write({ attempts: tries, nextAttemptAt: at + wait, error: result.error })) {
+        log.warn("notification send failed, will retry", { channelId, messageId: id, attempt: tries, error: result.error, retryInMs: wait });
+      } else log.warn("notification claim lost during the send", { channelId, messageId: id });
+    } else if (await write({ status: "failed", attempts: tries, nextAttemptAt: null, error: result.error })) {
+      await store.recordOutcome(channelId, { ok: false, error: result.error });
+      log.warn("notification failed", { channelId, messageId: id, attempts: tries, error: result.error });
     }
     return result;
   }
 
-  /** One channel's next step: retry its pending message when due, or send what waits when its pace allows. */
-  async function serveChannel(channelId: number, t: number): Promise<number | null> {
-    const pending = db
-      .select()
-      .from(notificationMessages)
-      .where(and(eq(notificationMessages.channelId, channelId), eq(notificationMessages.status, "pending")))
-      .orderBy(asc(notificationMessages.id))
-      .limit(1)
-      .get();
-    const channel = store.channelForSending(channelId);
-    const minGap = channel ? Math.max(1_000, Math.ceil(60_000 / providerFor(channel.type).perMinute)) : 1_000;
-    const p = paceOf(channelId, minGap);
-    if (pending) {
-      if ((pending.nextAttemptAt ?? 0) > t) return pending.nextAttemptAt;
-      await attempt(channelId, pending.id, pending.message, pending.attempts);
+  /**
+   * One channel's next step: send its due message (`claimed`: claimed already, null: none was), or compose and send
+   * what waits when its pace allows. Returns when to look again (null: nothing waits).
+   */
+  async function serveChannel(channelId: number, t: number, claimed?: Claimed | null): Promise<number | null> {
+    const mine = claimed === undefined ? (await claimDue(t, channelId))[0] : claimed;
+    if (mine) {
+      await attempt(mine);
       return t; // look again: more may be due
     }
-    const first = db
-      .select({ createdAt: notificationEvents.createdAt })
-      .from(notificationEvents)
-      .where(and(eq(notificationEvents.channelId, channelId), isNull(notificationEvents.messageId)))
-      .orderBy(asc(notificationEvents.id))
-      .limit(1)
-      .get();
-    if (!first) return null;
-    // A full message's worth waiting goes at the provider's pace; fewer wait for the storm pacing and the gathering.
-    const backlog = waitingEvents(and(eq(notificationEvents.channelId, channelId), isNull(notificationEvents.messageId)));
-    const due = backlog >= MAX_EVENTS_PER_MESSAGE ? Math.max(p.lastSentAt + minGap, first.createdAt) : Math.max(p.nextAt, first.createdAt + GATHER_MS);
-    if (due > t) return due;
-    const composed = composeMessage(channelId);
-    if (!composed) return null;
-    p.gap = t - p.lastSentAt > CALM_MS ? minGap : Math.min(MAX_GAP_MS, Math.max(minGap, p.gap * 2));
-    p.lastSentAt = t;
-    p.nextAt = t + p.gap;
-    await attempt(channelId, composed.id, composed.message, 0);
+    const pending = await first(
+      orm.select({ nextAttemptAt: messages.nextAttemptAt }).from(messages)
+        .where(and(eq(messages.channelId, channelId), eq(messages.status, "pending")))
+        .orderBy(asc(messages.id))
+        .limit(1),
+    );
+    // Not due yet, or another node is sending it.
+    if (pending) return (pending.nextAttemptAt ?? 0) > t ? pending.nextAttemptAt : t + RECHECK_MS;
+    const composed = await compose(channelId, t);
+    if (composed === null || !("id" in composed)) return composed?.due ?? null;
+    await attempt(composed);
     return t;
   }
 
   /** Serves every channel with work; returns when the next thing falls due (or null: nothing waits). */
   async function tick(): Promise<number | null> {
     const t = now();
-    const channels = new Set<number>([
-      ...db.selectDistinct({ id: notificationEvents.channelId }).from(notificationEvents).where(isNull(notificationEvents.messageId)).all().map((r) => r.id),
-      ...db.selectDistinct({ id: notificationMessages.channelId }).from(notificationMessages).where(eq(notificationMessages.status, "pending")).all().map((r) => r.id),
-    ]);
+    const withWork = await db.rows<{ id: number }>(sql`
+      SELECT c.id FROM notification_channels c
+      WHERE EXISTS (SELECT 1 FROM notification_events e WHERE e.channel_id = c.id AND e.message_id IS NULL)
+         OR EXISTS (SELECT 1 FROM notification_messages m WHERE m.channel_id = c.id AND m.status = 'pending')
+      ORDER BY c.id`);
+    const claimed = new Map((await claimDue(t)).map((c) => [c.channelId, c] as const));
+    const ids = new Set([...withWork.map((r) => r.id), ...claimed.keys()]);
     let next: number | null = null;
     await Promise.all(
-      [...channels].filter((id) => !busy.has(id)).map(async (id) => {
+      [...ids].filter((id) => !busy.has(id)).map(async (id) => {
         busy.add(id);
         try {
-          let due: number | null;
+          let due = await serveChannel(id, now(), claimed.get(id) ?? null);
           // Keep serving while something is due now (a backlog, retries that fell due together).
-          do due = await serveChannel(id, now());
-          while (due !== null && due <= now() && running);
+          while (due !== null && due <= now() && running) due = await serveChannel(id, now());
           if (due !== null && (next === null || due < next)) next = due;
         } catch (e) {
           log.error("notification outbox failed", { channelId: id, error: String((e as Error)?.stack ?? e) });
@@ -189,9 +246,9 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
   }
 
   function schedule(at: number | null) {
-    if (!running || at === null) return;
+    if (!running) return;
     if (timer) clearTimeout(timer);
-    timer = setTimeout(wake, Math.max(0, at - now()));
+    timer = setTimeout(wake, Math.max(0, Math.min(at ?? Infinity, now() + SWEEP_MS) - now()));
   }
 
   function wake() {
@@ -216,43 +273,50 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
   }
 
   return {
+    /** This outbox's name in its claims. */
+    node: claimer,
+
     /**
-     * Queues an event for channels (durably, before returning). `key` identifies the event: the same key for the
-     * same channel is ignored, so an event re-emitted after a restart is not sent twice. Returns how many channels
-     * took it.
+     * Queues an event for channels (durably, before resolving). `key` identifies the event: the same key for the
+     * same channel is ignored, so an event re-emitted after a restart is not sent twice. Resolves to how many
+     * channels took it.
      */
-    enqueue(channelIds: number[], event: NotificationEvent, key: string): number {
+    async enqueue(channelIds: number[], event: NotificationEvent, key: string): Promise<number> {
       if (!channelIds.length) return 0;
       const at = now();
-      const inserted = db
-        .insert(notificationEvents)
-        .values(channelIds.map((channelId) => ({ channelId, eventKey: key, event, createdAt: at })))
-        .onConflictDoNothing()
-        .returning({ id: notificationEvents.id })
-        .all().length;
+      const inserted = (
+        await orm
+          .insert(events)
+          .values(channelIds.map((channelId) => ({ channelId, eventKey: key, event, createdAt: at })))
+          .onConflictDoNothing()
+          .returning({ id: events.id })
+      ).length;
       if (inserted) wake();
       return inserted;
     },
 
     /** Sends a test message to a channel now (not queued: the answer is the provider's verdict) and logs it. */
     async sendTest(channelId: number, event: NotificationEvent): Promise<SendResult> {
-      const { language, timeZone } = store.getSettings();
+      const { language, timeZone } = await store.getSettings();
       const message = renderMessage([event], language, timeZone);
-      const row = db.insert(notificationMessages).values({ channelId, message, createdAt: now(), nextAttemptAt: null }).returning({ id: notificationMessages.id }).get();
-      db.insert(notificationEvents).values({ channelId, eventKey: `test:${row.id}`, event, createdAt: now(), messageId: row.id }).run();
+      const createdAt = now();
       // One try, final either way: a test that failed is reported, not retried behind the user's back.
-      const channel = store.channelForSending(channelId);
+      const channel = await store.channelForSending(channelId);
       let result: SendResult;
       try {
         result = channel ? await providerFor(channel.type).send(channel.config as never, message, ctx) : { ok: false, error: "channel deleted", retryable: false };
       } catch (e) {
         result = { ok: false, error: String((e as Error)?.message ?? e), retryable: false };
       }
-      db.update(notificationMessages)
-        .set(result.ok ? { status: "sent", attempts: 1, sentAt: now() } : { status: "failed", attempts: 1, error: result.error })
-        .where(eq(notificationMessages.id, row.id))
-        .run();
-      store.recordOutcome(channelId, result.ok ? { ok: true } : { ok: false, error: result.error });
+      // Logged with its verdict (never pending, so no outbox picks it up), unless the channel went meanwhile.
+      const outcome = result.ok ? { status: "sent" as const, sentAt: now(), error: null } : { status: "failed" as const, sentAt: null, error: result.error };
+      const logged = await db.tx(async (tx) => {
+        if (!(await first(tx.select({ id: channels.id }).from(channels).where(eq(channels.id, channelId))))) return false;
+        const [row] = await tx.insert(messages).values({ channelId, message, createdAt, nextAttemptAt: null, attempts: 1, ...outcome }).returning({ id: messages.id });
+        await tx.insert(events).values({ channelId, eventKey: `test:${row!.id}`, event, createdAt, messageId: row!.id });
+        return true;
+      });
+      if (logged) await store.recordOutcome(channelId, result.ok ? { ok: true } : { ok: false, error: result.error });
       return result;
     },
 
@@ -273,18 +337,14 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
     tick,
 
     /** Messages waiting or retrying, and events not yet in a message (the /metrics outbox backlog). */
-    backlog(): { messages: number; events: number } {
-      return {
-        messages: db.select({ n: count() }).from(notificationMessages).where(eq(notificationMessages.status, "pending")).get()!.n,
-        // Per channel, so each count is an index seek: `message_id IS NULL` alone scans every event ever sent.
-        events:
-          db.$client
-            .query<{ n: number }, []>(
-              `SELECT coalesce(sum((SELECT count(*) FROM notification_events e WHERE e.channel_id = c.id AND e.message_id IS NULL)), 0) AS n
-               FROM notification_channels c`,
-            )
-            .get()?.n ?? 0,
-      };
+    async backlog(): Promise<{ messages: number; events: number }> {
+      const [pending] = await orm.select({ n: count() }).from(messages).where(eq(messages.status, "pending"));
+      // Per channel, so each count is an index seek: `message_id IS NULL` alone scans every event ever sent.
+      const [waitingEvents] = await db.rows<{ n: number }>(
+        sql`SELECT coalesce(sum((SELECT count(*) FROM notification_events e WHERE e.channel_id = c.id AND e.message_id IS NULL)), 0) AS n
+            FROM notification_channels c`,
+      );
+      return { messages: Number(pending?.n ?? 0), events: Number(waitingEvents?.n ?? 0) };
     },
   };
 }

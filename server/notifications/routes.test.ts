@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createServices } from "../app";
-import { openDatabase } from "../db/open";
+import { createServices, type Services } from "../app";
+import type { Db } from "../db/database";
+import { testDb } from "../db/test-db";
 import { testApp } from "../test-support";
 import { startFake, type Fake } from "./providers/test-fake";
 import { CHANNEL_TYPES } from "./public";
@@ -9,14 +10,22 @@ import { CHANNEL_TYPES } from "./public";
 // overrides, test sends with the provider's verdict, the delivery log.
 
 let fake: Fake;
+const opened: { services: Services; db: Db }[] = [];
 beforeEach(() => {
   fake = startFake(() => new Response("ok"));
 });
-afterEach(() => fake.stop());
+afterEach(async () => {
+  fake.stop();
+  for (const { services, db } of opened.splice(0)) {
+    await services.notifications.stop();
+    await db.close();
+  }
+});
 
 async function setup() {
-  const db = openDatabase(":memory:");
+  const db = await testDb();
   const services = await createServices(db, { notifications: { send: { endpoints: { telegram: fake.url, resend: fake.url }, timeoutMs: 500 } } });
+  opened.push({ services, db });
   const t = await testApp({ db, services });
   const { token } = await t.signUp("alice");
   return { ...t, token };
@@ -233,13 +242,13 @@ describe("settings", () => {
   test("a monitor's or agent's override replaces the global part; DELETE returns to it; unknown targets are 404", async () => {
     const { call, token, services } = await setup();
     const id = (await call<{ channel: any }>("POST", "/api/notifications/channels", { token, body: { name: "Hook", type: "webhook", config: { url: `${fake.url}/` } } })).body.channel.id;
-    const monitor = services.monitors.create({ name: "Shop", url: "http://127.0.0.1:9/", active: false });
+    const monitor = await services.monitors.create({ name: "Shop", url: "http://127.0.0.1:9/", active: false });
     const path = `/api/notifications/settings/monitors/${monitor.id}`;
     const before = await call<{ settings: any; override: boolean }>("GET", path, { token });
     expect(before.body).toMatchObject({ override: false, settings: { channelIds: [], events: { down: true, recovery: true } } });
     const put = await call<{ settings: any; override: boolean }>("PUT", path, { token, body: monitorPart([id]) });
     expect(put.body).toMatchObject({ override: true, settings: monitorPart([id]) });
-    expect(services.notifications.store.effective("monitor", monitor.id).channelIds).toEqual([id]);
+    expect((await services.notifications.store.effective("monitor", monitor.id)).channelIds).toEqual([id]);
     expect((await call("GET", "/api/notifications/settings/overrides", { token })).body).toMatchObject({ monitors: [monitor.id], agents: [] });
     expect((await call("GET", "/api/notifications/settings/overrides")).status).toBe(401);
     const back = await call<{ settings: any; override: boolean }>("DELETE", path, { token });
@@ -247,16 +256,17 @@ describe("settings", () => {
 
     expect((await call("GET", "/api/notifications/settings/monitors/999", { token })).body).toMatchObject({ success: false, code: "MONITOR_NOT_FOUND" });
     expect((await call("PUT", "/api/notifications/settings/agents/999", { token, body: agentPart([]) })).status).toBe(404);
-    const agentToken = services.agents.createToken(1).token;
-    const agentId = services.agents.register(agentToken, "db-1", { hostname: "db-1", ips: [], os: "", kernel: "", arch: "", uptime: 0, agentVersion: "0" });
+    const agentToken = (await services.agents.createToken(1)).token;
+    const agentId = await services.agents.register(agentToken, "db-1", { hostname: "db-1", ips: [], os: "", kernel: "", arch: "", uptime: 0, agentVersion: "0" });
     const aid = typeof agentId === "string" ? 0 : agentId.agent.id;
     const agentPath = `/api/notifications/settings/agents/${aid}`;
     expect((await call("PUT", agentPath, { token, body: agentPart([id], 0) })).body.code).toBe("THRESHOLD_INVALID");
     expect((await call<{ override: boolean }>("PUT", agentPath, { token, body: agentPart([id]) })).body.override).toBe(true);
     expect((await call("GET", "/api/notifications/settings/overrides", { token })).body).toMatchObject({ monitors: [], agents: [aid] });
     // Deleting the agent drops its override.
-    services.agents.remove(aid);
-    expect(services.notifications.store.getOverride("agent", aid)).toBeNull();
+    await services.agents.remove(aid);
+    await services.notifications.idle();
+    expect(await services.notifications.store.getOverride("agent", aid)).toBeNull();
   });
 });
 

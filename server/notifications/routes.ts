@@ -62,39 +62,43 @@ export interface NotificationRouteDeps {
   outbox: Outbox;
   session: ReturnType<typeof sessions>;
   /** Whether a monitor / agent exists (an override for nothing is a 404). */
-  exists: (type: TargetType, id: number) => boolean;
+  exists: (type: TargetType, id: number) => boolean | Promise<boolean>;
 }
 
 export function notificationRoutes({ store, outbox, session, exists }: NotificationRouteDeps) {
-  const target = (type: TargetType, id: number) => {
-    if (!exists(type, id)) throw type === "monitor" ? notFound("MONITOR_NOT_FOUND", "Monitor not found") : notFound("AGENT_NOT_FOUND", "Agent not found");
+  const target = async (type: TargetType, id: number) => {
+    if (!(await exists(type, id))) throw type === "monitor" ? notFound("MONITOR_NOT_FOUND", "Monitor not found") : notFound("AGENT_NOT_FOUND", "Agent not found");
   };
-  const targetReply = (type: TargetType, id: number) => ({ success: true, settings: store.effective(type, id), override: store.getOverride(type, id) !== null });
+  const targetReply = async (type: TargetType, id: number) => ({
+    success: true,
+    settings: await store.effective(type, id),
+    override: (await store.getOverride(type, id)) !== null,
+  });
 
   return (
     new Elysia({ prefix: "/api/notifications", detail: { tags: ["notifications"] } })
       .use(session)
       // --- channels ----------------------------------------------------------------------------------------------
-      .get("/channels", () => ({ success: true, channels: store.listChannels() }), { auth: "user", detail: doc("List the channels (secrets masked)") })
+      .get("/channels", async () => ({ success: true, channels: await store.listChannels() }), { auth: "user", detail: doc("List the channels (secrets masked)") })
       .post(
         "/channels",
-        ({ body, set }) => {
-          const channel = store.createChannel({ name: body.name, type: body.type, enabled: body.enabled, config: body.config ?? {} });
+        async ({ body, set }) => {
+          const channel = await store.createChannel({ name: body.name, type: body.type, enabled: body.enabled, config: body.config ?? {} });
           set.status = 201;
           return { success: true, message: "Channel created", channel };
         },
         { auth: "user", body: channelBody, detail: doc("Create a channel") },
       )
-      .get("/channels/:id", ({ params }) => ({ success: true, channel: store.getChannel(params.id) }), { auth: "user", params: idParams("channel"), detail: doc("A channel (secrets masked)") })
+      .get("/channels/:id", async ({ params }) => ({ success: true, channel: await store.getChannel(params.id) }), { auth: "user", params: idParams("channel"), detail: doc("A channel (secrets masked)") })
       .put(
         "/channels/:id",
-        ({ params, body }) => ({ success: true, message: "Channel updated", channel: store.updateChannel(params.id, body) }),
+        async ({ params, body }) => ({ success: true, message: "Channel updated", channel: await store.updateChannel(params.id, body) }),
         { auth: "user", params: idParams("channel"), body: channelBody, detail: doc("Update a channel (a masked secret sent back keeps the stored one)") },
       )
       .delete(
         "/channels/:id",
-        ({ params }) => {
-          store.deleteChannel(params.id);
+        async ({ params }) => {
+          await store.deleteChannel(params.id);
           return { success: true, message: "Channel deleted" };
         },
         { auth: "user", params: idParams("channel"), detail: doc("Delete a channel") },
@@ -102,7 +106,7 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
       .post(
         "/channels/:id/test",
         async ({ params }) => {
-          const channel = store.getChannel(params.id);
+          const channel = await store.getChannel(params.id);
           const result = await outbox.sendTest(channel.id, {
             kind: "test",
             target: { type: "channel", id: channel.id, name: channel.name },
@@ -116,20 +120,20 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
         { auth: "user", params: idParams("channel"), detail: doc("Send a test message through a channel", 502) },
       )
       // --- settings ----------------------------------------------------------------------------------------------
-      .get("/settings", () => ({ success: true, settings: store.getSettings() }), { auth: "user", detail: doc("The global notification settings") })
+      .get("/settings", async () => ({ success: true, settings: await store.getSettings() }), { auth: "user", detail: doc("The global notification settings") })
       .put(
         "/settings",
-        ({ body }) => {
+        async ({ body }) => {
           checkThresholds(body.agent);
           if (body.timeZone !== undefined && !isTimeZone(body.timeZone)) throw badRequest("VALIDATION", `Unknown time zone: ${JSON.stringify(body.timeZone).slice(0, 80)}`);
-          const current = store.getSettings();
+          const current = await store.getSettings();
           const next: NotificationSettings = {
             monitor: monitorSettings(body.monitor),
             agent: body.agent,
             language: body.language ?? current.language,
             timeZone: body.timeZone ?? current.timeZone,
           };
-          return { success: true, message: "Notification settings saved", settings: store.saveSettings(next) };
+          return { success: true, message: "Notification settings saved", settings: await store.saveSettings(next) };
         },
         {
           auth: "user",
@@ -143,42 +147,42 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
         },
       )
       // Which monitors and agents have their own settings: the override lists mark them without one call per row.
-      .get("/settings/overrides", () => ({ success: true, monitors: store.overrideIds("monitor"), agents: store.overrideIds("agent") }), { auth: "user", detail: doc("Which monitors and agents have their own settings") })
-      .get("/settings/monitors/:id", ({ params }) => (target("monitor", params.id), targetReply("monitor", params.id)), { auth: "user", params: idParams("monitor"), detail: doc("A monitor's effective settings, and whether it has its own") })
+      .get("/settings/overrides", async () => ({ success: true, monitors: await store.overrideIds("monitor"), agents: await store.overrideIds("agent") }), { auth: "user", detail: doc("Which monitors and agents have their own settings") })
+      .get("/settings/monitors/:id", async ({ params }) => (await target("monitor", params.id), targetReply("monitor", params.id)), { auth: "user", params: idParams("monitor"), detail: doc("A monitor's effective settings, and whether it has its own") })
       .put(
         "/settings/monitors/:id",
-        ({ params, body }) => {
-          target("monitor", params.id);
-          store.saveOverride("monitor", params.id, monitorSettings(body));
-          return { ...targetReply("monitor", params.id), message: "Notification settings saved" };
+        async ({ params, body }) => {
+          await target("monitor", params.id);
+          await store.saveOverride("monitor", params.id, monitorSettings(body));
+          return { ...(await targetReply("monitor", params.id)), message: "Notification settings saved" };
         },
         { auth: "user", params: idParams("monitor"), body: monitorPart, detail: doc("Give a monitor its own settings") },
       )
       .delete(
         "/settings/monitors/:id",
-        ({ params }) => {
-          target("monitor", params.id);
-          store.deleteOverride("monitor", params.id);
+        async ({ params }) => {
+          await target("monitor", params.id);
+          await store.deleteOverride("monitor", params.id);
           return targetReply("monitor", params.id);
         },
         { auth: "user", params: idParams("monitor"), detail: doc("Return a monitor to the global settings") },
       )
-      .get("/settings/agents/:id", ({ params }) => (target("agent", params.id), targetReply("agent", params.id)), { auth: "user", params: idParams("agent"), detail: doc("An agent's effective settings, and whether it has its own") })
+      .get("/settings/agents/:id", async ({ params }) => (await target("agent", params.id), targetReply("agent", params.id)), { auth: "user", params: idParams("agent"), detail: doc("An agent's effective settings, and whether it has its own") })
       .put(
         "/settings/agents/:id",
-        ({ params, body }) => {
-          target("agent", params.id);
+        async ({ params, body }) => {
+          await target("agent", params.id);
           checkThresholds(body);
-          store.saveOverride("agent", params.id, body);
-          return { ...targetReply("agent", params.id), message: "Notification settings saved" };
+          await store.saveOverride("agent", params.id, body);
+          return { ...(await targetReply("agent", params.id)), message: "Notification settings saved" };
         },
         { auth: "user", params: idParams("agent"), body: agentPart, detail: doc("Give an agent its own settings") },
       )
       .delete(
         "/settings/agents/:id",
-        ({ params }) => {
-          target("agent", params.id);
-          store.deleteOverride("agent", params.id);
+        async ({ params }) => {
+          await target("agent", params.id);
+          await store.deleteOverride("agent", params.id);
           return targetReply("agent", params.id);
         },
         { auth: "user", params: idParams("agent"), detail: doc("Return an agent to the global settings") },
@@ -186,9 +190,9 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
       // --- the delivery log --------------------------------------------------------------------------------------
       .get(
         "/deliveries",
-        ({ query }) => {
-          if (query.channelId !== undefined) store.getChannel(query.channelId); // 404 for an unknown channel
-          return { success: true, deliveries: store.deliveries({ channelId: query.channelId, limit: query.limit ?? 50 }) };
+        async ({ query }) => {
+          if (query.channelId !== undefined) await store.getChannel(query.channelId); // 404 for an unknown channel
+          return { success: true, deliveries: await store.deliveries({ channelId: query.channelId, limit: query.limit ?? 50 }) };
         },
         {
           auth: "user",

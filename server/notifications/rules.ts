@@ -5,8 +5,10 @@
 // - Usage thresholds: an alert once usage is at or above the threshold in 2 reports in a row, then nothing until it
 //   has fallen back below (hysteresis). Each disk is its own condition, named by its mount point.
 // - Reminders while a monitor stays down, when its settings ask for them.
+// Events are handled one at a time, in the order they came (each awaits the database): a queue, drained in the
+// background; idle() resolves once it is empty (tests await it instead of sleeping).
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../db/open";
+import { first, type Db } from "../db/database";
 import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
 import type { AgentState } from "../agents/service";
@@ -15,7 +17,6 @@ import type { AgentStatusEvent } from "../agents/service";
 import type { NotificationEvent } from "./public";
 import type { Outbox } from "./outbox";
 import type { NotificationStore, TargetType } from "./store";
-import { notificationAlerts, notificationChannels } from "./tables";
 
 /** Reports in a row at or above a threshold before it alerts. */
 export const THRESHOLD_REPORTS = 2;
@@ -30,6 +31,11 @@ export interface RulesOptions {
   monitorNow?: (id: number) => { name: string; down: boolean } | undefined;
   log?: Logger;
   now?: () => number;
+  /**
+   * Which node acts, when several share the database (server/cluster/service.ts): agent threshold alerts are judged
+   * by the agent's owner, reminders by the leader. Status changes carry `remote` instead. Alone, this node does all.
+   */
+  decides?: { agent(id: number): boolean; reminders(): boolean };
 }
 
 /** What a monitor's message names: its target and its type's facts (port, record, keyword, last push). */
@@ -37,38 +43,50 @@ function monitorFacts(e: MonitorStatusEvent): NotificationEvent["facts"] {
   return { url: e.url, checkType: e.type, ...e.facts };
 }
 
-export function createRules({ db, bus, store, outbox, monitorNow = () => undefined, log = silentLogger, now = Date.now }: RulesOptions) {
+/** What a threshold rule needs of an agent report, taken when it arrives (the agent's state moves on meanwhile). */
+type Report = Pick<AgentState, "id" | "name" | "hostname" | "latest">;
+
+export function createRules({ db, bus, store, outbox, monitorNow = () => undefined, log = silentLogger, now = Date.now, decides = EVERYTHING }: RulesOptions) {
+  const { orm } = db;
+  const { notificationAlerts, notificationChannels } = db.t;
   // The raised alerts, also in memory: agent reports check them on every sample, and should not need a query.
-  const raised = new Set(db.select().from(notificationAlerts).all().map((a) => `${a.targetType}:${a.targetId}:${a.condition}`));
-  const alertRow = (type: TargetType, id: number, condition: string) =>
-    raised.has(`${type}:${id}:${condition}`)
-      ? db.select().from(notificationAlerts)
-          .where(and(eq(notificationAlerts.targetType, type), eq(notificationAlerts.targetId, id), eq(notificationAlerts.condition, condition)))
-          .get()
-      : undefined;
-  const clearAlert = (type: TargetType, id: number, condition: string) => {
+  const raised = new Set<string>();
+  const alertWhere = (type: TargetType, id: number, condition: string) =>
+    and(eq(notificationAlerts.targetType, type), eq(notificationAlerts.targetId, id), eq(notificationAlerts.condition, condition));
+  /**
+   * The alert raised for a condition. `exact`: ask the database even when memory knows none (status changes, which
+   * are rare: another node may have raised it); reports trust memory.
+   */
+  async function alertRow(type: TargetType, id: number, condition: string, exact = false) {
+    const key = `${type}:${id}:${condition}`;
+    if (!exact && !raised.has(key)) return undefined;
+    const row = await first(orm.select().from(notificationAlerts).where(alertWhere(type, id, condition)));
+    if (row) raised.add(key);
+    else raised.delete(key);
+    return row;
+  }
+  const clearAlert = async (type: TargetType, id: number, condition: string) => {
     raised.delete(`${type}:${id}:${condition}`);
-    db.delete(notificationAlerts)
-      .where(and(eq(notificationAlerts.targetType, type), eq(notificationAlerts.targetId, id), eq(notificationAlerts.condition, condition)))
-      .run();
+    await orm.delete(notificationAlerts).where(alertWhere(type, id, condition));
   };
 
   /** A deleted monitor or agent: its override and alerts go. */
-  function forget(type: TargetType, id: number) {
-    store.forgetTarget(type, id);
+  async function forget(type: TargetType, id: number) {
+    await store.forgetTarget(type, id);
     for (const key of raised) if (key.startsWith(`${type}:${id}:`)) raised.delete(key);
   }
 
   /** The enabled channels among `ids`. */
-  function liveChannels(ids: number[]): number[] {
+  async function liveChannels(ids: number[]): Promise<number[]> {
     if (!ids.length) return [];
-    const enabled = new Set(db.select({ id: notificationChannels.id }).from(notificationChannels).where(eq(notificationChannels.enabled, true)).all().map((r) => r.id));
+    const rows = await orm.select({ id: notificationChannels.id }).from(notificationChannels).where(eq(notificationChannels.enabled, true));
+    const enabled = new Set(rows.map((r) => r.id));
     return ids.filter((id) => enabled.has(id));
   }
 
   /** Queues an event for the target's channels; true when at least one channel took it. */
-  function send(channelIds: number[], event: NotificationEvent, key: string): boolean {
-    return outbox.enqueue(liveChannels(channelIds), event, key) > 0;
+  async function send(channelIds: number[], event: NotificationEvent, key: string): Promise<boolean> {
+    return (await outbox.enqueue(await liveChannels(channelIds), event, key)) > 0;
   }
 
   /**
@@ -76,61 +94,63 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
    * `since`: when the trouble began (a monitor's first failed check, an agent's last report), which recoveries and
    * reminders count from; the event's time by default.
    */
-  function raise(type: TargetType, id: number, condition: string, event: NotificationEvent, wanted: boolean, channelIds: number[], since = event.time) {
-    if (alertRow(type, id, condition)) return;
+  async function raise(type: TargetType, id: number, condition: string, event: NotificationEvent, wanted: boolean, channelIds: number[], since = event.time, exact = false) {
+    if (await alertRow(type, id, condition, exact)) return;
     if (!wanted) return;
-    if (send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`)) {
-      db.insert(notificationAlerts).values({ targetType: type, targetId: id, condition, since, lastNotifiedAt: now() }).onConflictDoNothing().run();
+    if (await send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`)) {
+      await orm.insert(notificationAlerts).values({ targetType: type, targetId: id, condition, since, lastNotifiedAt: now() }).onConflictDoNothing();
       raised.add(`${type}:${id}:${condition}`);
     }
   }
 
   /** Clears an alert; sends the recovery only if the alert had been sent (and the settings want recoveries). */
-  function settle(type: TargetType, id: number, condition: string, event: NotificationEvent | null, wanted: boolean, channelIds: number[]) {
-    const alert = alertRow(type, id, condition);
+  async function settle(type: TargetType, id: number, condition: string, event: NotificationEvent | null, wanted: boolean, channelIds: number[], exact = false) {
+    const alert = await alertRow(type, id, condition, exact);
     if (!alert) return;
-    clearAlert(type, id, condition);
+    await clearAlert(type, id, condition);
     if (event && wanted) {
       event.facts.downtimeSeconds = Math.max(0, Math.round((event.time - alert.since) / 1000));
-      send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`);
+      await send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`);
     }
   }
 
-  function onMonitorStatus(e: MonitorStatusEvent) {
-    const s = store.effective("monitor", e.monitorId);
+  async function onMonitorStatus(e: MonitorStatusEvent) {
     const target = { type: "monitor" as const, id: e.monitorId, name: e.name };
     if (e.to === "down" && e.from !== "down") {
+      const s = await store.effective("monitor", e.monitorId);
       const event: NotificationEvent = {
         kind: "down",
         target,
         time: e.at,
         facts: { ...monitorFacts(e), httpStatus: e.httpStatus ?? null, error: e.error ?? null, responseTime: e.responseTime ?? null },
       };
-      raise("monitor", e.monitorId, "down", event, s.enabled && s.events.down, s.channelIds, e.failingSince);
+      await raise("monitor", e.monitorId, "down", event, s.enabled && s.events.down, s.channelIds, e.failingSince, true);
     } else if (e.to === "up" && e.from === "down") {
+      const s = await store.effective("monitor", e.monitorId);
       const event: NotificationEvent = { kind: "recovery", target, time: e.at, facts: { ...monitorFacts(e), httpStatus: e.httpStatus ?? null, responseTime: e.responseTime ?? null } };
-      settle("monitor", e.monitorId, "down", event, s.enabled && s.events.recovery, s.channelIds);
+      await settle("monitor", e.monitorId, "down", event, s.enabled && s.events.recovery, s.channelIds, true);
     }
   }
 
-  function onAgentStatus(e: AgentStatusEvent) {
-    const s = store.effective("agent", e.agentId);
+  async function onAgentStatus(e: AgentStatusEvent) {
     const target = { type: "agent" as const, id: e.agentId, name: e.name };
     if (e.to === "offline") {
+      const s = await store.effective("agent", e.agentId);
       const facts = { lastSeenAt: e.lastSeenAt, address: e.lastAddress };
-      raise("agent", e.agentId, "offline", { kind: "offline", target, time: e.at, facts }, s.enabled && s.events.offline, s.channelIds, e.lastSeenAt ?? e.at);
+      await raise("agent", e.agentId, "offline", { kind: "offline", target, time: e.at, facts }, s.enabled && s.events.offline, s.channelIds, e.lastSeenAt ?? e.at, true);
     } else if (e.to === "online" && e.from === "offline") {
-      settle("agent", e.agentId, "offline", { kind: "online", target, time: e.at, facts: {} }, s.enabled && s.events.online, s.channelIds);
+      const s = await store.effective("agent", e.agentId);
+      await settle("agent", e.agentId, "offline", { kind: "online", target, time: e.at, facts: {} }, s.enabled && s.events.online, s.channelIds, true);
     }
   }
 
   // Reports in a row at or above each threshold, per agent and condition (in memory: a restart starts counting anew).
   const streaks = new Map<string, number>();
 
-  function onAgentReport(state: AgentState) {
+  async function onAgentReport(state: Report) {
     const sample = state.latest;
     if (!sample) return;
-    const s = store.effective("agent", state.id);
+    const s = await store.effective("agent", state.id);
     const target = { type: "agent" as const, id: state.id, name: state.name };
     const readings: { condition: string; kind: "cpu" | "memory" | "disk"; usage: number; mountPoint?: string }[] = [
       { condition: "cpu", kind: "cpu", usage: sample.cpu.usage },
@@ -151,20 +171,23 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
             time: sample.time,
             facts: { hostname: state.hostname, usage: r.usage, threshold, ...(r.mountPoint ? { mountPoint: r.mountPoint } : {}) },
           };
-          raise("agent", state.id, r.condition, event, s.enabled && s.events[r.kind], s.channelIds);
+          await raise("agent", state.id, r.condition, event, s.enabled && s.events[r.kind], s.channelIds);
         }
       } else {
         streaks.delete(key);
         // Back below: re-armed, no message (the spec's events are the crossings upwards).
-        settle("agent", state.id, r.condition, null, false, []);
+        await settle("agent", state.id, r.condition, null, false, []);
       }
     }
   }
 
-  function remind() {
+  async function remindNow() {
     const t = now();
-    for (const a of db.select().from(notificationAlerts).where(and(eq(notificationAlerts.targetType, "monitor"), eq(notificationAlerts.condition, "down"))).all()) {
-      const s = store.effective("monitor", a.targetId);
+    const down = await orm.select().from(notificationAlerts)
+      .where(and(eq(notificationAlerts.targetType, "monitor"), eq(notificationAlerts.condition, "down")))
+      .orderBy(notificationAlerts.targetId);
+    for (const a of down) {
+      const s = await store.effective("monitor", a.targetId);
       if (!s.enabled || s.reminderMinutes <= 0 || t - a.lastNotifiedAt < s.reminderMinutes * 60_000) continue;
       const monitor = monitorNow(a.targetId);
       if (!monitor?.down) continue;
@@ -174,21 +197,23 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
         time: t,
         facts: { downtimeSeconds: Math.round((t - a.since) / 1000) },
       };
-      send(s.channelIds, event, `reminder:monitor:${a.targetId}:${a.lastNotifiedAt}`);
-      db.update(notificationAlerts)
-        .set({ lastNotifiedAt: t })
-        .where(and(eq(notificationAlerts.targetType, "monitor"), eq(notificationAlerts.targetId, a.targetId), eq(notificationAlerts.condition, "down")))
-        .run();
+      await send(s.channelIds, event, `reminder:monitor:${a.targetId}:${a.lastNotifiedAt}`);
+      await orm.update(notificationAlerts).set({ lastNotifiedAt: t }).where(alertWhere("monitor", a.targetId, "down"));
     }
   }
 
-  const guarded = <T>(what: string, fn: (x: T) => void) => (x: T) => {
-    try {
-      fn(x);
-    } catch (e) {
-      log.error("notification rule failed", { what, error: String((e as Error)?.stack ?? e) });
-    }
-  };
+  // The queue: each piece of work starts when the one before has finished; a failure is logged and the next runs.
+  let queue: Promise<void> = Promise.resolve();
+  function run(what: string, fn: () => Promise<void>): Promise<void> {
+    queue = queue.then(fn).catch((e) => log.error("notification rule failed", { what, error: String((e as Error)?.stack ?? e) }));
+    return queue;
+  }
+  const handle = <T>(what: string, fn: (x: T) => Promise<void>) => (x: T) => void run(what, () => fn(x));
+
+  // First of all: what is raised already (events that arrive meanwhile wait for it).
+  void run("load", async () => {
+    for (const a of await orm.select().from(notificationAlerts)) raised.add(`${a.targetType}:${a.targetId}:${a.condition}`);
+  });
 
   let reminderTimer: ReturnType<typeof setInterval> | null = null;
   const off: (() => void)[] = [];
@@ -196,29 +221,41 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
   return {
     start() {
       off.push(
-        bus.on("monitor.status", guarded("monitor.status", onMonitorStatus)),
-        bus.on("monitor.change", guarded("monitor.change", (e) => {
-          if (e.action === "deleted") forget("monitor", e.monitorId);
+        // Another node's checks and agents' presence are notified by that node.
+        bus.on("monitor.status", (e) => !e.remote && handle("monitor.status", onMonitorStatus)(e)),
+        bus.on("monitor.change", handle("monitor.change", async (e) => {
+          if (e.remote) return;
+          if (e.action === "deleted") await forget("monitor", e.monitorId);
         })),
-        bus.on("agent.status", guarded("agent.status", onAgentStatus)),
-        bus.on("agent.report", guarded("agent.report", onAgentReport)),
-        bus.on("agent.change", guarded("agent.change", (e) => {
+        bus.on("agent.status", (e) => !e.remote && handle("agent.status", onAgentStatus)(e)),
+        // The report as it is now: handled later, when the agent's state may have moved on.
+        bus.on("agent.report", (state) => decides.agent(state.id) && handle("agent.report", onAgentReport)({ id: state.id, name: state.name, hostname: state.hostname, latest: state.latest })),
+        bus.on("agent.change", handle("agent.change", async (e) => {
           if (e.kind === "deleted") {
-            forget("agent", e.agentId);
+            await forget("agent", e.agentId);
             for (const key of streaks.keys()) if (key.startsWith(`${e.agentId}:`)) streaks.delete(key);
           }
         })),
       );
-      reminderTimer = setInterval(guarded("reminders", remind), REMINDER_CHECK_MS);
+      reminderTimer = setInterval(() => decides.reminders() && void run("reminders", remindNow), REMINDER_CHECK_MS);
     },
     stop() {
       for (const f of off.splice(0)) f();
       if (reminderTimer) clearInterval(reminderTimer);
       reminderTimer = null;
     },
-    /** For tests: the reminder pass now. */
-    remind,
+    /** The reminder pass now (queued behind the events before it); resolves when it is done. */
+    remind: () => run("reminders", remindNow),
+    /** Resolves once every event received so far has been handled (its notifications queued in the outbox). */
+    async idle(): Promise<void> {
+      for (let seen = queue; ; seen = queue) {
+        await seen;
+        if (seen === queue) return;
+      }
+    },
   };
 }
 
 export type Rules = ReturnType<typeof createRules>;
+
+const EVERYTHING = { agent: () => true, reminders: () => true };

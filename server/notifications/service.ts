@@ -1,5 +1,5 @@
 // Notifications as one service: the store, the persistent outbox that sends, and the rules that listen to the bus.
-import type { Db } from "../db/open";
+import type { Db } from "../db/database";
 import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
 import { ALLOW_PRIVATE, guardedFetch, type TargetPolicy } from "../net/targets";
@@ -18,13 +18,21 @@ export interface NotificationServiceOptions {
   now?: () => number;
   /** Which addresses webhooks may reach (server/net/targets.ts); private ones by default. */
   targets?: TargetPolicy;
+  /** This node's name in the outbox's claims (several nodes may share one PostgreSQL database). */
+  node?: string;
+  /**
+   * Which node acts, when several share the database (server/cluster/service.ts): agent threshold alerts are judged
+   * by the agent's owner, reminders by the leader. Status changes carry `remote` instead. Alone, this node does all.
+   */
+  decides?: { agent(id: number): boolean; reminders(): boolean };
 }
 
 /** Every provider request gives up after this long (then the outbox retries with backoff). */
 export const SEND_TIMEOUT_MS = 10_000;
 
-export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, now = Date.now, targets = ALLOW_PRIVATE }: NotificationServiceOptions) {
-  const store = createNotificationStore(db, now);
+export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, now = Date.now, targets = ALLOW_PRIVATE, node, decides }: NotificationServiceOptions) {
+  const store = createNotificationStore(db, now, () => bus.emit("settings.change", { area: "notifications" }));
+  bus.on("settings.change", (e) => e.remote && e.area === "notifications" && store.dropCaches());
   const ctx: SendContext = {
     // Provider requests never follow redirects (http.ts), so checking the first address covers them.
     fetch: guardedFetch(targets, send.fetch ?? fetch),
@@ -32,18 +40,21 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     endpoints: send.endpoints ?? { telegram: "https://api.telegram.org", resend: "https://api.resend.com" },
     now: send.now ?? now,
   };
-  const outbox = createOutbox({ db, store, ctx, log, now });
-  const rules = createRules({ db, bus, store, outbox, monitorNow, log, now });
+  const outbox = createOutbox({ db, store, ctx, log, now, node });
+  const rules = createRules({ db, bus, store, outbox, monitorNow, log, now, decides });
   // The rules listen from the start (events are queued durably even before the sender runs).
   rules.start();
   return {
     store,
     outbox,
     rules,
+    /** Resolves once the events received so far are handled (their notifications queued): for tests. */
+    idle: () => rules.idle(),
     /** Starts sending (and resumes what a previous run left pending). */
     start: () => outbox.start(),
     async stop() {
       rules.stop();
+      await rules.idle();
       await outbox.stop();
     },
   };

@@ -1,7 +1,6 @@
 // Channels, settings (global and per target) and the delivery log: the storage side of notifications.
-import { and, desc, eq, inArray } from "drizzle-orm";
-import type { Db } from "../db/open";
-import { settings as settingsTable } from "../db/schema";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { first, type Db, type Orm } from "../db/database";
 import { badRequest, notFound } from "../http/errors";
 import { maskConfig, mergeSecrets } from "./providers/mask";
 import { providerFor } from "./providers/index";
@@ -14,9 +13,11 @@ import {
   type NotificationSettings,
   type PublicChannel,
 } from "./public";
-import { notificationAlerts, notificationChannels, notificationEvents, notificationMessages, notificationOverrides } from "./tables";
+import type { notificationChannels } from "./tables";
 
 const SETTINGS_KEY = "notifications";
+/** Serialises the writes of settings (global and per target) with channel deletion, on every node. */
+const SETTINGS_LOCK = "notifications.settings";
 /** A channel is shown as failing once this many sends in a row have failed for good. */
 export const FAILING_AFTER = 3;
 
@@ -78,11 +79,16 @@ function validType(type: unknown): ChannelType {
   return type as ChannelType;
 }
 
-export function createNotificationStore(db: Db, now: () => number = Date.now) {
-  const channelRow = (id: number) => db.select().from(notificationChannels).where(eq(notificationChannels.id, id)).get();
+/**
+ * `onWrite`: settings or overrides were written here (the cluster tells the other nodes, which drop their caches).
+ */
+export function createNotificationStore(db: Db, now: () => number = Date.now, onWrite: () => void = () => {}) {
+  const { orm } = db;
+  const { settings: settingsTable, notificationAlerts, notificationChannels, notificationEvents, notificationMessages, notificationOverrides } = db.t;
+  const channelRow = (id: number, q: Orm = orm) => first(q.select().from(notificationChannels).where(eq(notificationChannels.id, id)));
 
-  function readGlobal(): NotificationSettings {
-    const raw = db.select().from(settingsTable).where(eq(settingsTable.key, SETTINGS_KEY)).get()?.value;
+  async function readGlobal(q: Orm = orm): Promise<NotificationSettings> {
+    const raw = (await first(q.select().from(settingsTable).where(eq(settingsTable.key, SETTINGS_KEY))))?.value;
     const stored = raw ? (JSON.parse(raw) as Partial<NotificationSettings>) : {};
     return {
       monitor: { ...DEFAULT_SETTINGS.monitor, ...stored.monitor, events: { ...DEFAULT_SETTINGS.monitor.events, ...stored.monitor?.events } },
@@ -97,14 +103,20 @@ export function createNotificationStore(db: Db, now: () => number = Date.now) {
     };
   }
 
+  const writeGlobal = async (q: Orm, value: string) => {
+    await q.insert(settingsTable).values({ key: SETTINGS_KEY, value }).onConflictDoUpdate({ target: settingsTable.key, set: { value } });
+  };
+
   /** Refuses channel ids that do not exist (400), so settings never point nowhere. */
-  function checkChannelIds(ids: number[]) {
+  async function checkChannelIds(q: Orm, ids: number[]) {
     const unique = [...new Set(ids)];
     if (!unique.length) return unique;
-    const found = db.select({ id: notificationChannels.id }).from(notificationChannels).where(inArray(notificationChannels.id, unique)).all();
+    const found = await q.select({ id: notificationChannels.id }).from(notificationChannels).where(inArray(notificationChannels.id, unique));
     if (found.length !== unique.length) throw badRequest("CHANNEL_UNKNOWN", "One of the chosen channels does not exist");
     return unique;
   }
+
+  const overrideWhere = (type: TargetType, id: number) => and(eq(notificationOverrides.targetType, type), eq(notificationOverrides.targetId, id));
 
   // Settings are read on every event: cached, dropped on every write.
   let globalCache: NotificationSettings | null = null;
@@ -112,33 +124,29 @@ export function createNotificationStore(db: Db, now: () => number = Date.now) {
 
   return {
     // --- channels ----------------------------------------------------------------------------------------------
-    listChannels: (): PublicChannel[] => db.select().from(notificationChannels).orderBy(notificationChannels.id).all().map(toPublicChannel),
+    listChannels: async (): Promise<PublicChannel[]> => (await orm.select().from(notificationChannels).orderBy(notificationChannels.id)).map(toPublicChannel),
 
-    getChannel(id: number): PublicChannel {
-      const row = channelRow(id);
+    async getChannel(id: number): Promise<PublicChannel> {
+      const row = await channelRow(id);
       if (!row) throw channelNotFound();
       return toPublicChannel(row);
     },
 
     /** The stored channel with its secrets, for sending only. */
-    channelForSending: (id: number): ChannelRow | undefined => channelRow(id),
+    channelForSending: (id: number): Promise<ChannelRow | undefined> => channelRow(id),
 
-    createChannel(input: { name: unknown; type: unknown; enabled?: boolean; config: Record<string, unknown> }): PublicChannel {
+    async createChannel(input: { name: unknown; type: unknown; enabled?: boolean; config: Record<string, unknown> }): Promise<PublicChannel> {
       const name = validName(input.name);
       const type = validType(input.type);
       const config = validConfig(type, input.config ?? {});
       const at = now();
-      const row = db
-        .insert(notificationChannels)
-        .values({ name, type, enabled: input.enabled ?? true, config, createdAt: at, updatedAt: at })
-        .returning()
-        .get();
-      return toPublicChannel(row);
+      const [row] = await orm.insert(notificationChannels).values({ name, type, enabled: input.enabled ?? true, config, createdAt: at, updatedAt: at }).returning();
+      return toPublicChannel(row!);
     },
 
     /** Absent fields keep their value; secret config fields left out or sent back masked keep theirs. */
-    updateChannel(id: number, input: { name?: unknown; type?: unknown; enabled?: boolean; config?: Record<string, unknown> }): PublicChannel {
-      const row = channelRow(id);
+    async updateChannel(id: number, input: { name?: unknown; type?: unknown; enabled?: boolean; config?: Record<string, unknown> }): Promise<PublicChannel> {
+      const row = await channelRow(id);
       if (!row) throw channelNotFound();
       const name = input.name === undefined ? row.name : validName(input.name);
       const type = input.type === undefined ? row.type : validType(input.type);
@@ -148,125 +156,132 @@ export function createNotificationStore(db: Db, now: () => number = Date.now) {
         const incoming = input.config ?? {};
         config = validConfig(type, type === row.type ? mergeSecrets(providerFor(type), row.config, incoming) : incoming);
       }
-      const updated = db
-        .update(notificationChannels)
-        .set({ name, type, config, enabled: input.enabled ?? row.enabled, updatedAt: now() })
-        .where(eq(notificationChannels.id, id))
-        .returning()
-        .get();
+      const updated = await first(
+        orm.update(notificationChannels)
+          .set({ name, type, config, enabled: input.enabled ?? row.enabled, updatedAt: now() })
+          .where(eq(notificationChannels.id, id))
+          .returning(),
+      );
+      if (!updated) throw channelNotFound(); // deleted meanwhile
       return toPublicChannel(updated);
     },
 
     /** Deletes the channel, its queued messages and its log, and takes it out of every setting. */
-    deleteChannel(id: number) {
-      if (!channelRow(id)) throw channelNotFound();
-      db.transaction((tx) => {
-        tx.delete(notificationChannels).where(eq(notificationChannels.id, id)).run();
-        const global = readGlobal();
+    async deleteChannel(id: number) {
+      const found = await db.tx(async (tx) => {
+        const deleted = await tx.delete(notificationChannels).where(eq(notificationChannels.id, id)).returning({ id: notificationChannels.id });
+        if (!deleted.length) return false;
+        const global = await readGlobal(tx);
         const drop = (ids: number[]) => ids.filter((c) => c !== id);
-        const value = JSON.stringify({ ...global, monitor: { ...global.monitor, channelIds: drop(global.monitor.channelIds) }, agent: { ...global.agent, channelIds: drop(global.agent.channelIds) } });
-        tx.insert(settingsTable).values({ key: SETTINGS_KEY, value }).onConflictDoUpdate({ target: settingsTable.key, set: { value } }).run();
-        for (const o of tx.select().from(notificationOverrides).all()) {
+        await writeGlobal(tx, JSON.stringify({ ...global, monitor: { ...global.monitor, channelIds: drop(global.monitor.channelIds) }, agent: { ...global.agent, channelIds: drop(global.agent.channelIds) } }));
+        for (const o of await tx.select().from(notificationOverrides)) {
           const ids = (o.settings.channelIds as number[] | undefined) ?? [];
           if (ids.includes(id)) {
-            tx.update(notificationOverrides)
-              .set({ settings: { ...o.settings, channelIds: drop(ids) } })
-              .where(and(eq(notificationOverrides.targetType, o.targetType), eq(notificationOverrides.targetId, o.targetId)))
-              .run();
+            await tx.update(notificationOverrides).set({ settings: { ...o.settings, channelIds: drop(ids) } }).where(overrideWhere(o.targetType, o.targetId));
           }
         }
-      });
+        return true;
+      }, { lock: SETTINGS_LOCK });
+      globalCache = null;
+      overrideCache.clear();
+      onWrite();
+      if (!found) throw channelNotFound();
+    },
+
+    /** Records a final outcome on the channel (its health in the list). */
+    async recordOutcome(id: number, outcome: { ok: true } | { ok: false; error: string }) {
+      const at = now();
+      await orm.update(notificationChannels)
+        .set(outcome.ok
+          ? { consecutiveFailures: 0, lastSuccessAt: at }
+          : { consecutiveFailures: sql`${notificationChannels.consecutiveFailures} + 1`, lastFailureAt: at, lastError: outcome.error })
+        .where(eq(notificationChannels.id, id));
+    },
+
+    /** Another node wrote settings: read them again. */
+    dropCaches() {
       globalCache = null;
       overrideCache.clear();
     },
 
-    /** Records a final outcome on the channel (its health in the list). */
-    recordOutcome(id: number, outcome: { ok: true } | { ok: false; error: string }) {
-      const row = channelRow(id);
-      if (!row) return;
-      const at = now();
-      db.update(notificationChannels)
-        .set(outcome.ok
-          ? { consecutiveFailures: 0, lastSuccessAt: at }
-          : { consecutiveFailures: row.consecutiveFailures + 1, lastFailureAt: at, lastError: outcome.error })
-        .where(eq(notificationChannels.id, id))
-        .run();
-    },
-
     // --- settings ----------------------------------------------------------------------------------------------
-    getSettings(): NotificationSettings {
-      globalCache ??= readGlobal();
+    async getSettings(): Promise<NotificationSettings> {
+      globalCache ??= await readGlobal();
       return globalCache;
     },
 
-    saveSettings(next: NotificationSettings): NotificationSettings {
-      const value: NotificationSettings = {
-        ...next,
-        monitor: { ...next.monitor, channelIds: checkChannelIds(next.monitor.channelIds) },
-        agent: { ...next.agent, channelIds: checkChannelIds(next.agent.channelIds) },
-      };
-      db.insert(settingsTable).values({ key: SETTINGS_KEY, value: JSON.stringify(value) })
-        .onConflictDoUpdate({ target: settingsTable.key, set: { value: JSON.stringify(value) } }).run();
+    async saveSettings(next: NotificationSettings): Promise<NotificationSettings> {
+      await db.tx(async (tx) => {
+        const value: NotificationSettings = {
+          ...next,
+          monitor: { ...next.monitor, channelIds: await checkChannelIds(tx, next.monitor.channelIds) },
+          agent: { ...next.agent, channelIds: await checkChannelIds(tx, next.agent.channelIds) },
+        };
+        await writeGlobal(tx, JSON.stringify(value));
+      }, { lock: SETTINGS_LOCK });
       globalCache = null;
+      onWrite();
       return this.getSettings();
     },
 
     /** The target's own settings, or null when the global ones apply. */
-    getOverride<T extends TargetType>(type: T, id: number): TargetSettings<T> | null {
+    async getOverride<T extends TargetType>(type: T, id: number): Promise<TargetSettings<T> | null> {
       const key = `${type}:${id}`;
       if (!overrideCache.has(key)) {
-        const row = db.select().from(notificationOverrides)
-          .where(and(eq(notificationOverrides.targetType, type), eq(notificationOverrides.targetId, id))).get();
+        const row = await first(orm.select().from(notificationOverrides).where(overrideWhere(type, id)));
         overrideCache.set(key, row?.settings ?? null);
       }
       return overrideCache.get(key) as TargetSettings<T> | null;
     },
 
     /** Which targets of a type have their own settings (for the lists that mark them). */
-    overrideIds(type: TargetType): number[] {
-      return db.select({ id: notificationOverrides.targetId }).from(notificationOverrides)
-        .where(eq(notificationOverrides.targetType, type)).orderBy(notificationOverrides.targetId).all().map((r) => r.id);
+    async overrideIds(type: TargetType): Promise<number[]> {
+      const rows = await orm.select({ id: notificationOverrides.targetId }).from(notificationOverrides)
+        .where(eq(notificationOverrides.targetType, type)).orderBy(notificationOverrides.targetId);
+      return rows.map((r) => r.id);
     },
 
     /** The settings in force for a target: its own, or the global part. */
-    effective<T extends TargetType>(type: T, id: number): TargetSettings<T> {
-      return this.getOverride(type, id) ?? (this.getSettings()[type] as TargetSettings<T>);
+    async effective<T extends TargetType>(type: T, id: number): Promise<TargetSettings<T>> {
+      return (await this.getOverride(type, id)) ?? ((await this.getSettings())[type] as TargetSettings<T>);
     },
 
-    saveOverride<T extends TargetType>(type: T, id: number, value: TargetSettings<T>): TargetSettings<T> {
-      const settings = { ...value, channelIds: checkChannelIds(value.channelIds) } as Record<string, unknown>;
-      db.insert(notificationOverrides).values({ targetType: type, targetId: id, settings, updatedAt: now() })
-        .onConflictDoUpdate({ target: [notificationOverrides.targetType, notificationOverrides.targetId], set: { settings, updatedAt: now() } })
-        .run();
+    async saveOverride<T extends TargetType>(type: T, id: number, value: TargetSettings<T>): Promise<TargetSettings<T>> {
+      await db.tx(async (tx) => {
+        const settings = { ...value, channelIds: await checkChannelIds(tx, value.channelIds) } as Record<string, unknown>;
+        await tx.insert(notificationOverrides).values({ targetType: type, targetId: id, settings, updatedAt: now() })
+          .onConflictDoUpdate({ target: [notificationOverrides.targetType, notificationOverrides.targetId], set: { settings, updatedAt: now() } });
+      }, { lock: SETTINGS_LOCK });
       overrideCache.delete(`${type}:${id}`);
+      onWrite();
       return this.effective(type, id);
     },
 
     /** Back to the global settings; also what deleting a monitor or agent does (with its alert state). */
-    deleteOverride(type: TargetType, id: number) {
-      db.delete(notificationOverrides).where(and(eq(notificationOverrides.targetType, type), eq(notificationOverrides.targetId, id))).run();
+    async deleteOverride(type: TargetType, id: number) {
+      await orm.delete(notificationOverrides).where(overrideWhere(type, id));
       overrideCache.delete(`${type}:${id}`);
+      onWrite();
     },
 
-    forgetTarget(type: TargetType, id: number) {
-      this.deleteOverride(type, id);
-      db.delete(notificationAlerts).where(and(eq(notificationAlerts.targetType, type), eq(notificationAlerts.targetId, id))).run();
+    async forgetTarget(type: TargetType, id: number) {
+      await this.deleteOverride(type, id);
+      await orm.delete(notificationAlerts).where(and(eq(notificationAlerts.targetType, type), eq(notificationAlerts.targetId, id)));
     },
 
     // --- the delivery log --------------------------------------------------------------------------------------
-    deliveries({ channelId, limit = 50 }: { channelId?: number; limit?: number }): Delivery[] {
-      const rows = db
+    async deliveries({ channelId, limit = 50 }: { channelId?: number; limit?: number }): Promise<Delivery[]> {
+      const rows = await orm
         .select({ m: notificationMessages, channelName: notificationChannels.name })
         .from(notificationMessages)
         .innerJoin(notificationChannels, eq(notificationChannels.id, notificationMessages.channelId))
         .where(channelId === undefined ? undefined : eq(notificationMessages.channelId, channelId))
         .orderBy(desc(notificationMessages.id))
-        .limit(limit)
-        .all();
+        .limit(limit);
       const ids = rows.map((r) => r.m.id);
       const events = ids.length
-        ? db.select({ messageId: notificationEvents.messageId, event: notificationEvents.event }).from(notificationEvents)
-            .where(inArray(notificationEvents.messageId, ids)).orderBy(notificationEvents.id).all()
+        ? await orm.select({ messageId: notificationEvents.messageId, event: notificationEvents.event }).from(notificationEvents)
+            .where(inArray(notificationEvents.messageId, ids)).orderBy(notificationEvents.id)
         : [];
       const byMessage = new Map<number, Delivery["events"]>();
       for (const e of events) {

@@ -15,6 +15,12 @@ export const notificationChannels = sqliteTable("notification_channels", {
   lastSuccessAt: integer("last_success_at"),
   lastFailureAt: integer("last_failure_at"),
   lastError: text("last_error"),
+  /**
+   * The storm pacing, shared by every node: when the channel's last message was composed, and the wait after it
+   * (doubled while events keep coming). Written in the transaction that composes a message.
+   */
+  pacedAt: integer("paced_at").notNull().default(0),
+  paceGap: integer("pace_gap").notNull().default(0),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
@@ -70,7 +76,8 @@ export const notificationEvents = sqliteTable(
 
 /**
  * The outbox, part 2: one message to one channel carrying one event or a group of them, with its delivery: tried
- * with backoff until the provider accepts it or it has failed for good.
+ * with backoff until the provider accepts it or it has failed for good. A channel has at most one pending message
+ * at a time (composed only when none is pending), so its messages leave in order.
  */
 export const notificationMessages = sqliteTable(
   "notification_messages",
@@ -85,6 +92,12 @@ export const notificationMessages = sqliteTable(
     nextAttemptAt: integer("next_attempt_at"),
     sentAt: integer("sent_at"),
     error: text("error"),
+    /**
+     * The node sending it now, and until when that claim holds (the database's clock): other nodes leave a claimed
+     * message alone until the claim expires (its node died mid-send), then it may be claimed again.
+     */
+    claimedBy: text("claimed_by"),
+    claimedUntil: integer("claimed_until"),
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("notification_messages_due").on(t.status, t.nextAttemptAt), index("notification_messages_channel").on(t.channelId, t.id)],

@@ -1,8 +1,11 @@
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import { createServices } from "../app";
 import { testHost, testSample } from "../agents/test-fixtures";
-import { openDatabase } from "../db/open";
+import type { Db } from "../db/database";
+import { testDb } from "../db/test-db";
 import { DAY, HOUR } from "../monitors/history";
+import { insertResults } from "../monitors/test-db";
 import { testApp } from "../test-support";
 import type { PublicStatusPage, StatusPageConfig } from "./public";
 
@@ -12,8 +15,14 @@ import type { PublicStatusPage, StatusPageConfig } from "./public";
 const NOW = Date.UTC(2026, 10, 20, 15, 30, 0);
 
 /** An app whose monitors "check" by asking `verdicts` (up unless set), and whose clock stands at NOW. */
+const opened: Db[] = [];
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.close();
+});
+
 async function setup() {
-  const db = openDatabase(":memory:");
+  const db = await testDb();
+  opened.push(db);
   const verdicts = new Map<string, boolean>();
   const services = await createServices(db, {
     now: () => NOW,
@@ -31,7 +40,9 @@ async function setup() {
   return { ...t, token, verdicts };
 }
 
-const page = async (call: ReturnType<typeof testApp>["call"]) => {
+type Call = Awaited<ReturnType<typeof testApp>>["call"];
+
+const page = async (call: Call) => {
   const res = await call<{ page: PublicStatusPage }>("GET", "/api/status");
   expect(res.status).toBe(200);
   return res.body.page;
@@ -48,8 +59,8 @@ describe("configuration", () => {
     const empty = await call<{ config: StatusPageConfig }>("GET", "/api/status/config", { token });
     expect(empty.body.config).toEqual({ title: "", description: "", monitorIds: [], agentIds: [], announcement: null, publicUrl: "http://localhost/status", updatedAt: null });
 
-    const a = services.monitors.create({ name: "API", url: "http://127.0.0.1:9/a" });
-    const b = services.monitors.create({ name: "Web", url: "http://127.0.0.1:9/b" });
+    const a = await services.monitors.create({ name: "API", url: "http://127.0.0.1:9/a" });
+    const b = await services.monitors.create({ name: "Web", url: "http://127.0.0.1:9/b" });
     const saved = await call<{ config: StatusPageConfig; message: string }>("PUT", "/api/status/config", {
       token,
       body: config({ title: "  Acme  ", description: "Our services", monitorIds: [b.id, a.id, b.id], announcement: { severity: "warning", text: " Maintenance at 22:00 " } }),
@@ -85,13 +96,13 @@ describe("configuration", () => {
 
   test("deleting a monitor or an agent takes it off the page", async () => {
     const { call, token, services } = await setup();
-    const m = services.monitors.create({ name: "Gone soon", url: "http://127.0.0.1:9/" });
-    const reg = services.agents.register(services.agents.createToken(1).token, "db-1", testHost);
+    const m = await services.monitors.create({ name: "Gone soon", url: "http://127.0.0.1:9/" });
+    const reg = await services.agents.register((await services.agents.createToken(1)).token, "db-1", testHost);
     const agentId = typeof reg === "string" ? 0 : reg.agent.id;
     await call("PUT", "/api/status/config", { token, body: config({ monitorIds: [m.id], agentIds: [agentId] }) });
     expect((await page(call)).monitors.map((x) => x.name)).toEqual(["Gone soon"]);
-    services.monitors.remove(m.id);
-    services.agents.remove(agentId);
+    await services.monitors.remove(m.id);
+    await services.agents.remove(agentId);
     expect(await page(call)).toMatchObject({ monitors: [], agents: [] });
     expect((await call<{ config: StatusPageConfig }>("GET", "/api/status/config", { token })).body.config).toMatchObject({ monitorIds: [], agentIds: [] });
   });
@@ -107,20 +118,20 @@ describe("the public page", () => {
   test("shows only names, statuses and aggregates: nothing private, nothing unselected", async () => {
     const { call, token, services, db } = await setup();
     const SECRET = "s3cr3t-planted";
-    const shown = services.monitors.create({
+    const shown = await services.monitors.create({
       name: "Checkout",
       url: `https://user:${SECRET}-pw@${SECRET}-host.example/path?key=${SECRET}-q`,
       method: "POST",
       headers: [{ name: "Authorization", value: `Bearer ${SECRET}-header` }],
       body: `{"token":"${SECRET}-body"}`,
     });
-    services.monitors.create({ name: `Hidden ${SECRET}-name`, url: `https://${SECRET}-other.example/` });
+    await services.monitors.create({ name: `Hidden ${SECRET}-name`, url: `https://${SECRET}-other.example/` });
     await services.monitors.checkNow(shown.id);
-    const agentToken = services.agents.createToken(1).token;
-    const reg = services.agents.register(agentToken, "db-1", { ...testHost, hostname: `${SECRET}-hostname`, ips: [`10.9.9.9`], os: `${SECRET}-os`, kernel: `${SECRET}-kernel` });
+    const agentToken = (await services.agents.createToken(1)).token;
+    const reg = await services.agents.register(agentToken, "db-1", { ...testHost, hostname: `${SECRET}-hostname`, ips: [`10.9.9.9`], os: `${SECRET}-os`, kernel: `${SECRET}-kernel` });
     if (typeof reg === "string") throw new Error(reg);
-    services.agents.ingest(reg.agent.id, { host: { ...testHost, hostname: `${SECRET}-hostname`, ips: ["10.9.9.9"] }, interval: 10, samples: [testSample(NOW - 1000, 33)] });
-    const hiddenAgent = services.agents.register(services.agents.createToken(1).token, `${SECRET}-agent`, testHost);
+    await services.agents.ingest(reg.agent.id, { host: { ...testHost, hostname: `${SECRET}-hostname`, ips: ["10.9.9.9"] }, interval: 10, samples: [testSample(NOW - 1000, 33)] });
+    const hiddenAgent = await services.agents.register((await services.agents.createToken(1)).token, `${SECRET}-agent`, testHost);
     if (typeof hiddenAgent === "string") throw new Error(hiddenAgent);
     await call("PUT", "/api/users/1", { token, body: { email: `${SECRET}@mail.example` } });
     await call("PUT", "/api/status/config", { token, body: config({ monitorIds: [shown.id], agentIds: [reg.agent.id] }) });
@@ -131,7 +142,7 @@ describe("the public page", () => {
     expect(text).not.toContain("10.9.9.9");
     expect(text).not.toContain(agentToken);
     expect(text).not.toContain(reg.credential);
-    const creds = db.$client.query("SELECT credential_hash FROM agents").all() as { credential_hash: string }[];
+    const creds = await db.rows<{ credential_hash: string }>(sql`SELECT credential_hash FROM agents`);
     for (const c of creds) expect(text).not.toContain(c.credential_hash);
     // Exactly the documented fields.
     expect(Object.keys(res.body.page).sort()).toEqual(["agents", "announcement", "description", "generatedAt", "monitors", "overall", "title"]);
@@ -142,19 +153,19 @@ describe("the public page", () => {
 
   test("90 UTC days from the daily and hourly rollups and the raw results; uptime over 24 h, 30 d and 90 d; the sparkline", async () => {
     const { call, token, services, db } = await setup();
-    const m = services.monitors.create({ name: "API", url: "http://127.0.0.1:9/", active: false });
+    const m = await services.monitors.create({ name: "API", url: "http://127.0.0.1:9/", active: false });
     const today = Math.floor(NOW / DAY) * DAY;
-    const sqlite = db.$client;
     const insert = (table: string, start: number, checks: number, up: number, rt: number) =>
-      sqlite.run(`INSERT INTO ${table} (monitor_id, bucket_start, checks, up, down, rt_sum, rt_count) VALUES (?, ?, ?, ?, ?, ?, ?)`, [m.id, start, checks, up, checks - up, rt * up, up]);
+      db.exec(sql`INSERT INTO ${sql.identifier(table)} (monitor_id, bucket_start, checks, up, down, rt_sum, rt_count) VALUES (${m.id}, ${start}, ${checks}, ${up}, ${checks - up}, ${rt * up}, ${up})`);
     // Days 89 … 1 ago rolled up daily (day 10 ago half down; day 50 ago missing); today's hours before 14:00 hourly;
     // 14:00 onwards raw.
-    for (let d = 89; d >= 1; d--) if (d !== 50) insert("monitor_daily", today - d * DAY, 1440, d === 10 ? 720 : 1440, 100);
+    for (let d = 89; d >= 1; d--) if (d !== 50) await insert("monitor_daily", today - d * DAY, 1440, d === 10 ? 720 : 1440, 100);
     // Yesterday's hours too (the sparkline's earlier part): these must not count twice in yesterday's bar.
-    for (let h = 0; h < 24; h++) insert("monitor_hourly", today - DAY + h * HOUR, 60, 60, 200);
-    for (let h = 0; h < 14; h++) insert("monitor_hourly", today + h * HOUR, 60, h === 3 ? 0 : 60, 300);
-    for (let i = 0; i < 30; i++) sqlite.run("INSERT INTO check_results (monitor_id, time, up, response_time) VALUES (?, ?, 1, 400)", [m.id, today + 14 * HOUR + i * 60_000]);
-    sqlite.run("INSERT INTO settings (key, value) VALUES ('monitors.rollup.daily', ?), ('monitors.rollup.hourly', ?)", [String(today), String(today + 14 * HOUR)]);
+    for (let h = 0; h < 24; h++) await insert("monitor_hourly", today - DAY + h * HOUR, 60, 60, 200);
+    for (let h = 0; h < 14; h++) await insert("monitor_hourly", today + h * HOUR, 60, h === 3 ? 0 : 60, 300);
+    await insertResults(db, Array.from({ length: 30 }, (_, i) => ({ monitorId: m.id, time: today + 14 * HOUR + i * 60_000, up: true, responseTime: 400, httpStatus: null, error: null })));
+    const { settings } = db.t;
+    await db.orm.insert(settings).values([{ key: "monitors.rollup.daily", value: String(today) }, { key: "monitors.rollup.hourly", value: String(today + 14 * HOUR) }]);
     await call("PUT", "/api/status/config", { token, body: config({ monitorIds: [m.id] }) });
 
     const [monitor] = (await page(call)).monitors;
@@ -182,7 +193,7 @@ describe("the public page", () => {
 
   test("an outage shows at once, cache or not; the banner names what is down or offline", async () => {
     const { call, token, services, verdicts } = await setup();
-    const m = services.monitors.create({ name: "Shop", url: "http://127.0.0.1:9/shop", retries: 0 });
+    const m = await services.monitors.create({ name: "Shop", url: "http://127.0.0.1:9/shop", retries: 0 });
     await services.monitors.checkNow(m.id);
     await call("PUT", "/api/status/config", { token, body: config({ monitorIds: [m.id] }) });
     expect((await page(call)).overall).toEqual({ status: "operational", down: [], offline: [] });
@@ -234,19 +245,19 @@ describe("the public page", () => {
 
   test("a status change off the page keeps the cached view; one on the page drops it", async () => {
     const { call, token, services, verdicts } = await setup();
-    const shown = services.monitors.create({ name: "Shop", url: "http://127.0.0.1:9/shown", retries: 0 });
-    const other = services.monitors.create({ name: "Internal", url: "http://127.0.0.1:9/other", retries: 0 });
+    const shown = await services.monitors.create({ name: "Shop", url: "http://127.0.0.1:9/shown", retries: 0 });
+    const other = await services.monitors.create({ name: "Internal", url: "http://127.0.0.1:9/other", retries: 0 });
     await services.monitors.checkNow(shown.id);
     await services.monitors.checkNow(other.id);
     await call("PUT", "/api/status/config", { token, body: config({ monitorIds: [shown.id] }) });
-    const view = services.status.view();
+    const view = await services.status.view();
     verdicts.set("http://127.0.0.1:9/other", false);
     await services.monitors.checkNow(other.id);
-    services.monitors.update(other.id, { name: "Internal 2" });
-    expect(services.status.view()).toBe(view);
+    await services.monitors.update(other.id, { name: "Internal 2" });
+    expect(await services.status.view()).toBe(view);
     verdicts.set("http://127.0.0.1:9/shown", false);
     await services.monitors.checkNow(shown.id);
-    expect(services.status.view()).not.toBe(view);
+    expect(await services.status.view()).not.toBe(view);
     expect((await page(call)).overall.down).toEqual([{ id: shown.id, name: "Shop" }]);
   });
 });
@@ -254,8 +265,8 @@ describe("the public page", () => {
 describe("badges", () => {
   test("an SVG with status and 30-day uptime for monitors on the page; 404 for any other", async () => {
     const { call, token, services } = await setup();
-    const shown = services.monitors.create({ name: "Shop <API>", url: "http://127.0.0.1:9/a" });
-    const hidden = services.monitors.create({ name: "Private", url: "http://127.0.0.1:9/b" });
+    const shown = await services.monitors.create({ name: "Shop <API>", url: "http://127.0.0.1:9/a" });
+    const hidden = await services.monitors.create({ name: "Private", url: "http://127.0.0.1:9/b" });
     await services.monitors.checkNow(shown.id);
     await call("PUT", "/api/status/config", { token, body: config({ monitorIds: [shown.id] }) });
     const res = await testBadge(call, shown.id);
@@ -270,7 +281,7 @@ describe("badges", () => {
   });
 });
 
-async function testBadge(call: ReturnType<typeof testApp>["call"], id: number) {
+async function testBadge(call: Call, id: number) {
   const res = await call("GET", `/api/status/badge/${id}.svg`);
   return { status: res.status, type: res.headers.get("content-type") ?? "", text: String((res.body as { text?: string }).text ?? "") };
 }

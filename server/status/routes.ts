@@ -37,10 +37,16 @@ const BADGE_CACHE = "public, max-age=60";
 export interface StatusRouteDeps {
   status: StatusService;
   session: ReturnType<typeof sessions>;
-  monitorExists: (id: number) => boolean;
-  agentExists: (id: number) => boolean;
+  monitorExists: (id: number) => boolean | Promise<boolean>;
+  agentExists: (id: number) => boolean | Promise<boolean>;
   publicUrl?: string;
   trustProxy: number;
+}
+
+/** The first id that `exists` denies. */
+async function firstMissing(ids: number[], exists: (id: number) => boolean | Promise<boolean>): Promise<number | undefined> {
+  for (const id of ids) if (!(await exists(id))) return id;
+  return undefined;
 }
 
 const isSeverity = (s: string): s is AnnouncementSeverity => (ANNOUNCEMENT_SEVERITIES as readonly string[]).includes(s);
@@ -59,8 +65,8 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
 
   return new Elysia({ prefix: "/api/status", detail: { tags: ["status"] } })
     .use(session)
-    .get("/", ({ request }) => {
-      const view = status.view();
+    .get("/", async ({ request }) => {
+      const view = await status.view();
       const gzip = acceptsGzip(request);
       // Vary: a shared cache keeps the plain and the gzip representation apart.
       const headers = { etag: gzip ? view.gzipEtag : view.etag, "cache-control": PAGE_CACHE, vary: "accept-encoding" };
@@ -69,28 +75,28 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
       if (gzip) return new Response(view.gzip(), { headers: { ...headers, ...type, "content-encoding": "gzip" } });
       return new Response(view.body, { headers: { ...headers, ...type } });
     }, { detail: { ...doc("The public status page (no sign-in; cached briefly, ETag)"), responses: { 304: { description: "Unchanged since the ETag sent in If-None-Match" } } } })
-    .get("/badge/:file", ({ params }) => {
+    .get("/badge/:file", async ({ params }) => {
       const id = /^(\d{1,15})\.svg$/.exec(params.file)?.[1];
-      const monitor = id === undefined ? undefined : status.view().page.monitors.find((m) => m.id === Number(id));
+      const monitor = id === undefined ? undefined : (await status.view()).page.monitors.find((m) => m.id === Number(id));
       // Only monitors on the public page have a badge: the others are not public.
       if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found on the status page");
       return new Response(badgeSvg(monitor), { headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": BADGE_CACHE } });
     }, { detail: { summary: "The SVG badge of a monitor on the status page: /api/status/badge/<id>.svg", responses: { 200: contentResponse("The badge", "image/svg+xml") } } })
-    .get("/config", ({ request }) => ({ success: true, config: reply(status.config(), request) }), { auth: "user", detail: doc("The status page configuration") })
+    .get("/config", async ({ request }) => ({ success: true, config: reply(await status.config(), request) }), { auth: "user", detail: doc("The status page configuration") })
     .put(
       "/config",
-      ({ body, request }) => {
+      async ({ body, request }) => {
         const monitorIds = [...new Set(body.monitorIds)];
         const agentIds = [...new Set(body.agentIds)];
-        const unknownMonitor = monitorIds.find((id) => !monitorExists(id));
+        const unknownMonitor = await firstMissing(monitorIds, monitorExists);
         if (unknownMonitor !== undefined) throw badRequest("MONITOR_UNKNOWN", `Unknown monitor in the selection: ${unknownMonitor}`);
-        const unknownAgent = agentIds.find((id) => !agentExists(id));
+        const unknownAgent = await firstMissing(agentIds, agentExists);
         if (unknownAgent !== undefined) throw badRequest("AGENT_UNKNOWN", `Unknown agent in the selection: ${unknownAgent}`);
         const severity = body.announcement?.severity;
         if (severity !== undefined && !isSeverity(severity)) throw badRequest("VALIDATION", "Announcement severity must be info, warning or outage");
         const text = body.announcement?.text.trim() ?? "";
         if (body.announcement && !text) throw badRequest("VALIDATION", "Announcement text is required (or clear the announcement)");
-        const saved = status.save({
+        const saved = await status.save({
           title: body.title.trim(),
           description: body.description.trim(),
           monitorIds,

@@ -3,7 +3,7 @@
 // edited, so a crowd costs one build per few seconds and sees an outage as soon as Vigil does. Only changes of items
 // on the page drop it: an outage of monitors not shown must not turn every public request into a rebuild.
 import type { AgentService } from "../agents/service";
-import type { Db } from "../db/open";
+import type { Db } from "../db/database";
 import type { EventBus } from "../events";
 import type { MonitorService } from "../monitors/service";
 import type { PublicStatusPage, StatusPageConfigInput } from "./public";
@@ -49,12 +49,17 @@ export function createStatusService({ db, bus, monitors, agents, now = Date.now,
   });
   let config: StoredConfig | null = null;
   let cached: CachedView | null = null;
+  /** The build under way, shared by the requests that arrive meanwhile (unless something changed since it began). */
+  let building: { generation: number; view: Promise<CachedView> } | null = null;
+  /** Bumped by every change: a build that started before one is served to its waiters but not kept. */
+  let generation = 0;
   const invalidate = () => {
     cached = null;
+    generation++;
   };
   const forgetConfig = () => {
     config = null; // a deleted monitor or agent left the page (the foreign key's cascade)
-    cached = null;
+    invalidate();
   };
   /** Whether an item is on the page (before the configuration is read nothing is cached, so "maybe" is enough). */
   const shown = (kind: "monitorIds" | "agentIds", id: number) => config === null || config[kind].includes(id);
@@ -63,43 +68,63 @@ export function createStatusService({ db, bus, monitors, agents, now = Date.now,
   // A monitor or agent not on the page cannot change it, not even by being deleted.
   bus.on("monitor.change", (e) => shown("monitorIds", e.monitorId) && forgetConfig());
   bus.on("agent.change", (e) => shown("agentIds", e.agentId) && forgetConfig());
+  // Saved on another node of the cluster.
+  bus.on("settings.change", (e) => e.remote && e.area === "status" && forgetConfig());
 
-  return {
+  const service = {
     store,
 
-    config(): StoredConfig {
-      return (config ??= store.get());
+    async config(): Promise<StoredConfig> {
+      if (config) return config;
+      const seen = generation;
+      const read = await store.get();
+      if (seen === generation) config = read;
+      return read;
     },
 
-    save(input: StatusPageConfigInput): StoredConfig {
-      config = store.save(input);
-      cached = null;
-      return config;
+    async save(input: StatusPageConfigInput): Promise<StoredConfig> {
+      const saved = await store.save(input);
+      config = saved;
+      invalidate();
+      bus.emit("settings.change", { area: "status" });
+      return saved;
     },
 
-    /** The public view, rebuilt when older than the TTL or after a change. */
-    view(): CachedView {
+    /** The public view, rebuilt when older than the TTL or after a change (one build at a time, shared). */
+    view(): Promise<CachedView> {
       const at = now();
-      if (cached && at - cached.builtAt < ttlMs) return cached;
-      const page = builder.build(this.config(), at);
-      // The tag ignores the build time, so an unchanged page stays 304 across rebuilds. One stringify serves both:
-      // the body is that JSON with generatedAt put back as the page's last key.
-      const { generatedAt, ...content } = page;
-      const json = JSON.stringify(content);
-      const tag = Bun.hash(json).toString(36);
-      const bytes = encoder.encode(`{"success":true,"page":${json.slice(0, -1)},"generatedAt":${generatedAt}}}`);
-      let gzipped: Blob | null = null;
-      cached = {
-        page,
-        body: new Blob([bytes]),
-        etag: `"${tag}"`,
-        gzip: () => (gzipped ??= new Blob([Bun.gzipSync(bytes)])),
-        gzipEtag: `"${tag}-gzip"`,
-        builtAt: at,
-      };
-      return cached;
+      if (cached && at - cached.builtAt < ttlMs) return Promise.resolve(cached);
+      if (building?.generation === generation) return building.view;
+      const seen = generation;
+      const view = build(at).finally(() => {
+        if (building?.view === view) building = null;
+      });
+      building = { generation: seen, view };
+      view.then((v) => seen === generation && (cached = v), () => {});
+      return view;
     },
   };
+
+  async function build(at: number): Promise<CachedView> {
+    const page = await builder.build(await service.config(), at);
+    // The tag ignores the build time, so an unchanged page stays 304 across rebuilds. One stringify serves both:
+    // the body is that JSON with generatedAt put back as the page's last key.
+    const { generatedAt, ...content } = page;
+    const json = JSON.stringify(content);
+    const tag = Bun.hash(json).toString(36);
+    const bytes = encoder.encode(`{"success":true,"page":${json.slice(0, -1)},"generatedAt":${generatedAt}}}`);
+    let gzipped: Blob | null = null;
+    return {
+      page,
+      body: new Blob([bytes]),
+      etag: `"${tag}"`,
+      gzip: () => (gzipped ??= new Blob([Bun.gzipSync(bytes)])),
+      gzipEtag: `"${tag}-gzip"`,
+      builtAt: at,
+    };
+  }
+
+  return service;
 }
 
 export type StatusService = ReturnType<typeof createStatusService>;

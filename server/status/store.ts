@@ -1,8 +1,7 @@
 // The status page configuration: one row (id 1) and the selected monitors and agents in page order.
 import { asc, eq } from "drizzle-orm";
-import type { Db } from "../db/open";
+import { first, type Db } from "../db/database";
 import type { Announcement, StatusPageConfigInput } from "./public";
-import { statusPage, statusPageAgents, statusPageMonitors } from "./tables";
 
 const PAGE_ID = 1;
 
@@ -17,11 +16,13 @@ export interface StoredConfig {
 }
 
 export function createStatusStore(db: Db, now: () => number = Date.now) {
+  const { orm } = db;
+  const { statusPage, statusPageAgents, statusPageMonitors } = db.t;
   return {
-    get(): StoredConfig {
-      const row = db.select().from(statusPage).where(eq(statusPage.id, PAGE_ID)).get();
-      const monitorIds = db.select().from(statusPageMonitors).orderBy(asc(statusPageMonitors.position)).all().map((r) => r.monitorId);
-      const agentIds = db.select().from(statusPageAgents).orderBy(asc(statusPageAgents.position)).all().map((r) => r.agentId);
+    async get(): Promise<StoredConfig> {
+      const row = await first(orm.select().from(statusPage).where(eq(statusPage.id, PAGE_ID)));
+      const monitorIds = (await orm.select().from(statusPageMonitors).orderBy(asc(statusPageMonitors.position))).map((r) => r.monitorId);
+      const agentIds = (await orm.select().from(statusPageAgents).orderBy(asc(statusPageAgents.position))).map((r) => r.agentId);
       const announcement =
         row?.announcementSeverity && row.announcementText
           ? { severity: row.announcementSeverity, text: row.announcementText, updatedAt: row.announcementAt ?? row.updatedAt }
@@ -30,10 +31,10 @@ export function createStatusStore(db: Db, now: () => number = Date.now) {
     },
 
     /** Replaces the configuration (ids already checked to exist, without duplicates). */
-    save(input: StatusPageConfigInput): StoredConfig {
+    async save(input: StatusPageConfigInput): Promise<StoredConfig> {
       const at = now();
-      db.transaction((tx) => {
-        const before = tx.select().from(statusPage).where(eq(statusPage.id, PAGE_ID)).get();
+      await db.tx(async (tx) => {
+        const before = await first(tx.select().from(statusPage).where(eq(statusPage.id, PAGE_ID)));
         const a = input.announcement;
         // An unchanged announcement keeps its time: readers see when it was posted, not when the title was edited.
         const sameAnnouncement = a !== null && before?.announcementSeverity === a.severity && before.announcementText === a.text;
@@ -45,12 +46,12 @@ export function createStatusStore(db: Db, now: () => number = Date.now) {
           announcementAt: a === null ? null : sameAnnouncement ? (before?.announcementAt ?? at) : at,
           updatedAt: at,
         };
-        tx.insert(statusPage).values({ id: PAGE_ID, ...values }).onConflictDoUpdate({ target: statusPage.id, set: values }).run();
-        tx.delete(statusPageMonitors).run();
-        tx.delete(statusPageAgents).run();
-        if (input.monitorIds.length) tx.insert(statusPageMonitors).values(input.monitorIds.map((monitorId, position) => ({ monitorId, position }))).run();
-        if (input.agentIds.length) tx.insert(statusPageAgents).values(input.agentIds.map((agentId, position) => ({ agentId, position }))).run();
-      });
+        await tx.insert(statusPage).values({ id: PAGE_ID, ...values }).onConflictDoUpdate({ target: statusPage.id, set: values });
+        await tx.delete(statusPageMonitors);
+        await tx.delete(statusPageAgents);
+        if (input.monitorIds.length) await tx.insert(statusPageMonitors).values(input.monitorIds.map((monitorId, position) => ({ monitorId, position })));
+        if (input.agentIds.length) await tx.insert(statusPageAgents).values(input.agentIds.map((agentId, position) => ({ agentId, position })));
+      }, { lock: "status.page" });
       return this.get();
     },
   };

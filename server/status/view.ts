@@ -1,9 +1,9 @@
 // The public view of the status page, built from what is already kept: the monitors' in-memory state (status, 24-hour
 // ring), the daily and hourly rollups plus the raw results not rolled up yet (three grouped queries for every selected
 // monitor at once), and the agents' latest reports. Only names, statuses and aggregates go in.
+import { sql } from "drizzle-orm";
 import type { AgentState } from "../agents/service";
-import type { Db } from "../db/open";
-import { statementCache } from "../db/statements";
+import type { Db } from "../db/database";
 import { DAY, HOUR, readWatermarks } from "../monitors/history";
 import { percent } from "../monitors/store";
 import type { MonitorEntry } from "../monitors/store";
@@ -19,7 +19,7 @@ export interface ViewSources {
   uptime24h: (entry: MonitorEntry, now: number) => number | null;
   agent: (id: number) => AgentState | undefined;
   /** Writes the check results still queued, so today's bar includes the latest checks. */
-  flush: () => void;
+  flush: () => Promise<unknown>;
 }
 
 interface Piece {
@@ -48,39 +48,39 @@ const add = (acc: Acc, p: Piece) => {
 const avg = (a: Acc) => (a.rtCount > 0 ? Math.round(a.rtSum / a.rtCount) : null);
 const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
 
-const SELECTED = "monitor_id IN (SELECT monitor_id FROM status_page_monitors)";
-const COLUMNS = "monitor_id AS monitorId, bucket_start AS start, checks, up, rt_sum AS rtSum, rt_count AS rtCount";
+const SELECTED = sql`monitor_id IN (SELECT monitor_id FROM status_page_monitors)`;
+// Quoted aliases: PostgreSQL would fold them to lower case.
+const COLUMNS = sql`monitor_id AS "monitorId", bucket_start AS "start", checks, up, rt_sum AS "rtSum", rt_count AS "rtCount"`;
+/** The hour as a constant in the SQL text, so GROUP BY matches the selected expression on PostgreSQL. */
+const HOUR_SQL = sql.raw(String(HOUR));
 
 export function createViewBuilder({ db, monitor, uptime24h, agent, flush }: ViewSources) {
-  const stmt = statementCache(db.$client);
-
   /**
    * Per selected monitor: its pieces of history from `from` to now — whole days before the daily watermark, hours
    * up to the hourly one, then hours grouped from the raw results.
    */
-  function pieces(from: number, hoursFrom: number) {
-    const wm = readWatermarks(db);
+  async function pieces(from: number, hoursFrom: number) {
+    const wm = await readWatermarks(db);
     const dailyWm = Math.max(from, wm.daily ?? from);
     const hourlyWm = Math.max(dailyWm, wm.hourly ?? dailyWm);
-    const days = stmt(`SELECT ${COLUMNS} FROM monitor_daily WHERE ${SELECTED} AND bucket_start >= ?1 AND bucket_start < ?2`).all(from, dailyWm) as Piece[];
-    const hours = stmt(`SELECT ${COLUMNS} FROM monitor_hourly WHERE ${SELECTED} AND bucket_start >= ?1 AND bucket_start < ?2`).all(
-      Math.min(dailyWm, hoursFrom),
-      hourlyWm,
-    ) as Piece[];
-    const raw = stmt(
-      `SELECT monitor_id AS monitorId, (time / ${HOUR}) * ${HOUR} AS start, count(*) AS checks, sum(up) AS up, ` +
-        `coalesce(sum(response_time), 0) AS rtSum, count(response_time) AS rtCount ` +
-        `FROM check_results WHERE ${SELECTED} AND time >= ?1 GROUP BY monitor_id, start`,
-    ).all(hourlyWm) as Piece[];
+    const [days, hours, raw] = await Promise.all([
+      db.rows<Piece>(sql`SELECT ${COLUMNS} FROM monitor_daily WHERE ${SELECTED} AND bucket_start >= ${from} AND bucket_start < ${dailyWm}`),
+      db.rows<Piece>(sql`SELECT ${COLUMNS} FROM monitor_hourly WHERE ${SELECTED} AND bucket_start >= ${Math.min(dailyWm, hoursFrom)} AND bucket_start < ${hourlyWm}`),
+      db.rows<Piece>(
+        sql`SELECT monitor_id AS "monitorId", (time / ${HOUR_SQL}) * ${HOUR_SQL} AS "start", count(*) AS checks,
+              sum(CASE WHEN up THEN 1 ELSE 0 END) AS up, coalesce(sum(response_time), 0) AS "rtSum", count(response_time) AS "rtCount"
+            FROM check_results WHERE ${SELECTED} AND time >= ${hourlyWm} GROUP BY monitor_id, time / ${HOUR_SQL}`,
+      ),
+    ]);
     return { days, hours, raw, dailyWm };
   }
 
-  function monitors(ids: number[], now: number): StatusMonitor[] {
+  async function monitors(ids: number[], now: number): Promise<StatusMonitor[]> {
     const today = floorTo(now, DAY);
     const from = today - (STATUS_DAYS - 1) * DAY;
     const sparkFrom = floorTo(now, HOUR) - 23 * HOUR;
-    flush();
-    const { days, hours, raw, dailyWm } = pieces(from, sparkFrom);
+    await flush();
+    const { days, hours, raw, dailyWm } = await pieces(from, sparkFrom);
 
     const dayAccs = new Map<number, Acc[]>();
     const hourAccs = new Map<number, Acc[]>();
@@ -161,8 +161,8 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, flush }: View
   }
 
   return {
-    build(config: StoredConfig, now: number): PublicStatusPage {
-      const ms = config.monitorIds.length ? monitors(config.monitorIds, now) : [];
+    async build(config: StoredConfig, now: number): Promise<PublicStatusPage> {
+      const ms = config.monitorIds.length ? await monitors(config.monitorIds, now) : [];
       const as = config.agentIds.length ? agents(config.agentIds) : [];
       const down = ms.filter((m) => m.status === "down").map(({ id, name }) => ({ id, name }));
       const offline = as.filter((a) => a.status === "offline").map(({ id, name }) => ({ id, name }));
