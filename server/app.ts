@@ -200,7 +200,7 @@ export function createApp(deps: AppDeps) {
     )
     .use(clusterRoutes({ cluster: services.cluster, session }))
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, session }))
-    .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, session }))
+    .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, cluster: services.cluster, session }))
     .use(downloadRoutes({ dir: deps.config.agentsDir ?? defaultAgentsDir(), publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
     .use(services.live.routes(session))
     .use(uiRoutes(deps.uiDir ?? defaultUiDir(), { live: deps.uiLive }));

@@ -1,6 +1,7 @@
 // What GET /metrics says, read in one pass from the in-memory state of monitors and agents (no per-monitor query),
 // plus two indexed counts for the notification outbox (awaited: they read the database) and the process's own figures.
 import type { AgentService } from "../agents/service";
+import type { Cluster } from "../cluster/service";
 import type { MonitorService } from "../monitors/service";
 import { VERSION } from "../version";
 import { Exposition, escapeLabelValue, labelSet, line } from "./exposition";
@@ -10,6 +11,8 @@ export interface MetricsSources {
   agents: Pick<AgentService, "list">;
   /** Its counts, or a promise of them. */
   outbox: { backlog(): Backlog | Promise<Backlog> };
+  /** This node (its role and share when several share the database). */
+  cluster?: Pick<Cluster, "node" | "role" | "leaseCount" | "stats">;
   now?: () => number;
 }
 
@@ -32,7 +35,7 @@ function labelsOf(target: object, id: number, name: string, type?: string): stri
   return labels;
 }
 
-export async function renderMetrics({ monitors, agents, outbox, now = Date.now }: MetricsSources): Promise<string> {
+export async function renderMetrics({ monitors, agents, outbox, cluster, now = Date.now }: MetricsSources): Promise<string> {
   const t = now();
   // The database's part first, so it runs while the rest is rendered from memory.
   const outboxCounts = outbox.backlog();
@@ -136,6 +139,27 @@ export async function renderMetrics({ monitors, agents, outbox, now = Date.now }
     "Notification events not yet in a message (gathered while a channel paces its messages).",
     backlog.events,
   );
+
+  // ── This node ───────────────────────────────────────────────────────────────────────────────────────────────
+  // Every node of a cluster answers for itself: scrape each one (the monitor and agent figures above are the same on
+  // all of them; these are not).
+  if (cluster) {
+    const node = `{node="${escapeLabelValue(cluster.node)}"}`;
+    const stats = cluster.stats();
+    const scheduler = monitors.scheduler.stats();
+    out.single("vigil_node_info", "gauge", "Always 1; the labels name this node and its role (standalone, leader, member).", 1, `{node="${escapeLabelValue(cluster.node)}",role="${cluster.role()}"}`);
+    out.single("vigil_node_leases", "gauge", "Monitor buckets (of 256) this node checks: all of them when standalone.", cluster.leaseCount(), node);
+    out.single("vigil_node_monitors_scheduled", "gauge", "Active monitors on this node's schedule.", scheduler.monitors, node);
+    out.single("vigil_node_checks_total", "counter", "Checks this node has run since it started.", scheduler.completed, node);
+    if (stats.leases) {
+      out.single("vigil_node_lease_renewal_failures_total", "counter", "Lease renewals that failed (the database was unreachable or slow).", stats.leases.failures, node);
+      out.single("vigil_node_leases_gained_total", "counter", "Buckets this node took over (joins, failovers).", stats.leases.gained, node);
+    }
+    if (stats.bridge) {
+      out.single("vigil_node_cluster_messages_sent_total", "counter", "Events this node told the other nodes.", stats.bridge.sent, node);
+      out.single("vigil_node_cluster_messages_received_total", "counter", "Events this node heard from the other nodes.", stats.bridge.received, node);
+    }
+  }
 
   // ── Process ──────────────────────────────────────────────────────────────────────────────────────────────────
   const cpuUsage = process.cpuUsage();

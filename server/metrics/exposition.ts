@@ -47,9 +47,9 @@ export class Exposition {
     return this;
   }
 
-  /** A family with one unlabelled sample. */
-  single(name: string, type: MetricType, help: string, value: number): this {
-    return this.family(name, type, help, line(name, "", value));
+  /** A family with one sample (unlabelled unless `labels`, a `{…}` set, is given). */
+  single(name: string, type: MetricType, help: string, value: number, labels = ""): this {
+    return this.family(name, type, help, line(name, labels, value));
   }
 
   /** A histogram: cumulative `_bucket{le}` lines ending with +Inf, then `_sum` and `_count`. */

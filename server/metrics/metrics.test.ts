@@ -206,6 +206,11 @@ describe("GET /metrics", () => {
     expect(start).toBeLessThanOrEqual(Date.now() / 1000);
     expect(start).toBeGreaterThan(Date.now() / 1000 - 3600);
     expect(m.get("vigil_monitor_up")!.samples).toEqual([]);
+    // This node: alone on its database, it checks every bucket.
+    expect(metric(m, "vigil_node_info", { node: "local", role: "standalone" })).toBe(1);
+    expect(metric(m, "vigil_node_leases", { node: "local" })).toBe(256);
+    expect(metric(m, "vigil_node_monitors_scheduled", { node: "local" })).toBe(0);
+    expect(m.get("vigil_node_checks_total")!.type).toBe("counter");
   });
 
   test("monitors: pending has no up sample, then down and up follow the checks; paused ones are only counted", async () => {
