@@ -100,7 +100,9 @@ export async function createServices(
   } = {},
 ): Promise<Services> {
   const events = createEventBus(log);
-  const users = createUserStore(db, { onChange: (userId, kind) => events.emit("user.change", { userId, kind }) });
+  const users = createUserStore(db, {
+    onChange: (userId, kind, user) => events.emit("user.change", { userId, kind, ...(user && { user: { status: user.status, sessionVersion: user.sessionVersion } }) }),
+  });
   const monitorService = createMonitorService({ db, bus: events, log, targets, ...monitors });
   await monitorService.load();
   const agentService = await AgentService.create({

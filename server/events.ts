@@ -16,7 +16,13 @@ export interface EventMap {
   /** an agent registered, renamed or deleted */
   "agent.change": { agentId: number; kind: "created" | "updated" | "deleted" };
   /** a user was changed or deleted: their open sessions may have ended (auth/session-watch.ts re-checks them) */
-  "user.change": { userId: number; kind: "updated" | "deleted"; remote?: boolean };
+  "user.change": {
+    userId: number;
+    kind: "updated" | "deleted";
+    remote?: boolean;
+    /** After an update: what open sessions are checked against, so this node's end at once (auth/session-watch.ts). */
+    user?: { status: "active" | "disabled"; sessionVersion: number };
+  };
   /** Stored settings changed (notification settings and overrides, the status page): caches are dropped. */
   "settings.change": { area: "notifications" | "status"; remote?: boolean };
 }

@@ -10,7 +10,8 @@ import { buildSeries, SERIES_RANGES } from "./series";
 import { AgentService, SampleTimeError } from "./service";
 
 const agentNotFound = () => notFound("AGENT_NOT_FOUND", "Agent not found");
-const nameField = t.String({ minLength: 1, maxLength: 100, pattern: "\\S", error: "Agent name must be 1-100 characters" });
+// Not blank, and no control characters (PostgreSQL cannot store NUL; none belongs in a name).
+const nameField = t.String({ minLength: 1, maxLength: 100, pattern: "^(?=.*\\S)[^\\u0000-\\u001f\\u007f]+$", error: "Agent name must be 1-100 characters, without control characters" });
 
 export interface AgentRouteDeps {
   agents: AgentService;

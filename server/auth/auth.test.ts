@@ -3,7 +3,7 @@ import { createApp } from "../app";
 import { PASSWORD, TEST_SECRET, testApp } from "../test-support";
 import { FailureLimiter } from "./rate-limit";
 import { createPasswordHasher } from "./passwords";
-import { openDatabase } from "../db/open";
+import { testDb } from "../db/test-db";
 
 describe("register", () => {
   test("the first account registers freely, becomes admin and is signed in; then registration is closed", async () => {
@@ -211,6 +211,21 @@ describe("login", () => {
     expect(other.status).toBe(200);
   });
 
+  test("a control character (NUL included) in a name is refused as any bad name is, never a 500", async () => {
+    const { call, signUp } = await testApp();
+    const { token } = await signUp("alice");
+    const login = await call("POST", "/api/auth/login", { body: { username: "ali\u0000ce", password: PASSWORD } });
+    expect([login.status, login.body.code]).toEqual([401, "INVALID_CREDENTIALS"]);
+    for (const username of ["ab\u0000c", "ab\u0007c", "abc\u007f"]) {
+      const created = await call("POST", "/api/users", { token, body: { username, password: PASSWORD } });
+      expect([created.status, created.body.message]).toEqual([400, "Username must be 3-32 characters without spaces"]);
+      const renamed = await call("PUT", "/api/users/1", { token, body: { username } });
+      expect([renamed.status, renamed.body.code]).toEqual([400, "VALIDATION"]);
+    }
+    // Letters of any script are fine.
+    expect((await call("POST", "/api/users", { token, body: { username: "José_Ωμέγα", password: PASSWORD } })).status).toBe(201);
+  });
+
   test("replies that carry a token are never cached", async () => {
     const { call, signUp } = await testApp();
     const { token, user } = await signUp("alice");
@@ -245,11 +260,12 @@ describe("sessions", () => {
   });
 
   test("a token signed with another secret gets 401", async () => {
-    const db = openDatabase(":memory:");
-    const { signUp } = await testApp({ db });
+    const db = await testDb();
+    const { signUp, services } = await testApp({ db });
     const { token } = await signUp("alice");
     const other = createApp({
       db,
+      services,
       jwtSecret: TEST_SECRET.replace("test", "evil"),
       config: { tokenTtl: "7d", trustProxy: 0, links: { blog: "", video: "", tempMail: "" } },
       passwords: createPasswordHasher({ memoryCost: 256, timeCost: 1 }),

@@ -40,10 +40,21 @@ export class FailureLimiter {
   }
 }
 
+/**
+ * What the sign-in route needs of a limiter. FailureLimiter keeps its counts in this process's memory: with several
+ * nodes sharing one PostgreSQL database each node counts alone. A limiter kept in the database would fit this
+ * interface (hence the promises).
+ */
+export interface Limiter {
+  retryAfter(key: string): number | Promise<number>;
+  fail(key: string): void | Promise<void>;
+  reset(key: string): void | Promise<void>;
+}
+
 export interface LoginLimits {
   /** Keyed by the account the typed name resolved to (or by the unknown name). */
-  byAccount: FailureLimiter;
-  byIp: FailureLimiter;
+  byAccount: Limiter;
+  byIp: Limiter;
 }
 
 /** 5 wrong passwords per account and 20 per address in 15 minutes: slow enough to stop guessing, kind to typos. */

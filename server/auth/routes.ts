@@ -35,11 +35,11 @@ export function authRoutes({ users, passwords, registration, limits, session, tr
       async ({ body, request, server, issueToken, set }) => {
         const ip = clientIp(request, server, trustProxy);
         const login = body.username.trim();
-        const user = users.byLogin(login);
+        const user = await users.byLogin(login);
         // Guesses count against the account, whichever of its names (username or email) was typed; a name that
         // matches no account is counted on its own, so guessing at names is limited too.
         const accountKey = user ? `user:${user.id}` : `unknown:${login.toLowerCase()}`;
-        const wait = Math.max(limits.byIp.retryAfter(ip), limits.byAccount.retryAfter(accountKey));
+        const wait = Math.max(await limits.byIp.retryAfter(ip), await limits.byAccount.retryAfter(accountKey));
         if (wait > 0) {
           set.headers["retry-after"] = String(wait);
           throw tooManyAttempts(wait);
@@ -48,11 +48,11 @@ export function authRoutes({ users, passwords, registration, limits, session, tr
         // A disabled account answers exactly as a wrong password does, right password or not: a different answer
         // would tell a guesser when they had found a disabled account's password.
         if (!user || !ok || user.status !== "active") {
-          limits.byIp.fail(ip);
-          limits.byAccount.fail(accountKey);
+          await limits.byIp.fail(ip);
+          await limits.byAccount.fail(accountKey);
           throw invalidCredentials();
         }
-        limits.byAccount.reset(accountKey);
+        await limits.byAccount.reset(accountKey);
         return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) };
       },
       {
@@ -72,14 +72,16 @@ export function authRoutes({ users, passwords, registration, limits, session, tr
         const username = body.username.trim();
         const email = normaliseEmail(body.email) ?? null;
         // Closed registration, a bad invite and taken names are refused before the costly hash.
-        registration.admit(body.invite);
-        users.assertUnique(username, email);
-        const user = registration.register({ username, email, passwordHash: await passwords.hash(body.password) }, body.invite);
+        await registration.admit(body.invite);
+        await users.assertUnique(username, email);
+        // Hashed before register's transaction, which decides again (under a lock) who may get in.
+        const passwordHash = await passwords.hash(body.password);
+        const user = await registration.register({ username, email, passwordHash }, body.invite);
         set.status = 201;
         // Signed in at once: the new account does not have to type its password again.
         return {
           success: true,
-          message: user.role === "admin" && users.count() === 1 ? "Registration successful: you are the administrator" : "Registration successful",
+          message: user.role === "admin" && (await users.count()) === 1 ? "Registration successful: you are the administrator" : "Registration successful",
           token: await issueToken(user),
           user: toPublicUser(user),
         };

@@ -47,12 +47,17 @@ export interface SessionClaims {
   exp?: number;
 }
 
-/** The user a token's claims name, while that session is still good: active, same session version, not expired. */
-export function sessionUser(users: UserStore, claims: SessionClaims, nowMs = Date.now()): UserRow | undefined {
+/** Whether a session is still good for its user as it now is: active, same session version, not expired. */
+export function sessionValid(user: Pick<UserRow, "status" | "sessionVersion"> | undefined, claims: SessionClaims, nowMs = Date.now()): boolean {
+  if (claims.exp !== undefined && claims.exp * 1000 <= nowMs) return false;
+  return user !== undefined && user.status === "active" && claims.sv === user.sessionVersion;
+}
+
+/** The user a token's claims name, while that session is still good (sessionValid). */
+export async function sessionUser(users: Pick<UserStore, "byId">, claims: SessionClaims, nowMs = Date.now()): Promise<UserRow | undefined> {
   if (claims.exp !== undefined && claims.exp * 1000 <= nowMs) return undefined;
-  const user = users.byId(claims.userId);
-  if (!user || user.status !== "active" || claims.sv !== user.sessionVersion) return undefined;
-  return user;
+  const user = await users.byId(claims.userId);
+  return sessionValid(user, claims, nowMs) ? user : undefined;
 }
 
 /**
@@ -78,7 +83,7 @@ export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
       sv: payload.sv as number,
       exp: typeof payload.exp === "number" ? payload.exp : undefined,
     };
-    const user = sessionUser(users, claims);
+    const user = await sessionUser(users, claims);
     return user ? { user, claims } : null;
   }
 
@@ -106,7 +111,7 @@ export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
           // Any Vigil secret ("vgl_…": agent credentials included) is judged as an API token, for a message that
           // fits; a JWT never starts so.
           if (token.startsWith("vgl_")) {
-            const found = token.startsWith(API_TOKEN_MARKER) && tokens ? tokens.check(token) : ({ ok: false, reason: "invalid" } as const);
+            const found = token.startsWith(API_TOKEN_MARKER) && tokens ? await tokens.check(token) : ({ ok: false, reason: "invalid" } as const);
             if (!found.ok) {
               throw unauthorized(found.reason === "expired" ? "This API token has expired" : "This API token is not valid (revoked, or its account is disabled or deleted)");
             }

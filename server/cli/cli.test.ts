@@ -4,9 +4,11 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { sql } from "drizzle-orm";
 import pkg from "../../package.json" with { type: "json" };
 import { createPasswordHasher } from "../auth/passwords";
 import { openDatabase } from "../db/open";
+import { TEST_DATABASE_URL, testDb, testSchema } from "../db/test-db";
 import { testApp } from "../test-support";
 import { createUserStore } from "../users/store";
 import { backupDatabase } from "./backup";
@@ -27,9 +29,24 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-const vigil = (...args: string[]) => {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8", env: { ...process.env, VIGIL_DATA_DIR: "" } });
+const vigil = (...args: string[]) => vigilWith({}, ...args);
+const vigilWith = (env: Record<string, string>, ...args: string[]) => {
+  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8", env: { ...process.env, VIGIL_DATA_DIR: "", VIGIL_DATABASE_URL: "", ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
+};
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** Usernames in a database, in id order. */
+const usernames = async (location: string) => {
+  const db = await openDatabase(location, { max: 1 });
+  try {
+    return (await db.orm.select({ username: db.t.users.username }).from(db.t.users).orderBy(db.t.users.id)).map((u) => u.username);
+  } finally {
+    await db.close();
+  }
 };
 
 /** A real server on a free port over `dataDir`; resolves once it listens. */
@@ -92,14 +109,12 @@ describe("backup and restore", () => {
     const restored = vigil("restore", backup, "--data-dir", dataDir);
     expect(restored.code).toBe(0);
     expect(readdirSync(dataDir).some((f) => f.startsWith("vigil.db.before-restore-"))).toBe(true);
-    const db = openDatabase(join(dataDir, "vigil.db"));
-    expect(db.$client.query("SELECT username FROM users ORDER BY id").all()).toEqual([{ username: "alice" }]);
-    db.$client.close();
+    expect(await usernames(join(dataDir, "vigil.db"))).toEqual(["alice"]);
   }, 60_000);
 
-  test("backup refuses any existing path, a dangling or live symbolic link included, and writes nothing through it", () => {
+  test("backup refuses any existing path, a dangling or live symbolic link included, and writes nothing through it", async () => {
     const dataDir = tempDir();
-    openDatabase(join(dataDir, "vigil.db")).$client.close();
+    await (await openDatabase(join(dataDir, "vigil.db"))).close();
     const out = tempDir();
     const victim = join(out, "victim.txt");
     const dangling = join(out, "dangling.db");
@@ -119,9 +134,9 @@ describe("backup and restore", () => {
     const fresh = backupDatabase(dataDir, join(out, "fresh.db"));
     expect(statSync(fresh.file).mode & 0o777).toBe(0o600);
     expect(readdirSync(out).sort()).toEqual(["dangling.db", "fresh.db", "live.db", "victim.txt"]);
-  });
+  }, 60_000);
 
-  test("restore refuses a damaged file, a database that is not Vigil's, one from a newer Vigil, and a missing file", () => {
+  test("restore refuses a damaged file, a database that is not Vigil's, one from a newer Vigil, and a missing file", async () => {
     const dataDir = tempDir();
     const other = tempDir();
     const junk = join(other, "junk.db");
@@ -135,25 +150,45 @@ describe("backup and restore", () => {
     expect(() => restoreDatabase(dataDir, foreign)).toThrow("not a Vigil database");
 
     const newer = join(other, "newer.db");
-    const n = openDatabase(newer);
-    n.$client.run("INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', ?)", [Date.UTC(2100, 0, 1)]);
-    n.$client.close();
+    const n = await openDatabase(newer);
+    await n.exec(sql`INSERT INTO __drizzle_migrations (hash, created_at) VALUES ('future', ${Date.UTC(2100, 0, 1)})`);
+    await n.close();
     expect(() => restoreDatabase(dataDir, newer)).toThrow("newer version of Vigil");
     expect(() => restoreDatabase(dataDir, join(other, "absent.db"))).toThrow("No such file");
     expect(existsSync(join(dataDir, "vigil.db"))).toBe(false);
   });
+
+  test("with a PostgreSQL database configured, both refuse and point at pg_dump / pg_restore", () => {
+    const dataDir = tempDir();
+    const url = "postgres://vigil:s3cret@db.example:5432/vigil";
+    const backup = join(tempDir(), "b.db");
+    for (const [run, tool] of [
+      [vigil("backup", backup, "--data-dir", dataDir, "--database-url", url), "pg_dump"],
+      [vigilWith({ VIGIL_DATABASE_URL: url }, "backup", backup, "--data-dir", dataDir), "pg_dump"],
+      [vigil("restore", backup, "--data-dir", dataDir, "--database-url", url), "pg_restore"],
+      [vigilWith({ VIGIL_DATABASE_URL: url }, "restore", backup, "--data-dir", dataDir), "pg_restore"],
+    ] as const) {
+      expect(run.code).toBe(1);
+      expect(run.err).toContain("PostgreSQL");
+      expect(run.err).toContain(`Use ${tool}`);
+      expect(run.err).not.toContain("s3cret");
+    }
+    expect(existsSync(backup)).toBe(false);
+    expect(readdirSync(dataDir)).toEqual([]);
+  }, 60_000);
 });
 
 describe("reset-password", () => {
   test("sets a new password that works, signs the account out everywhere; an unknown user is an error", async () => {
-    const db = openDatabase(":memory:");
+    const db = await testDb();
+    cleanups.push(() => db.close());
     const passwords = createPasswordHasher({ memoryCost: 256, timeCost: 1 });
     const users = createUserStore(db);
-    const alice = users.create({ username: "Alice", email: null, passwordHash: await passwords.hash("old password 1"), role: "admin" });
+    const alice = await users.create({ username: "Alice", email: null, passwordHash: await passwords.hash("old password 1"), role: "admin" });
     const r = await resetPassword(db, "alice", passwords);
     expect(r.username).toBe("Alice");
     expect(r.password.length).toBeGreaterThanOrEqual(16);
-    const after = users.byId(alice.id)!;
+    const after = (await users.byId(alice.id))!;
     expect(await passwords.verify(r.password, after.passwordHash)).toBe(true);
     expect(await passwords.verify("old password 1", after.passwordHash)).toBe(false);
     expect(after.sessionVersion).toBe(alice.sessionVersion + 1);
@@ -162,18 +197,84 @@ describe("reset-password", () => {
 
   test("from the command line, it prints the new password once", async () => {
     const dataDir = tempDir();
-    const db = openDatabase(join(dataDir, "vigil.db"));
-    createUserStore(db).create({ username: "root", email: null, passwordHash: await Bun.password.hash("x"), role: "admin" });
-    db.$client.close();
+    const db = await openDatabase(join(dataDir, "vigil.db"));
+    await createUserStore(db).create({ username: "root", email: null, passwordHash: await Bun.password.hash("x"), role: "admin" });
+    await db.close();
     const r = vigil("reset-password", "root", "--data-dir", dataDir);
     expect(r.code).toBe(0);
     const password = r.out.match(/New password for root: (\S+)/)?.[1];
     expect(password).toBeDefined();
-    const check = openDatabase(join(dataDir, "vigil.db"));
-    const { password_hash } = check.$client.query("SELECT password_hash FROM users").get() as { password_hash: string };
-    expect(await Bun.password.verify(password!, password_hash)).toBe(true);
-    check.$client.close();
-  });
+    const check = await openDatabase(join(dataDir, "vigil.db"));
+    const [{ password_hash }] = await check.rows<{ password_hash: string }>(sql`SELECT password_hash FROM users`);
+    expect(await Bun.password.verify(password!, password_hash!)).toBe(true);
+    await check.close();
+  }, 60_000);
+
+  test.skipIf(!TEST_DATABASE_URL)("from the command line, on PostgreSQL (--database-url or VIGIL_DATABASE_URL)", async () => {
+    const schema = await testSchema();
+    cleanups.push(schema.drop);
+    const db = await openDatabase(schema.url, { max: 1 });
+    const users = createUserStore(db);
+    const root = await users.create({ username: "root", email: null, passwordHash: await Bun.password.hash("x"), role: "admin" });
+    await db.close();
+    const runs = [() => vigil("reset-password", "root", "--database-url", schema.url), () => vigilWith({ VIGIL_DATABASE_URL: schema.url }, "reset-password", "ROOT")];
+    for (const run of runs) {
+      const r = run();
+      expect(r.code).toBe(0);
+      const password = r.out.match(/New password for root: (\S+)/)?.[1];
+      expect(password).toBeDefined();
+      const check = await openDatabase(schema.url, { max: 1 });
+      const after = (await createUserStore(check).byId(root.id))!;
+      await check.close();
+      expect(await Bun.password.verify(password!, after.passwordHash)).toBe(true);
+    }
+    expect(vigil("reset-password", "nobody", "--database-url", schema.url)).toMatchObject({ code: 1, err: expect.stringContaining('No user named "nobody"') });
+  }, 60_000);
+});
+
+describe("migrate", () => {
+  test("--from and --to are both required; --to must be a PostgreSQL URL", () => {
+    for (const [args, message] of [
+      [[], "missing --from <sqlite file> and --to <postgres url>"],
+      [["--from", "data/vigil.db"], "missing --to <postgres url>"],
+      [["--to", "postgres://localhost/vigil"], "missing --from <sqlite file>"],
+      [["--from", "data/vigil.db", "--to", "data/other.db"], "--to must be a PostgreSQL URL"],
+      [["data/vigil.db", "postgres://localhost/vigil"], "missing --from"],
+    ] as const) {
+      const r = vigil("migrate", ...args);
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expect(r.err).toContain(message);
+      expect(r.err).toContain("Usage: vigil migrate --from <sqlite file> --to <postgres url>");
+    }
+    expect(vigil("migrate", "--from", "/nonexistent/vigil.db", "--to", "postgres://127.0.0.1:1/vigil")).toMatchObject({
+      code: 1,
+      err: expect.stringContaining("vigil migrate: No such file: /nonexistent/vigil.db"),
+    });
+  }, 60_000);
+
+  test.skipIf(!TEST_DATABASE_URL)("copies a data dir's SQLite database into an empty PostgreSQL one; a second run is refused", async () => {
+    const dataDir = tempDir();
+    const file = join(dataDir, "vigil.db");
+    const db = await openDatabase(file);
+    const users = createUserStore(db);
+    await users.create({ username: "alice", email: "a@example.com", passwordHash: "h", role: "admin" });
+    await users.create({ username: "bob", email: null, passwordHash: "h", role: "user" });
+    await db.close();
+    const target = await testSchema();
+    cleanups.push(target.drop);
+
+    const r = vigil("migrate", "--from", file, "--to", target.url);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("users: 2/2 rows");
+    expect(r.out).toMatch(/Migrated \d+ rows in \d+ tables in [\d.]+ s/);
+    expect(await usernames(target.url)).toEqual(["alice", "bob"]);
+    expect(await usernames(file)).toEqual(["alice", "bob"]);
+
+    const again = vigil("migrate", "--from", file, "--to", target.url);
+    expect(again.code).toBe(1);
+    expect(again.err).toContain("The target is not empty");
+  }, 60_000);
 });
 
 describe("install-service", () => {
@@ -196,20 +297,21 @@ describe("install-service", () => {
     const printed = vigil("install-service", "--print", "--port", "8080", "--binary", "/usr/local/bin/vigil");
     expect(printed.code).toBe(0);
     expect(printed.out).toContain("--port 8080");
-  });
+  }, 60_000);
 });
 
 describe("the command line", () => {
   test("--version matches package.json; each subcommand has --help; a missing argument prints the usage", () => {
     expect(vigil("--version").out.trim()).toBe(pkg.version);
     expect(vigil("--help").out).toContain("vigil backup <file>");
-    for (const sub of ["backup", "restore", "reset-password", "install-service"]) {
+    expect(vigil("--help").out).toContain("migrate");
+    for (const sub of ["backup", "restore", "reset-password", "install-service", "migrate"]) {
       const r = vigil(sub, "--help");
       expect(r.code).toBe(0);
       expect(r.out).toContain(`Usage: ${sub === "install-service" ? "sudo " : ""}vigil ${sub}`);
     }
     expect(vigil("backup")).toMatchObject({ code: 2, err: expect.stringContaining("Usage: vigil backup") });
-  });
+  }, 60_000);
 });
 
 describe("/healthz", () => {

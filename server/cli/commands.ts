@@ -1,34 +1,60 @@
-// The subcommands beside `vigil serve`: backup, restore, reset-password, install-service. Each takes --data-dir (or
-// VIGIL_DATA_DIR) like the server and has its own --help. They return an exit code.
+// The subcommands beside `vigil serve`: backup, restore, reset-password, install-service, migrate. Each takes
+// --data-dir (or VIGIL_DATA_DIR) and --database-url (or VIGIL_DATABASE_URL) like the server where they apply, and has
+// its own --help. They return an exit code.
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { isPostgresUrl, redactUrl } from "../db/database";
 import { openDatabase } from "../db/open";
 import { backupDatabase } from "./backup";
 import { databaseFile } from "./data-dir";
 import { installService, serviceUnit } from "./install-service";
+import { migrateToPostgres, progressPrinter } from "./migrate";
 import { resetPassword } from "./reset-password";
 import { restoreDatabase } from "./restore";
 
-export const SUBCOMMANDS = ["serve", "backup", "restore", "reset-password", "install-service"] as const;
+export const SUBCOMMANDS = ["serve", "backup", "restore", "reset-password", "install-service", "migrate"] as const;
 
 const DATA_DIR = "  --data-dir <dir>    VIGIL_DATA_DIR: the server's data directory (default: ./data)";
+const DATABASE_URL = "  --database-url <u>  VIGIL_DATABASE_URL: the server's PostgreSQL database (postgres://…), when it uses one";
+const SQLITE_ONLY = (what: string) =>
+  `Works on the SQLite database of a data dir only: with --database-url (or VIGIL_DATABASE_URL) use PostgreSQL's own tools (${what}).`;
 
 export const HELP: Record<Exclude<(typeof SUBCOMMANDS)[number], "serve">, string> = {
-  backup: ["Usage: vigil backup <file> [--data-dir <dir>]", "", "Writes a consistent copy of the database to <file> (never overwrites), safe while the server runs.", "", DATA_DIR].join("\n"),
+  backup: [
+    "Usage: vigil backup <file> [--data-dir <dir>]",
+    "",
+    "Writes a consistent copy of the database to <file> (never overwrites), safe while the server runs.",
+    SQLITE_ONLY("pg_dump"),
+    "",
+    DATA_DIR,
+  ].join("\n"),
   restore: [
     "Usage: vigil restore <file> [--data-dir <dir>]",
     "",
     "Replaces the database with a backup. Refused while a server uses the data dir, or when <file> is damaged, not a",
     "Vigil database, or from a newer Vigil. The replaced database is kept as vigil.db.before-restore-<time>.",
+    SQLITE_ONLY("pg_restore"),
     "",
     DATA_DIR,
   ].join("\n"),
   "reset-password": [
-    "Usage: vigil reset-password <username> [--data-dir <dir>]",
+    "Usage: vigil reset-password <username> [--data-dir <dir> | --database-url <url>]",
     "",
     "Sets a new random password for the account, signs it out everywhere, and prints the password once.",
     "",
     DATA_DIR,
+    DATABASE_URL,
+  ].join("\n"),
+  migrate: [
+    "Usage: vigil migrate --from <sqlite file> --to <postgres url>",
+    "",
+    "Copies an instance from its SQLite database (e.g. data/vigil.db) into an empty PostgreSQL database (14+), which",
+    "is created and migrated if needed: every table in one transaction (a failure leaves the target empty), each",
+    "table's row count checked. Refused while a server uses the SQLite file, and for a target that holds any row.",
+    "Then start Vigil with --database-url <postgres url>.",
+    "",
+    "  --from <file>       The SQLite database to copy (the server stopped)",
+    "  --to <url>          postgres://user:password@host:5432/db (`?schema=name` for a schema other than the default)",
   ].join("\n"),
   "install-service": [
     "Usage: sudo vigil install-service [options] [-- <more vigil serve flags>]",
@@ -49,6 +75,33 @@ export const HELP: Record<Exclude<(typeof SUBCOMMANDS)[number], "serve">, string
 
 const dataDirOf = (value: string | undefined) => resolve(value ?? process.env.VIGIL_DATA_DIR ?? "./data");
 
+/** The PostgreSQL database the server is configured with (flag, then environment), or undefined for SQLite. */
+function databaseUrlOf(value: string | undefined): string | undefined {
+  const url = value || process.env.VIGIL_DATABASE_URL || undefined;
+  if (url !== undefined && !isPostgresUrl(url)) throw new Error("Invalid --database-url: use postgres://user:password@host:5432/database");
+  return url;
+}
+
+/** A database URL to print: without its password (redactUrl's mask comes out percent-encoded from URL). */
+function shown(url: string): string {
+  try {
+    const u = new URL(url);
+    u.password = "";
+    return u.toString();
+  } catch {
+    return redactUrl(url);
+  }
+}
+
+/** backup and restore copy a SQLite file: on PostgreSQL they refuse, pointing at its own tools. */
+function refuseOnPostgres(name: "backup" | "restore", url: string | undefined) {
+  if (url === undefined) return;
+  const tool = name === "backup" ? "pg_dump" : "pg_restore";
+  throw new Error(
+    `this Vigil keeps its data in PostgreSQL (${shown(url)}); vigil ${name} works on a SQLite data dir only. Use ${tool} to ${name === "backup" ? "back up" : "restore"} a PostgreSQL database.`,
+  );
+}
+
 /** Runs a subcommand (argv without it); returns the process exit code. */
 export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], "serve">, argv: string[]): Promise<number> {
   const isService = name === "install-service";
@@ -59,6 +112,8 @@ export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], 
     options: {
       "data-dir": { type: "string" },
       help: { type: "boolean", short: "h" },
+      ...(isService ? {} : { "database-url": { type: "string" } }),
+      ...(name === "migrate" ? { from: { type: "string" }, to: { type: "string" } } : {}),
       ...(isService
         ? { user: { type: "string" }, host: { type: "string" }, port: { type: "string" }, binary: { type: "string" }, "unit-dir": { type: "string" }, "no-start": { type: "boolean" }, print: { type: "boolean" } }
         : {}),
@@ -72,12 +127,14 @@ export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], 
   switch (name) {
     case "backup": {
       if (!arg) return usage(name);
+      refuseOnPostgres(name, databaseUrlOf(values["database-url"] as string | undefined));
       const { file, bytes } = backupDatabase(dataDirOf(values["data-dir"]), arg);
       console.log(`backup written to ${file} (${(bytes / 1024 / 1024).toFixed(1)} MB)`);
       return 0;
     }
     case "restore": {
       if (!arg) return usage(name);
+      refuseOnPostgres(name, databaseUrlOf(values["database-url"] as string | undefined));
       const dataDir = dataDirOf(values["data-dir"]);
       const { kept } = restoreDatabase(dataDir, arg);
       console.log(`restored ${resolve(arg)} into ${databaseFile(dataDir)}${kept ? `; the previous database is kept as ${kept}` : ""}`);
@@ -85,15 +142,35 @@ export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], 
     }
     case "reset-password": {
       if (!arg) return usage(name);
-      const db = openDatabase(databaseFile(dataDirOf(values["data-dir"])));
+      const url = databaseUrlOf(values["database-url"] as string | undefined);
+      const db = await openDatabase(url ?? databaseFile(dataDirOf(values["data-dir"])), { max: 2 });
       try {
         const r = await resetPassword(db, arg);
         console.log(`New password for ${r.username}: ${r.password}`);
         console.log("Every session of this account has been signed out. Sign in with it, then change it on the profile page.");
         if (r.disabled) console.log("Note: this account is disabled; another admin must enable it on /users.");
       } finally {
-        db.$client.close();
+        await db.close();
       }
+      return 0;
+    }
+    case "migrate": {
+      const from = values.from as string | undefined;
+      const to = values.to as string | undefined;
+      if (!from || !to || positionals.length > 0) {
+        const missing = [!from && "--from <sqlite file>", !to && "--to <postgres url>"].filter(Boolean).join(" and ");
+        console.error(`vigil migrate: ${missing ? `missing ${missing}` : `unexpected argument ${positionals[0]}`}\n\n${HELP.migrate}`);
+        return 2;
+      }
+      if (!isPostgresUrl(to)) {
+        console.error(`vigil migrate: --to must be a PostgreSQL URL (postgres://user:password@host:5432/db), not ${to}\n\n${HELP.migrate}`);
+        return 2;
+      }
+      const source = resolve(from);
+      console.log(`Copying ${source} into ${shown(to)}`);
+      const report = await migrateToPostgres(source, to, progressPrinter());
+      console.log(`Migrated ${report.rows.toLocaleString("en-US")} rows in ${report.tables.length} tables in ${(report.ms / 1000).toFixed(1)} s.`);
+      console.log(`Start Vigil with --database-url (or VIGIL_DATABASE_URL) set to this URL to use it; ${source} is left as it was.`);
       return 0;
     }
     case "install-service": {

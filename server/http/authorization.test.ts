@@ -87,6 +87,7 @@ const ACCESS: Record<string, Access> = {
   "GET /api/status/config": "user",
   "PUT /api/status/config": "user",
   "GET /api/dashboard": "user",
+  "GET /api/cluster/nodes": "user",
   "GET /metrics": "user",
   "GET /install.sh": "public",
   "GET /downloads/:file": "public",
@@ -174,7 +175,7 @@ describe("authorization matrix", () => {
       expect((await t.call("DELETE", `/api/users/${deleted.user.id}`, { token: admin.token })).status).toBe(200);
       const newPassword = "another correct horse";
       expect((await t.call("POST", `/api/users/${changed.user.id}/change-password`, { token: changed.token, body: { currentPassword: PASSWORD, newPassword } })).status).toBe(200);
-      const agent = t.services.agents.register(t.services.agents.createToken(admin.user.id).token, "db-1", testHost);
+      const agent = await t.services.agents.register((await t.services.agents.createToken(admin.user.id)).token, "db-1", testHost);
       if (typeof agent === "string") throw new Error(agent);
 
       const credentials: Record<Caller, string | undefined> = {
@@ -231,7 +232,7 @@ describe("authorization matrix", () => {
     const t = await testApp();
     const user = await t.signUp("bob");
     const created = await t.call<{ secret: string }>("POST", "/api/tokens", { token: user.token, body: { name: "script" } });
-    const agent = t.services.agents.register(t.services.agents.createToken(user.user.id).token, "db-1", testHost);
+    const agent = await t.services.agents.register((await t.services.agents.createToken(user.user.id)).token, "db-1", testHost);
     if (typeof agent === "string") throw new Error(agent);
     t.app.listen({ hostname: "127.0.0.1", port: 0 });
     try {

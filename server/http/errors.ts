@@ -96,6 +96,15 @@ function validationMessage(error: { type?: string; customError?: unknown; all?: 
   return (field ? `Invalid ${field}: ${what}` : `Invalid request: ${what}`) + sent;
 }
 
+/** PostgreSQL refused a value's characters (22P05: \u0000 in JSON; 22021: a NUL byte in text). */
+function isUnstorableText(e: unknown): boolean {
+  for (let err = e as { code?: string; errno?: string; message?: string; cause?: unknown } | undefined, depth = 0; err && depth < 5; err = err.cause as typeof err, depth++) {
+    if (err.code === "22P05" || err.code === "22021" || err.errno === "22P05" || err.errno === "22021") return true;
+    if (/unsupported Unicode escape sequence|invalid byte sequence for encoding/.test(String(err.message ?? ""))) return true;
+  }
+  return false;
+}
+
 /** Maps every failure to `{ success: false, code, message }` with a fitting status. Never leaks internals. */
 export function errorHandling(log: Logger) {
   return new Elysia({ name: "errors" }).error({ HttpError }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
@@ -117,6 +126,10 @@ export function errorHandling(log: Logger) {
         return reply(400, { success: false, code: "BAD_JSON", message: "The request body is not valid JSON" });
       case "NOT_FOUND":
         return reply(404, { success: false, code: "NOT_FOUND", message: "Not found" });
+    }
+    // Text PostgreSQL cannot store (NUL, in text or JSON): the client's fault, whatever route let it through.
+    if (isUnstorableText(error)) {
+      return reply(400, { success: false, code: "BAD_TEXT", message: "Text must not contain the NUL character (\\u0000)" });
     }
     // Elysia's own status errors (e.g. from a plugin) keep their 4xx status.
     const status = typeof (error as { status?: unknown }).status === "number" ? (error as { status: number }).status : 500;

@@ -5,7 +5,9 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { testHost } from "../agents/test-fixtures";
+import type { Db } from "../db/database";
 import { testApp } from "../test-support";
 
 // Routes whose only inputs are the caller and the path: any body is well-formed for them, so a signed-in caller
@@ -58,10 +60,14 @@ function bodies(): [string, BodyInit][] {
   ];
 }
 
-function snapshot(db: ReturnType<typeof testApp>["db"]): Record<string, unknown[]> {
-  const client = db.$client;
-  const tables = client.query("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[];
-  return Object.fromEntries(tables.map(({ name }) => [name, client.query(`SELECT * FROM "${name}" ORDER BY rowid`).all()]));
+/** Every row of every table (either engine), each table's rows in a stable order. */
+async function snapshot(db: Db): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const [name, table] of Object.entries(db.t)) {
+    const rows = (await db.orm.select().from(table as SQLiteTable)) as unknown[];
+    out[name] = rows.map((r) => JSON.stringify(r)).sort();
+  }
+  return out;
 }
 
 describe("fuzz", () => {
@@ -76,10 +82,10 @@ describe("fuzz", () => {
     expect(monitor.status).toBe(201);
     const channel = await t.call("POST", "/api/notifications/channels", { token: admin.token, body: { name: "hook", type: "webhook", config: { url: "http://127.0.0.1:9/" } } });
     expect(channel.status).toBe(201);
-    const agent = t.services.agents.register(t.services.agents.createToken(admin.user.id).token, "db-1", testHost);
+    const agent = await t.services.agents.register((await t.services.agents.createToken(admin.user.id)).token, "db-1", testHost);
     if (typeof agent === "string") throw new Error(agent);
     await t.services.agents.flush?.();
-    const before = snapshot(t.db);
+    const before = await snapshot(t.db);
 
     const auths: (string | undefined)[] = [undefined, admin.token, user.token, "Bearer-less", `${admin.token}x`, agent.credential, "vgl_api_not_a_real_token_000000000000000000"];
     const routes = t.app.routes.filter((r) => r.method !== "WS").map((r) => ({ method: r.method === "ALL" ? "GET" : r.method, path: r.path }));
@@ -148,7 +154,7 @@ describe("fuzz", () => {
     expect(failures.slice(0, 20)).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(10_000);
     await t.services.agents.flush?.();
-    expect(snapshot(t.db)).toEqual(before);
+    expect(await snapshot(t.db)).toEqual(before);
     rmSync(uiDir, { recursive: true, force: true });
   }, 300_000);
 });

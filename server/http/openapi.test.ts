@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { testApp } from "../test-support";
 import { documentedPath, isDocumented, METHODS, type OpenApiDocument, type Operation, type ResponseObject } from "./openapi";
 
-type Setup = ReturnType<typeof testApp>;
+type Setup = Awaited<ReturnType<typeof testApp>>;
 
 async function getDocument(t: Setup): Promise<OpenApiDocument> {
   const res = await t.app.handle(new Request("http://localhost/api/docs/json"));

@@ -32,7 +32,6 @@ export interface CatchUpDeps {
  * decides, not memory: a node killed mid-batch told the others of checks it never wrote.
  */
 export async function catchUpMissed({ db, store, scheduler, writer, clock, owns, cadence }: CatchUpDeps): Promise<void> {
-  await writer.flush();
   const now = clock.now();
   const due = new Map<number, number>();
   for (const entry of store.all()) {
@@ -44,6 +43,9 @@ export async function catchUpMissed({ db, store, scheduler, writer, clock, owns,
     if (now - slot <= CATCH_UP_HORIZON_MS && entry.createdAt < slot) due.set(id, slot);
   }
   const ids = [...due.keys()];
+  // This node's own checks of them, running or queued for writing, are in the table before it is asked.
+  await scheduler.settled(ids);
+  await writer.flush();
   const since = now - CATCH_UP_HORIZON_MS - KICK_GAP_MS;
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
@@ -53,7 +55,7 @@ export async function catchUpMissed({ db, store, scheduler, writer, clock, owns,
     for (const r of rows) if (r.last >= due.get(r.monitor_id)! - KICK_GAP_MS) due.delete(r.monitor_id);
     for (const id of chunk) {
       const entry = store.get(id);
-      if (due.has(id) && entry && owns(id) && scheduler.has(id)) scheduler.schedule(id, cadence(entry.fields), { kick: true });
+      if (due.has(id) && entry && owns(id) && scheduler.has(id) && !scheduler.running(id)) scheduler.schedule(id, cadence(entry.fields), { kick: true });
     }
   }
 }

@@ -310,6 +310,9 @@ export function createScheduler(options: SchedulerOptions) {
 
     has: (id: number) => jobs.has(id),
 
+    /** Whether a check of this monitor runs now. */
+    running: (id: number) => inFlight.has(id),
+
     /** Resolves once no check of these monitors runs (those running now have finished). */
     async settled(ids: Iterable<number>): Promise<void> {
       const running: Promise<unknown>[] = [];

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { createChecker, runCheck, type CheckTarget } from "../monitors/types/http/http";
 import { createServices } from "../app";
-import { openDatabase } from "../db/open";
+import { testDb } from "../db/test-db";
 import { testApp } from "../test-support";
 import { addressProblem, ALLOW_PRIVATE, guardedFetch, literalHostProblem, targetProblem, TargetRefused, type Resolve } from "./targets";
 
@@ -138,7 +138,7 @@ describe("the API", () => {
   });
 
   test("an instance that blocks private targets refuses them for monitors and for webhook deliveries", async () => {
-    const db = openDatabase(":memory:");
+    const db = await testDb();
     const services = await createServices(db, { targets: BLOCK });
     const t = await testApp({ db, services });
     const { token } = await t.signUp("alice");

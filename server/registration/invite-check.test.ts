@@ -1,6 +1,7 @@
 // Issue 22: what the UI asks before showing /register — whether anyone may register (GET /api/config) and whether an
 // invite link can still be used (POST /api/registration/invites/check). Both public; the check tells nothing else.
 import { describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { PASSWORD, testApp } from "../test-support";
 
 const CHECK = "/api/registration/invites/check";
@@ -57,7 +58,7 @@ describe("invite check", () => {
     expect((await t.check(used.token)).body).toEqual({ success: true, state: "used" });
 
     const expiring = await t.invite({ hours: 1 });
-    t.db.$client.run("UPDATE invites SET expires_at = ? WHERE id = ?", [Date.now() - 1, expiring.invite.id]);
+    await t.db.orm.update(t.db.t.invites).set({ expiresAt: Date.now() - 1 }).where(eq(t.db.t.invites.id, expiring.invite.id));
     const expired = await t.check(expiring.token);
     expect([expired.status, expired.body]).toEqual([200, { success: true, state: "expired" }]);
   });

@@ -1,6 +1,11 @@
 // Issue 12: registration is closed after the first account, unless an admin opens it or sends an invite link.
-import { describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { TEST_DATABASE_URL } from "../db/test-db";
+import { reopenableDb } from "../monitors/test-db";
 import { PASSWORD, testApp } from "../test-support";
+import { createUserStore } from "../users/store";
+import { createRegistration } from "./service";
 
 const newcomer = (username: string, extra: Record<string, unknown> = {}) => ({ username, password: PASSWORD, confirmPassword: PASSWORD, ...extra });
 
@@ -105,7 +110,7 @@ describe("invite links", () => {
     expect((await t.call("POST", "/api/auth/register", { body: newcomer("carol", { invite: revoked.body.token }) })).status).toBe(403);
 
     const expiring = await t.call<{ token: string; invite: { id: number } }>("POST", "/api/registration/invites", { token: t.admin, body: { hours: 1 } });
-    t.db.$client.run("UPDATE invites SET expires_at = ? WHERE id = ?", [Date.now() - 1, expiring.body.invite.id]);
+    await t.db.orm.update(t.db.t.invites).set({ expiresAt: Date.now() - 1 }).where(eq(t.db.t.invites.id, expiring.body.invite.id));
     const expired = await t.call("POST", "/api/auth/register", { body: newcomer("carol", { invite: expiring.body.token }) });
     expect([expired.status, expired.body.code]).toEqual([403, "INVITE_INVALID"]);
 
@@ -124,5 +129,50 @@ describe("invite links", () => {
       ["carol", "dave", "erin"].map((name) => t.call("POST", "/api/auth/register", { body: newcomer(name, { invite: made.body.token }) })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 403, 403]);
+  });
+});
+
+// Several nodes share PostgreSQL only (SQLite has one server per data dir, which vigil.pid enforces).
+describe.skipIf(!TEST_DATABASE_URL)("on several nodes sharing one PostgreSQL database", () => {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  /** Nodes: each its own connection (pool) and services on one database. */
+  async function nodes(n: number) {
+    const { open, cleanup } = await reopenableDb();
+    cleanups.push(cleanup);
+    return Promise.all(
+      Array.from({ length: n }, async () => {
+        const db = await open();
+        cleanups.push(() => db.close());
+        const users = createUserStore(db);
+        return { db, users, registration: createRegistration({ db, users }) };
+      }),
+    );
+  }
+  const outcome = (p: Promise<{ role: string }>) => p.then((u) => u.role, (e: { code?: string }) => e.code ?? String(e));
+  const newUser = (username: string) => ({ username, email: null, passwordHash: "h" });
+
+  test("first sign-ups racing on every node: exactly one account, and it is the admin", async () => {
+    const cluster = await nodes(3);
+    const results = await Promise.all(cluster.flatMap((node, i) => [0, 1, 2].map((j) => outcome(node.registration.register(newUser(`u${i}${j}`), undefined)))));
+    expect(results.sort()).toEqual(["REGISTRATION_CLOSED", "REGISTRATION_CLOSED", "REGISTRATION_CLOSED", "REGISTRATION_CLOSED", "REGISTRATION_CLOSED", "REGISTRATION_CLOSED", "REGISTRATION_CLOSED", "REGISTRATION_CLOSED", "admin"]);
+    expect((await cluster[0]!.users.list()).map((u) => u.role)).toEqual(["admin"]);
+  });
+
+  test("one invite used on every node at once: one account gets in, the invite is spent once", async () => {
+    const cluster = await nodes(3);
+    const admin = await cluster[0]!.users.create({ ...newUser("alice"), role: "admin" }, { firstBecomesAdmin: true });
+    const { token, invite } = await cluster[0]!.registration.createInvite(admin.id, "user");
+    const results = await Promise.all(cluster.flatMap((node, i) => [0, 1].map((j) => outcome(node.registration.register(newUser(`u${i}${j}`), token)))));
+    expect(results.sort()).toEqual(["INVITE_INVALID", "INVITE_INVALID", "INVITE_INVALID", "INVITE_INVALID", "INVITE_INVALID", "user"]);
+    const users = await cluster[1]!.users.list();
+    expect(users.length).toBe(2);
+    const { invites } = cluster[2]!.db.t;
+    const [row] = await cluster[2]!.db.orm.select().from(invites).where(eq(invites.id, invite.id));
+    expect(row!.usedBy).toBe(users[1]!.id);
+    expect(await cluster[2]!.registration.checkInvite(token)).toEqual({ state: "used" });
   });
 });

@@ -14,20 +14,21 @@ import { INVITE_HOURS, type Registration } from "./service";
 export function registrationRoutes({ registration, session }: { registration: Registration; session: ReturnType<typeof sessions> }) {
   return new Elysia({ prefix: "/api/registration", detail: { tags: ["registration"] } })
     .use(session)
-    .get("/", () => ({ success: true, open: registration.isOpen(), invites: registration.pendingInvites() }), { auth: "accounts", detail: doc("Whether registration is open, and the pending invites") })
+    .get("/", async () => ({ success: true, open: await registration.isOpen(), invites: await registration.pendingInvites() }), { auth: "accounts", detail: doc("Whether registration is open, and the pending invites") })
     .put(
       "/",
-      ({ body }) => {
-        registration.setOpen(body.open);
+      async ({ body }) => {
+        await registration.setOpen(body.open);
         return { success: true, message: body.open ? "Registration opened" : "Registration closed", open: body.open };
       },
       { auth: "accounts", detail: doc("Open or close registration"), body: t.Object({ open: t.Boolean({ error: "open must be true or false" }) }) },
     )
     .post(
       "/invites",
-      ({ body, user, set }) => {
+      async ({ body, user, set }) => {
+        const created = await registration.createInvite(user.id, body.role ?? "user", body.hours);
         set.status = 201;
-        return { success: true, message: "Invite created", ...registration.createInvite(user.id, body.role ?? "user", body.hours) };
+        return { success: true, message: "Invite created", ...created };
       },
       {
         auth: "accounts",
@@ -40,7 +41,7 @@ export function registrationRoutes({ registration, session }: { registration: Re
         }),
       },
     )
-    .post("/invites/check", ({ body }) => ({ success: true, ...registration.checkInvite(body.token) }), {
+    .post("/invites/check", async ({ body }) => ({ success: true, ...(await registration.checkInvite(body.token)) }), {
       detail: doc(
         "Public: check an invite link before registering. state: valid (with the role it gives and its expiry), used, expired, or invalid (unknown or revoked)",
       ),
@@ -50,8 +51,8 @@ export function registrationRoutes({ registration, session }: { registration: Re
     })
     .delete(
       "/invites/:id",
-      ({ params }) => {
-        if (!registration.revokeInvite(params.id)) throw notFound("INVITE_NOT_FOUND", "Invite not found (already used, expired or revoked)");
+      async ({ params }) => {
+        if (!(await registration.revokeInvite(params.id))) throw notFound("INVITE_NOT_FOUND", "Invite not found (already used, expired or revoked)");
         return { success: true, message: "Invite revoked" };
       },
       { auth: "accounts", params: idParams("invite"), detail: doc("Revoke an invite") },

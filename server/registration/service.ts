@@ -2,13 +2,13 @@
 // is closed unless an admin opens it (an instance setting), or the newcomer brings a one-time invite link an admin
 // made (single use, expiring, stored only as its hash). Admins can also create accounts directly (users/routes.ts).
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
-import type { Db } from "../db/open";
-import { settings, type UserRow } from "../db/schema";
+import { first, type Db, type Orm } from "../db/database";
+import type { UserRow } from "../db/schema";
 import { HttpError } from "../http/errors";
 import { hashSecret, newSecret } from "../auth/secrets";
 import type { Role } from "../users/public";
-import { registrationClosed, type NewUser, type UserStore } from "../users/store";
-import { invites, type InviteRow } from "./tables";
+import { ACCOUNTS_LOCK, registrationClosed, type NewUser, type UserStore } from "../users/store";
+import type { InviteRow } from "./tables";
 
 const OPEN_KEY = "registration.open";
 const HOUR = 3_600_000;
@@ -42,39 +42,40 @@ export type InviteCheck = { state: "valid"; role: Role; expiresAt: number } | { 
 const inviteInvalid = () => new HttpError(403, "INVITE_INVALID", "This invite link is not valid, already used or expired");
 
 export function createRegistration({ db, users, now = Date.now }: { db: Db; users: UserStore; now?: () => number }) {
-  const isOpen = () => db.select().from(settings).where(eq(settings.key, OPEN_KEY)).get()?.value === "true";
-  const pendingInvite = (token: string) =>
-    db.select().from(invites)
-      .where(and(eq(invites.tokenHash, hashSecret(token)), isNull(invites.usedAt), gt(invites.expiresAt, now())))
-      .get();
+  const { orm } = db;
+  const { settings, invites } = db.t;
+  const isOpen = async (q: Orm = orm) => (await first(q.select().from(settings).where(eq(settings.key, OPEN_KEY))))?.value === "true";
+  const pendingInvite = (token: string, q: Orm = orm) =>
+    first(q.select().from(invites)
+      .where(and(eq(invites.tokenHash, hashSecret(token)), isNull(invites.usedAt), gt(invites.expiresAt, now()))));
 
   return {
-    isOpen,
+    isOpen: () => isOpen(),
     /** Anyone may register right now: the instance has no account yet, or an admin opened registration. */
-    isOpenToAnyone: () => isOpen() || users.count() === 0,
+    isOpenToAnyone: async () => (await isOpen()) || (await users.count()) === 0,
 
-    setOpen(open: boolean) {
-      db.insert(settings).values({ key: OPEN_KEY, value: String(open) })
-        .onConflictDoUpdate({ target: settings.key, set: { value: String(open) } }).run();
+    async setOpen(open: boolean): Promise<void> {
+      await orm.insert(settings).values({ key: OPEN_KEY, value: String(open) })
+        .onConflictDoUpdate({ target: settings.key, set: { value: String(open) } });
     },
 
-    createInvite(createdBy: number, role: Role, hours = INVITE_HOURS.default): { token: string; invite: PublicInvite } {
+    async createInvite(createdBy: number, role: Role, hours = INVITE_HOURS.default): Promise<{ token: string; invite: PublicInvite }> {
       const token = newSecret("vgl_inv");
       const at = now();
-      const row = db.insert(invites)
+      const [row] = await orm.insert(invites)
         .values({ tokenHash: hashSecret(token), role, createdBy, createdAt: at, expiresAt: at + hours * HOUR })
-        .returning().get();
-      return { token, invite: toPublicInvite(row) };
+        .returning();
+      return { token, invite: toPublicInvite(row!) };
     },
 
     /** Invites not used yet and not expired, oldest first. */
-    pendingInvites: (): PublicInvite[] =>
-      db.select().from(invites).where(and(isNull(invites.usedAt), gt(invites.expiresAt, now()))).orderBy(asc(invites.id)).all()
+    pendingInvites: async (): Promise<PublicInvite[]> =>
+      (await orm.select().from(invites).where(and(isNull(invites.usedAt), gt(invites.expiresAt, now()))).orderBy(asc(invites.id)))
         .map(toPublicInvite),
 
     /** One lookup by the token's hash (the unique index): cheap enough to answer every page that opens a link. */
-    checkInvite(token: string): InviteCheck {
-      const row = db.select().from(invites).where(eq(invites.tokenHash, hashSecret(token))).get();
+    async checkInvite(token: string): Promise<InviteCheck> {
+      const row = await first(orm.select().from(invites).where(eq(invites.tokenHash, hashSecret(token))));
       if (!row) return { state: "invalid" };
       if (row.usedAt !== null) return { state: "used" };
       if (row.expiresAt <= now()) return { state: "expired" };
@@ -82,38 +83,38 @@ export function createRegistration({ db, users, now = Date.now }: { db: Db; user
     },
 
     /** Deletes an invite that has not been used; false when there is none. */
-    revokeInvite: (id: number): boolean =>
-      db.delete(invites).where(and(eq(invites.id, id), isNull(invites.usedAt))).returning({ id: invites.id }).all().length > 0,
+    revokeInvite: async (id: number): Promise<boolean> =>
+      (await orm.delete(invites).where(and(eq(invites.id, id), isNull(invites.usedAt))).returning({ id: invites.id })).length > 0,
 
     /**
      * Refuses (403) a sign-up that may not happen, before anything costly: closed registration without an invite,
      * or an invite that is unknown, used or expired. The decision is made again, atomically, by `register`.
      */
-    admit(invite: string | undefined) {
+    async admit(invite: string | undefined): Promise<void> {
       if (invite !== undefined) {
-        if (!pendingInvite(invite)) throw inviteInvalid();
-      } else if (!isOpen() && users.count() > 0) {
+        if (!(await pendingInvite(invite))) throw inviteInvalid();
+      } else if (!(await isOpen()) && (await users.count()) > 0) {
         throw registrationClosed();
       }
     },
 
-    /** Creates the account: with an invite (spent here, once), through open registration, or as the first one. */
-    register(user: Omit<NewUser, "role">, invite: string | undefined): UserRow {
-      if (invite === undefined) return users.create({ ...user, role: "user" }, { firstBecomesAdmin: true, onlyIfFirst: !isOpen() });
-      // Spend the invite first (one UPDATE, so two sign-ups with one link cannot both win); give it back if the
-      // account cannot be created (a taken username, say), so the newcomer can try again.
-      const row = pendingInvite(invite);
-      const spent = row && db.update(invites).set({ usedAt: now() })
-        .where(and(eq(invites.id, row.id), isNull(invites.usedAt))).returning({ id: invites.id }).all().length > 0;
-      if (!row || !spent) throw inviteInvalid();
-      try {
-        const created = users.create({ ...user, role: row.role }, { firstBecomesAdmin: true });
-        db.update(invites).set({ usedBy: created.id }).where(eq(invites.id, row.id)).run();
+    /**
+     * Creates the account (its password already hashed): with an invite (spent here, once), through open
+     * registration, or as the first one. One transaction under the accounts lock decides it all, so two sign-ups
+     * with one link (or two first sign-ups) cannot both win, on any node; an account that cannot be created (a taken
+     * username, say) rolls the invite's use back, so the newcomer can try again.
+     */
+    register(user: Omit<NewUser, "role">, invite: string | undefined): Promise<UserRow> {
+      return db.tx(async (tx) => {
+        if (invite === undefined) return users.insert(tx, { ...user, role: "user" }, { firstBecomesAdmin: true, onlyIfFirst: !(await isOpen(tx)) });
+        const row = await pendingInvite(invite, tx);
+        if (!row) throw inviteInvalid();
+        const created = await users.insert(tx, { ...user, role: row.role }, { firstBecomesAdmin: true });
+        const spent = await tx.update(invites).set({ usedAt: now(), usedBy: created.id })
+          .where(and(eq(invites.id, row.id), isNull(invites.usedAt))).returning({ id: invites.id });
+        if (spent.length === 0) throw inviteInvalid();
         return created;
-      } catch (e) {
-        db.update(invites).set({ usedAt: null }).where(eq(invites.id, row.id)).run();
-        throw e;
-      }
+      }, { lock: ACCOUNTS_LOCK });
     },
   };
 }

@@ -28,18 +28,18 @@ export function tokenRoutes({ tokens, session }: { tokens: TokenStore; session: 
     .use(session)
     .get(
       "/",
-      ({ user }) => {
-        return { success: true, tokens: tokens.list(user.id) };
+      async ({ user }) => {
+        return { success: true, tokens: await tokens.list(user.id) };
       },
       { auth: "session", detail: doc("Your API tokens (never their secrets)") },
     )
     .post(
       "/",
-      ({ body, user, set }) => {
+      async ({ body, user, set }) => {
         const name = body.name.trim();
         if (!name || name.length > TOKEN_NAME_MAX) throw badRequest("VALIDATION", nameError);
         if (CONTROL.test(name)) throw badRequest("VALIDATION", "Name must not contain control characters (line breaks, tabs…)");
-        const created = tokens.create(user.id, name, body.expiresInDays ?? null, body.scope ?? DEFAULT_TOKEN_SCOPE);
+        const created = await tokens.create(user.id, name, body.expiresInDays ?? null, body.scope ?? DEFAULT_TOKEN_SCOPE);
         set.status = 201;
         return { success: true, message: "API token created: copy it now, it will not be shown again", ...created };
       },
@@ -47,9 +47,9 @@ export function tokenRoutes({ tokens, session }: { tokens: TokenStore; session: 
     )
     .delete(
       "/:id",
-      ({ params, user }) => {
+      async ({ params, user }) => {
         // Someone else's token is "not found" too: its existence is none of this user's business.
-        if (!tokens.remove(user.id, params.id)) throw notFound("API_TOKEN_NOT_FOUND", "API token not found (already revoked?)");
+        if (!(await tokens.remove(user.id, params.id))) throw notFound("API_TOKEN_NOT_FOUND", "API token not found (already revoked?)");
         return { success: true, message: "API token revoked" };
       },
       { auth: "session", params: idParams("token"), detail: doc("Revoke one of your API tokens") },

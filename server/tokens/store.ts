@@ -2,11 +2,11 @@
 // the auth guard runs for every request that brings one.
 import { and, asc, count, eq, sql } from "drizzle-orm";
 import { hashSecret, newSecret } from "../auth/secrets";
-import type { Db } from "../db/open";
-import { users, type UserRow } from "../db/schema";
+import { first, isUniqueViolation, type Db } from "../db/database";
+import type { UserRow } from "../db/schema";
 import { conflict } from "../http/errors";
 import { API_TOKEN_MARKER, TOKENS_PER_USER_MAX, type CreatedApiToken, type PublicApiToken, type TokenScope } from "./public";
-import { apiTokens, type ApiTokenRow } from "./tables";
+import type { ApiTokenRow } from "./tables";
 
 const DAY = 86_400_000;
 /** last_used_at is written at most this often per token. */
@@ -20,15 +20,8 @@ export type TokenCheck = { ok: true; user: UserRow; tokenId: number; scope: Toke
 const nameTaken = () => conflict("TOKEN_NAME_EXISTS", "You already have a token with this name");
 
 export function createTokenStore(db: Db, now: () => number = Date.now) {
-  const p = (name: string) => sql.placeholder(name);
-  // Run on every API call made with a token: one indexed lookup (token_hash is unique) with the user joined in.
-  const lookup = db
-    .select({ id: apiTokens.id, scope: apiTokens.scope, expiresAt: apiTokens.expiresAt, lastUsedAt: apiTokens.lastUsedAt, user: users })
-    .from(apiTokens)
-    .innerJoin(users, eq(users.id, apiTokens.userId))
-    .where(eq(apiTokens.tokenHash, p("hash")))
-    .prepare();
-  const touch = db.update(apiTokens).set({ lastUsedAt: sql`${p("at")}` }).where(eq(apiTokens.id, p("id"))).prepare();
+  const { orm } = db;
+  const { apiTokens, users } = db.t;
 
   const toPublic = (row: ApiTokenRow, at = now()): PublicApiToken => ({
     id: row.id,
@@ -43,28 +36,29 @@ export function createTokenStore(db: Db, now: () => number = Date.now) {
 
   return {
     /** A user's tokens, oldest first; expired ones stay listed (flagged) until revoked. */
-    list: (userId: number): PublicApiToken[] => {
+    list: async (userId: number): Promise<PublicApiToken[]> => {
       const at = now();
-      return db.select().from(apiTokens).where(eq(apiTokens.userId, userId)).orderBy(asc(apiTokens.id)).all().map((r) => toPublic(r, at));
+      return (await orm.select().from(apiTokens).where(eq(apiTokens.userId, userId)).orderBy(asc(apiTokens.id))).map((r) => toPublic(r, at));
     },
 
     /**
      * Creates a token (name already trimmed and checked). Refuses (409) a name the user already uses and a user at
-     * the cap; both decided inside the transaction, so two requests at once cannot get past them.
+     * the cap; both decided inside one transaction under a lock of the user's, so two requests at once (on any
+     * node) cannot get past them.
      */
-    create(userId: number, name: string, expiresInDays: number | null, scope: TokenScope): CreatedApiToken {
+    async create(userId: number, name: string, expiresInDays: number | null, scope: TokenScope): Promise<CreatedApiToken> {
       const secret = newSecret("vgl_api");
       const at = now();
       try {
-        const row = db.transaction((tx) => {
-          const taken = tx.select({ id: apiTokens.id }).from(apiTokens)
-            .where(and(eq(apiTokens.userId, userId), sql`lower(${apiTokens.name}) = lower(${name})`)).get();
+        const row = await db.tx(async (tx) => {
+          const taken = await first(tx.select({ id: apiTokens.id }).from(apiTokens)
+            .where(and(eq(apiTokens.userId, userId), sql`lower(${apiTokens.name}) = lower(${name})`)).limit(1));
           if (taken) throw nameTaken();
-          const n = tx.select({ n: count() }).from(apiTokens).where(eq(apiTokens.userId, userId)).get()!.n;
+          const n = Number((await first(tx.select({ n: count() }).from(apiTokens).where(eq(apiTokens.userId, userId))))!.n);
           if (n >= TOKENS_PER_USER_MAX) {
             throw conflict("TOKEN_LIMIT", `You already have ${TOKENS_PER_USER_MAX} API tokens: revoke one you no longer use first`);
           }
-          return tx.insert(apiTokens).values({
+          const [inserted] = await tx.insert(apiTokens).values({
             userId,
             name,
             scope,
@@ -72,30 +66,39 @@ export function createTokenStore(db: Db, now: () => number = Date.now) {
             prefix: secret.slice(0, API_TOKEN_MARKER.length + PREFIX_CHARS),
             createdAt: at,
             expiresAt: expiresInDays === null ? null : at + expiresInDays * DAY,
-          }).returning().get();
-        }, { behavior: "immediate" });
+          }).returning();
+          return inserted!;
+        }, { lock: `api-tokens:${userId}` });
         return { token: toPublic(row, at), secret };
       } catch (e) {
         // The unique index still catches a race the check above could not see.
-        if (String((e as Error)?.message).includes("api_tokens_user_name_unique")) throw nameTaken();
+        if (isUniqueViolation(e, "api_tokens_user_name_unique")) throw nameTaken();
         throw e;
       }
     },
 
     /** Revokes one of the user's own tokens; false when they have none with this id (someone else's included). */
-    remove: (userId: number, id: number): boolean =>
-      db.delete(apiTokens).where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId))).returning({ id: apiTokens.id }).all().length > 0,
+    remove: async (userId: number, id: number): Promise<boolean> =>
+      (await orm.delete(apiTokens).where(and(eq(apiTokens.id, id), eq(apiTokens.userId, userId))).returning({ id: apiTokens.id })).length > 0,
 
     /**
      * The user a presented secret acts for: it must be a token that exists (not revoked), has not expired, and
-     * whose user is active. Notes the use (at most once a minute per token).
+     * whose user is active. Notes the use (at most once a minute per token). Run on every API call made with a
+     * token: one indexed lookup (token_hash is unique) with the user joined in.
      */
-    check(secret: string): TokenCheck {
-      const row = lookup.get({ hash: hashSecret(secret) });
+    async check(secret: string): Promise<TokenCheck> {
+      const row = await first(
+        orm.select({ id: apiTokens.id, scope: apiTokens.scope, expiresAt: apiTokens.expiresAt, lastUsedAt: apiTokens.lastUsedAt, user: users })
+          .from(apiTokens)
+          .innerJoin(users, eq(users.id, apiTokens.userId))
+          .where(eq(apiTokens.tokenHash, hashSecret(secret))),
+      );
       if (!row || row.user.status !== "active") return { ok: false, reason: "invalid" };
       const at = now();
       if (row.expiresAt !== null && row.expiresAt <= at) return { ok: false, reason: "expired" };
-      if (row.lastUsedAt === null || at - row.lastUsedAt >= TOUCH_EVERY_MS) touch.run({ id: row.id, at });
+      if (row.lastUsedAt === null || at - row.lastUsedAt >= TOUCH_EVERY_MS) {
+        await orm.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, row.id));
+      }
       return { ok: true, user: row.user, tokenId: row.id, scope: row.scope };
     },
   };

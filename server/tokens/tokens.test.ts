@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
+import { asc, eq, sql } from "drizzle-orm";
 import { SECRET_BODY } from "../auth/secrets";
 import { PASSWORD, testApp } from "../test-support";
 import { TOKENS_PER_USER_MAX, type CreatedApiToken, type PublicApiToken } from "./public";
@@ -21,9 +22,11 @@ async function setup() {
     return res.body;
   };
   const list = async (token: string) => (await t.call<{ tokens: PublicApiToken[] }>("GET", "/api/tokens", { token })).body.tokens;
-  const row = (id: number) =>
-    t.db.$client.query<Record<string, unknown>, [number]>("SELECT * FROM api_tokens WHERE id = ?").get(id);
-  return { ...t, admin, user, create, list, row };
+  const row = async (id: number) => (await t.db.rows<Record<string, unknown>>(sql`SELECT * FROM api_tokens WHERE id = ${id}`))[0];
+  const { apiTokens } = t.db.t;
+  const setToken = (id: number, values: { expiresAt?: number; lastUsedAt?: number }) => t.db.orm.update(apiTokens).set(values).where(eq(apiTokens.id, id));
+  const owners = () => t.db.orm.select({ user_id: apiTokens.userId }).from(apiTokens).orderBy(asc(apiTokens.id));
+  return { ...t, admin, user, create, list, row, setToken, owners };
 }
 
 describe("managing tokens", () => {
@@ -44,7 +47,7 @@ describe("managing tokens", () => {
     expect(JSON.stringify(listed)).not.toContain(secret);
     expect(JSON.stringify(listed)).not.toContain(sha256(secret));
 
-    const stored = row(token.id)!;
+    const stored = (await row(token.id))!;
     expect(stored.token_hash).toBe(sha256(secret));
     expect(Object.values(stored)).not.toContain(secret);
 
@@ -195,10 +198,10 @@ describe("authenticating with a token", () => {
   });
 
   test("an expired token is refused (401) and flagged in the list", async () => {
-    const { call, db, admin, create, list } = await setup();
+    const { call, setToken, admin, create, list } = await setup();
     const { token, secret } = await create(admin.token, { name: "short", expiresInDays: 1 });
     expect((await call("GET", "/api/monitors", { token: secret })).status).toBe(200);
-    db.$client.run("UPDATE api_tokens SET expires_at = ? WHERE id = ?", [Date.now() - 1, token.id]);
+    await setToken(token.id, { expiresAt: Date.now() - 1 });
     const res = await call("GET", "/api/monitors", { token: secret });
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ success: false, code: "UNAUTHORIZED", message: "This API token has expired" });
@@ -206,7 +209,7 @@ describe("authenticating with a token", () => {
   });
 
   test("disabling the user revokes their tokens for good: gone from the database, still refused once re-enabled", async () => {
-    const { call, db, admin, user, create, list, login } = await setup();
+    const { call, owners, admin, user, create, list, login } = await setup();
     const { secret } = await create(user.token);
     const kept = await create(admin.token, { name: "admin's" });
     const disable = await call("PUT", `/api/users/${user.user.id}`, { token: admin.token, body: { username: "bob", status: "disabled" } });
@@ -214,7 +217,7 @@ describe("authenticating with a token", () => {
     const res = await call("GET", "/api/monitors", { token: secret });
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ success: false, code: "UNAUTHORIZED" });
-    expect(db.$client.query<{ user_id: number }, []>("SELECT user_id FROM api_tokens").all()).toEqual([{ user_id: admin.user.id }]);
+    expect(await owners()).toEqual([{ user_id: admin.user.id }]);
     // Re-enabled: the old token stays dead; bob signs in again and makes a new one.
     expect((await call("PUT", `/api/users/${user.user.id}`, { token: admin.token, body: { username: "bob", status: "active" } })).status).toBe(200);
     expect((await call("GET", "/api/monitors", { token: secret })).status).toBe(401);
@@ -225,14 +228,13 @@ describe("authenticating with a token", () => {
   });
 
   test("deleting the user deletes their tokens (rows gone) and they stop working", async () => {
-    const { call, db, admin, user, create } = await setup();
+    const { call, owners, admin, user, create } = await setup();
     const a = await create(user.token, { name: "a" });
     await create(user.token, { name: "b" });
     const kept = await create(admin.token, { name: "admin's" });
     expect((await call("DELETE", `/api/users/${user.user.id}`, { token: admin.token })).status).toBe(200);
     expect((await call("GET", "/api/monitors", { token: a.secret })).status).toBe(401);
-    const rows = db.$client.query<{ user_id: number }, []>("SELECT user_id FROM api_tokens").all();
-    expect(rows).toEqual([{ user_id: admin.user.id }]);
+    expect(await owners()).toEqual([{ user_id: admin.user.id }]);
     expect((await call("GET", "/api/monitors", { token: kept.secret })).status).toBe(200);
   });
 
@@ -249,7 +251,7 @@ describe("authenticating with a token", () => {
   });
 
   test("last used is noted on use, at most once a minute", async () => {
-    const { call, db, admin, create, list } = await setup();
+    const { call, setToken, admin, create, list } = await setup();
     const { token, secret } = await create(admin.token);
     const before = Date.now();
     await call("GET", "/api/monitors", { token: secret });
@@ -258,13 +260,13 @@ describe("authenticating with a token", () => {
 
     // Used again 30 s after the noted use: not written again.
     const recent = Date.now() - 30_000;
-    db.$client.run("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", [recent, token.id]);
+    await setToken(token.id, { lastUsedAt: recent });
     await call("GET", "/api/monitors", { token: secret });
     expect((await list(admin.token))[0].lastUsedAt).toBe(recent);
 
     // A minute or more later: written.
     const old = Date.now() - 61_000;
-    db.$client.run("UPDATE api_tokens SET last_used_at = ? WHERE id = ?", [old, token.id]);
+    await setToken(token.id, { lastUsedAt: old });
     await call("GET", "/api/monitors", { token: secret });
     expect((await list(admin.token))[0].lastUsedAt).toBeGreaterThan(old + 60_000);
   });

@@ -24,14 +24,14 @@ function assertSelfOrAdmin(actor: UserRow, id: number) {
 export function userRoutes({ users, passwords, session }: UserRouteDeps) {
   return new Elysia({ prefix: "/api/users", detail: { tags: ["users"] } })
     .use(session)
-    .get("/", () => ({ success: true, message: "OK", users: users.list().map(toPublicUser) }), { auth: "accounts", detail: doc("List the users") })
+    .get("/", async () => ({ success: true, message: "OK", users: (await users.list()).map(toPublicUser) }), { auth: "accounts", detail: doc("List the users") })
     .post(
       "/",
       async ({ body, set }) => {
         const username = body.username.trim();
         const email = normaliseEmail(body.email) ?? null;
-        users.assertUnique(username, email);
-        const created = users.create({ username, email, role: body.role ?? "user", passwordHash: await passwords.hash(body.password) });
+        await users.assertUnique(username, email);
+        const created = await users.create({ username, email, role: body.role ?? "user", passwordHash: await passwords.hash(body.password) });
         set.status = 201;
         return { success: true, message: "User created", user: toPublicUser(created) };
       },
@@ -43,9 +43,9 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
     )
     .get(
       "/:id",
-      ({ params, user }) => {
+      async ({ params, user }) => {
         assertSelfOrAdmin(user, params.id);
-        const found = users.byId(params.id);
+        const found = await users.byId(params.id);
         if (!found) throw userNotFound();
         return { success: true, user: toPublicUser(found) };
       },
@@ -53,7 +53,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
     )
     .put(
       "/:id",
-      ({ params, body, user }) => {
+      async ({ params, body, user }) => {
         assertSelfOrAdmin(user, params.id);
         if (user.role !== "admin" && (body.role !== undefined || body.status !== undefined)) {
           throw forbidden("Only an admin can change roles or account status");
@@ -61,7 +61,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
         if (params.id === user.id && body.status === "disabled") {
           throw conflict("CANNOT_DISABLE_SELF", "You cannot disable your own account");
         }
-        const updated = users.update(params.id, {
+        const updated = await users.update(params.id, {
           username: body.username.trim(),
           // Absent email leaves it as it is; "" or null clears it.
           email: normaliseEmail(body.email),
@@ -85,9 +85,9 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
     )
     .delete(
       "/:id",
-      ({ params, user }) => {
+      async ({ params, user }) => {
         if (params.id === user.id) throw conflict("CANNOT_DELETE_SELF", "You cannot delete your own account");
-        if (!users.remove(params.id)) throw userNotFound();
+        if (!(await users.remove(params.id))) throw userNotFound();
         return { success: true, message: "User deleted" };
       },
       { auth: "accounts", params: userIdParams, detail: doc("Delete a user", 409) },
@@ -96,7 +96,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
       "/:id/change-password",
       async ({ params, body, user, issueToken }) => {
         assertSelfOrAdmin(user, params.id);
-        const target = users.byId(params.id);
+        const target = await users.byId(params.id);
         if (!target) throw userNotFound();
         const self = target.id === user.id;
         // Your own password needs the current one, even for an admin; an admin resetting someone else's does not.
@@ -107,7 +107,10 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
           }
         }
         // Every older token of the target stops working; the caller changing their own password gets a fresh one.
-        const updated = users.update(target.id, { passwordHash: await passwords.hash(body.newPassword), revokeSessions: true })!;
+        // Hashed before the update's transaction: nothing slow runs inside one.
+        const passwordHash = await passwords.hash(body.newPassword);
+        const updated = await users.update(target.id, { passwordHash, revokeSessions: true });
+        if (!updated) throw userNotFound(); // deleted meanwhile
         return {
           success: true,
           message: "Password changed",

@@ -3,10 +3,11 @@ import { idParams } from "../http/ids";
 
 // Request field schemas shared by the auth and user routes. Messages are the ones a user sees.
 
+/** No spaces, and no control characters (PostgreSQL cannot store NUL; none belongs in a name). */
 export const usernameField = t.String({
   minLength: 3,
   maxLength: 32,
-  pattern: "^\\S+$",
+  pattern: "^[^\\s\\u0000-\\u001f\\u007f]+$",
   error: "Username must be 3-32 characters without spaces",
 });
 
