@@ -11,24 +11,29 @@
 // measured over the same --duration. A second table sets its CPU per check (server CPU seconds / checks recorded in
 // the window) beside the plain HTTP runs'; a third gives its checks, down results and final statuses per type.
 //
+// With --engines sqlite,postgres each plain HTTP size runs once per engine, side by side (engines.ts): on PostgreSQL
+// in a schema of its own, on the server --database-url names or a throwaway one. Its processes' CPU over the same
+// window is reported beside Vigil's (SQLite works inside Vigil's process: its CPU is in Vigil's figure). The mixed
+// run stays on SQLite.
+//
 //   bun scripts/bench/monitors.ts [--sizes 1000,10000] [--duration 180] [--warmup 10] [--binary dist/vigil]
 //                                 [--concurrency 200] [--keep] [--mixed 10000] [--mix http:25,tcp:25,dns:25,push:25]
-//                                 [--mixed-only]
+//                                 [--mixed-only] [--engines sqlite,postgres] [--database-url postgres://…]
 //
 //   --binary       the server executable (default: bun server/main.ts); also VIGIL_BINARY
+//   --engines      the engines of the plain HTTP runs (default sqlite)
+//   --database-url the PostgreSQL server of postgres runs (default: a throwaway one); also VIGIL_BENCH_DATABASE_URL
 //   --mixed N      monitors of the mixed run; 0 skips it (default 10000)
 //   --mix          type weights of the mixed run (e.g. dns:100 for DNS alone)
 //   --mixed-only   skip the plain HTTP runs (--sizes)
-import { Database } from "bun:sqlite";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { cpus, loadavg, totalmem } from "node:os";
 import { parseArgs } from "node:util";
-import { openDatabase } from "../../server/db/open";
 import { LatencyHistogram } from "../../server/monitors/scheduler";
+import { dash, freshStore, parseEngines, withPg, type Engine, type PgServer } from "./engines";
 import { countingTarget } from "./fixtures";
 import { MIX_TYPES, describeMix, insertMixed, parseMix, pushPinger, startMixedFixtures, type Mix, type MixedFixtures, type MixType, type PingCounts } from "./mixed";
-import { apiClient, cpuSeconds, mb, rssBytes, startServer } from "./proc";
+import { apiClient, benchDir, cpuSeconds, mb, rssBytes, startServer } from "./proc";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2),
@@ -42,18 +47,22 @@ const { values: args } = parseArgs({
     mixed: { type: "string", default: "10000" },
     mix: { type: "string", default: "http:25,tcp:25,dns:25,push:25" },
     "mixed-only": { type: "boolean", default: false },
+    engines: { type: "string", default: "sqlite" },
+    "database-url": { type: "string" },
   },
 });
 args.binary ??= process.env.VIGIL_BINARY || undefined;
+args["database-url"] ??= process.env.VIGIL_BENCH_DATABASE_URL || undefined;
+const engines = parseEngines(args.engines!);
 const sizes = args.sizes!.split(",").map((s) => Number(s.trim().replace(/_/g, "")));
 const duration = Number(args.duration);
 const warmup = Number(args.warmup);
 const mixedN = Number(args.mixed!.replace(/_/g, ""));
 const mix = parseMix(args.mix!);
-if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(duration > 0) || !(warmup >= 0) || !Number.isInteger(mixedN) || mixedN < 0 || !mix) {
+if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(duration > 0) || !(warmup >= 0) || !Number.isInteger(mixedN) || mixedN < 0 || !mix || !engines) {
   console.error(
     "usage: bun scripts/bench/monitors.ts [--sizes 1000,10000] [--duration 180] [--warmup 10] [--binary dist/vigil] " +
-      "[--mixed 10000] [--mix http:25,tcp:25,dns:25,push:25] [--mixed-only]",
+      "[--mixed 10000] [--mix http:25,tcp:25,dns:25,push:25] [--mixed-only] [--engines sqlite,postgres] [--database-url postgres://…]",
   );
   process.exit(2);
 }
@@ -79,36 +88,41 @@ interface TypeFigures {
   errors: string[];
 }
 
-/** One run: n plain HTTP monitors (mix null), or n monitors of the mix. */
-async function run(n: number, mix: Mix | null) {
-  const dir = mkdtempSync(join(tmpdir(), `vigil-bench-${mix ? "mixed-" : ""}${n}-`));
-  const dbPath = join(dir, "vigil.db");
+/** One run: n plain HTTP monitors (mix null), or n monitors of the mix (SQLite only), on `engine`. */
+async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | null) {
+  if (mix && engine !== "sqlite") throw new Error("the mixed run is SQLite only");
+  const temp = benchDir(`vigil-bench-${mix ? "mixed-" : ""}${engine}-${n}-`, args.keep);
+  const dir = temp.path;
   const fx = mix ? await startMixedFixtures() : null;
+  let store: Awaited<ReturnType<typeof freshStore>> | null = null;
   try {
-    // N monitors, written straight into the database the server will open (as a restart would find them).
-    // The benchmark measures the SQLite file (its size per check): the raw client writes the rows in bulk.
-    const db = await openDatabase(dbPath);
-    const sqlite = db.sqlite!;
+    store = await freshStore(engine, dir, pg, { keep: args.keep });
+    // N monitors, written straight into the database the server will open (as a restart would find them), in
+    // chunks of one multi-row insert each on either engine (the mixed run's writer is SQLite's raw client).
+    const db = await store.open();
     const now = Date.now();
     let mixed: ReturnType<typeof insertMixed> | null = null;
-    if (mix && fx) mixed = insertMixed(sqlite, n, mix, fx, now);
+    if (mix && fx) mixed = insertMixed(db.sqlite!, n, mix, fx, now);
     else {
-      const insert = sqlite.prepare(
-        "INSERT INTO monitors (name, url, method, interval, timeout, expected_status, retries, created_at, updated_at) VALUES (?, ?, 'GET', 1, 10, '2xx', 1, ?, ?)",
-      );
-      sqlite.transaction(() => {
-        for (let i = 1; i <= n; i++) insert.run(`bench ${i}`, `http://127.0.0.1:${target.port}/m/${i}`, now, now);
-      })();
+      for (let from = 1; from <= n; from += 500) {
+        const chunk = [];
+        for (let i = from; i <= Math.min(n, from + 499); i++) {
+          chunk.push({ name: `bench ${i}`, url: `http://127.0.0.1:${target.port}/m/${i}`, method: "GET" as const, interval: 1, timeout: 10, expectedStatus: "2xx", retries: 1, createdAt: now, updatedAt: now });
+        }
+        await db.orm.insert(db.t.monitors).values(chunk);
+      }
     }
+    const dbBefore = (await store.sizes(db, [])).total;
     await db.close();
-    const dbBefore = statSync(dbPath).size;
 
-    const server = await startServer(dir, { binary: args.binary, args: args.concurrency ? ["--check-concurrency", args.concurrency] : [] });
+    const server = await startServer(dir, { binary: args.binary, args: [...store.serverArgs, ...(args.concurrency ? ["--check-concurrency", args.concurrency] : [])] });
     const { startupMs } = server;
     let pinger: ReturnType<typeof pushPinger> | null = null;
     let pings: PingCounts | null = null;
     const types: Partial<Record<MixType, TypeFigures>> = {};
     let a: Stats, b: Stats, cpuA: number, cpuB: number, rss: number, peakRss: number, elapsed: number, hits: number;
+    // The database server's CPU seconds over the same window, and its memory at the end (null on SQLite).
+    let dbCpuA: number | null = null, dbCpuB: number | null = null, dbPss: number | null = null;
     let wallA: number, wallB: number;
     // The machine's 1-minute load average at the start and end of the window (other work on it skews lateness).
     let loadA = 0, loadB = 0;
@@ -139,6 +153,7 @@ async function run(n: number, mix: Mix | null) {
       const pingsA = pinger?.snapshot() ?? null;
       const pid = server.proc.pid;
       cpuA = cpuSeconds(pid);
+      dbCpuA = store.serverCpu();
       wallA = Date.now();
       loadA = loadavg()[0];
       const tA = performance.now();
@@ -150,6 +165,8 @@ async function run(n: number, mix: Mix | null) {
       }
       b = await stats();
       cpuB = cpuSeconds(pid);
+      dbCpuB = store.serverCpu();
+      dbPss = store.serverPss();
       wallB = Date.now();
       loadB = loadavg()[0];
       rss = rssBytes(pid);
@@ -178,16 +195,16 @@ async function run(n: number, mix: Mix | null) {
       await server.stop();
     }
 
-    const after = new Database(dbPath);
-    after.run("PRAGMA wal_checkpoint(TRUNCATE)");
-    const rows = after.query("SELECT count(*) AS n, sum(up = 0) AS down FROM check_results").get() as { n: number; down: number };
-    const bytes = (after.query("SELECT sum(pgsize) AS b FROM dbstat WHERE name IN ('check_results', 'check_results_monitor_time')").get() as { b: number }).b;
+    const after = await store.open();
+    const [rows] = await after.rows<{ n: number; down: number | null }>(sql`SELECT count(*) AS n, sum(CASE WHEN up THEN 0 ELSE 1 END) AS down FROM check_results`);
     // Checks recorded in the window (by start time), per type.
-    const windowRows = after
-      .query("SELECT m.type AS type, count(*) AS n, sum(c.up = 0) AS down FROM check_results c JOIN monitors m ON m.id = c.monitor_id WHERE c.time >= ? AND c.time < ? GROUP BY m.type")
-      .all(wallA!, wallB!) as { type: MixType; n: number; down: number }[];
-    after.close();
-    const dbAfter = statSync(dbPath).size;
+    const windowRows = await after.rows<{ type: MixType; n: number; down: number | null }>(
+      sql`SELECT m.type AS type, count(*) AS n, sum(CASE WHEN c.up THEN 0 ELSE 1 END) AS down FROM check_results c JOIN monitors m ON m.id = c.monitor_id
+          WHERE c.time >= ${wallA!} AND c.time < ${wallB!} GROUP BY m.type`,
+    );
+    const sizes = await store.sizes(after, ["check_results"]);
+    await after.close();
+    const bytes = sizes.tables.check_results;
     for (const w of windowRows) {
       const t = (types[w.type] ??= { monitors: 0, checks: 0, down: 0, status: { up: 0, down: 0, pending: 0 }, errors: [] });
       t.checks = w.n;
@@ -196,9 +213,11 @@ async function run(n: number, mix: Mix | null) {
     const checks = windowRows.reduce((s, w) => s + w.n, 0);
 
     const lateness = LatencyHistogram.from(b!.scheduler.lateness.histogram).minus(LatencyHistogram.from(a!.scheduler.lateness.histogram));
+    const dbCpuSeconds = dbCpuA !== null && dbCpuB !== null ? dbCpuB - dbCpuA : null;
     return {
       n,
       mix,
+      engine,
       startupMs,
       elapsed: elapsed!,
       scheduled: n / 60,
@@ -210,6 +229,10 @@ async function run(n: number, mix: Mix | null) {
       skipped: b!.scheduler.skippedBusy - a!.scheduler.skippedBusy + b!.scheduler.skippedLate - a!.scheduler.skippedLate,
       cpuSeconds: cpuB! - cpuA!,
       cpu: ((cpuB! - cpuA!) / elapsed!) * 100,
+      dbCpuSeconds,
+      dbCpu: dbCpuSeconds === null ? null : (dbCpuSeconds / elapsed!) * 100,
+      dbPss,
+      problems: server.problems,
       rss: rss!,
       peakRss: peakRss!,
       rows: rows.n,
@@ -221,61 +244,85 @@ async function run(n: number, mix: Mix | null) {
       pings,
       pingFailures: pinger?.firstFailures ?? [],
       bytesPerCheck: rows.n ? bytes / rows.n : 0,
-      fileBytesPerCheck: rows.n ? (dbAfter - dbBefore) / rows.n : 0,
+      fileBytesPerCheck: rows.n ? (sizes.total - dbBefore) / rows.n : 0,
       maxFlushMs: b!.writer.maxFlushMs,
       load: [loadA, loadB],
     };
   } finally {
     fx?.stop();
-    if (!args.keep) rmSync(dir, { recursive: true, force: true });
+    await store?.drop().catch((e) => process.stderr.write(`dropping the run's schema failed: ${e}\n`));
+    temp.remove();
   }
 }
 
 const label = (r: { n: number; mix: Mix | null }) => `${r.n.toLocaleString("en-US")}${r.mix ? " mixed" : ""}`;
+const plainEngines = args["mixed-only"] ? [] : engines!;
 
+const results = await withPg(plainEngines, args["database-url"], async (pg) => {
+  try {
+    console.log(
+      `Monitor benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${mb(totalmem())} RAM, Bun ${Bun.version}; ` +
+        `server: ${args.binary ?? "bun server/main.ts"}; 1-minute interval; measured ${duration} s after a ${warmup} s warm-up` +
+        (mixedN > 0 ? `; mixed run (SQLite): ${describeMix(mix)}` : "") +
+        `; engines: ${plainEngines.join(", ") || "–"}` +
+        (pg ? `\nPostgreSQL: ${pg.describe}` : "") +
+        "\n",
+    );
+    const out = [];
+    for (const n of args["mixed-only"] ? [] : sizes) {
+      for (const engine of plainEngines) {
+        process.stderr.write(`running ${n} monitors on ${engine} for ${duration + warmup} s…\n`);
+        out.push(await run(n, null, engine, pg));
+      }
+    }
+    if (mixedN > 0) {
+      process.stderr.write(`running ${mixedN} mixed monitors (${describeMix(mix)}) on sqlite for ${duration + warmup} s…\n`);
+      out.push(await run(mixedN, mix, "sqlite", null));
+    }
+    return out;
+  } finally {
+    target.stop();
+  }
+});
+
+const pct = (v: number) => `${v.toFixed(1)} %`;
 console.log(
-  `Monitor benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), ${mb(totalmem())} RAM, Bun ${Bun.version}; ` +
-    `server: ${args.binary ?? "bun server/main.ts"}; 1-minute interval; measured ${duration} s after a ${warmup} s warm-up` +
-    (mixedN > 0 ? `; mixed run: ${describeMix(mix)}` : "") +
-    "\n",
+  "| engine | monitors | scheduled checks/s | achieved checks/s | lateness p50 | lateness p99 | lateness max | Vigil CPU (% of 1 core) | DB server CPU (% of 1 core) | Vigil RSS end / peak | DB bytes per check | start-up |",
 );
-const results = [];
-for (const n of args["mixed-only"] ? [] : sizes) {
-  process.stderr.write(`running ${n} monitors for ${duration + warmup} s…\n`);
-  results.push(await run(n, null));
-}
-if (mixedN > 0) {
-  process.stderr.write(`running ${mixedN} mixed monitors (${describeMix(mix)}) for ${duration + warmup} s…\n`);
-  results.push(await run(mixedN, mix));
-}
-target.stop();
-
-console.log("| monitors | scheduled checks/s | achieved checks/s | lateness p50 | lateness p99 | lateness max | server CPU (% of 1 core) | RSS end / peak | DB bytes per check | start-up |");
-console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of results) {
   console.log(
-    `| ${label(r)} | ${r.scheduled.toFixed(1)} | ${r.achieved.toFixed(1)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.max} ms | ` +
-      `${r.cpu.toFixed(1)} % | ${mb(r.rss)} / ${mb(r.peakRss)} | ${r.bytesPerCheck.toFixed(1)} | ${(r.startupMs / 1000).toFixed(1)} s |`,
+    `| ${r.engine} | ${label(r)} | ${r.scheduled.toFixed(1)} | ${r.achieved.toFixed(1)} | ${ms(r.p50)} | ${ms(r.p99)} | ${r.max} ms | ` +
+      `${pct(r.cpu)} | ${dash(r.dbCpu, pct)} | ${mb(r.rss)} / ${mb(r.peakRss)} | ${r.bytesPerCheck.toFixed(1)} | ${(r.startupMs / 1000).toFixed(1)} s |`,
   );
 }
 console.log("");
+console.log(
+  "- DB server CPU: PostgreSQL's processes (postmaster, backends, background workers, reaped children) over the same window; " +
+    "SQLite runs inside Vigil (—: its work is in Vigil's CPU). DB bytes per check: check_results with its index " +
+    "(SQLite: dbstat pages after a checkpoint; PostgreSQL: pg_total_relation_size), over the rows stored.",
+);
 for (const r of results) {
   console.log(
-    `- ${label(r)}: target saw ${r.targetRate.toFixed(1)} req/s; ${r.rows} checks stored (${r.down} down); ${r.skipped} slots skipped; ` +
-      `file growth ${r.fileBytesPerCheck.toFixed(1)} B/check; slowest batch write ${r.maxFlushMs.toFixed(1)} ms; ` +
-      `load average ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}`,
+    `- ${r.engine} ${label(r)}: target saw ${r.targetRate.toFixed(1)} req/s; ${r.rows} checks stored (${r.down} down); ${r.skipped} slots skipped; ` +
+      `${r.engine === "sqlite" ? "file" : "schema"} growth ${r.fileBytesPerCheck.toFixed(1)} B/check; slowest batch write ${r.maxFlushMs.toFixed(1)} ms; ` +
+      (r.dbPss !== null ? `PostgreSQL memory (PSS) ${mb(r.dbPss)}; ` : "") +
+      `load average ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}; server log: ${r.problems.length ? `${r.problems.length} WARN/ERROR lines (below)` : "no WARN/ERROR lines"}`,
   );
 }
 
 // CPU per check: server CPU seconds over the window / checks recorded in it (by start time; push calls count as checks,
-// the scheduler's once-a-minute look at a push monitor does not, though its CPU is in the total).
+// the scheduler's once-a-minute look at a push monitor does not, though its CPU is in the total). On PostgreSQL the
+// database server's CPU is added for the total.
+const perCheck = (seconds: number, checks: number) => (checks ? `${((seconds / checks) * 1000).toFixed(3)} ms` : "–");
 console.log("");
-console.log("| run | window | checks recorded | down results | server CPU | CPU per check | RSS end / peak | lateness p50 / p99 |");
-console.log("|---|---:|---:|---:|---:|---:|---:|---:|");
+console.log("| engine | run | window | checks recorded | down results | Vigil CPU | DB server CPU | CPU per check: Vigil / Vigil + DB | RSS end / peak | lateness p50 / p99 |");
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
 for (const r of results) {
   console.log(
-    `| ${label(r)}${r.mix ? ` (${describeMix(r.mix)})` : " (http)"} | ${r.elapsed.toFixed(0)} s | ${r.checks.toLocaleString("en-US")} | ${r.windowDown} | ` +
-      `${r.cpuSeconds.toFixed(1)} s | ${r.checks ? ((r.cpuSeconds / r.checks) * 1000).toFixed(3) : "–"} ms | ${mb(r.rss)} / ${mb(r.peakRss)} | ${ms(r.p50)} / ${ms(r.p99)} |`,
+    `| ${r.engine} | ${label(r)}${r.mix ? ` (${describeMix(r.mix)})` : " (http)"} | ${r.elapsed.toFixed(0)} s | ${r.checks.toLocaleString("en-US")} | ${r.windowDown} | ` +
+      `${r.cpuSeconds.toFixed(1)} s | ${dash(r.dbCpuSeconds, (v) => `${v.toFixed(1)} s`)} | ${perCheck(r.cpuSeconds, r.checks)} / ${perCheck(r.cpuSeconds + (r.dbCpuSeconds ?? 0), r.checks)} | ` +
+      `${mb(r.rss)} / ${mb(r.peakRss)} | ${ms(r.p50)} / ${ms(r.p99)} |`,
   );
 }
 
@@ -302,4 +349,9 @@ for (const r of results.filter((x) => x.mix)) {
   const errors = MIX_TYPES.flatMap((type) => (r.types[type]?.errors ?? []).map((e) => `${type}: ${e}`));
   if (errors.length) console.log(`\n- errors of monitors down at the end: ${errors.join("; ")}`);
   if (r.pingFailures.length) console.log(`- first failed push calls: ${r.pingFailures.join("; ")}`);
+}
+
+for (const r of results.filter((x) => x.problems.length)) {
+  console.log(`\nServer log, ${r.engine} ${label(r)}: WARN/ERROR lines (first ${r.problems.length}):\n`);
+  for (const line of r.problems) console.log(`    ${line}`);
 }

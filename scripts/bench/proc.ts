@@ -1,11 +1,12 @@
 // Shared by the benchmarks: a Vigil server as its own process, and its CPU and memory read from /proc.
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
 
 export const ROOT = resolve(import.meta.dir, "../..");
-const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
+export const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
 
 /** CPU seconds (user + system) a process has used. */
 export function cpuSeconds(pid: number): number {
@@ -24,8 +25,36 @@ export interface RunningServer {
   proc: Subprocess<"ignore", "pipe", "inherit">;
   base: string;
   startupMs: number;
+  /** The server's WARN and ERROR log lines (the first 50), for the report. */
+  problems: string[];
   /** SIGTERM, and wait for the graceful stop (pending writes flushed). */
   stop(): Promise<void>;
+}
+
+/**
+ * Servers still running, killed (by pid) if this process exits early (an error, Ctrl-C, SIGTERM: both signals end
+ * it through process.exit, so every exit handler runs). Registered first, so the servers go before what they use.
+ */
+const live = new Set<Subprocess>();
+process.on("exit", () => {
+  for (const p of live) if (p.exitCode === null) p.kill("SIGKILL");
+});
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) process.on(signal, () => process.exit(code));
+
+/** A temp dir (under the system's), removed when this process exits unless `keep`; remove() removes it now. */
+export function benchDir(prefix: string, keep = false) {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  const remove = () => {
+    if (!keep) rmSync(path, { recursive: true, force: true });
+  };
+  process.on("exit", remove);
+  return {
+    path,
+    remove() {
+      remove();
+      process.off("exit", remove);
+    },
+  };
 }
 
 /** Starts `bun server/main.ts` (or `binary`) on a free port over `dataDir` and waits for its "listening" line. */
@@ -37,9 +66,13 @@ export async function startServer(dataDir: string, opts: { binary?: string; args
     stderr: "inherit",
     env: { ...process.env, VIGIL_JWT_SECRET: "bench-secret-bench-secret-bench-secret-0123" },
   });
+  live.add(proc);
+  void proc.exited.then(() => live.delete(proc));
   const started = performance.now();
   let base = "";
   let log = "";
+  let partial = "";
+  const problems: string[] = [];
   const decoder = new TextDecoder();
   const reader = proc.stdout.getReader();
   // Keep draining the log so the server never blocks on a full pipe.
@@ -47,7 +80,11 @@ export async function startServer(dataDir: string, opts: { binary?: string; args
     for (;;) {
       const { value, done } = await reader.read();
       if (done) return;
-      log += decoder.decode(value);
+      const text = decoder.decode(value, { stream: true });
+      log += text;
+      const lines = (partial + text).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) if (problems.length < 50 && /^\S+ (WARN|ERROR) /.test(line)) problems.push(line);
       const m = !base && log.match(/listening on (http:\/\/\S+)/);
       if (m) base = m[1];
       if (log.length > 100_000) log = log.slice(-10_000);
@@ -55,13 +92,17 @@ export async function startServer(dataDir: string, opts: { binary?: string; args
   })();
   while (!base) {
     if (proc.exitCode !== null) throw new Error(`server exited: ${log}`);
-    if (performance.now() - started > 120_000) throw new Error("server did not start");
+    if (performance.now() - started > 120_000) {
+      proc.kill("SIGKILL");
+      throw new Error(`server did not start: ${log.slice(-2000)}`);
+    }
     await Bun.sleep(20);
   }
   return {
     proc,
     base,
     startupMs: Math.round(performance.now() - started),
+    problems,
     async stop() {
       proc.kill("SIGTERM");
       await proc.exited;

@@ -142,6 +142,18 @@ describe("scheduler", () => {
     expect(scheduler.nextDue(9)).toBeUndefined();
   });
 
+  test("paused and resumed (or handed to another node and back): one entry per slot, nothing counted as skipped", async () => {
+    const { clock, scheduler, timesOf } = setup();
+    scheduler.schedule(4, 1);
+    scheduler.unschedule(4);
+    scheduler.schedule(4, 1);
+    scheduler.start();
+    await clock.advance(5 * MIN);
+    expect(timesOf(4)).toHaveLength(5);
+    expect(scheduler.stats().heap).toBe(1);
+    expect(scheduler.stats().skippedBusy).toBe(0);
+  });
+
   test("nothing runs before start or after stop; start resumes the same grid", async () => {
     const { clock, scheduler, timesOf } = setup();
     scheduler.schedule(3, 1);

@@ -163,6 +163,7 @@ export function createScheduler(options: SchedulerOptions) {
   let started = false;
   let abort = new AbortController();
   let idle: (() => void) | null = null;
+  let generations = 0;
   /** The check of each monitor running now (a node giving a monitor up waits for it before another takes it). */
   const inFlight = new Map<number, Promise<unknown>>();
   const counters = { started: 0, kicks: 0, completed: 0, skippedBusy: 0, skippedLate: 0 };
@@ -284,7 +285,8 @@ export function createScheduler(options: SchedulerOptions) {
     const existing = jobs.get(id);
     const job: Job = existing ?? { id, intervalMs, gen: 0, busy: false };
     job.intervalMs = intervalMs;
-    job.gen++;
+    // From one counter for all jobs: entries an unscheduled job left in the heap never match its next life's.
+    job.gen = ++generations;
     if (!existing) jobs.set(id, job);
     const now = clock.now();
     if (kick) push({ due: now, id, gen: job.gen, kick: true });
