@@ -175,7 +175,7 @@ export function createApp(deps: AppDeps) {
       firstRun: (await users.count()) === 0,
       registrationOpen: await registration.isOpenToAnyone(),
     }), { detail: { tags: ["instance"], ...doc("Version, links, first run, whether anyone may register") } })
-    .use(authRoutes({ users, passwords, registration, session, limits: deps.limits ?? defaultLoginLimits(), trustProxy: deps.config.trustProxy }))
+    .use(authRoutes({ users, passwords, registration, session, limits: deps.limits ?? defaultLoginLimits(deps.db), trustProxy: deps.config.trustProxy }))
     .use(userRoutes({ users, passwords, session }))
     .use(registrationRoutes({ registration, session }))
     .use(tokenRoutes({ tokens, session }))

@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { createApp } from "../app";
 import { PASSWORD, TEST_SECRET, testApp } from "../test-support";
-import { FailureLimiter } from "./rate-limit";
+import { DatabaseFailureLimiter, FailureLimiter } from "./rate-limit";
+import { openDatabase } from "../db/open";
 import { createPasswordHasher } from "./passwords";
-import { testDb } from "../db/test-db";
+import { testDb, testEngine, testSchema } from "../db/test-db";
 
 describe("register", () => {
   test("the first account registers freely, becomes admin and is signed in; then registration is closed", async () => {
@@ -332,5 +333,48 @@ describe("FailureLimiter", () => {
     for (const k of ["a", "b", "c", "d"]) limiter.fail(k);
     expect(limiter.retryAfter("a")).toBe(0);
     expect(limiter.retryAfter("d")).toBeGreaterThan(0);
+  });
+});
+
+describe.skipIf(testEngine !== "postgres")("sign-in limits across nodes (PostgreSQL)", () => {
+  test("wrong passwords sent to two nodes count together: the fifth locks the account on both", async () => {
+    const schema = await testSchema();
+    const [dbA, dbB] = [await openDatabase(schema.url), await openDatabase(schema.url)];
+    try {
+      const a = await testApp({ db: dbA });
+      const b = await testApp({ db: dbB });
+      await a.signUp("alice");
+      for (let i = 0; i < 5; i++) {
+        const node = i % 2 ? b : a;
+        expect((await node.call("POST", "/api/auth/login", { body: { username: "alice", password: `guess-${i}-xx` } })).status).toBe(401);
+      }
+      for (const node of [a, b]) expect((await node.call("POST", "/api/auth/login", { body: { username: "alice", password: PASSWORD } })).status).toBe(429);
+    } finally {
+      await dbA.close();
+      await dbB.close();
+      await schema.drop();
+    }
+  });
+
+  test("the database limiter forgets failures once they leave the window; a success clears the account's", async () => {
+    const db = await testDb();
+    try {
+      let now = 1_000_000;
+      const limiter = new DatabaseFailureLimiter(db, "account", 2, 1000, () => now);
+      await limiter.fail("k");
+      now += 500;
+      await limiter.fail("k");
+      expect(await limiter.retryAfter("k")).toBe(1);
+      expect(await limiter.retryAfter("other")).toBe(0);
+      now += 501;
+      expect(await limiter.retryAfter("k")).toBe(0);
+      await limiter.fail("k");
+      await limiter.fail("k");
+      expect(await limiter.retryAfter("k")).toBeGreaterThan(0);
+      await limiter.reset("k");
+      expect(await limiter.retryAfter("k")).toBe(0);
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -1,3 +1,6 @@
+import { and, desc, eq, gt, lt } from "drizzle-orm";
+import type { Db } from "../db/database";
+
 /**
  * Counts failed attempts per key in a sliding window. A key with `max` failures inside `windowMs` is blocked until
  * its oldest failure leaves the window. Memory stays bounded: at most `maxKeys` keys, the least recently touched
@@ -41,9 +44,8 @@ export class FailureLimiter {
 }
 
 /**
- * What the sign-in route needs of a limiter. FailureLimiter keeps its counts in this process's memory: with several
- * nodes sharing one PostgreSQL database each node counts alone. A limiter kept in the database would fit this
- * interface (hence the promises).
+ * What the sign-in route needs of a limiter: FailureLimiter (this process's memory: one node on SQLite) or
+ * DatabaseFailureLimiter (shared by every node of a PostgreSQL cluster).
  */
 export interface Limiter {
   retryAfter(key: string): number | Promise<number>;
@@ -57,8 +59,62 @@ export interface LoginLimits {
   byIp: Limiter;
 }
 
-/** 5 wrong passwords per account and 20 per address in 15 minutes: slow enough to stop guessing, kind to typos. */
-export function defaultLoginLimits(): LoginLimits {
-  const window = 15 * 60_000;
-  return { byAccount: new FailureLimiter(5, window), byIp: new FailureLimiter(20, window) };
+/**
+ * FailureLimiter's rule over the login_failures table, so every node of a cluster counts the same attempts. A failure
+ * is one insert; a check reads at most `max` rows through the (scope, key, at) index; rows past the window are
+ * deleted now and then.
+ */
+export class DatabaseFailureLimiter implements Limiter {
+  private failures = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly scope: "account" | "ip",
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async retryAfter(raw: string): Promise<number> {
+    const key = storable(raw);
+    const { loginFailures: f } = this.db.t;
+    const recent = await this.db.orm
+      .select({ at: f.at })
+      .from(f)
+      .where(and(eq(f.scope, this.scope), eq(f.key, key), gt(f.at, this.now() - this.windowMs)))
+      .orderBy(desc(f.at))
+      .limit(this.max);
+    if (recent.length < this.max) return 0;
+    return Math.max(1, Math.ceil((recent[this.max - 1]!.at + this.windowMs - this.now()) / 1000));
+  }
+
+  async fail(raw: string): Promise<void> {
+    const key = storable(raw);
+    const { loginFailures: f } = this.db.t;
+    const at = this.now();
+    await this.db.orm.insert(f).values({ scope: this.scope, key, at });
+    if (++this.failures % 100 === 0) await this.db.orm.delete(f).where(lt(f.at, at - this.windowMs));
+  }
+
+  async reset(raw: string): Promise<void> {
+    const key = storable(raw);
+    const { loginFailures: f } = this.db.t;
+    await this.db.orm.delete(f).where(and(eq(f.scope, this.scope), eq(f.key, key)));
+  }
+}
+
+/** A typed name may hold NUL, which PostgreSQL text cannot: such a name is still counted, under a stand-in. */
+const storable = (key: string) => (key.includes("\u0000") ? key.replaceAll("\u0000", "\uFFFD") : key);
+
+const LOGIN_WINDOW_MS = 15 * 60_000;
+
+/**
+ * 5 wrong passwords per account and 20 per address in 15 minutes: slow enough to stop guessing, kind to typos.
+ * Counted in memory on SQLite (one node), in the database on PostgreSQL (every node counts the same attempts).
+ */
+export function defaultLoginLimits(db?: Db, now: () => number = Date.now): LoginLimits {
+  if (db?.engine === "postgres") {
+    return { byAccount: new DatabaseFailureLimiter(db, "account", 5, LOGIN_WINDOW_MS, now), byIp: new DatabaseFailureLimiter(db, "ip", 20, LOGIN_WINDOW_MS, now) };
+  }
+  return { byAccount: new FailureLimiter(5, LOGIN_WINDOW_MS), byIp: new FailureLimiter(20, LOGIN_WINDOW_MS) };
 }

@@ -1,12 +1,15 @@
 // Open connections end with their session, also when the session was ended on another node sharing the database
 // and its `user.change` never reached this node (the cluster bridge loses what is said while a listener is down):
 // the periodic re-check catches it.
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Db } from "../db/database";
 import { createEventBus } from "../events";
 import { reopenableDb } from "../monitors/test-db";
 import { createUserStore } from "../users/store";
 import { createSessionWatch, type SessionWatch } from "./session-watch";
+
+// Opening two handles runs the migrations on a fresh schema: slow on a busy machine.
+setDefaultTimeout(20_000);
 
 const cleanups: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => {
@@ -23,7 +26,7 @@ async function twoNodes(): Promise<[Db, Db]> {
   return [a, b];
 }
 
-const until = async (ok: () => boolean, ms = 2000) => {
+const until = async (ok: () => boolean, ms = 5000) => {
   for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await Bun.sleep(10);
 };
 

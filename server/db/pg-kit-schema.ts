@@ -25,3 +25,4 @@ export const statusPageAgents = t.statusPageAgents;
 export const apiTokens = t.apiTokens;
 export const clusterNodes = t.clusterNodes;
 export const clusterLeases = t.clusterLeases;
+export const loginFailures = t.loginFailures;

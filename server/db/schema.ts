@@ -39,6 +39,7 @@ export * from "../notifications/tables";
 export * from "../status/tables";
 export * from "../tokens/tables";
 export * from "../cluster/tables";
+export * from "../auth/tables";
 
 // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 

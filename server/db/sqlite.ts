@@ -70,8 +70,7 @@ export function openSqlite(path: string, { onSlowTx }: { onSlowTx?: (message: st
 
   // One transaction at a time: a second one waits for the first to end.
   let queue: Promise<unknown> = Promise.resolve();
-  // TRANSITION (removed once every feature uses the Db API): the handle is also the drizzle instance.
-  return Object.assign(orm, {
+  const db: Db = {
     engine: "sqlite",
     orm,
     t: sqliteTables,
@@ -107,5 +106,6 @@ export function openSqlite(path: string, { onSlowTx }: { onSlowTx?: (message: st
     exec: async (query: SQL, tx: Orm = orm) => (tx.run(query) as unknown as { changes: number }).changes,
     ping: async () => void sqlite.query("SELECT 1").get(),
     close: async () => sqlite.close(),
-  } satisfies Db) as unknown as Db;
+  };
+  return db;
 }
