@@ -70,10 +70,10 @@ export function isUniqueViolation(e: unknown, name?: string): boolean {
 export function redactUrl(url: string): string {
   try {
     const u = new URL(url);
-    if (u.password) u.password = "••••";
+    if (u.password) u.password = "***";
     return u.toString();
   } catch {
-    return url.replace(/:\/\/([^:@/]+):[^@/]*@/, "://$1:••••@");
+    return url.replace(/:\/\/([^:@/]+):[^@/]*@/, "://$1:***@");
   }
 }
 
