@@ -8,7 +8,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
-mkdir -p test-results
+# Logs of the bun test runs (Playwright clears test-results/ when it starts).
+mkdir -p test-results test-logs
 
 passed=0
 failed=0
@@ -24,11 +25,11 @@ build=$?
 count $build "build"
 
 echo "== unit and API tests"
-bun test 2>&1 | tee test-results/unit.log
+bun test 2>&1 | tee test-logs/unit.log
 unit=${PIPESTATUS[0]}
 # bun prints " N pass" and " N fail" summary lines; a file that fails to import shows up only in the exit code.
-unit_pass=$(grep -E '^ *[0-9]+ pass$' test-results/unit.log | tail -1 | grep -oE '[0-9]+' || echo 0)
-unit_fail=$(grep -E '^ *[0-9]+ fail$' test-results/unit.log | tail -1 | grep -oE '[0-9]+' || echo 0)
+unit_pass=$(grep -E '^ *[0-9]+ pass$' test-logs/unit.log | tail -1 | grep -oE '[0-9]+' || echo 0)
+unit_fail=$(grep -E '^ *[0-9]+ fail$' test-logs/unit.log | tail -1 | grep -oE '[0-9]+' || echo 0)
 passed=$((passed + ${unit_pass:-0}))
 failed=$((failed + ${unit_fail:-0}))
 if [ "$unit" -ne 0 ] && [ "${unit_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: bun test exited $unit"; fi
@@ -36,16 +37,26 @@ if [ "$unit" -ne 0 ] && [ "${unit_fail:-0}" -eq 0 ]; then failed=$((failed + 1))
 echo "== API tests on PostgreSQL"
 source scripts/test-postgres.sh
 trap stop_test_postgres EXIT
+# Adds a bun test log's pass/fail counts (and a failure when bun exited non-zero without a failing test).
+add_counts() { # log rc name
+  local p f
+  p=$(grep -E '^ *[0-9]+ pass$' "$1" | tail -1 | grep -oE '[0-9]+' || echo 0)
+  f=$(grep -E '^ *[0-9]+ fail$' "$1" | tail -1 | grep -oE '[0-9]+' || echo 0)
+  passed=$((passed + ${p:-0}))
+  failed=$((failed + ${f:-0}))
+  if [ "$2" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: $3 exited $2"; fi
+}
 if start_test_postgres; then
-  # Every test file that opens a database (directly or through the test app) runs again on PostgreSQL.
-  mapfile -t pg_files < <(grep -rlE "testApp\(|testDb\(|testSchema\(|createServices\(|openDatabase\(" server agent --include='*.test.ts' | sort)
-  bun test "${pg_files[@]}" 2>&1 | tee test-results/unit-postgres.log
-  pg=${PIPESTATUS[0]}
-  pg_pass=$(grep -E '^ *[0-9]+ pass$' test-results/unit-postgres.log | tail -1 | grep -oE '[0-9]+' || echo 0)
-  pg_fail=$(grep -E '^ *[0-9]+ fail$' test-results/unit-postgres.log | tail -1 | grep -oE '[0-9]+' || echo 0)
-  passed=$((passed + ${pg_pass:-0}))
-  failed=$((failed + ${pg_fail:-0}))
-  if [ "$pg" -ne 0 ] && [ "${pg_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: bun test on PostgreSQL exited $pg"; fi
+  # Every test file that opens a database (directly or through the test app) runs again on PostgreSQL. The 3-node
+  # failover test spends its ~3 minutes mostly waiting on its nodes' timers: it runs beside the others.
+  mapfile -t pg_files < <(grep -rlE "testApp\(|testDb\(|testSchema\(|createServices\(|openDatabase\(" server agent --include='*.test.ts' | grep -v failover.test.ts | sort)
+  ( bun test server/cluster/failover.test.ts >test-logs/failover.log 2>&1; echo $? >test-logs/failover.rc ) &
+  failover_pid=$!
+  bun test "${pg_files[@]}" 2>&1 | tee test-logs/unit-postgres.log
+  add_counts test-logs/unit-postgres.log "${PIPESTATUS[0]}" "bun test on PostgreSQL"
+  wait "$failover_pid"
+  cat test-logs/failover.log
+  add_counts test-logs/failover.log "$(cat test-logs/failover.rc 2>/dev/null || echo 1)" "the failover test"
   stop_test_postgres
   unset VIGIL_TEST_DATABASE_URL
 elif [ -n "${CI:-}" ]; then

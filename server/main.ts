@@ -77,12 +77,13 @@ async function start(argv: string[]) {
   });
   const app = createApp({ db, jwtSecret: await jwtSecret(config, db), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES });
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
+  // On PostgreSQL: join the other nodes and take a share of the monitors first (on SQLite this node checks them all),
+  // so no check runs here that another node makes too.
+  await services.cluster.start(url);
   services.monitors.start();
   services.agents.start();
   services.notifications.start();
-  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
-  // On PostgreSQL: join the other nodes and take a share of the monitors (on SQLite this node checks them all).
-  await services.cluster.start(url);
   log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development" });
 
   let stopping = false;

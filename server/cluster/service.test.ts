@@ -55,8 +55,8 @@ describe.skipIf(testEngine !== "postgres")("two nodes on one PostgreSQL database
       monitors: { checker, tls: false },
       cluster: { leaseMs: 3000, tickMs: 250, catchUpDelayMs: 50 },
     });
-    services.monitors.start({ maintenanceDelayMs: 60_000 });
     await services.cluster.start(`http://127.0.0.1/${name}`);
+    services.monitors.start({ maintenanceDelayMs: 60_000 });
     let stopped = false;
     const stop = async () => {
       if (stopped) return;

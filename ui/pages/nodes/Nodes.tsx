@@ -50,9 +50,9 @@ function NodeRow({ node, buckets, role }: { node: NodeView; buckets: number; rol
         <span className={PHONE_LABEL}>{t("nodes.columns.state")}</span>
         <LiveBadge live={node.live} />
       </td>
-      <td className={TD} data-testid="node-leases">
+      <td className={TD}>
         <span className={PHONE_LABEL}>{t("nodes.columns.share")}</span>
-        {t("nodes.share", { leases: node.leases, buckets, percent: share })}
+        <span data-testid="node-leases">{t("nodes.share", { leases: node.leases, buckets, percent: share })}</span>
       </td>
       <td className={TD}>
         <span className={PHONE_LABEL}>{t("nodes.columns.heartbeat")}</span>
