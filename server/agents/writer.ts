@@ -3,6 +3,7 @@
 // (BatchWriter) and this writes each batch in one transaction. Both engines guard every row with EXISTS (a sample
 // or report of an agent deleted between the report and the write is dropped instead of failing the whole batch on
 // the foreign key).
+import { sqliteBatch } from "../db/sqlite";
 import type { Statement } from "bun:sqlite";
 import type { Db } from "../db/database";
 import type { LatestReport, SampleRow } from "./store";
@@ -41,13 +42,7 @@ export function sampleWriter(db: Db): SampleBatch {
         update.run(id, h.hostname, JSON.stringify(h.ips), h.os, h.kernel, h.arch, h.agentVersion, h.uptime, l.interval, JSON.stringify(l.sample), l.seenAt, l.address);
       }
     };
-    const transaction = sqlite.transaction(writeRows);
-    return async (rows, latest) => {
-      // Another feature's db.tx may be open, awaiting between its statements: bun:sqlite would nest ours in it as a
-      // savepoint (tied to its fate). Then queue behind it instead; otherwise write at once.
-      if (sqlite.inTransaction) await db.tx(async () => writeRows(rows, latest));
-      else transaction(rows, latest);
-    };
+    return sqliteBatch(db, writeRows);
   }
 
   // PostgreSQL: one round trip per statement, so one multi-row upsert (arrays unnested) for the samples and one

@@ -109,3 +109,17 @@ export function openSqlite(path: string, { onSlowTx }: { onSlowTx?: (message: st
   };
   return db;
 }
+
+/**
+ * A hot-path batch write on SQLite: `write` (prepared statements, synchronous) wrapped in one transaction. When
+ * another feature's db.tx is open, awaiting between its statements, bun:sqlite would nest the batch in it as a
+ * savepoint (tied to its fate): then the batch queues behind it instead; otherwise it is written at once.
+ */
+export function sqliteBatch<A extends unknown[]>(db: Db, write: (...args: A) => void): (...args: A) => Promise<void> {
+  const sqlite = db.sqlite!;
+  const transaction = sqlite.transaction(write);
+  return async (...args: A) => {
+    if (sqlite.inTransaction) await db.tx(async () => write(...args));
+    else transaction(...args);
+  };
+}

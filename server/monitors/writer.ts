@@ -1,6 +1,7 @@
 // Batched writes: check results and monitor state changes queue in memory and are written in one transaction per
 // short tick (or as soon as a batch is full), never one write per check. Recording a check never waits for the
 // database: only flushes are async, and one runs at a time (what is queued meanwhile goes in the next).
+import { sqliteBatch } from "../db/sqlite";
 import type { Statement } from "bun:sqlite";
 import type { Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
@@ -65,13 +66,7 @@ function batchWriter(db: Db): Batch {
         update.run(id, s.status, s.statusChangedAt, s.consecutiveFailures, s.lastCheckedAt, s.lastResponseTime, s.lastHttpStatus, s.lastError, s.tlsExpiresAt, s.lastPushAt);
       }
     };
-    const transaction = sqlite.transaction(writeRows);
-    return async (rows, changed) => {
-      // Another feature's db.tx may be open, awaiting between its statements: bun:sqlite would nest ours in it as a
-      // savepoint (tied to its fate). Then queue behind it instead; otherwise write at once.
-      if (sqlite.inTransaction) await db.tx(async () => writeRows(rows, changed));
-      else transaction(rows, changed);
-    };
+    return sqliteBatch(db, writeRows);
   }
 
   // PostgreSQL: one round trip per statement, so one multi-row INSERT (arrays unnested) for the results and one

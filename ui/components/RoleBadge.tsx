@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Role, UserStatus } from "../api/users";
 
@@ -15,17 +16,23 @@ export function RoleBadge({ role }: { role: Role }) {
   );
 }
 
+/** A pill with a coloured dot: green for a good state, grey or red otherwise. */
+export function DotBadge({ tone, children }: { tone: "green" | "red" | "grey"; children: ReactNode }) {
+  const colours = {
+    green: ["bg-emerald-50 text-emerald-700 ring-emerald-600/20", "bg-emerald-500"],
+    red: ["bg-red-50 text-red-700 ring-red-600/20", "bg-red-500"],
+    grey: ["bg-slate-50 text-slate-500 ring-slate-500/20", "bg-slate-400"],
+  }[tone];
+  return (
+    <span className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${colours[0]}`}>
+      <span aria-hidden="true" className={`size-1.5 rounded-full ${colours[1]}`} />
+      {children}
+    </span>
+  );
+}
+
 export function StatusBadge({ status }: { status: UserStatus }) {
   const { t } = useTranslation();
   const active = status === "active";
-  return (
-    <span
-      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${
-        active ? "bg-emerald-50 text-emerald-700 ring-emerald-600/20" : "bg-red-50 text-red-700 ring-red-600/20"
-      }`}
-    >
-      <span aria-hidden="true" className={`size-1.5 rounded-full ${active ? "bg-emerald-500" : "bg-red-500"}`} />
-      {t(active ? "users.statuses.active" : "users.statuses.disabled")}
-    </span>
-  );
+  return <DotBadge tone={active ? "green" : "red"}>{t(active ? "users.statuses.active" : "users.statuses.disabled")}</DotBadge>;
 }

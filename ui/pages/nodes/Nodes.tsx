@@ -2,6 +2,7 @@ import { useCallback, useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { getClusterNodes, type ClusterNodes, type NodeView } from "../../api/cluster";
 import { Card, PageHeader } from "../../components/Card";
+import { DotBadge } from "../../components/RoleBadge";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { Ago, Time } from "../../components/time";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
@@ -16,16 +17,7 @@ const REFRESH_MS = 5000;
 
 function LiveBadge({ live }: { live: boolean }) {
   const { t } = useTranslation();
-  return (
-    <span
-      className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${
-        live ? "bg-emerald-50 text-emerald-700 ring-emerald-600/20" : "bg-slate-50 text-slate-500 ring-slate-500/20"
-      }`}
-    >
-      <span aria-hidden="true" className={`size-1.5 rounded-full ${live ? "bg-emerald-500" : "bg-slate-400"}`} />
-      {t(live ? "nodes.live" : "nodes.gone")}
-    </span>
-  );
+  return <DotBadge tone={live ? "green" : "grey"}>{t(live ? "nodes.live" : "nodes.gone")}</DotBadge>;
 }
 
 function NodeRow({ node, buckets, role }: { node: NodeView; buckets: number; role: ClusterNodes["role"] }) {
