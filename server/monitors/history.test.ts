@@ -25,8 +25,9 @@ async function setup(options: { rawRetentionDays?: number } = {}) {
   const clock = fakeClock(T0);
   const service = createMonitorService({ db, bus: createEventBus(), clock, tls: false, checker: async () => ({ time: 0, up: true, responseTime: 1, httpStatus: 200, error: null }), ...options });
   await service.load();
-  const a = (await service.create({ name: "a", url: "http://a.test/" })).id;
-  const b = (await service.create({ name: "b", url: "http://b.test/" })).id;
+  // Paused: the results are the test's own (a scheduled check would land beside them at an unknown moment).
+  const a = (await service.create({ name: "a", url: "http://a.test/", active: false })).id;
+  const b = (await service.create({ name: "b", url: "http://b.test/", active: false })).id;
   const queued: ResultRow[] = [];
   const put = (monitorId: number, time: number, up: boolean, rt: number | null, error: string | null = up ? null : "status 500, expected 2xx") =>
     void queued.push({ monitorId, time, up, responseTime: rt, httpStatus: up ? 200 : 500, error });
