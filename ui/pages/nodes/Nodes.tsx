@@ -1,4 +1,4 @@
-import { useCallback, useEffect } from "react";
+import { useCallback, useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { getClusterNodes, type ClusterNodes, type NodeView } from "../../api/cluster";
 import { Card, PageHeader } from "../../components/Card";
@@ -20,6 +20,17 @@ function LiveBadge({ live }: { live: boolean }) {
   return <DotBadge tone={live ? "green" : "grey"}>{t(live ? "nodes.live" : "nodes.gone")}</DotBadge>;
 }
 
+/** A cell with its column's name beside it on a phone. */
+function Cell({ label, className = "", children }: { label: "state" | "share" | "heartbeat" | "started" | "version" | "address"; className?: string; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <td className={`${TD} ${className}`}>
+      <span className={PHONE_LABEL}>{t(`nodes.columns.${label}`)}</span>
+      {children}
+    </td>
+  );
+}
+
 function NodeRow({ node, buckets, role }: { node: NodeView; buckets: number; role: ClusterNodes["role"] }) {
   const { t } = useTranslation();
   const share = buckets > 0 ? Math.round((node.leases / buckets) * 100) : 0;
@@ -38,30 +49,22 @@ function NodeRow({ node, buckets, role }: { node: NodeView; buckets: number; rol
           </span>
         )}
       </td>
-      <td className={TD}>
-        <span className={PHONE_LABEL}>{t("nodes.columns.state")}</span>
+      <Cell label="state">
         <LiveBadge live={node.live} />
-      </td>
-      <td className={TD}>
-        <span className={PHONE_LABEL}>{t("nodes.columns.share")}</span>
+      </Cell>
+      <Cell label="share">
         <span data-testid="node-leases">{t("nodes.share", { leases: node.leases, buckets, percent: share })}</span>
-      </td>
-      <td className={TD}>
-        <span className={PHONE_LABEL}>{t("nodes.columns.heartbeat")}</span>
+      </Cell>
+      <Cell label="heartbeat">
         <Ago at={node.heartbeatAt} never={t("common.dash")} data-testid="node-heartbeat" />
-      </td>
-      <td className={TD}>
-        <span className={PHONE_LABEL}>{t("nodes.columns.started")}</span>
+      </Cell>
+      <Cell label="started">
         <Time at={node.startedAt} />
-      </td>
-      <td className={TD}>
-        <span className={PHONE_LABEL}>{t("nodes.columns.version")}</span>
-        {node.version}
-      </td>
-      <td className={`${TD} md:max-w-56 md:truncate`}>
-        <span className={PHONE_LABEL}>{t("nodes.columns.address")}</span>
+      </Cell>
+      <Cell label="version">{node.version}</Cell>
+      <Cell label="address" className="md:max-w-56 md:truncate">
         {node.address ?? t("common.dash")}
-      </td>
+      </Cell>
     </tr>
   );
 }
