@@ -244,7 +244,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
       }
     }
     const result = toCheckResult(entry.id, outcome);
-    peers?.publish("monitor.result", { id: entry.id, outcome, state: entry.state } satisfies RemoteResult);
+    // A copy: the message is serialised a moment later, when a newer check may have changed the state.
+    peers?.publish("monitor.result", { id: entry.id, outcome, state: { ...entry.state } } satisfies RemoteResult);
     announce(entry, outcome, result, applied.from, false);
     return result;
   }
