@@ -163,4 +163,19 @@ describe("leases", () => {
     expect(c.events.at(-1)!.lost.length).toBe(BUCKETS);
     await a.stop();
   });
+
+  test("fenced, then renewed in time after all: the node takes its leases up again instead of holding them unchecked", async () => {
+    const c = await cluster();
+    let clock = 0;
+    const a = c.node("a", { leaseMs: 300, monotonic: () => clock });
+    await a.start();
+    clock = 400; // the renewal looks late to the local clock: fenced…
+    await Bun.sleep(350);
+    expect(a.holding()).toBe(0);
+    await a.tick(); // …but the database still had the leases as a's: renewed, and checked here again
+    expect(a.holding()).toBe(BUCKETS);
+    expect(c.events.at(-1)).toEqual({ node: "a", gained: expect.any(Array), lost: [] });
+    expect(c.events.at(-1)!.gained.length).toBe(BUCKETS);
+    await a.stop();
+  });
 });

@@ -13,7 +13,7 @@ import { silentLogger, type Logger } from "../log";
 export const BUCKETS = 256;
 export const LEASE_MS = 15_000;
 export const TICK_MS = 5_000;
-/** A node stops checking this long before its leases could expire, if it has not renewed them. */
+/** A node stops checking this long (at most a third of the lease) before its leases could expire, if not renewed. */
 const FENCE_MARGIN_MS = 2_000;
 
 /** The bucket of a monitor or agent id: consecutive ids spread over every bucket. */
@@ -112,9 +112,12 @@ export function createLeases(options: LeaseOptions) {
       .where(and(eq(leases.node, node), eq(leases.instance, instance), gt(leases.expiresAt, at)))
       .returning({ bucket: leases.bucket });
     const kept = new Set(renewed.map((r) => r.bucket));
-    validUntil = started + leaseMs - FENCE_MARGIN_MS;
+    validUntil = started + leaseMs - Math.min(FENCE_MARGIN_MS, leaseMs / 3);
     const lost = [...owned].filter((b) => !kept.has(b));
-    if (lost.length) await changed({ gained: [], lost });
+    // Renewed but not checked here: this node fenced itself (a renewal came too late) and the leases held meanwhile,
+    // so nobody else can have them: it takes them up again (else it would renew them for ever, unchecked).
+    const regained = [...kept].filter((b) => !owned.has(b)).sort((a, b) => a - b);
+    if (lost.length || regained.length) await changed({ gained: regained, lost });
 
     const live = await db.orm.select({ name: nodes.name }).from(nodes).where(and(gt(nodes.heartbeatAt, at - leaseMs), sql`${nodes.stoppedAt} IS NULL`));
     const share = fairShares(live.map((n) => n.name)).get(node) ?? 0;
