@@ -37,15 +37,15 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId("status-monitors-none")).toHaveText(tr(m, "statusConfig.noneSelected"));
 
       // 107 monitors: 100 rows and the count; a search narrows the list.
-      await expect(page.getByTestId("status-monitors-truncated")).toHaveText(tr(m, "statusConfig.truncated", { shown: 100, total: 107 }));
+      await expect(page.getByTestId("status-monitors-truncated")).toHaveText(tr(m, "picker.truncated", { shown: 100, total: 107 }));
       await expect(page.locator("[data-testid^=status-monitors-option-]")).toHaveCount(100);
       await page.getByTestId("status-monitors-search").fill("shop");
-      await expect(page.getByTestId("status-monitors-total")).toHaveText(tr(m, "statusConfig.total", { count: 1 }));
+      await expect(page.getByTestId("status-monitors-total")).toHaveText(tr(m, "picker.total", { count: 1 }));
       await page.getByTestId(`status-monitors-option-${shop}`).check();
       await page.getByTestId("status-monitors-search").fill("search engine");
       await page.getByTestId(`status-monitors-option-${search}`).check();
       await page.getByTestId("status-monitors-search").fill("nothing like this");
-      await expect(page.getByTestId("status-monitors-no-match")).toHaveText(tr(m, "statusConfig.noMatch", { query: "nothing like this" }));
+      await expect(page.getByTestId("status-monitors-no-match")).toHaveText(tr(m, "picker.noMatch", { query: "nothing like this" }));
       await page.getByTestId("status-monitors-search").fill("Filler 007");
       await page.getByTestId(`status-monitors-option-${fillers[6]}`).check();
       expect(await order(page.getByTestId("status-monitors-selected"))).toEqual([`status-monitors-selected-${shop}`, `status-monitors-selected-${search}`, `status-monitors-selected-${fillers[6]}`]);

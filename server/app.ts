@@ -35,6 +35,8 @@ import { notificationRoutes } from "./notifications/routes";
 import { createStatusService, type StatusService } from "./status/service";
 import { statusRoutes } from "./status/routes";
 import { createTokenStore } from "./tokens/store";
+import { createMaintenanceService, type MaintenanceService } from "./maintenance/service";
+import { maintenanceRoutes } from "./maintenance/routes";
 import { tokenRoutes } from "./tokens/routes";
 
 export interface AppDeps {
@@ -64,6 +66,7 @@ export interface Services {
   live: Live;
   notifications: NotificationService;
   status: StatusService;
+  maintenance: MaintenanceService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
 }
@@ -103,17 +106,32 @@ export async function createServices(
   const users = createUserStore(db, {
     onChange: (userId, kind, user) => events.emit("user.change", { userId, kind, ...(user && { user: { status: user.status, sessionVersion: user.sessionVersion } }) }),
   });
-  const monitorService = createMonitorService({ db, bus: events, log, targets, ...monitors });
+  // Maintenance first: which targets are in maintenance is known before the first check is recorded. Its lists of
+  // every monitor and agent are read only when an instance-wide window starts or ends.
+  let monitorRef: MonitorService | null = null;
+  let agentRef: AgentService | null = null;
+  const maintenance = createMaintenanceService({
+    db,
+    bus: events,
+    log,
+    clock: monitors.clock,
+    monitorIds: () => monitorRef?.store.all().map((e) => e.id) ?? [],
+    agentIds: () => agentRef?.list().map((a) => a.id) ?? [],
+    exists: (type, id) => (type === "monitor" ? monitorRef?.store.get(id) !== undefined : agentRef?.get(id) !== undefined),
+  });
+  await maintenance.load();
+  const monitorService = (monitorRef = createMonitorService({ db, bus: events, log, targets, maintenance: maintenance.monitor, ...monitors }));
   await monitorService.load();
-  const agentService = await AgentService.create({
+  const agentService = (agentRef = await AgentService.create({
     store: createAgentStore(db),
     log,
     tokenTtlMs: agentTokenTtlMs,
     now,
-    onStatus: (e) => events.emit("agent.status", e),
+    // Marked when the agent is in maintenance: nothing is notified for it (server/notifications/rules.ts).
+    onStatus: (e) => events.emit("agent.status", maintenance.agent(e.agentId) ? { ...e, maintenance: true } : e),
     onReport: (state) => events.has("agent.report") && events.emit("agent.report", state),
     onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
-  });
+  }));
   const cluster = createCluster({ db, node, version: VERSION, monitors: monitorService, agents: agentService, bus: events, log, ...clusterTuning });
   return {
     events,
@@ -128,15 +146,26 @@ export async function createServices(
       now,
       node,
       // With several nodes: agent thresholds judged by the agent's owner, reminders sent by the leader.
-      decides: { agent: (id) => cluster.owns(id), reminders: () => cluster.leads() },
+      decides: { monitor: (id) => cluster.owns(id), agent: (id) => cluster.owns(id), reminders: () => cluster.leads() },
       targets,
       monitorNow: (id) => {
-        const entry = monitorService.store.get(id);
-        return entry && { name: entry.fields.name, down: entry.fields.active && entry.state.status === "down" };
+        const m = monitorService.get(id);
+        return m && {
+          name: m.name,
+          down: m.active && m.status === "down",
+          up: m.active && m.status === "up",
+          facts: { url: m.target, checkType: m.type, httpStatus: m.httpStatus, error: m.lastError, responseTime: m.responseTime },
+        };
       },
+      agentNow: (id) => {
+        const a = agentService.get(id);
+        return a && { name: a.name, status: a.status, lastSeenAt: a.lastSeenAt };
+      },
+      inMaintenance: maintenance.inMaintenance,
     }),
     agents: agentService,
-    status: createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, now }),
+    maintenance,
+    status: createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, now }),
     live: createLive({ bus: events, sessionWatch: createSessionWatch({ bus: events, users }), log }),
   };
 }
@@ -181,7 +210,7 @@ export function createApp(deps: AppDeps) {
     .use(tokenRoutes({ tokens, session }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(pushRoutes({ monitors: services.monitors }))
-    .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy }))
+    .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy, inMaintenance: services.maintenance.agent }))
     .use(
       notificationRoutes({
         store: services.notifications.store,
@@ -200,9 +229,10 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
       }),
     )
+    .use(maintenanceRoutes({ maintenance: services.maintenance, session }))
     .use(clusterRoutes({ cluster: services.cluster, session }))
-    .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, session }))
-    .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, cluster: services.cluster, session }))
+    .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, agentInMaintenance: services.maintenance.agent, session }))
+    .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, cluster: services.cluster, maintenance: services.maintenance, session }))
     .use(downloadRoutes({ dir: deps.config.agentsDir ?? defaultAgentsDir(), publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
     .use(services.live.routes(session))
     .use(uiRoutes(deps.uiDir ?? defaultUiDir(), { live: deps.uiLive }));

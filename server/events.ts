@@ -2,6 +2,7 @@
 // cache…) react. Nothing polls the database to find out what changed.
 import { silentLogger, type Logger } from "./log";
 import type { AgentState, AgentStatusEvent } from "./agents/service";
+import type { MaintenanceChangeEvent } from "./maintenance/public";
 import type { MonitorChangeEvent, MonitorCheckEvent, MonitorStatusEvent } from "./monitors/public";
 
 /** Every event type and its payload. Later features add theirs here (agent presence, thresholds…). */
@@ -23,10 +24,13 @@ export interface EventMap {
     /** After an update: what open sessions are checked against, so this node's end at once (auth/session-watch.ts). */
     user?: { status: "active" | "disabled"; sessionVersion: number };
   };
-  /** Stored settings changed (notification settings and overrides, the status page): caches are dropped. */
-  "settings.change": { area: "notifications" | "status"; remote?: boolean };
+  /** Stored settings changed (notification settings and overrides, the status page, maintenance windows): caches are dropped. */
+  "settings.change": { area: SettingsArea; remote?: boolean };
+  /** Monitors and agents entered or left maintenance (a window started, ended, was edited or deleted). */
+  "maintenance.change": MaintenanceChangeEvent;
 }
 
+export type SettingsArea = "notifications" | "status" | "maintenance";
 export type EventType = keyof EventMap;
 export type Listener<K extends EventType> = (payload: EventMap[K]) => void;
 

@@ -26,6 +26,8 @@ const UserCreate = lazy(() => import("./pages/users/UserCreate"));
 const UserEdit = lazy(() => import("./pages/users/UserEdit"));
 const Profile = lazy(() => import("./pages/profile/Profile"));
 const Nodes = lazy(() => import("./pages/nodes/Nodes"));
+const MaintenanceList = lazy(() => import("./pages/maintenance/MaintenanceList"));
+const MaintenanceEditor = lazy(() => import("./pages/maintenance/MaintenanceEditor"));
 const NotFound = lazy(() => import("./pages/NotFound"));
 
 type Page = LazyExoticComponent<ComponentType>;
@@ -53,6 +55,9 @@ const LAYOUT_ROUTES: [string, ComponentType][] = [
   ["/monitors/edit/:id", authed(MonitorEdit)],
   ["/monitors/:id", authed(MonitorDetail)],
   ["/notifications", authed(Notifications)],
+  ["/maintenance", authed(MaintenanceList)],
+  ["/maintenance/create", authed(MaintenanceEditor)],
+  ["/maintenance/edit/:id", authed(MaintenanceEditor)],
   ["/users", authed(UserList, true)],
   ["/users/create", authed(UserCreate, true)],
   ["/users/:id", authed(UserEdit, true)],

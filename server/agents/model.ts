@@ -32,6 +32,8 @@ export interface AgentStatusEvent {
   lastAddress: string | null;
   /** Another node of the cluster is in charge of this agent's presence (it notifies; this node only shows it). */
   remote?: boolean;
+  /** The agent was in maintenance: nothing is notified. */
+  maintenance?: boolean;
 }
 
 /**

@@ -1,5 +1,9 @@
 // Types the UI imports (import type): what the agent API returns.
-export type { AgentState as PublicAgent, AgentStatus } from "./service";
+import type { AgentState } from "./service";
+export type { AgentStatus } from "./service";
+
+/** An agent as GET /api/agents and /api/agents/:id answer: its state, and whether it is in maintenance now. */
+export type PublicAgent = AgentState & { maintenance: boolean };
 export type { Sample, DiskSample, InterfaceSample } from "./protocol";
 
 /** What /api/live pushes about agents. */
@@ -25,6 +29,8 @@ export interface AgentCounts {
   online: number;
   offline: number;
   connecting: number;
+  /** In maintenance now (counted here instead of by status). */
+  maintenance: number;
 }
 
 /** Chart data, columnar for uPlot: `times[i]` (Unix ms) goes with `avg[key][i]` and `max[key][i]`; null is a gap. */

@@ -18,9 +18,11 @@ export interface AgentRouteDeps {
   session: ReturnType<typeof sessions>;
   /** Proxies in front of Vigil (config trust-proxy): how a report's address is read. */
   trustProxy?: number;
+  /** Whether an agent is in maintenance now (server/maintenance): lists show it. */
+  inMaintenance?: (id: number) => boolean;
 }
 
-export function agentRoutes({ agents, session, trustProxy = 0 }: AgentRouteDeps) {
+export function agentRoutes({ agents, session, trustProxy = 0, inMaintenance = () => false }: AgentRouteDeps) {
   const invalidToken = (reason: "unknown" | "used" | "expired") =>
     new HttpError(401, "INVALID_TOKEN", {
       unknown: "This registration token is not valid",
@@ -110,13 +112,16 @@ export function agentRoutes({ agents, session, trustProxy = 0 }: AgentRouteDeps)
         },
         { auth: "user", params: idParams("token"), detail: doc("Revoke a registration token") },
       )
-      .get("/", () => ({ success: true, agents: agents.list() }), { auth: "user", detail: doc("List the agents with their latest figures") })
+      .get("/", () => ({ success: true, agents: agents.list().map((a) => ({ ...a, maintenance: inMaintenance(a.id) })) }), {
+        auth: "user",
+        detail: doc("List the agents with their latest figures (maintenance: in a maintenance window now)"),
+      })
       .get(
         "/:id",
         ({ params }) => {
           const agent = agents.get(params.id);
           if (!agent) throw agentNotFound();
-          return { success: true, agent };
+          return { success: true, agent: { ...agent, maintenance: inMaintenance(agent.id) } };
         },
         { auth: "user", params: idParams("agent"), detail: doc("An agent") },
       )

@@ -131,19 +131,21 @@ export class AgentService {
     return this.states.get(id);
   }
 
-  counts(): AgentCounts {
-    const counts: AgentCounts = { total: 0, online: 0, offline: 0, connecting: 0 };
+  /** By status; agents in maintenance (`inMaintenance`) are counted apart. */
+  counts(inMaintenance: (id: number) => boolean = () => false): AgentCounts {
+    const counts: AgentCounts = { total: 0, online: 0, offline: 0, connecting: 0, maintenance: 0 };
     for (const a of this.states.values()) {
       counts.total++;
-      counts[a.status]++;
+      if (inMaintenance(a.id)) counts.maintenance++;
+      else counts[a.status]++;
     }
     return counts;
   }
 
-  /** Offline agents, longest silent first. */
-  offline(): OfflineAgent[] {
+  /** Offline agents (not in maintenance), longest silent first. */
+  offline(inMaintenance: (id: number) => boolean = () => false): OfflineAgent[] {
     const offline: OfflineAgent[] = [];
-    for (const a of this.states.values()) if (a.status === "offline") offline.push({ id: a.id, name: a.name, lastSeenAt: a.lastSeenAt });
+    for (const a of this.states.values()) if (a.status === "offline" && !inMaintenance(a.id)) offline.push({ id: a.id, name: a.name, lastSeenAt: a.lastSeenAt });
     return offline.sort((a, b) => (a.lastSeenAt ?? 0) - (b.lastSeenAt ?? 0) || a.id - b.id);
   }
 

@@ -5,7 +5,7 @@
 import type { Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
 import type { AgentService } from "../agents/service";
-import type { EventBus } from "../events";
+import type { EventBus, SettingsArea } from "../events";
 import type { MonitorService } from "../monitors/service";
 import { createBridge, type Bridge } from "./bridge";
 import type { NodeRole, NodeView } from "./public";
@@ -116,7 +116,7 @@ export function createCluster(options: ClusterOptions) {
       b.on("user.change", (e) => bus.emit("user.change", { ...(e as { userId: number; kind: "updated" | "deleted" }), remote: true }));
       // Settings saved on any node: the others drop what they cached.
       bus.on("settings.change", (e) => !e.remote && b.publish("settings.change", e));
-      b.on("settings.change", (e) => bus.emit("settings.change", { ...(e as { area: "notifications" | "status" }), remote: true }));
+      b.on("settings.change", (e) => bus.emit("settings.change", { ...(e as { area: SettingsArea }), remote: true }));
       joined = true;
       await b.start();
       await l.start();

@@ -22,7 +22,8 @@ describe("GET /api/dashboard", () => {
       up: 0,
       down: 0,
       pending: 0,
-      agents: { total: 0, online: 0, offline: 0, connecting: 0 },
+      maintenance: 0,
+      agents: { total: 0, online: 0, offline: 0, connecting: 0, maintenance: 0 },
       problems: { monitors: [], agents: [] },
     });
 
@@ -48,7 +49,7 @@ describe("GET /api/dashboard", () => {
       totalMonitors: 1,
       activeMonitors: 0,
       pausedMonitors: 1,
-      agents: { total: 2, online: 1, offline: 0, connecting: 1 },
+      agents: { total: 2, online: 1, offline: 0, connecting: 1, maintenance: 0 },
     });
   });
 

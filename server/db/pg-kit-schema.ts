@@ -26,3 +26,6 @@ export const apiTokens = t.apiTokens;
 export const clusterNodes = t.clusterNodes;
 export const clusterLeases = t.clusterLeases;
 export const loginFailures = t.loginFailures;
+export const maintenanceWindows = t.maintenanceWindows;
+export const maintenanceMonitors = t.maintenanceMonitors;
+export const maintenanceAgents = t.maintenanceAgents;

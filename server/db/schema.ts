@@ -40,6 +40,7 @@ export * from "../status/tables";
 export * from "../tokens/tables";
 export * from "../cluster/tables";
 export * from "../auth/tables";
+export * from "../maintenance/tables";
 
 // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -118,6 +119,8 @@ export const checkResults = sqliteTable(
     responseTime: integer("response_time"),
     httpStatus: integer("http_status"),
     error: text("error"),
+    /** Made while the monitor was in maintenance: shown, left out of uptime (0 costs no byte in a SQLite record). */
+    maintenance: integer("maintenance", { mode: "boolean" }).notNull().default(false),
   },
   (t) => [index("check_results_monitor_time").on(t.monitorId, t.time)],
 );
@@ -129,9 +132,12 @@ function rollupTable<N extends string>(name: N) {
     {
       monitorId: integer("monitor_id").notNull().references(() => monitors.id, { onDelete: "cascade" }),
       bucketStart: integer("bucket_start").notNull(),
+      /** Checks outside maintenance (what uptime counts), and how many of them were up and down. */
       checks: integer("checks").notNull(),
       up: integer("up").notNull(),
       down: integer("down").notNull(),
+      /** Checks made in maintenance (not in `checks`). */
+      maintenance: integer("maintenance").notNull().default(0),
       /** Sum and count of the response times present (failed checks may have none): avg = rtSum / rtCount. */
       rtSum: integer("rt_sum").notNull(),
       rtCount: integer("rt_count").notNull(),

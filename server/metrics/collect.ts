@@ -2,6 +2,7 @@
 // plus two indexed counts for the notification outbox (awaited: they read the database) and the process's own figures.
 import type { AgentService } from "../agents/service";
 import type { Cluster } from "../cluster/service";
+import type { MaintenanceService } from "../maintenance/service";
 import type { MonitorService } from "../monitors/service";
 import { VERSION } from "../version";
 import { Exposition, escapeLabelValue, labelSet, line } from "./exposition";
@@ -13,6 +14,7 @@ export interface MetricsSources {
   outbox: { backlog(): Backlog | Promise<Backlog> };
   /** This node (its role and share when several share the database). */
   cluster?: Pick<Cluster, "node" | "role" | "leaseCount" | "stats">;
+  maintenance?: Pick<MaintenanceService, "counts">;
   now?: () => number;
 }
 
@@ -35,7 +37,7 @@ function labelsOf(target: object, id: number, name: string, type?: string): stri
   return labels;
 }
 
-export async function renderMetrics({ monitors, agents, outbox, cluster, now = Date.now }: MetricsSources): Promise<string> {
+export async function renderMetrics({ monitors, agents, outbox, cluster, maintenance, now = Date.now }: MetricsSources): Promise<string> {
   const t = now();
   // The database's part first, so it runs while the rest is rendered from memory.
   const outboxCounts = outbox.backlog();
@@ -124,6 +126,16 @@ export async function renderMetrics({ monitors, agents, outbox, cluster, now = D
   out.family("vigil_agent_cpu_ratio", "gauge", "CPU usage of an online agent's latest sample, 0 to 1.", cpu);
   out.family("vigil_agent_memory_ratio", "gauge", "Memory usage of an online agent's latest sample, 0 to 1.", memory);
   out.family("vigil_agent_disk_ratio", "gauge", "Usage of an online agent's fullest disk in its latest sample, 0 to 1.", disk);
+
+  if (maintenance) {
+    const inMaintenance = maintenance.counts(monitors.store.size, agentsBy.online + agentsBy.offline + agentsBy.connecting);
+    out.family(
+      "vigil_maintenance_targets",
+      "gauge",
+      "Monitors and agents in a maintenance window now (nothing is notified for them).",
+      [line("vigil_maintenance_targets", `{type="monitor"}`, inMaintenance.monitors), line("vigil_maintenance_targets", `{type="agent"}`, inMaintenance.agents)],
+    );
+  }
 
   // ── Scheduler, outbox ───────────────────────────────────────────────────────────────────────────────────────
   out.histogram(

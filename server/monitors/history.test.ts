@@ -70,9 +70,9 @@ describe("rollups", () => {
     put(b, T0 + 10, false, 999);
     await history.rollUp(T0 + 2 * HOUR + 3 * 60_000);
     expect(await rows("monitor_hourly")).toEqual([
-      { monitor_id: a, bucket_start: T0, checks: 3, up: 2, down: 1, rt_sum: 400, rt_count: 2, rt_min: 100, rt_max: 300 },
-      { monitor_id: a, bucket_start: T0 + HOUR, checks: 1, up: 1, down: 0, rt_sum: 50, rt_count: 1, rt_min: 50, rt_max: 50 },
-      { monitor_id: b, bucket_start: T0, checks: 1, up: 0, down: 1, rt_sum: 999, rt_count: 1, rt_min: 999, rt_max: 999 },
+      { monitor_id: a, bucket_start: T0, checks: 3, up: 2, down: 1, maintenance: 0, rt_sum: 400, rt_count: 2, rt_min: 100, rt_max: 300 },
+      { monitor_id: a, bucket_start: T0 + HOUR, checks: 1, up: 1, down: 0, maintenance: 0, rt_sum: 50, rt_count: 1, rt_min: 50, rt_max: 50 },
+      { monitor_id: b, bucket_start: T0, checks: 1, up: 0, down: 1, maintenance: 0, rt_sum: 999, rt_count: 1, rt_min: 999, rt_max: 999 },
     ]);
     expect((await history.watermarks()).hourly).toBe(T0 + 2 * HOUR);
   });

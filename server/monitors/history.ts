@@ -56,10 +56,17 @@ async function writeWatermark(db: Db, key: string, value: number) {
 /** A constant in SQL text (bucket sizes): the same text wherever it appears, so GROUP BY matches it on PostgreSQL. */
 const lit = (value: number) => sql.raw(String(value));
 
+// Aggregates of raw results: checks made in maintenance are counted apart, not in checks, up or down.
+export const COUNTED = sql.raw("sum(CASE WHEN maintenance THEN 0 ELSE 1 END)");
+export const COUNTED_UP = sql.raw("sum(CASE WHEN up AND NOT maintenance THEN 1 ELSE 0 END)");
+export const IN_MAINTENANCE = sql.raw("sum(CASE WHEN maintenance THEN 1 ELSE 0 END)");
+
+/** Counts of one bucket: `checks` and `up` leave out checks made in maintenance (counted in `maintenance`). */
 interface Piece {
   start: number;
   checks: number;
   up: number;
+  maintenance: number;
   rtSum: number;
   rtCount: number;
   rtMin: number | null;
@@ -69,17 +76,19 @@ interface Piece {
 interface Acc {
   total: number;
   up: number;
+  maintenance: number;
   rtSum: number;
   rtCount: number;
   rtMin: number | null;
   rtMax: number | null;
 }
 
-const emptyAcc = (): Acc => ({ total: 0, up: 0, rtSum: 0, rtCount: 0, rtMin: null, rtMax: null });
+const emptyAcc = (): Acc => ({ total: 0, up: 0, maintenance: 0, rtSum: 0, rtCount: 0, rtMin: null, rtMax: null });
 
 function addTo(acc: Acc, p: Piece) {
   acc.total += p.checks;
   acc.up += p.up;
+  acc.maintenance += p.maintenance;
   acc.rtSum += p.rtSum;
   acc.rtCount += p.rtCount;
   if (p.rtMin !== null) acc.rtMin = acc.rtMin === null ? p.rtMin : Math.min(acc.rtMin, p.rtMin);
@@ -97,9 +106,10 @@ function bucketOf(acc: Acc, start: number, end: number): StatusBucket {
     total: acc.total,
     up: acc.up,
     down,
+    maintenance: acc.maintenance,
     availability: pct(acc.up, acc.total),
     avgResponseTime: avg(acc),
-    status: acc.total === 0 ? "empty" : down === 0 ? "up" : acc.up === 0 ? "down" : "partial",
+    status: acc.total === 0 ? (acc.maintenance > 0 ? "maintenance" : "empty") : down === 0 ? "up" : acc.up === 0 ? "down" : "partial",
   };
 }
 
@@ -110,6 +120,7 @@ interface RawRow {
   response_time: number | null;
   http_status: number | null;
   error: string | null;
+  maintenance: number | boolean;
 }
 
 const toResult = (monitorId: number, r: RawRow): CheckResult => ({
@@ -119,6 +130,7 @@ const toResult = (monitorId: number, r: RawRow): CheckResult => ({
   responseTime: r.response_time,
   httpStatus: r.http_status,
   error: r.error,
+  maintenance: Boolean(r.maintenance),
 });
 
 export function createHistory(db: Db, options: HistoryOptions = {}) {
@@ -133,18 +145,18 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
   // Monitors (id > lo AND id <= hi): statements run per chunk of monitors, each an index seek per monitor.
   const inChunk = (lo: number, hi: number) => sql`monitor_id IN (SELECT id FROM monitors WHERE id > ${lo} AND id <= ${hi})`;
   const upsert = sql`ON CONFLICT (monitor_id, bucket_start) DO UPDATE SET checks = excluded.checks, up = excluded.up, down = excluded.down,
-    rt_sum = excluded.rt_sum, rt_count = excluded.rt_count, rt_min = excluded.rt_min, rt_max = excluded.rt_max`;
+    maintenance = excluded.maintenance, rt_sum = excluded.rt_sum, rt_count = excluded.rt_count, rt_min = excluded.rt_min, rt_max = excluded.rt_max`;
 
   function rollupSql(target: "monitor_hourly" | "monitor_daily", lo: number, hi: number, from: number, to: number): SQL {
     if (target === "monitor_hourly") {
-      return sql`INSERT INTO monitor_hourly (monitor_id, bucket_start, checks, up, down, rt_sum, rt_count, rt_min, rt_max)
-        SELECT monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)}, count(*), sum(CASE WHEN up THEN 1 ELSE 0 END),
-          sum(CASE WHEN up THEN 0 ELSE 1 END), coalesce(sum(response_time), 0), count(response_time), min(response_time), max(response_time)
+      return sql`INSERT INTO monitor_hourly (monitor_id, bucket_start, checks, up, down, maintenance, rt_sum, rt_count, rt_min, rt_max)
+        SELECT monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)}, ${COUNTED}, ${COUNTED_UP},
+          sum(CASE WHEN up OR maintenance THEN 0 ELSE 1 END), ${IN_MAINTENANCE}, coalesce(sum(response_time), 0), count(response_time), min(response_time), max(response_time)
         FROM check_results WHERE ${inChunk(lo, hi)} AND time >= ${from} AND time < ${to}
         GROUP BY monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)} ${upsert}`;
     }
-    return sql`INSERT INTO monitor_daily (monitor_id, bucket_start, checks, up, down, rt_sum, rt_count, rt_min, rt_max)
-      SELECT monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)}, sum(checks), sum(up), sum(down), sum(rt_sum), sum(rt_count),
+    return sql`INSERT INTO monitor_daily (monitor_id, bucket_start, checks, up, down, maintenance, rt_sum, rt_count, rt_min, rt_max)
+      SELECT monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)}, sum(checks), sum(up), sum(down), sum(maintenance), sum(rt_sum), sum(rt_count),
         min(rt_min), max(rt_max)
       FROM monitor_hourly WHERE ${inChunk(lo, hi)} AND bucket_start >= ${from} AND bucket_start < ${to}
       GROUP BY monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)} ${upsert}`;
@@ -264,7 +276,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
 
   async function rawPieces(monitorId: number, from: number, to: number, unit: number): Promise<{ pieces: Map<number, Piece>; rows: number }> {
     const rows = await db.rows<Piece>(
-      sql`SELECT (time / ${lit(unit)}) * ${lit(unit)} AS start, count(*) AS checks, sum(CASE WHEN up THEN 1 ELSE 0 END) AS up,
+      sql`SELECT (time / ${lit(unit)}) * ${lit(unit)} AS start, ${COUNTED} AS checks, ${COUNTED_UP} AS up, ${IN_MAINTENANCE} AS maintenance,
             coalesce(sum(response_time), 0) AS "rtSum", count(response_time) AS "rtCount", min(response_time) AS "rtMin", max(response_time) AS "rtMax"
           FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from} AND time <= ${to} GROUP BY (time / ${lit(unit)}) * ${lit(unit)}`,
     );
@@ -272,7 +284,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     let n = 0;
     for (const p of rows) {
       pieces.set(p.start, p);
-      n += p.checks;
+      n += p.checks + p.maintenance;
     }
     return { pieces, rows: n };
   }
@@ -281,7 +293,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
   async function hourPieces(monitorId: number, from: number, to: number): Promise<{ pieces: Map<number, Piece>; records: number }> {
     const wm = Math.max(from, (await readWatermarks(db)).hourly ?? from);
     const rolled = await db.rows<Piece>(
-      sql`SELECT bucket_start AS start, checks, up, rt_sum AS "rtSum", rt_count AS "rtCount", rt_min AS "rtMin", rt_max AS "rtMax"
+      sql`SELECT bucket_start AS start, checks, up, maintenance, rt_sum AS "rtSum", rt_count AS "rtCount", rt_min AS "rtMin", rt_max AS "rtMax"
           FROM monitor_hourly WHERE monitor_id = ${monitorId} AND bucket_start >= ${from} AND bucket_start < ${wm}`,
     );
     const { pieces, rows } = await rawPieces(monitorId, wm, to, HOUR);
@@ -291,7 +303,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
 
   async function latestResult(monitorId: number, from: number): Promise<CheckResult | null> {
     const [row] = await db.rows<RawRow>(
-      sql`SELECT time, up, response_time, http_status, error FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from}
+      sql`SELECT time, up, response_time, http_status, error, maintenance FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from}
           ORDER BY time DESC, id DESC LIMIT 1`,
     );
     return row ? toResult(monitorId, row) : null;
@@ -311,6 +323,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
       total: acc.total,
       up: acc.up,
       down: acc.total - acc.up,
+      maintenance: acc.maintenance,
       avgResponseTime: avg(acc),
       minResponseTime: acc.rtMin,
       maxResponseTime: acc.rtMax,
@@ -345,13 +358,13 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     async monitorHistory(monitorId: number, now = clock.now()): Promise<MonitorHistory> {
       // 24 h: exact window from raw results, 24 one-hour slots ending now.
       const dayFrom = now - DAY;
-      const rows = await db.rows<{ time: number; up: number | boolean; rt: number | null }>(
-        sql`SELECT time, up, response_time AS rt FROM check_results WHERE monitor_id = ${monitorId} AND time > ${dayFrom} AND time <= ${now}`,
+      const rows = await db.rows<{ time: number; up: number | boolean; rt: number | null; m: number | boolean }>(
+        sql`SELECT time, up, response_time AS rt, maintenance AS m FROM check_results WHERE monitor_id = ${monitorId} AND time > ${dayFrom} AND time <= ${now}`,
       );
       const slots = Array.from({ length: 24 }, emptyAcc);
       const dayAcc = emptyAcc();
       for (const r of rows) {
-        const p: Piece = { start: r.time, checks: 1, up: r.up ? 1 : 0, rtSum: r.rt ?? 0, rtCount: r.rt === null ? 0 : 1, rtMin: r.rt, rtMax: r.rt };
+        const p: Piece = { start: r.time, checks: r.m ? 0 : 1, up: r.up && !r.m ? 1 : 0, maintenance: r.m ? 1 : 0, rtSum: r.rt ?? 0, rtCount: r.rt === null ? 0 : 1, rtMin: r.rt, rtMax: r.rt };
         addTo(slots[Math.min(23, Math.floor((r.time - dayFrom) / HOUR))], p);
         addTo(dayAcc, p);
       }
@@ -384,12 +397,12 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
 
     /** Response-time chart points: raw (one per check) up to 24 h, hourly for 7 d and 30 d. */
     async series(monitorId: number, range: SeriesRange, now = clock.now()): Promise<MonitorSeries> {
-      const base = { monitorId, range, times: [] as number[], responseTimes: [] as (number | null)[], minResponseTimes: [] as (number | null)[], maxResponseTimes: [] as (number | null)[], up: [] as (number | null)[], checks: [] as number[] };
+      const base = { monitorId, range, maintenance: [] as number[], times: [] as number[], responseTimes: [] as (number | null)[], minResponseTimes: [] as (number | null)[], maxResponseTimes: [] as (number | null)[], up: [] as (number | null)[], checks: [] as number[] };
       const rawSpan = RAW_SERIES_SPANS[range];
       if (rawSpan !== undefined) {
         const from = now - rawSpan;
-        const rows = await db.rows<{ time: number; up: number | boolean; rt: number | null }>(
-          sql`SELECT time, up, response_time AS rt FROM check_results WHERE monitor_id = ${monitorId} AND time > ${from} AND time <= ${now} ORDER BY time, id`,
+        const rows = await db.rows<{ time: number; up: number | boolean; rt: number | null; m: number | boolean }>(
+          sql`SELECT time, up, response_time AS rt, maintenance AS m FROM check_results WHERE monitor_id = ${monitorId} AND time > ${from} AND time <= ${now} ORDER BY time, id`,
         );
         for (const r of rows) {
           base.times.push(r.time);
@@ -398,6 +411,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
           base.maxResponseTimes.push(r.rt);
           base.up.push(r.up ? 1 : 0);
           base.checks.push(1);
+          base.maintenance.push(r.m ? 1 : 0);
         }
         return { ...base, resolution: "raw", from, to: now };
       }
@@ -408,6 +422,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
         const p = pieces.get(h);
         base.times.push(h);
         base.checks.push(p?.checks ?? 0);
+        base.maintenance.push(p?.maintenance ?? 0);
         base.responseTimes.push(p && p.rtCount > 0 ? Math.round(p.rtSum / p.rtCount) : null);
         base.minResponseTimes.push(p?.rtMin ?? null);
         base.maxResponseTimes.push(p?.rtMax ?? null);

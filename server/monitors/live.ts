@@ -27,7 +27,7 @@ interface Socket {
   send(data: string): unknown;
 }
 
-export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["monitor.status", "monitor.check", "monitor.change", "agent.status", "agent.report", "agent.change"] }: LiveOptions) {
+export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["monitor.status", "monitor.check", "monitor.change", "agent.status", "agent.report", "agent.change", "maintenance.change"] }: LiveOptions) {
   let server: Server<unknown> | null = null;
   /** Open sockets by id, each with the function that stops watching its session. */
   const open = new Map<string, { socket: Socket; unwatch: () => void }>();

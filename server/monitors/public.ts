@@ -177,6 +177,8 @@ export interface PublicMonitor {
   updatedAt: number;
   // Derived
   status: MonitorStatus;
+  /** In a maintenance window now: shown as "maintenance", nothing is notified, uptime leaves the time out. */
+  maintenance: boolean;
   /** When the status last changed (null while it never did). */
   statusChangedAt: number | null;
   /** Failed checks in a row (counts up to retries + 1). */
@@ -209,6 +211,8 @@ export interface CheckResult {
   httpStatus: number | null;
   /** "timeout after 10 s", "connection refused", "status 503, expected 2xx", "could not resolve host", "TLS error: …" */
   error: string | null;
+  /** Made during maintenance (left out of uptime). */
+  maintenance: boolean;
 }
 
 /** Aggregates over one window (spec §3 "history aggregates"). */
@@ -219,6 +223,8 @@ export interface HistoryWindow {
   total: number;
   up: number;
   down: number;
+  /** Checks made in maintenance: left out of total, up, down and availability. */
+  maintenance: number;
   avgResponseTime: number | null;
   minResponseTime: number | null;
   maxResponseTime: number | null;
@@ -239,10 +245,12 @@ export interface StatusBucket {
   total: number;
   up: number;
   down: number;
+  /** Checks made in maintenance (not in total). */
+  maintenance: number;
   availability: number | null;
   avgResponseTime: number | null;
-  /** up: every check up; down: every check down; partial: both; empty: no checks. */
-  status: "up" | "down" | "partial" | "empty";
+  /** up: every check up; down: every check down; partial: both; maintenance: only checks in maintenance; empty: no checks. */
+  status: "up" | "down" | "partial" | "maintenance" | "empty";
 }
 
 /**
@@ -278,7 +286,10 @@ export interface MonitorSeries {
   minResponseTimes: (number | null)[];
   maxResponseTimes: (number | null)[];
   up: (number | null)[];
+  /** Checks per point (raw: 1; hourly: those outside maintenance). */
   checks: number[];
+  /** Checks made in maintenance per point (their `up` is left out of the hourly fraction). */
+  maintenance: number[];
 }
 
 /** The monitor part of `GET /api/dashboard` (server/dashboard). up/down/pending count active monitors only. */
@@ -289,6 +300,8 @@ export interface DashboardCounts {
   up: number;
   down: number;
   pending: number;
+  /** Active monitors in maintenance now (counted here instead of up, down or pending). */
+  maintenance: number;
 }
 
 /** One of a monitor's last checks (the 50-cell strip): a CheckResult without the monitor id. */
@@ -322,6 +335,8 @@ export interface MonitorStatusEvent {
   failingSince?: number;
   /** Another node of the cluster made this check (it notifies; this node only shows it). */
   remote?: boolean;
+  /** The monitor was in maintenance when this check ran: nothing is notified (server/notifications/rules.ts). */
+  maintenance?: boolean;
   error?: string | null;
   responseTime?: number | null;
   httpStatus?: number | null;

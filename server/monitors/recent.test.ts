@@ -107,8 +107,8 @@ describe("the first read of a ring", () => {
     const [first, second] = await Promise.all([recent.of([1]), recent.of([1, 1])]);
     expect(first.get(1)!.map((c) => c.time)).toEqual([1, 2, 3, 4, 5]);
     expect(second.get(1)).toEqual(first.get(1));
-    expect(first.get(1)![3]).toEqual({ time: 4, status: "up", responseTime: 4, httpStatus: 200, error: null });
-    expect(first.get(1)![4]).toEqual({ time: 5, status: "down", responseTime: 5, httpStatus: 200, error: "down" });
+    expect(first.get(1)![3]).toEqual({ time: 4, status: "up", responseTime: 4, httpStatus: 200, error: null, maintenance: false });
+    expect(first.get(1)![4]).toEqual({ time: 5, status: "down", responseTime: 5, httpStatus: 200, error: "down", maintenance: false });
     recent.add(1, check(6));
     expect((await recent.of([1])).get(1)!.map((c) => c.time)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(flushes).toBe(2); // the two first readers each asked; once in memory, no more

@@ -16,7 +16,7 @@ class Ring {
   private readonly time = new Float64Array(RECENT_CHECKS);
   private readonly responseTime = new Int32Array(RECENT_CHECKS); // -1: no answer
   private readonly httpStatus = new Uint16Array(RECENT_CHECKS); // 0: none
-  private readonly up = new Uint8Array(RECENT_CHECKS);
+  private readonly up = new Uint8Array(RECENT_CHECKS); // bit 0: up, bit 1: made in maintenance
   private readonly error: (string | null)[] = new Array(RECENT_CHECKS).fill(null);
   private next = 0;
   private size = 0;
@@ -26,7 +26,7 @@ class Ring {
     this.time[i] = c.time;
     this.responseTime[i] = c.responseTime ?? -1;
     this.httpStatus[i] = c.httpStatus ?? 0;
-    this.up[i] = c.up ? 1 : 0;
+    this.up[i] = (c.up ? 1 : 0) | (c.maintenance ? 2 : 0);
     this.error[i] = c.up ? null : c.error;
     this.next = (i + 1) % RECENT_CHECKS;
     this.size = Math.min(this.size + 1, RECENT_CHECKS);
@@ -39,17 +39,18 @@ class Ring {
       const i = (this.next - k + RECENT_CHECKS) % RECENT_CHECKS;
       out.push({
         time: this.time[i]!,
-        status: this.up[i] ? "up" : "down",
+        status: this.up[i]! & 1 ? "up" : "down",
         responseTime: this.responseTime[i]! < 0 ? null : this.responseTime[i]!,
         httpStatus: this.httpStatus[i] || null,
         error: this.error[i] ?? null,
+        maintenance: (this.up[i]! & 2) !== 0,
       });
     }
     return out;
   }
 }
 
-type Row = { time: number; up: number | boolean; response_time: number | null; http_status: number | null; error: string | null };
+type Row = { time: number; up: number | boolean; response_time: number | null; http_status: number | null; error: string | null; maintenance: number | boolean };
 
 const same = (a: CheckOutcome, b: CheckOutcome) =>
   a.time === b.time && a.up === b.up && a.responseTime === b.responseTime && a.httpStatus === b.httpStatus && (a.up || a.error === b.error);
@@ -79,11 +80,11 @@ export function createRecentChecks(db: Db, flush: () => Promise<unknown>) {
 
   async function read(id: number, recorded: CheckOutcome[]): Promise<Ring> {
     const rows = await db.rows<Row>(
-      sql`SELECT time, up, response_time, http_status, error FROM check_results WHERE monitor_id = ${id} ORDER BY time DESC, id DESC LIMIT ${RECENT_CHECKS}`,
+      sql`SELECT time, up, response_time, http_status, error, maintenance FROM check_results WHERE monitor_id = ${id} ORDER BY time DESC, id DESC LIMIT ${RECENT_CHECKS}`,
     );
     const stored: CheckOutcome[] = rows
       .reverse()
-      .map((r) => ({ time: r.time, up: Boolean(r.up), responseTime: r.response_time, httpStatus: r.http_status, error: r.error }));
+      .map((r) => ({ time: r.time, up: Boolean(r.up), responseTime: r.response_time, httpStatus: r.http_status, error: r.error, maintenance: Boolean(r.maintenance) }));
     // The checks recorded since the read began: the first ones may have been written before the table was read (then
     // they end what it gave), the rest not yet. Keep the table's rows, then those it lacks.
     let overlap = Math.min(stored.length, recorded.length);

@@ -53,6 +53,8 @@ export interface MonitorServiceOptions {
   tls?: TlsProbe | false;
   /** Checks running at once (default 200). */
   concurrency?: number;
+  /** Whether a monitor is in maintenance now (server/maintenance: an in-memory lookup). */
+  maintenance?: (id: number) => boolean;
   /** Raw results kept, days (default 7). */
   rawRetentionDays?: number;
   writer?: WriterOptions;
@@ -95,7 +97,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const targets = options.targets ?? ALLOW_PRIVATE;
   const types = createCheckTypes({ policy: targets, httpChecker: options.checker, now: () => clock.now() });
   const tls = options.tls === false ? null : (options.tls ?? createTlsProbe());
-  const store = createMonitorStore(db, { targetOf: (f) => types.of(f.type).target(f) });
+  const inMaintenance = options.maintenance ?? (() => false);
+  const store = createMonitorStore(db, { targetOf: (f) => types.of(f.type).target(f), inMaintenance });
   const writer = createWriter(db, { clock, log, ...options.writer });
   const recent = createRecentChecks(db, () => writer.flush());
   const history = createHistory(db, { clock, log, rawRetentionMs: (options.rawRetentionDays ?? 7) * DAY, ...options.history });
@@ -187,6 +190,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
         to,
         at: outcome.time,
         ...(to === "down" ? { failingSince: entry.failingSince ?? outcome.time } : {}),
+        ...(outcome.maintenance ? { maintenance: true } : {}),
         error: outcome.error,
         responseTime: outcome.responseTime,
         httpStatus: outcome.httpStatus,
@@ -227,6 +231,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
   /** Applies a finished check: state, queued writes, TLS expiry, events. */
   function record(entry: MonitorEntry, outcome: CheckOutcome): CheckResult {
+    if (inMaintenance(entry.id)) outcome.maintenance = true;
     const applied = store.apply(entry, outcome);
     writer.addResult(entry.id, outcome);
     recent.add(entry.id, outcome);

@@ -137,15 +137,17 @@ export function uptime24h(ring: Uint32Array, now: number): number | null {
 }
 
 export function toCheckResult(monitorId: number, o: CheckOutcome): CheckResult {
-  return { monitorId, time: o.time, status: o.up ? "up" : "down", responseTime: o.responseTime, httpStatus: o.httpStatus, error: o.error };
+  return { monitorId, time: o.time, status: o.up ? "up" : "down", responseTime: o.responseTime, httpStatus: o.httpStatus, error: o.error, maintenance: o.maintenance === true };
 }
 
 export interface MonitorStoreOptions {
   /** What lists show for a monitor (its type's target). */
   targetOf?: (fields: MonitorFields) => string;
+  /** Whether a monitor is in maintenance now (server/maintenance): shown, and left out of the counts of up and down. */
+  inMaintenance?: (id: number) => boolean;
 }
 
-export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorStoreOptions = {}) {
+export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintenance = () => false }: MonitorStoreOptions = {}) {
   const { orm, t } = db;
   const { monitors } = t;
   const entries = new Map<number, MonitorEntry>();
@@ -206,8 +208,9 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorS
       if (e) add(e.ring, r.bucket_start / HOUR, r.checks, r.up);
     }
     const raw = await db.rows<{ monitor_id: number; hour: number; checks: number; up: number }>(
+      // Checks made in maintenance are left out of uptime (as in the rollups).
       sql`SELECT monitor_id, time / ${sql.raw(String(HOUR))} AS hour, count(*) AS checks, sum(CASE WHEN up THEN 1 ELSE 0 END) AS up
-          FROM check_results WHERE monitor_id IN (SELECT id FROM monitors) AND time >= ${watermark}
+          FROM check_results WHERE monitor_id IN (SELECT id FROM monitors) AND time >= ${watermark} AND NOT maintenance
           GROUP BY monitor_id, time / ${sql.raw(String(HOUR))}`,
     );
     for (const r of raw) {
@@ -326,7 +329,8 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorS
         s.status = to;
         s.statusChangedAt = o.time;
       }
-      bump(entry.ring, o.time, o.up);
+      // Uptime leaves maintenance out: a check made in it is recorded, not counted.
+      if (!o.maintenance) bump(entry.ring, o.time, o.up);
       const persist = to !== from || (s.consecutiveFailures !== failuresBefore && s.consecutiveFailures <= entry.fields.retries + 1);
       entry.unsaved = !persist;
       return { from, to, persist };
@@ -369,6 +373,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorS
         createdAt: entry.createdAt,
         updatedAt: entry.updatedAt,
         status: s.status,
+        maintenance: inMaintenance(entry.id),
         statusChangedAt: s.statusChangedAt,
         consecutiveFailures: s.consecutiveFailures,
         lastCheckedAt: s.lastCheckedAt,
@@ -384,23 +389,24 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url }: MonitorS
     uptime24h: (entry: MonitorEntry, now = Date.now()) => uptime24h(entry.ring, now),
 
     counts(): DashboardCounts {
-      const c: DashboardCounts = { totalMonitors: entries.size, activeMonitors: 0, pausedMonitors: 0, up: 0, down: 0, pending: 0 };
+      const c: DashboardCounts = { totalMonitors: entries.size, activeMonitors: 0, pausedMonitors: 0, up: 0, down: 0, pending: 0, maintenance: 0 };
       for (const e of entries.values()) {
         if (!e.fields.active) {
           c.pausedMonitors++;
           continue;
         }
         c.activeMonitors++;
-        c[e.state.status]++;
+        if (inMaintenance(e.id)) c.maintenance++;
+        else c[e.state.status]++;
       }
       return c;
     },
 
-    /** Active monitors that are down, longest down first. */
+    /** Active monitors that are down (and not in maintenance), longest down first. */
     down(): DownMonitor[] {
       const down: DownMonitor[] = [];
       for (const e of entries.values()) {
-        if (e.fields.active && e.state.status === "down") {
+        if (e.fields.active && e.state.status === "down" && !inMaintenance(e.id)) {
           down.push({ id: e.id, name: e.fields.name, error: e.state.lastError, since: e.state.statusChangedAt });
         }
       }

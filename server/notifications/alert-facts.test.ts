@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import { createServices, type Services } from "../app";
 import type { Db } from "../db/database";
 import { testDb } from "../db/test-db";
+import { webhookForEverything } from "./test-channel";
 import { testApp } from "../test-support";
 import { startFake, type Fake } from "./providers/test-fake";
 
@@ -36,16 +37,7 @@ async function setup(trustProxy = 0) {
   opened.push({ services, db });
   const t = await testApp({ db, services, config: { tokenTtl: "7d", trustProxy, links: { blog: "https://b.example", video: "https://v.example", tempMail: "https://m.example" } } });
   const { token } = await t.signUp("alice");
-  const channel = (await t.call<{ channel: { id: number } }>("POST", "/api/notifications/channels", { token, body: { name: "Hook", type: "webhook", config: { url: `${hook.url}/hook` } } })).body.channel.id;
-  await t.call("PUT", "/api/notifications/settings", {
-    token,
-    body: {
-      monitor: { enabled: true, channelIds: [channel], events: { down: true, recovery: true }, reminderMinutes: 0 },
-      agent: { enabled: true, channelIds: [channel], events: { offline: true, online: true, cpu: true, memory: true, disk: true }, thresholds: { cpu: 90, memory: 90, disk: 90 } },
-      language: "en-US",
-      timeZone: "UTC",
-    },
-  });
+  await webhookForEverything(t.call, token, `${hook.url}/hook`);
   /** Lets the rules handle the events so far (at the current time), then the outbox send what it gathered by `seconds`. */
   const sendAt = async (seconds: number) => {
     await services.notifications.idle();

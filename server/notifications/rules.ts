@@ -5,6 +5,9 @@
 // - Usage thresholds: an alert once usage is at or above the threshold in 2 reports in a row, then nothing until it
 //   has fallen back below (hysteresis). Each disk is its own condition, named by its mount point.
 // - Reminders while a monitor stays down, when its settings ask for them.
+// - Maintenance (server/maintenance): while a target is in a window nothing is sent for it, and its alerts are left as
+//   they are. When it leaves the window, what was last sent is compared with how it is now: still down (offline)
+//   with no alert sent → a fresh down; up (online) again after an alert → the recovery; the same as before → nothing.
 // Events are handled one at a time, in the order they came (each awaits the database): a queue, drained in the
 // background; idle() resolves once it is empty (tests await it instead of sleeping).
 import { and, eq } from "drizzle-orm";
@@ -14,6 +17,7 @@ import { silentLogger, type Logger } from "../log";
 import type { AgentState } from "../agents/service";
 import type { MonitorStatusEvent } from "../monitors/public";
 import type { AgentStatusEvent } from "../agents/service";
+import type { MaintenanceChangeEvent } from "../maintenance/public";
 import type { NotificationEvent } from "./public";
 import type { Outbox } from "./outbox";
 import type { NotificationStore, TargetType } from "./store";
@@ -27,15 +31,35 @@ export interface RulesOptions {
   bus: EventBus;
   store: NotificationStore;
   outbox: Outbox;
-  /** A monitor's name now, and whether it is still down and checked (reminders stop for paused or deleted ones). */
-  monitorNow?: (id: number) => { name: string; down: boolean } | undefined;
+  /** A monitor as it is now (reminders stop for paused or deleted ones; a window's end compares with it). */
+  monitorNow?: (id: number) => MonitorNow | undefined;
+  /** An agent as it is now (a window's end compares with it). */
+  agentNow?: (id: number) => { name: string; status: "connecting" | "online" | "offline"; lastSeenAt: number | null } | undefined;
+  /** Whether a target is in maintenance now (usage alerts wait; reminders pause). */
+  inMaintenance?: (type: "monitor" | "agent", id: number) => boolean;
   log?: Logger;
   now?: () => number;
   /**
    * Which node acts, when several share the database (server/cluster/service.ts): agent threshold alerts are judged
    * by the agent's owner, reminders by the leader. Status changes carry `remote` instead. Alone, this node does all.
    */
-  decides?: { agent(id: number): boolean; reminders(): boolean };
+  decides?: Decides;
+}
+
+/** Which node acts (several may share the database): monitors by their checker, agents by their owner, reminders by the leader. */
+export interface Decides {
+  monitor(id: number): boolean;
+  agent(id: number): boolean;
+  reminders(): boolean;
+}
+
+export interface MonitorNow {
+  name: string;
+  /** Active and down. */
+  down: boolean;
+  /** Active and up. */
+  up: boolean;
+  facts: NotificationEvent["facts"];
 }
 
 /** What a monitor's message names: its target and its type's facts (port, record, keyword, last push). */
@@ -46,7 +70,18 @@ function monitorFacts(e: MonitorStatusEvent): NotificationEvent["facts"] {
 /** What a threshold rule needs of an agent report, taken when it arrives (the agent's state moves on meanwhile). */
 type Report = Pick<AgentState, "id" | "name" | "hostname" | "latest">;
 
-export function createRules({ db, bus, store, outbox, monitorNow = () => undefined, log = silentLogger, now = Date.now, decides = EVERYTHING }: RulesOptions) {
+export function createRules({
+  db,
+  bus,
+  store,
+  outbox,
+  monitorNow = () => undefined,
+  agentNow = () => undefined,
+  inMaintenance = () => false,
+  log = silentLogger,
+  now = Date.now,
+  decides = EVERYTHING,
+}: RulesOptions) {
   const { orm } = db;
   const { notificationAlerts, notificationChannels } = db.t;
   // The raised alerts, also in memory: agent reports check them on every sample, and should not need a query.
@@ -115,6 +150,7 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
   }
 
   async function onMonitorStatus(e: MonitorStatusEvent) {
+    if (e.maintenance) return;
     const target = { type: "monitor" as const, id: e.monitorId, name: e.name };
     if (e.to === "down" && e.from !== "down") {
       const s = await store.effective("monitor", e.monitorId);
@@ -133,6 +169,7 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
   }
 
   async function onAgentStatus(e: AgentStatusEvent) {
+    if (e.maintenance) return;
     const target = { type: "agent" as const, id: e.agentId, name: e.name };
     if (e.to === "offline") {
       const s = await store.effective("agent", e.agentId);
@@ -149,7 +186,7 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
 
   async function onAgentReport(state: Report) {
     const sample = state.latest;
-    if (!sample) return;
+    if (!sample || inMaintenance("agent", state.id)) return;
     const s = await store.effective("agent", state.id);
     const target = { type: "agent" as const, id: state.id, name: state.name };
     const readings: { condition: string; kind: "cpu" | "memory" | "disk"; usage: number; mountPoint?: string }[] = [
@@ -190,7 +227,7 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
       const s = await store.effective("monitor", a.targetId);
       if (!s.enabled || s.reminderMinutes <= 0 || t - a.lastNotifiedAt < s.reminderMinutes * 60_000) continue;
       const monitor = monitorNow(a.targetId);
-      if (!monitor?.down) continue;
+      if (!monitor?.down || inMaintenance("monitor", a.targetId)) continue;
       const event: NotificationEvent = {
         kind: "reminder",
         target: { type: "monitor", id: a.targetId, name: monitor.name },
@@ -199,6 +236,30 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
       };
       await send(s.channelIds, event, `reminder:monitor:${a.targetId}:${a.lastNotifiedAt}`);
       await orm.update(notificationAlerts).set({ lastNotifiedAt: t }).where(alertWhere("monitor", a.targetId, "down"));
+    }
+  }
+
+  /** Targets that left maintenance: what was sent before is compared with how they are now. */
+  async function afterMaintenance(e: MaintenanceChangeEvent) {
+    for (const id of e.monitors.left) {
+      if (!decides.monitor(id) || inMaintenance("monitor", id)) continue;
+      const m = monitorNow(id);
+      if (!m || (!m.down && !m.up)) continue;
+      const s = await store.effective("monitor", id);
+      const target = { type: "monitor" as const, id, name: m.name };
+      if (m.down) await raise("monitor", id, "down", { kind: "down", target, time: e.at, facts: { ...m.facts } }, s.enabled && s.events.down, s.channelIds, e.at, true);
+      else await settle("monitor", id, "down", { kind: "recovery", target, time: e.at, facts: { ...m.facts } }, s.enabled && s.events.recovery, s.channelIds, true);
+    }
+    for (const id of e.agents.left) {
+      if (!decides.agent(id) || inMaintenance("agent", id)) continue;
+      const a = agentNow(id);
+      if (!a || a.status === "connecting") continue;
+      const s = await store.effective("agent", id);
+      const target = { type: "agent" as const, id, name: a.name };
+      if (a.status === "offline") {
+        const event: NotificationEvent = { kind: "offline", target, time: e.at, facts: { lastSeenAt: a.lastSeenAt } };
+        await raise("agent", id, "offline", event, s.enabled && s.events.offline, s.channelIds, a.lastSeenAt ?? e.at, true);
+      } else await settle("agent", id, "offline", { kind: "online", target, time: e.at, facts: {} }, s.enabled && s.events.online, s.channelIds, true);
     }
   }
 
@@ -228,6 +289,7 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
           if (e.action === "deleted") await forget("monitor", e.monitorId);
         })),
         bus.on("agent.status", (e) => !e.remote && handle("agent.status", onAgentStatus)(e)),
+        bus.on("maintenance.change", (e) => (e.monitors.left.length || e.agents.left.length) && handle("maintenance.change", afterMaintenance)(e)),
         // The report as it is now: handled later, when the agent's state may have moved on.
         bus.on("agent.report", (state) => decides.agent(state.id) && handle("agent.report", onAgentReport)({ id: state.id, name: state.name, hostname: state.hostname, latest: state.latest })),
         bus.on("agent.change", handle("agent.change", async (e) => {
@@ -258,4 +320,4 @@ export function createRules({ db, bus, store, outbox, monitorNow = () => undefin
 
 export type Rules = ReturnType<typeof createRules>;
 
-const EVERYTHING = { agent: () => true, reminders: () => true };
+const EVERYTHING: Decides = { monitor: () => true, agent: () => true, reminders: () => true };

@@ -5,7 +5,7 @@ import { silentLogger, type Logger } from "../log";
 import { ALLOW_PRIVATE, guardedFetch, type TargetPolicy } from "../net/targets";
 import { createOutbox } from "./outbox";
 import type { SendContext } from "./providers/provider";
-import { createRules } from "./rules";
+import { createRules, type Decides, type RulesOptions } from "./rules";
 import { createNotificationStore } from "./store";
 
 export interface NotificationServiceOptions {
@@ -14,7 +14,9 @@ export interface NotificationServiceOptions {
   log?: Logger;
   /** Provider hosts, fetch and the per-request timeout; tests point them at local fakes. */
   send?: Partial<SendContext>;
-  monitorNow?: (id: number) => { name: string; down: boolean } | undefined;
+  monitorNow?: RulesOptions["monitorNow"];
+  agentNow?: RulesOptions["agentNow"];
+  inMaintenance?: RulesOptions["inMaintenance"];
   now?: () => number;
   /** Which addresses webhooks may reach (server/net/targets.ts); private ones by default. */
   targets?: TargetPolicy;
@@ -24,13 +26,13 @@ export interface NotificationServiceOptions {
    * Which node acts, when several share the database (server/cluster/service.ts): agent threshold alerts are judged
    * by the agent's owner, reminders by the leader. Status changes carry `remote` instead. Alone, this node does all.
    */
-  decides?: { agent(id: number): boolean; reminders(): boolean };
+  decides?: Decides;
 }
 
 /** Every provider request gives up after this long (then the outbox retries with backoff). */
 export const SEND_TIMEOUT_MS = 10_000;
 
-export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, now = Date.now, targets = ALLOW_PRIVATE, node, decides }: NotificationServiceOptions) {
+export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides }: NotificationServiceOptions) {
   const store = createNotificationStore(db, now, () => bus.emit("settings.change", { area: "notifications" }));
   bus.on("settings.change", (e) => e.remote && e.area === "notifications" && store.dropCaches());
   const ctx: SendContext = {
@@ -41,7 +43,7 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     now: send.now ?? now,
   };
   const outbox = createOutbox({ db, store, ctx, log, now, node });
-  const rules = createRules({ db, bus, store, outbox, monitorNow, log, now, decides });
+  const rules = createRules({ db, bus, store, outbox, monitorNow, agentNow, inMaintenance, log, now, decides });
   // The rules listen from the start (events are queued durably even before the sender runs).
   rules.start();
   return {

@@ -1,7 +1,7 @@
 // A shields-like SVG badge: the monitor's name on the left, its status and 30-day uptime on the right.
 import type { StatusMonitor } from "./public";
 
-const COLORS = { up: "#4c1", down: "#e05d44", pending: "#9f9f9f", paused: "#9f9f9f" } as const;
+const COLORS = { up: "#4c1", down: "#e05d44", pending: "#9f9f9f", paused: "#9f9f9f", maintenance: "#007ec6" } as const;
 
 /** Verdana 11 px advances, roughly: narrow, wide and average glyphs. Close enough to size the boxes. */
 function textWidth(text: string): number {

@@ -1,3 +1,5 @@
+import type { StatusMaintenance } from "../maintenance/public";
+
 // Wire types of the status page (the UI imports them through ui/api/status.ts). The public view is purpose-built:
 // names, statuses and aggregates of the selected items, nothing else — never URLs, hosts, addresses or credentials.
 
@@ -45,12 +47,15 @@ export interface StatusPageConfigInput {
 export interface StatusDay {
   /** Start of the UTC day, Unix ms. */
   date: number;
+  /** Checks outside maintenance (what availability counts). */
   checks: number;
+  /** Checks made in maintenance that day. */
+  maintenance: number;
   availability: number | null;
   avgResponseTime: number | null;
 }
 
-export type PublicMonitorStatus = "up" | "down" | "pending" | "paused";
+export type PublicMonitorStatus = "up" | "down" | "pending" | "paused" | "maintenance";
 
 export interface StatusMonitor {
   id: number;
@@ -64,7 +69,7 @@ export interface StatusMonitor {
   responseTimes: { times: number[]; values: (number | null)[] };
 }
 
-export type PublicAgentStatus = "online" | "offline" | "connecting";
+export type PublicAgentStatus = "online" | "offline" | "connecting" | "maintenance";
 
 export interface StatusAgent {
   id: number;
@@ -90,6 +95,8 @@ export interface PublicStatusPage {
   overall: { status: "operational" | "degraded"; down: { id: number; name: string }[]; offline: { id: number; name: string }[] };
   monitors: StatusMonitor[];
   agents: StatusAgent[];
+  /** Maintenance in progress, and coming within 7 days, of items on the page (soonest first). */
+  maintenance: StatusMaintenance[];
   /** When this view was built. */
   generatedAt: number;
 }

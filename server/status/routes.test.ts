@@ -145,7 +145,7 @@ describe("the public page", () => {
     const creds = await db.rows<{ credential_hash: string }>(sql`SELECT credential_hash FROM agents`);
     for (const c of creds) expect(text).not.toContain(c.credential_hash);
     // Exactly the documented fields.
-    expect(Object.keys(res.body.page).sort()).toEqual(["agents", "announcement", "description", "generatedAt", "monitors", "overall", "title"]);
+    expect(Object.keys(res.body.page).sort()).toEqual(["agents", "announcement", "description", "generatedAt", "maintenance", "monitors", "overall", "title"]);
     expect(Object.keys(res.body.page.monitors[0]).sort()).toEqual(["days", "id", "name", "responseTimes", "status", "uptime"]);
     expect(Object.keys(res.body.page.agents[0]).sort()).toEqual(["cpu", "disk", "id", "lastSeenAt", "load", "memory", "name", "status", "uptime"]);
     expect(res.body.page.agents[0]).toMatchObject({ name: "db-1", status: "online", cpu: 33, memory: 25, disk: 40, load: { one: 0.5, five: 0.4, fifteen: 0.3 }, uptime: 1234 });
@@ -172,10 +172,10 @@ describe("the public page", () => {
     expect(monitor.status).toBe("paused");
     expect(monitor.days).toHaveLength(90);
     expect(monitor.days[0].date).toBe(today - 89 * DAY);
-    expect(monitor.days[89]).toEqual({ date: today, checks: 14 * 60 + 30, availability: Math.floor(((13 * 60 + 30) / (14 * 60 + 30)) * 10_000) / 100, avgResponseTime: Math.round((13 * 60 * 300 + 30 * 400) / (13 * 60 + 30)) });
-    expect(monitor.days[88]).toEqual({ date: today - DAY, checks: 1440, availability: 100, avgResponseTime: 100 });
+    expect(monitor.days[89]).toEqual({ date: today, checks: 14 * 60 + 30, maintenance: 0, availability: Math.floor(((13 * 60 + 30) / (14 * 60 + 30)) * 10_000) / 100, avgResponseTime: Math.round((13 * 60 * 300 + 30 * 400) / (13 * 60 + 30)) });
+    expect(monitor.days[88]).toEqual({ date: today - DAY, checks: 1440, maintenance: 0, availability: 100, avgResponseTime: 100 });
     expect(monitor.days[79]).toMatchObject({ availability: 50, checks: 1440 });
-    expect(monitor.days[39]).toEqual({ date: today - 50 * DAY, checks: 0, availability: null, avgResponseTime: null });
+    expect(monitor.days[39]).toEqual({ date: today - 50 * DAY, checks: 0, maintenance: 0, availability: null, avgResponseTime: null });
     const up30 = 29 * 1440 - 720 + 13 * 60 + 30;
     const all30 = 29 * 1440 + 14 * 60 + 30;
     expect(monitor.uptime.month).toBe(Math.floor((up30 / all30) * 10_000) / 100);

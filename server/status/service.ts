@@ -5,6 +5,7 @@
 import type { AgentService } from "../agents/service";
 import type { Db } from "../db/database";
 import type { EventBus } from "../events";
+import type { MaintenanceService } from "../maintenance/service";
 import type { MonitorService } from "../monitors/service";
 import type { PublicStatusPage, StatusPageConfigInput } from "./public";
 import { createStatusStore, type StoredConfig } from "./store";
@@ -34,17 +35,20 @@ export interface StatusServiceOptions {
   bus: EventBus;
   monitors: MonitorService;
   agents: AgentService;
+  maintenance: MaintenanceService;
   now?: () => number;
   ttlMs?: number;
 }
 
-export function createStatusService({ db, bus, monitors, agents, now = Date.now, ttlMs = VIEW_TTL_MS }: StatusServiceOptions) {
+export function createStatusService({ db, bus, monitors, agents, maintenance, now = Date.now, ttlMs = VIEW_TTL_MS }: StatusServiceOptions) {
   const store = createStatusStore(db, now);
   const builder = createViewBuilder({
     db,
     monitor: (id) => monitors.store.get(id),
     uptime24h: (entry, at) => monitors.store.uptime24h(entry, at),
     agent: (id) => agents.get(id),
+    inMaintenance: maintenance.inMaintenance,
+    maintenance: (monitorIds, agentIds, horizon) => maintenance.around(monitorIds, agentIds, horizon),
     flush: () => monitors.writer.flush(),
   });
   let config: StoredConfig | null = null;
@@ -70,6 +74,9 @@ export function createStatusService({ db, bus, monitors, agents, now = Date.now,
   bus.on("agent.change", (e) => shown("agentIds", e.agentId) && forgetConfig());
   // Saved on another node of the cluster.
   bus.on("settings.change", (e) => e.remote && e.area === "status" && forgetConfig());
+  // Maintenance started, ended or was edited (rare): the page shows it, and statuses turn blue or back.
+  bus.on("maintenance.change", invalidate);
+  bus.on("settings.change", (e) => e.area === "maintenance" && invalidate());
 
   const service = {
     store,

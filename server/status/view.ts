@@ -4,9 +4,11 @@
 import { sql } from "drizzle-orm";
 import type { AgentState } from "../agents/service";
 import type { Db } from "../db/database";
-import { DAY, HOUR, readWatermarks } from "../monitors/history";
+import { COUNTED, COUNTED_UP, DAY, HOUR, IN_MAINTENANCE, readWatermarks } from "../monitors/history";
 import { percent } from "../monitors/store";
 import type { MonitorEntry } from "../monitors/store";
+import type { MaintenanceService } from "../maintenance/service";
+import type { StatusMaintenance } from "../maintenance/public";
 import type { PublicStatusPage, StatusAgent, StatusDay, StatusMonitor } from "./public";
 import type { StoredConfig } from "./store";
 
@@ -18,6 +20,10 @@ export interface ViewSources {
   monitor: (id: number) => MonitorEntry | undefined;
   uptime24h: (entry: MonitorEntry, now: number) => number | null;
   agent: (id: number) => AgentState | undefined;
+  /** Whether a monitor or agent is in maintenance now. */
+  inMaintenance: (type: "monitor" | "agent", id: number) => boolean;
+  /** Windows in progress or coming soon that cover items of the page. */
+  maintenance: MaintenanceService["around"];
   /** Writes the check results still queued, so today's bar includes the latest checks. */
   flush: () => Promise<unknown>;
 }
@@ -27,6 +33,7 @@ interface Piece {
   start: number;
   checks: number;
   up: number;
+  maintenance: number;
   rtSum: number;
   rtCount: number;
 }
@@ -34,14 +41,16 @@ interface Piece {
 interface Acc {
   checks: number;
   up: number;
+  maintenance: number;
   rtSum: number;
   rtCount: number;
 }
 
-const emptyAcc = (): Acc => ({ checks: 0, up: 0, rtSum: 0, rtCount: 0 });
+const emptyAcc = (): Acc => ({ checks: 0, up: 0, maintenance: 0, rtSum: 0, rtCount: 0 });
 const add = (acc: Acc, p: Piece) => {
   acc.checks += p.checks;
   acc.up += p.up;
+  acc.maintenance += p.maintenance;
   acc.rtSum += p.rtSum;
   acc.rtCount += p.rtCount;
 };
@@ -50,11 +59,14 @@ const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
 
 const SELECTED = sql`monitor_id IN (SELECT monitor_id FROM status_page_monitors)`;
 // Quoted aliases: PostgreSQL would fold them to lower case.
-const COLUMNS = sql`monitor_id AS "monitorId", bucket_start AS "start", checks, up, rt_sum AS "rtSum", rt_count AS "rtCount"`;
+const COLUMNS = sql`monitor_id AS "monitorId", bucket_start AS "start", checks, up, maintenance, rt_sum AS "rtSum", rt_count AS "rtCount"`;
 /** The hour as a constant in the SQL text, so GROUP BY matches the selected expression on PostgreSQL. */
 const HOUR_SQL = sql.raw(String(HOUR));
 
-export function createViewBuilder({ db, monitor, uptime24h, agent, flush }: ViewSources) {
+/** How far ahead the page announces maintenance. */
+export const MAINTENANCE_HORIZON_MS = 7 * DAY;
+
+export function createViewBuilder({ db, monitor, uptime24h, agent, inMaintenance, maintenance, flush }: ViewSources) {
   /**
    * Per selected monitor: its pieces of history from `from` to now — whole days before the daily watermark, hours
    * up to the hourly one, then hours grouped from the raw results.
@@ -67,8 +79,8 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, flush }: View
       db.rows<Piece>(sql`SELECT ${COLUMNS} FROM monitor_daily WHERE ${SELECTED} AND bucket_start >= ${from} AND bucket_start < ${dailyWm}`),
       db.rows<Piece>(sql`SELECT ${COLUMNS} FROM monitor_hourly WHERE ${SELECTED} AND bucket_start >= ${Math.min(dailyWm, hoursFrom)} AND bucket_start < ${hourlyWm}`),
       db.rows<Piece>(
-        sql`SELECT monitor_id AS "monitorId", (time / ${HOUR_SQL}) * ${HOUR_SQL} AS "start", count(*) AS checks,
-              sum(CASE WHEN up THEN 1 ELSE 0 END) AS up, coalesce(sum(response_time), 0) AS "rtSum", count(response_time) AS "rtCount"
+        sql`SELECT monitor_id AS "monitorId", (time / ${HOUR_SQL}) * ${HOUR_SQL} AS "start", ${COUNTED} AS checks,
+              ${COUNTED_UP} AS up, ${IN_MAINTENANCE} AS maintenance, coalesce(sum(response_time), 0) AS "rtSum", count(response_time) AS "rtCount"
             FROM check_results WHERE ${SELECTED} AND time >= ${hourlyWm} GROUP BY monitor_id, time / ${HOUR_SQL}`,
       ),
     ]);
@@ -123,6 +135,7 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, flush }: View
       const statusDays: StatusDay[] = dayList.map((d, i) => ({
         date: from + i * DAY,
         checks: d.checks,
+        maintenance: d.maintenance,
         availability: percent(d.up, d.checks),
         avgResponseTime: avg(d),
       }));
@@ -130,7 +143,7 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, flush }: View
       out.push({
         id,
         name: entry.fields.name,
-        status: entry.fields.active ? entry.state.status : "paused",
+        status: !entry.fields.active ? "paused" : inMaintenance("monitor", id) ? "maintenance" : entry.state.status,
         uptime: { day: uptime24h(entry, now), month: lastDays(30), quarter: lastDays(STATUS_DAYS) },
         days: statusDays,
         responseTimes: { times: hourList.map((_, i) => sparkFrom + i * HOUR), values: hourList.map(avg) },
@@ -148,7 +161,7 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, flush }: View
       out.push({
         id,
         name: a.name,
-        status: a.status,
+        status: inMaintenance("agent", id) ? "maintenance" : a.status,
         cpu: s ? s.cpu.usage : null,
         memory: s ? s.memory.usageRate : null,
         disk: s && s.disks.length ? Math.max(...s.disks.map((d) => d.usageRate)) : null,
@@ -166,6 +179,19 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, flush }: View
       const as = config.agentIds.length ? agents(config.agentIds) : [];
       const down = ms.filter((m) => m.status === "down").map(({ id, name }) => ({ id, name }));
       const offline = as.filter((a) => a.status === "offline").map(({ id, name }) => ({ id, name }));
+      const names = new Map<string, string>([...ms.map((m) => [`m${m.id}`, m.name] as const), ...as.map((a) => [`a${a.id}`, a.name] as const)]);
+      const windows: StatusMaintenance[] = maintenance(config.monitorIds, config.agentIds, MAINTENANCE_HORIZON_MS).map(({ window: w, monitorIds, agentIds }) => {
+        const occurrence = (w.current ?? w.next)!;
+        return {
+          id: w.id,
+          title: w.title,
+          description: w.description,
+          state: w.current ? "active" : "upcoming",
+          start: occurrence.start,
+          end: occurrence.end,
+          affects: [...monitorIds.map((id) => names.get(`m${id}`)), ...agentIds.map((id) => names.get(`a${id}`))].filter((n): n is string => n !== undefined),
+        };
+      });
       return {
         title: config.title,
         description: config.description,
@@ -173,6 +199,7 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, flush }: View
         overall: { status: down.length || offline.length ? "degraded" : "operational", down, offline },
         monitors: ms,
         agents: as,
+        maintenance: windows,
         generatedAt: now,
       };
     },

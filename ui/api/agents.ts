@@ -1,4 +1,5 @@
 import type {
+  AgentLiveMessages,
   AgentSeries,
   AgentStatus,
   DiskSample,
@@ -11,7 +12,7 @@ import type { AgentTarget } from "../../server/agents/downloads";
 import type { AgentService } from "../../server/agents/service";
 import { api } from "./client";
 
-export type { AgentSeries, AgentStatus, AgentTarget, DiskSample, InterfaceSample, PublicAgent, Sample, SeriesRange };
+export type { AgentLiveMessages, AgentSeries, AgentStatus, AgentTarget, DiskSample, InterfaceSample, PublicAgent, Sample, SeriesRange };
 
 /** An unused, unexpired registration token as the list shows it: never the secret itself (the server keeps a hash). */
 export type PendingToken = Awaited<ReturnType<AgentService["pendingTokens"]>>[number];

@@ -4,6 +4,7 @@
 import { effect, signal, type Signal } from "@preact/signals-react";
 import { useEffect, useRef } from "react";
 import type { AgentLiveMessages } from "../../server/agents/public";
+import type { MaintenanceChangeEvent } from "../../server/maintenance/public";
 import type { LiveMessage } from "../../server/monitors/public";
 import { onUnauthorized, request } from "../api/client";
 import { token } from "./session";
@@ -14,7 +15,10 @@ type MonitorMessages = { [M in LiveMessage as M["type"]]: M["data"] };
  * Every message type on /api/live and its data. Other features add theirs here (e.g. `"agent.status": …`); a type
  * not listed can still be subscribed to through `subscribeAny`.
  */
-export interface LiveMessages extends MonitorMessages, AgentLiveMessages {}
+export interface LiveMessages extends MonitorMessages, AgentLiveMessages {
+  /** Monitors and agents entered or left maintenance. */
+  "maintenance.change": MaintenanceChangeEvent;
+}
 
 export type LiveType = keyof LiveMessages;
 

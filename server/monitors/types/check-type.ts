@@ -15,6 +15,8 @@ export interface CheckOutcome {
   httpStatus: number | null;
   /** A check-errors.ts sentence; null when up. */
   error: string | null;
+  /** Made while the monitor was in maintenance (set when recorded): stored and shown, left out of uptime. */
+  maintenance?: boolean;
 }
 
 export interface CheckContext {

@@ -25,8 +25,10 @@ import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { diskSlug, totalRates } from "./model";
 import { Fact, RangeTabs } from "../../components/DetailParts";
-import { AgentStatusBadge, NeverReported, StaleValues, UsageBar, useDurationUnits, useLastReport } from "./parts";
+import { AgentStatusBadge, agentDisplayStatus, NeverReported, StaleValues, UsageBar, useDurationUnits, useLastReport } from "./parts";
 import { buildDetailCharts, type ChartLabels } from "./seriesCharts";
+import { MaintenancePanel } from "../maintenance/MaintenancePanel";
+import { useLive } from "../../state/live";
 
 /** How often the snapshot refreshes, and the charts per range (rollups change slowly). */
 const AGENT_POLL_MS = 10_000;
@@ -353,6 +355,10 @@ export default function AgentDetail() {
   }, [agentId, loadSeries]);
 
   usePolling(() => loadAgent(false), AGENT_POLL_MS, agent !== null && !error);
+  useLive("maintenance.change", (e) => {
+    const on = e.agents.entered.includes(agentId) ? true : e.agents.left.includes(agentId) ? false : null;
+    if (on !== null) setAgent((a) => (a ? { ...a, maintenance: on } : a));
+  });
   usePolling(loadSeries, SERIES_POLL_MS[range], agent !== null && !error);
 
   const { ask: askDelete, deletingId, dialog: deleteDialog } = useDeleteConfirmation<PublicAgent>({
@@ -386,7 +392,7 @@ export default function AgentDetail() {
           title={
             <span className="flex flex-wrap items-center gap-3">
               <span data-testid="agent-name">{agent.name}</span>
-              <AgentStatusBadge status={agent.status} data-testid={`agent-status-${agent.id}`} />
+              <AgentStatusBadge status={agentDisplayStatus(agent)} data-testid={`agent-status-${agent.id}`} />
             </span>
           }
           description={[agent.hostname, agent.ips[0], agent.os].filter(Boolean).join(" · ")}
@@ -448,6 +454,8 @@ export default function AgentDetail() {
           )
         )}
       </Section>
+
+      <MaintenancePanel target={{ type: "agent", id: agent.id, name: agent.name }} />
 
       {deleteDialog}
     </div>

@@ -13,7 +13,7 @@ import { PageLoading } from "../../components/PageLoading";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { checkAgentName } from "./model";
 import { Fact } from "../../components/DetailParts";
-import { AgentStatusBadge } from "./parts";
+import { AgentStatusBadge, agentDisplayStatus } from "./parts";
 
 function EditForm({ agent }: { agent: PublicAgent }) {
   const { t } = useTranslation();
@@ -122,7 +122,7 @@ export default function AgentEdit() {
           <CardHeader title={t("agents.form.factsTitle")} description={t("agents.form.factsHint")} />
           <dl className="grid grid-cols-2 gap-x-6 gap-y-4 p-5 sm:grid-cols-3 sm:p-6">
             <Fact label={t("agents.fields.status")}>
-              <AgentStatusBadge status={agent.status} data-testid={`agent-status-${agent.id}`} />
+              <AgentStatusBadge status={agentDisplayStatus(agent)} data-testid={`agent-status-${agent.id}`} />
             </Fact>
             <Fact label={t("agents.fields.hostname")}>{agent.hostname || dash}</Fact>
             <Fact label={t("agents.fields.ips")}>{agent.ips.length ? agent.ips.join(", ") : dash}</Fact>

@@ -10,7 +10,7 @@ import { GridIcon, ListIcon, PlusIcon, ServerIcon } from "../../components/icons
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { AGENT_STATUS_FILTERS, fullestDisk, loadView, parseAgentStatusFilter, saveView, sortForTriage, totalRates, type AgentView } from "./model";
-import { AgentStatusBadge, NeverReported, StaleValues, UsageMeter, useDurationUnits, useLastReport } from "./parts";
+import { AgentStatusBadge, agentDisplayStatus, NeverReported, StaleValues, UsageMeter, useDurationUnits, useLastReport } from "./parts";
 import { useAgents } from "./useAgents";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { FilterPills } from "../../components/FilterPills";
@@ -79,7 +79,7 @@ function AgentCard({ agent, now, deleting, onDelete }: RowProps) {
           </p>
           <p className="truncate text-xs text-slate-400">{[agent.os, agent.arch].filter(Boolean).join(" · ") || t("common.dash")}</p>
         </div>
-        <AgentStatusBadge status={agent.status} data-testid={`agent-status-${agent.id}`} />
+        <AgentStatusBadge status={agentDisplayStatus(agent)} data-testid={`agent-status-${agent.id}`} />
       </div>
       {s ? (
         <StaleValues agent={agent} notice={t("agents.stale.card")} lastSeen={false} className="flex-1 px-5 py-4" data-testid={`agent-values-${agent.id}`}>
@@ -167,7 +167,7 @@ function AgentTable({ agents, now, deletingId, onDelete }: { agents: PublicAgent
                       {agent.name}
                     </Link>
                     <div className="mt-1">
-                      <AgentStatusBadge status={agent.status} data-testid={`agent-status-${agent.id}`} />
+                      <AgentStatusBadge status={agentDisplayStatus(agent)} data-testid={`agent-status-${agent.id}`} />
                     </div>
                   </td>
                   <td className={TD} title={agent.ips.join(", ")}>

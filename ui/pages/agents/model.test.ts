@@ -12,6 +12,7 @@ function agent(id: number, over: Partial<PublicAgent> = {}): PublicAgent {
     kernel: "6.1",
     arch: "x64",
     agentVersion: "0.1.0",
+    maintenance: false,
     interval: 10,
     uptime: 100,
     createdAt: 1_000 * id,
@@ -40,7 +41,10 @@ describe("applyAgentPush", () => {
 
   test("a report replaces the snapshot, adds an unknown agent in name order, and never goes back in time", () => {
     const fresh = agent(1, { lastSeenAt: 6_000, uptime: 200 });
-    expect(applyAgentPush(list, { type: "agent.report", payload: fresh })[0]).toBe(fresh);
+    expect(applyAgentPush(list, { type: "agent.report", payload: fresh })[0]).toEqual(fresh);
+    // A report does not say whether the agent is in maintenance: what the list knew stays.
+    const inMaintenance = applyAgentPush(list.map((a) => ({ ...a, maintenance: true })), { type: "agent.report", payload: fresh });
+    expect(inMaintenance[0]).toEqual({ ...fresh, maintenance: true });
     const stale = agent(1, { lastSeenAt: 4_000 });
     expect(applyAgentPush(list, { type: "agent.report", payload: stale })).toBe(list);
     const added = applyAgentPush(list, { type: "agent.report", payload: agent(3, { name: "a-first" }) });

@@ -1,4 +1,4 @@
-import { AGENT_NAME_MAX, type AgentStatus, type PublicAgent } from "../../api/agents";
+import { AGENT_NAME_MAX, type AgentLiveMessages, type AgentStatus, type PublicAgent } from "../../api/agents";
 
 // Pure logic of the agent screens (unit-tested in model.test.ts).
 //
@@ -8,7 +8,7 @@ import { AGENT_NAME_MAX, type AgentStatus, type PublicAgent } from "../../api/ag
 /** What the server may push about agents (the payloads of server events "agent.status" and "agent.report"). */
 export type AgentPush =
   | { type: "agent.status"; payload: { agentId: number; from?: AgentStatus; to: AgentStatus; at?: number } }
-  | { type: "agent.report"; payload: PublicAgent }
+  | { type: "agent.report"; payload: AgentLiveMessages["agent.report"] }
   | { type: "agent.removed"; payload: { agentId: number } };
 
 /** Applies one pushed message to the list; returns the same array when nothing changed. */
@@ -25,11 +25,12 @@ export function applyAgentPush(agents: PublicAgent[], push: AgentPush): PublicAg
     case "agent.report": {
       const agent = push.payload;
       const index = agents.findIndex((a) => a.id === agent.id);
-      if (index === -1) return sortAgents([...agents, agent]);
+      if (index === -1) return sortAgents([...agents, { ...agent, maintenance: false }]);
       // An older snapshot (a push overtaken by a poll) never replaces a newer one.
       if ((agents[index].lastSeenAt ?? 0) > (agent.lastSeenAt ?? 0)) return agents;
       const next = agents.slice();
-      next[index] = agent;
+      // A report does not say whether the agent is in maintenance: that stays as the list (or maintenance.change) had it.
+      next[index] = { ...agent, maintenance: agents[index].maintenance };
       return next;
     }
     case "agent.removed": {

@@ -11,14 +11,20 @@ export { useDurationUnits };
 
 // Small pieces shared by the agent screens.
 
-const STATUS_STYLE: Record<AgentStatus, { badge: string; dot: string }> = {
+/** What an agent's badge shows: its status, or "maintenance" while it is in a maintenance window. */
+export type AgentDisplayStatus = AgentStatus | "maintenance";
+
+export const agentDisplayStatus = (agent: { status: AgentStatus; maintenance?: boolean }): AgentDisplayStatus => (agent.maintenance ? "maintenance" : agent.status);
+
+const STATUS_STYLE: Record<AgentDisplayStatus, { badge: string; dot: string }> = {
   online: { badge: "bg-emerald-50 text-emerald-700 ring-emerald-600/20", dot: "bg-emerald-500" },
   offline: { badge: "bg-slate-100 text-slate-600 ring-slate-500/20", dot: "bg-red-500" },
   connecting: { badge: "bg-amber-50 text-amber-800 ring-amber-600/25", dot: "bg-amber-500 animate-pulse" },
+  maintenance: { badge: "bg-sky-50 text-sky-700 ring-sky-600/20", dot: "bg-sky-500" },
 };
 
-/** Online (green), offline (grey with a red dot), connecting (amber, pulsing): spec §4. */
-export function AgentStatusBadge({ status, "data-testid": testId }: { status: AgentStatus; "data-testid"?: string }) {
+/** Online (green), offline (grey with a red dot), connecting (amber, pulsing): spec §4; maintenance blue. */
+export function AgentStatusBadge({ status, "data-testid": testId }: { status: AgentDisplayStatus; "data-testid"?: string }) {
   const { t } = useTranslation();
   const style = STATUS_STYLE[status] ?? STATUS_STYLE.offline;
   return (

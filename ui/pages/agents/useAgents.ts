@@ -54,6 +54,7 @@ export function useAgents(pollMs = AGENTS_POLL_MS) {
   useLive("agent.status", (e) => apply({ type: "agent.status", payload: e }));
   useLive("agent.report", (agent) => apply({ type: "agent.report", payload: agent }));
   useLive("agent.change", (e) => (e.kind === "deleted" ? apply({ type: "agent.removed", payload: { agentId: e.agentId } }) : void refresh(false)));
+  useLive("maintenance.change", (e) => void ((e.agents.entered.length || e.agents.left.length) && refresh(false)));
 
   const remove = useCallback((agentId: number) => apply({ type: "agent.removed", payload: { agentId } }), [apply]);
   const reload = useCallback(() => refresh(true), [refresh]);

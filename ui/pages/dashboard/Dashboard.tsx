@@ -23,6 +23,7 @@ const TONES = {
   emerald: { ring: "hover:ring-emerald-300", value: "text-emerald-600", dot: "bg-emerald-500" },
   red: { ring: "hover:ring-red-300", value: "text-red-600", dot: "bg-red-500" },
   amber: { ring: "hover:ring-amber-300", value: "text-amber-600", dot: "bg-amber-500" },
+  sky: { ring: "hover:ring-sky-300", value: "text-sky-600", dot: "bg-sky-500" },
 };
 
 /**
@@ -131,6 +132,7 @@ export default function Dashboard() {
   useLive("monitor.change", refreshSoon);
   useLive("agent.status", refreshSoon);
   useLive("agent.change", refreshSoon);
+  useLive("maintenance.change", refreshSoon);
   useLive("hello", refreshSoon);
 
   return (
@@ -260,6 +262,10 @@ function Counts({ counts }: { counts: Counts }) {
           <CountCard label={t("dashboard.up")} value={counts.up} detail={t("dashboard.ofActive", { count: counts.activeMonitors })} tone="emerald" href="/monitors?status=up" testId="dashboard-up" />
           <CountCard label={t("dashboard.down")} value={counts.down} detail={t("dashboard.ofActive", { count: counts.activeMonitors })} tone="red" href="/monitors?status=down" testId="dashboard-down" />
           <CountCard label={t("dashboard.pending")} value={counts.pending} detail={t("dashboard.ofActive", { count: counts.activeMonitors })} tone="amber" href="/monitors?status=pending" testId="dashboard-pending" />
+          {/* Only while something is in maintenance: it is counted here instead of up, down or pending. */}
+          {counts.maintenance > 0 && (
+            <CountCard label={t("monitors.status.maintenance")} value={counts.maintenance} detail={t("dashboard.ofActive", { count: counts.activeMonitors })} tone="sky" href="/monitors?status=maintenance" testId="dashboard-maintenance" />
+          )}
         </div>
       </Section>
 
@@ -276,6 +282,7 @@ function Counts({ counts }: { counts: Counts }) {
           <CountCard label={t("agents.status.online")} value={agents.online} tone="emerald" href="/agents?status=online" testId="dashboard-agents-online" />
           <CountCard label={t("agents.status.offline")} value={agents.offline} tone="red" href="/agents?status=offline" testId="dashboard-agents-offline" />
           <CountCard label={t("agents.status.connecting")} value={agents.connecting} tone="amber" href="/agents?status=connecting" testId="dashboard-agents-connecting" />
+          {agents.maintenance > 0 && <CountCard label={t("agents.status.maintenance")} value={agents.maintenance} tone="sky" href="/maintenance" testId="dashboard-agents-maintenance" />}
         </div>
       </Section>
     </>

@@ -39,6 +39,7 @@ import { SectionTitle } from "./detail/layout";
 import { PushCard } from "./detail/PushCard";
 import { ResponseChartCard } from "./detail/ResponseChart";
 import { TargetLine } from "./detail/TargetLine";
+import { MaintenancePanel } from "../maintenance/MaintenancePanel";
 
 /** History bars slide with time: refreshed this often even without checks. */
 const HISTORY_POLL_MS = 60_000;
@@ -161,6 +162,14 @@ export default function MonitorDetail() {
       if (data.monitorId !== id) return;
       if (data.action === "deleted") setGone(true);
       else if (data.monitor) setMonitor(data.monitor);
+    },
+    ready,
+  );
+  useLive(
+    "maintenance.change",
+    (data) => {
+      const on = data.monitors.entered.includes(id) ? true : data.monitors.left.includes(id) ? false : null;
+      if (on !== null) setMonitor((m) => (m ? { ...m, maintenance: on } : m));
     },
     ready,
   );
@@ -340,6 +349,8 @@ export default function MonitorDetail() {
       )}
 
       <ResponseChartCard range={range} onRange={setRange} series={series} error={seriesError} />
+
+      <MaintenancePanel target={{ type: "monitor", id: monitor.id, name: monitor.name }} />
 
       <DetailsCard monitor={monitor} />
 

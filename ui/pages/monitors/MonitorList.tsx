@@ -102,6 +102,7 @@ export default function MonitorList() {
     if (data.action === "deleted") deleted.current.add(data.monitorId);
     store.apply({ type: "monitor.change", data });
   });
+  useLive("maintenance.change", (data) => store.setMaintenance(data.monitors.entered, data.monitors.left));
   // (Re)connected: catch up on whatever happened while the socket was not open.
   useLive("hello", () => void load(false));
 

@@ -165,9 +165,9 @@ describe("filtering and sorting", () => {
   });
 
   test("status counts follow the search and tags, not the status filter", () => {
-    expect(statusCounts(list, DEFAULT_VIEW)).toEqual({ all: 5, down: 1, pending: 1, up: 2, paused: 1 });
-    expect(statusCounts(list, view({ tags: ["prod"] }))).toEqual({ all: 2, down: 1, pending: 0, up: 1, paused: 0 });
-    expect(statusCounts(list, view({ q: "example" }))).toEqual({ all: 3, down: 0, pending: 1, up: 2, paused: 0 });
+    expect(statusCounts(list, DEFAULT_VIEW)).toEqual({ all: 5, down: 1, pending: 1, up: 2, maintenance: 0, paused: 1 });
+    expect(statusCounts(list, view({ tags: ["prod"] }))).toEqual({ all: 2, down: 1, pending: 0, up: 1, maintenance: 0, paused: 0 });
+    expect(statusCounts(list, view({ q: "example" }))).toEqual({ all: 3, down: 0, pending: 1, up: 2, maintenance: 0, paused: 0 });
   });
 
   test("tags in use: one per tag whatever its case, by name, with counts", () => {

@@ -165,7 +165,7 @@ export type StatusCounts = Record<DisplayStatus | "all", number>;
 
 /** Counts by status of the monitors the search and tags let through (the status filter itself is not applied). */
 export function statusCounts(monitors: readonly PublicMonitor[], view: Pick<ListView, "q" | "tags">): StatusCounts {
-  const counts: StatusCounts = { all: 0, down: 0, pending: 0, up: 0, paused: 0 };
+  const counts: StatusCounts = { all: 0, down: 0, pending: 0, up: 0, maintenance: 0, paused: 0 };
   const words = wordsOf(view.q);
   for (const m of monitors) {
     if (!hasAllTags(m, view.tags) || !hasWords(m, words)) continue;

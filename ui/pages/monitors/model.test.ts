@@ -29,7 +29,7 @@ const monitor = publicMonitor;
 
 const checkEvent = (over: Partial<MonitorCheckEvent["result"]> = {}, status: "up" | "down" | "pending" = "up", lastPushAt: number | null = null): MonitorCheckEvent => ({
   monitorId: 1,
-  result: { monitorId: 1, time: 5_000, status: "up", responseTime: 12, httpStatus: 200, error: null, ...over },
+  result: { monitorId: 1, time: 5_000, status: "up", responseTime: 12, httpStatus: 200, error: null, maintenance: false, ...over },
   status,
   consecutiveFailures: status === "up" ? 0 : 1,
   uptime24h: 100,
@@ -40,9 +40,13 @@ const form = (over: Partial<MonitorFormValues> = {}): MonitorFormValues => ({ ..
 
 describe("displayStatus", () => {
   test("a paused monitor shows paused whatever its verdict", () => {
-    expect(displayStatus({ active: true, status: "up" })).toBe("up");
-    expect(displayStatus({ active: true, status: "pending" })).toBe("pending");
-    expect(displayStatus({ active: false, status: "down" })).toBe("paused");
+    expect(displayStatus({ active: true, status: "up", maintenance: false })).toBe("up");
+    expect(displayStatus({ active: true, status: "pending", maintenance: false })).toBe("pending");
+    expect(displayStatus({ active: false, status: "down", maintenance: false })).toBe("paused");
+  });
+  test("an active monitor in a maintenance window shows maintenance, a paused one paused", () => {
+    expect(displayStatus({ active: true, status: "down", maintenance: true })).toBe("maintenance");
+    expect(displayStatus({ active: false, status: "down", maintenance: true })).toBe("paused");
   });
 });
 
@@ -427,7 +431,7 @@ describe("formatting", () => {
 });
 
 describe("the check strip", () => {
-  const at = (time: number, status: "up" | "down" = "up") => ({ time, status, responseTime: 5, httpStatus: 200, error: null });
+  const at = (time: number, status: "up" | "down" = "up") => ({ time, status, responseTime: 5, httpStatus: 200, error: null, maintenance: false });
   test("appends in order, keeps the newest 50, ignores a repeat", async () => {
     const { appendCheck, STRIP_LENGTH } = await import("./CheckStrip");
     let list = appendCheck(undefined, at(1));

@@ -23,23 +23,26 @@ import { parseHost, parseResolver } from "../../../server/monitors/types/address
 
 // ── Status ──────────────────────────────────────────────────────────────────────────────────────────────────────
 
-/** What a badge shows: a paused monitor is "paused" whatever its last verdict. */
-export type DisplayStatus = MonitorStatus | "paused";
+/**
+ * What a badge shows: a paused monitor is "paused" whatever its last verdict; an active one in a maintenance window is
+ * "maintenance" (blue: its checks run, nothing is notified).
+ */
+export type DisplayStatus = MonitorStatus | "paused" | "maintenance";
 
-export function displayStatus(monitor: Pick<PublicMonitor, "active" | "status">): DisplayStatus {
-  return monitor.active ? monitor.status : "paused";
+export function displayStatus(monitor: Pick<PublicMonitor, "active" | "status" | "maintenance">): DisplayStatus {
+  return !monitor.active ? "paused" : monitor.maintenance ? "maintenance" : monitor.status;
 }
 
-/** The list's default order: what needs attention first (down, then pending), then up, then paused; by name within. */
-export const TRIAGE_ORDER: Record<DisplayStatus, number> = { down: 0, pending: 1, up: 2, paused: 3 };
+/** The list's default order: what needs attention first (down, then pending), then maintenance, up, paused; by name within. */
+export const TRIAGE_ORDER: Record<DisplayStatus, number> = { down: 0, pending: 1, maintenance: 2, up: 3, paused: 4 };
 
-export function sortForTriage<T extends Pick<PublicMonitor, "active" | "status" | "name" | "id">>(monitors: readonly T[]): T[] {
+export function sortForTriage<T extends Pick<PublicMonitor, "active" | "status" | "maintenance" | "name" | "id">>(monitors: readonly T[]): T[] {
   return [...monitors].sort(
     (a, b) => TRIAGE_ORDER[displayStatus(a)] - TRIAGE_ORDER[displayStatus(b)] || a.name.localeCompare(b.name) || a.id - b.id,
   );
 }
 
-export const STATUS_FILTERS = ["down", "pending", "up", "paused"] as const satisfies readonly DisplayStatus[];
+export const STATUS_FILTERS = ["down", "pending", "up", "maintenance", "paused"] as const satisfies readonly DisplayStatus[];
 
 /** `?status=down` → "down"; anything else (absent, unknown) → null: no filter. */
 export function parseStatusFilter(search: string): DisplayStatus | null {

@@ -15,9 +15,10 @@ const STATUS_STYLE: Record<DisplayStatus, { badge: string; dot: string }> = {
   down: { badge: "bg-red-50 text-red-700 ring-red-600/20", dot: "bg-red-500" },
   pending: { badge: "bg-amber-50 text-amber-800 ring-amber-600/25", dot: "bg-amber-500" },
   paused: { badge: "bg-slate-100 text-slate-600 ring-slate-500/20", dot: "bg-slate-400" },
+  maintenance: { badge: "bg-sky-50 text-sky-700 ring-sky-600/20", dot: "bg-sky-500" },
 };
 
-/** Up green, down red, pending amber, paused grey. */
+/** Up green, down red, pending amber, paused grey, maintenance blue. */
 export function MonitorStatusBadge({ status, size = "sm", "data-testid": testId }: { status: DisplayStatus; size?: "sm" | "md"; "data-testid"?: string }) {
   const { t } = useTranslation();
   const style = STATUS_STYLE[status] ?? STATUS_STYLE.pending;
@@ -64,19 +65,21 @@ const BUCKET_COLOR: Record<StatusBucket["status"], string> = {
   up: "bg-emerald-500 hover:bg-emerald-600",
   down: "bg-red-500 hover:bg-red-600",
   partial: "bg-amber-400 hover:bg-amber-500",
+  maintenance: "bg-sky-400 hover:bg-sky-500",
   empty: "bg-slate-200 hover:bg-slate-300",
 };
 
-const BUCKET_TEXT: Record<StatusBucket["status"], "bucketUp" | "bucketDown" | "bucketPartial" | "bucketEmpty"> = {
+const BUCKET_TEXT: Record<StatusBucket["status"], "bucketUp" | "bucketDown" | "bucketPartial" | "bucketMaintenance" | "bucketEmpty"> = {
   up: "bucketUp",
   down: "bucketDown",
   partial: "bucketPartial",
+  maintenance: "bucketMaintenance",
   empty: "bucketEmpty",
 };
 
 /**
- * A row of slots, oldest left: green all up, red all down, amber mixed, grey no checks. Hovering (or focusing) a slot
- * shows its time, checks, availability and average response time.
+ * A row of slots, oldest left: green all up, red all down, amber mixed, blue only maintenance, grey no checks. Hovering
+ * (or focusing) a slot shows its time, checks, availability, average response time and checks made in maintenance.
  */
 export function StatusBar({
   buckets,
@@ -101,6 +104,7 @@ export function StatusBar({
       parts.push(`${t("monitors.detail.bucketChecks", { up: b.up, total: b.total })} (${formatAvailability(b.availability)})`);
       if (b.avgResponseTime !== null) parts.push(t("monitors.detail.bucketAvg", { value: formatMs(b.avgResponseTime) }));
     }
+    if (b.maintenance > 0) parts.push(t("monitors.detail.bucketInMaintenance", { count: b.maintenance }));
     return parts;
   };
   const shown = active !== null ? buckets[active] : null;

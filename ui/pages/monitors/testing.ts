@@ -17,6 +17,7 @@ export function publicMonitor(over: Partial<PublicMonitor> = {}): PublicMonitor 
     headers: [],
     body: null,
     active: true,
+    maintenance: false,
     retries: 1,
     followRedirects: true,
     createdAt: 1_000,

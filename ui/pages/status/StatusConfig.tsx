@@ -9,7 +9,7 @@
 //   `status-config-save`; the pickers are prefixed `status-monitors` and `status-agents`: `-selected`,
 //   `-selected-{id}`, `-up-{id}`, `-down-{id}`, `-remove-{id}`, `-none`, `-search`, `-option-{id}` (the checkbox),
 //   `-empty`, `-no-match`, `-truncated`, `-total`, `-limit`.
-import { useDeferredValue, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { listAgents } from "../../api/agents";
@@ -33,16 +33,11 @@ import { CopyButton } from "../../components/CodeBlock";
 import { Field, SelectInput, TextInput } from "../../components/form";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
-import { searchTargets } from "../notifications/model";
-import { configDraft, configInput, moveId, sameConfig, toggleId, validateConfig, type ConfigDraft, type ConfigErrors } from "./model";
+import { TargetPicker, type PickerItem } from "../../components/TargetPicker";
+import { configDraft, configInput, sameConfig, validateConfig, type ConfigDraft, type ConfigErrors } from "./model";
 
-/** A monitor or an agent as the pickers show it. */
-interface Item {
-  id: number;
-  name: string;
-  /** The monitor's URL or the agent's host: for telling items apart here only, never sent to the public page. */
-  detail: string;
-}
+/** A monitor or an agent as the pickers show it (its detail is for telling items apart here, never sent to the public page). */
+type Item = PickerItem;
 
 /** The configuration and what it can pick from. */
 async function fetchConfigAndChoices(): Promise<{ config: StatusPageConfig; monitors: Item[]; agents: Item[] }> {
@@ -210,7 +205,12 @@ function ConfigForm({ config, monitors, agents }: { config: StatusPageConfig; mo
         counter={counter(draft.announcement.trim().length, ANNOUNCEMENT_MAX)}
       />
 
-      <Picker
+      <TargetPicker
+        ordered
+        max={STATUS_ITEMS_MAX}
+        limitText={t("statusConfig.limitReached", { max: STATUS_ITEMS_MAX })}
+        selectedTitle={t("statusConfig.selected", { count: draft.monitorIds.length })}
+        noneText={t("statusConfig.noneSelected")}
         prefix="status-monitors"
         title={t("statusConfig.monitorsTitle")}
         hint={t("statusConfig.monitorsHint")}
@@ -221,7 +221,12 @@ function ConfigForm({ config, monitors, agents }: { config: StatusPageConfig; mo
         onChange={(monitorIds) => update({ monitorIds })}
         error={problem("monitorIds")}
       />
-      <Picker
+      <TargetPicker
+        ordered
+        max={STATUS_ITEMS_MAX}
+        limitText={t("statusConfig.limitReached", { max: STATUS_ITEMS_MAX })}
+        selectedTitle={t("statusConfig.selected", { count: draft.agentIds.length })}
+        noneText={t("statusConfig.noneSelected")}
         prefix="status-agents"
         title={t("statusConfig.agentsTitle")}
         hint={t("statusConfig.agentsHint")}
@@ -321,148 +326,6 @@ function AnnouncementCard({
             </div>
           )}
         </Field>
-      </div>
-    </Card>
-  );
-}
-
-interface PickerProps {
-  prefix: string;
-  title: string;
-  hint: string;
-  searchLabel: string;
-  emptyText: string;
-  items: Item[];
-  selected: number[];
-  onChange: (ids: number[]) => void;
-  error: string | undefined;
-}
-
-/** The items on the page, in order (move up / down, remove), and a searchable checkbox list to add or remove items. */
-function Picker({ prefix, title, hint, searchLabel, emptyText, items, selected, onChange, error }: PickerProps) {
-  const { t } = useTranslation();
-  const [query, setQuery] = useState("");
-  const deferredQuery = useDeferredValue(query);
-  const byId = useMemo(() => new Map(items.map((x) => [x.id, x])), [items]);
-  const found = useMemo(() => searchTargets(items, deferredQuery, (x) => x.detail), [items, deferredQuery]);
-  const chosen = useMemo(() => new Set(selected), [selected]);
-  const full = selected.length >= STATUS_ITEMS_MAX;
-  const selectedHeading = useId();
-
-  return (
-    <Card data-testid={prefix}>
-      <CardHeader title={title} description={hint} />
-      <div className="grid gap-6 px-5 py-5 sm:px-6 lg:grid-cols-2">
-        <div className="min-w-0">
-          <h3 id={selectedHeading} className="text-sm font-medium text-slate-700">
-            {t("statusConfig.selected", { count: selected.length })}
-          </h3>
-          {error && <p className="mt-1 text-xs font-medium text-red-600">{error}</p>}
-          {selected.length === 0 ? (
-            <p data-testid={`${prefix}-none`} className="mt-2 rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-500">
-              {t("statusConfig.noneSelected")}
-            </p>
-          ) : (
-            <ol aria-labelledby={selectedHeading} data-testid={`${prefix}-selected`} className="mt-2 max-h-[28rem] divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200">
-              {selected.map((id, index) => {
-                const item = byId.get(id);
-                const name = item?.name ?? t("statusConfig.deletedItem", { id });
-                return (
-                  <li key={id} data-testid={`${prefix}-selected-${id}`} className="flex items-center gap-2 px-3 py-2">
-                    <span className="w-6 shrink-0 text-right text-xs tabular-nums text-slate-400">{index + 1}</span>
-                    <span className="min-w-0 flex-1">
-                      <span className="block truncate text-sm font-medium text-slate-800">{name}</span>
-                      {item?.detail && <span className="block truncate text-xs text-slate-500">{item.detail}</span>}
-                    </span>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      disabled={index === 0}
-                      onClick={() => onChange(moveId(selected, index, -1))}
-                      aria-label={t("statusConfig.moveUp", { name })}
-                      title={t("statusConfig.moveUp", { name })}
-                      data-testid={`${prefix}-up-${id}`}
-                    >
-                      ↑
-                    </Button>
-                    <Button
-                      variant="ghost"
-                      size="sm"
-                      disabled={index === selected.length - 1}
-                      onClick={() => onChange(moveId(selected, index, 1))}
-                      aria-label={t("statusConfig.moveDown", { name })}
-                      title={t("statusConfig.moveDown", { name })}
-                      data-testid={`${prefix}-down-${id}`}
-                    >
-                      ↓
-                    </Button>
-                    <Button
-                      variant="dangerGhost"
-                      size="sm"
-                      onClick={() => onChange(toggleId(selected, id, false))}
-                      aria-label={t("statusConfig.remove", { name })}
-                      title={t("statusConfig.remove", { name })}
-                      data-testid={`${prefix}-remove-${id}`}
-                    >
-                      ✕
-                    </Button>
-                  </li>
-                );
-              })}
-            </ol>
-          )}
-        </div>
-
-        <div className="min-w-0">
-          <TextInput type="search" value={query} onChange={(e) => setQuery(e.target.value)} placeholder={searchLabel} aria-label={searchLabel} data-testid={`${prefix}-search`} />
-          {full && (
-            <p data-testid={`${prefix}-limit`} className="mt-2 text-xs font-medium text-amber-700">
-              {t("statusConfig.limitReached", { max: STATUS_ITEMS_MAX })}
-            </p>
-          )}
-          {items.length === 0 ? (
-            <p data-testid={`${prefix}-empty`} className="px-4 py-6 text-center text-sm text-slate-500">
-              {emptyText}
-            </p>
-          ) : found.matched === 0 ? (
-            <p data-testid={`${prefix}-no-match`} className="px-4 py-6 text-center text-sm text-slate-500">
-              {t("statusConfig.noMatch", { query: deferredQuery.trim() })}
-            </p>
-          ) : (
-            <>
-              <ul className="mt-2 max-h-[28rem] divide-y divide-slate-100 overflow-y-auto rounded-lg border border-slate-200">
-                {found.shown.map((x) => {
-                  const on = chosen.has(x.id);
-                  return (
-                    <li key={x.id}>
-                      <label className={`flex items-center gap-3 px-3 py-2 ${!on && full ? "cursor-not-allowed opacity-60" : "cursor-pointer hover:bg-slate-50"}`}>
-                        <input
-                          type="checkbox"
-                          checked={on}
-                          disabled={!on && full}
-                          onChange={(e) => onChange(toggleId(selected, x.id, e.target.checked))}
-                          data-testid={`${prefix}-option-${x.id}`}
-                          className="size-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600 disabled:cursor-not-allowed"
-                        />
-                        <span className="min-w-0 flex-1">
-                          <span className="block truncate text-sm font-medium text-slate-800">{x.name}</span>
-                          <span className="block truncate text-xs text-slate-500">{x.detail || t("common.dash")}</span>
-                        </span>
-                      </label>
-                    </li>
-                  );
-                })}
-              </ul>
-              <p className="mt-2 text-xs text-slate-500">
-                {found.matched > found.shown.length ? (
-                  <span data-testid={`${prefix}-truncated`}>{t("statusConfig.truncated", { shown: found.shown.length, total: found.matched })}</span>
-                ) : (
-                  <span data-testid={`${prefix}-total`}>{t("statusConfig.total", { count: found.matched })}</span>
-                )}
-              </p>
-            </>
-          )}
-        </div>
       </div>
     </Card>
   );

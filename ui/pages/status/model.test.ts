@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { StatusMonitor, StatusPageConfig } from "../../api/status";
-import { barLevel, configDraft, configInput, firstNames, moveId, sameConfig, sameMonitor, toggleId, validateConfig } from "./model";
+import { moveId, toggleId } from "../../components/TargetPicker";
+import { barLevel, configDraft, configInput, firstNames, sameConfig, sameMonitor, validateConfig } from "./model";
 
 const config: StatusPageConfig = {
   title: "Acme",
@@ -61,8 +62,8 @@ describe("the public page", () => {
     status: "up",
     uptime: { day: 100, month: 99.5, quarter: null },
     days: [
-      { date: 0, checks: 0, availability: null, avgResponseTime: null },
-      { date: 86_400_000, checks: 10, availability: 90, avgResponseTime: 120 },
+      { date: 0, checks: 0, maintenance: 0, availability: null, avgResponseTime: null },
+      { date: 86_400_000, checks: 10, maintenance: 0, availability: 90, avgResponseTime: 120 },
     ],
     responseTimes: { times: [0, 3_600_000], values: [null, 12] },
   });

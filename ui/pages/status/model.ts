@@ -68,28 +68,14 @@ export function sameConfig(a: ConfigDraft, b: ConfigDraft): boolean {
   return JSON.stringify(configInput(a)) === JSON.stringify(configInput(b));
 }
 
-/** Adds `id` at the end, or takes it out. */
-export function toggleId(ids: readonly number[], id: number, on: boolean): number[] {
-  const without = ids.filter((x) => x !== id);
-  return on ? [...without, id] : without;
-}
-
-/** Moves the item at `index` one place up (-1) or down (+1); out of range leaves the list as it is. */
-export function moveId(ids: readonly number[], index: number, delta: -1 | 1): number[] {
-  const to = index + delta;
-  if (index < 0 || index >= ids.length || to < 0 || to >= ids.length) return [...ids];
-  const next = [...ids];
-  [next[index], next[to]] = [next[to], next[index]];
-  return next;
-}
-
 // --- the public page -----------------------------------------------------------------------------------------------
 
 /** A daily bar's colour: no checks, 100 %, at least 99 %, at least 95 %, below. */
-export type BarLevel = "none" | "full" | "high" | "mid" | "low";
+export type BarLevel = "none" | "maintenance" | "full" | "high" | "mid" | "low";
 
-export function barLevel(availability: number | null): BarLevel {
-  if (availability === null || !Number.isFinite(availability)) return "none";
+/** A day's colour: by availability; a day with checks made only in maintenance is "maintenance" (blue). */
+export function barLevel(availability: number | null, maintenance = 0): BarLevel {
+  if (availability === null || !Number.isFinite(availability)) return maintenance > 0 ? "maintenance" : "none";
   if (availability >= 100) return "full";
   if (availability >= 99) return "high";
   if (availability >= 95) return "mid";
@@ -113,7 +99,7 @@ function sameDays(a: StatusDay[], b: StatusDay[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
     const [x, y] = [a[i], b[i]];
-    if (x.date !== y.date || x.checks !== y.checks || x.availability !== y.availability || x.avgResponseTime !== y.avgResponseTime) return false;
+    if (x.date !== y.date || x.checks !== y.checks || x.maintenance !== y.maintenance || x.availability !== y.availability || x.avgResponseTime !== y.avgResponseTime) return false;
   }
   return true;
 }

@@ -23,7 +23,7 @@ const monitor = (over: Partial<PublicMonitor> = {}): PublicMonitor =>
 function checkEvent(id: number, time: number, up: boolean, over: Partial<MonitorCheckEvent> = {}): MonitorCheckEvent {
   return {
     monitorId: id,
-    result: { monitorId: id, time, status: up ? "up" : "down", responseTime: up ? 20 : null, httpStatus: up ? 200 : 500, error: up ? null : "status 500, expected 2xx" },
+    result: { monitorId: id, time, status: up ? "up" : "down", responseTime: up ? 20 : null, httpStatus: up ? 200 : 500, error: up ? null : "status 500, expected 2xx", maintenance: false },
     status: up ? "up" : "down",
     consecutiveFailures: up ? 0 : 1,
     uptime24h: up ? 100 : 75,

@@ -118,7 +118,8 @@ export function createListStore(options: ListStoreOptions = {}) {
     else arriving.get(event.monitorId)?.push(event.result);
     if (time > (counted.get(event.monitorId) ?? 0)) {
       counted.set(event.monitorId, time);
-      ({ heartbeat, hour } = bumpHeartbeat(heartbeat, hour, time, event.result.status === "up"));
+      // Like the server's counters: a check made in maintenance is not counted.
+      if (!event.result.maintenance) ({ heartbeat, hour } = bumpHeartbeat(heartbeat, hour, time, event.result.status === "up"));
     }
     if (monitor === entry.monitor && heartbeat === entry.heartbeat && checks === entry.checks) return;
     entries.set(event.monitorId, { monitor, heartbeat, hour, checks });
@@ -166,6 +167,21 @@ export function createListStore(options: ListStoreOptions = {}) {
 
     upsert,
     remove,
+
+    /** Monitors entered or left maintenance (/api/live "maintenance.change"). */
+    setMaintenance(entered: readonly number[], left: readonly number[]) {
+      let changed = false;
+      for (const [ids, on] of [[entered, true], [left, false]] as const) {
+        for (const id of ids) {
+          const entry = entries.get(id);
+          if (!entry || entry.monitor.maintenance === on) continue;
+          entries.set(id, { ...entry, monitor: { ...entry.monitor, maintenance: on } });
+          changed = true;
+          wake(id);
+        }
+      }
+      if (changed) markStructure();
+    },
 
     /** A message from /api/live. */
     apply(push: MonitorPush) {

@@ -1,0 +1,138 @@
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createServices, type Services } from "../app";
+import type { Db } from "../db/database";
+import { testDb } from "../db/test-db";
+import { startFake, type Fake } from "../notifications/providers/test-fake";
+import { webhookForEverything } from "../notifications/test-channel";
+import { sql } from "drizzle-orm";
+import { testApp } from "../test-support";
+
+// Maintenance and notifications end to end: real checks against a local target, the rules, the outbox and a local
+// webhook. Inside a window nothing is sent; when it ends, what was last sent is compared with how the target is.
+
+let hook: Fake;
+let target: Server;
+let targetStatus = 200;
+let targetUrl = "";
+const opened: { services: Services; db: Db }[] = [];
+
+beforeEach(async () => {
+  hook = startFake(() => new Response("ok"));
+  targetStatus = 200;
+  target = createServer((_req, res) => void res.writeHead(targetStatus).end("x"));
+  await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
+  targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
+});
+afterEach(async () => {
+  for (const { services, db } of opened.splice(0)) {
+    await services.notifications.stop().catch(() => {});
+    await db.close().catch(() => {});
+  }
+  hook.stop();
+  target.closeAllConnections();
+  await new Promise((r) => target.close(r));
+});
+
+const titles = () => hook.received.map((r) => (r.json as { title: string }).title);
+
+async function setup() {
+  const db = await testDb();
+  let skew = 0;
+  const now = () => Date.now() + skew;
+  const services = await createServices(db, { now, notifications: { send: { timeoutMs: 1_000 } } });
+  opened.push({ services, db });
+  const t = await testApp({ db, services });
+  const { token } = await t.signUp("alice");
+  await webhookForEverything(t.call, token, `${hook.url}/hook`);
+  /** Lets the rules handle what happened, moves the clock, and lets the outbox send what fell due. */
+  const settle = async (ms = 1_000) => {
+    await services.notifications.idle();
+    skew += ms;
+    await services.notifications.outbox.tick();
+  };
+  const monitor = (await t.call<{ monitor: { id: number } }>("POST", "/api/monitors", { token, body: { name: "Shop", url: targetUrl, retries: 0 } })).body.monitor.id;
+  const check = async (status: number) => {
+    targetStatus = status;
+    await t.call("POST", `/api/monitors/${monitor}/check`, { token });
+    await settle();
+  };
+  const startWindow = async () => (await t.call<{ window: { id: number } }>("POST", "/api/maintenance/start", { token, body: { monitorIds: [monitor] } })).body.window.id;
+  const endWindow = async (id: number) => {
+    expect((await t.call("POST", `/api/maintenance/${id}/end`, { token })).status).toBe(200);
+    await settle();
+  };
+  return { ...t, token, monitor, check, settle, startWindow, endWindow };
+}
+
+describe("notifications and maintenance", () => {
+  test("a monitor going down inside a window sends nothing; outside it, once", async () => {
+    const t = await setup();
+    await t.check(200);
+    const w = await t.startWindow();
+    await t.check(500);
+    await t.check(200);
+    await t.check(500);
+    expect(titles()).toEqual([]);
+    // The checks were recorded, marked.
+    const checks = (await t.call<{ checks: { status: string; maintenance: boolean }[] }>("GET", `/api/monitors/${t.monitor}/checks`, { token: t.token })).body.checks;
+    expect(checks.map((c) => [c.status, c.maintenance])).toEqual([["up", false], ["down", true], ["up", true], ["down", true]]);
+    await t.check(200);
+    await t.endWindow(w); // it ends as it began (up): nothing to say
+    expect(titles()).toEqual([]);
+    await t.check(500);
+    expect(titles()).toEqual(["🔴 Monitor down: Shop"]);
+  });
+
+  test("a window that ends with the target down notifies a fresh down, and the recovery follows", async () => {
+    const t = await setup();
+    await t.check(200);
+    const w = await t.startWindow();
+    await t.check(500);
+    expect(titles()).toEqual([]);
+    await t.endWindow(w);
+    expect(titles()).toEqual(["🔴 Monitor down: Shop"]);
+    await t.check(200);
+    expect(titles()).toEqual(["🔴 Monitor down: Shop", "🟢 Monitor recovered: Shop"]);
+  });
+
+  test("down before the window: recovered inside it → the recovery when it ends; still down → nothing more", async () => {
+    const t = await setup();
+    await t.check(500);
+    expect(titles()).toEqual(["🔴 Monitor down: Shop"]);
+    const first = await t.startWindow();
+    await t.check(200);
+    expect(titles()).toHaveLength(1);
+    await t.endWindow(first);
+    expect(titles()).toEqual(["🔴 Monitor down: Shop", "🟢 Monitor recovered: Shop"]);
+
+    await t.check(500);
+    const second = await t.startWindow();
+    await t.check(200);
+    await t.check(500);
+    await t.endWindow(second);
+    expect(titles()).toEqual(["🔴 Monitor down: Shop", "🟢 Monitor recovered: Shop", "🔴 Monitor down: Shop"]);
+  });
+
+  test("uptime leaves maintenance out and says how many checks it left out", async () => {
+    const t = await setup();
+    await t.check(200);
+    const w = await t.startWindow();
+    await t.check(500);
+    await t.check(500);
+    await t.endWindow(w);
+    const monitor = (await t.call<{ monitor: { uptime24h: number; maintenance: boolean } }>("GET", `/api/monitors/${t.monitor}`, { token: t.token })).body.monitor;
+    expect(monitor).toMatchObject({ uptime24h: 100, maintenance: false });
+    const history = (await t.call<{ history: { day: { total: number; up: number; maintenance: number; availability: number } } }>("GET", `/api/monitors/${t.monitor}/history`, { token: t.token })).body.history;
+    expect(history.day).toMatchObject({ total: 1, up: 1, maintenance: 2, availability: 100 });
+    // Rolled up, the same.
+    await t.services.monitors.history.rollUp(Date.now() + 3 * 3_600_000);
+    const hourly = await t.db.rows<{ checks: number; up: number; maintenance: number }>(
+      sql`SELECT checks, up, maintenance FROM monitor_hourly WHERE monitor_id = ${t.monitor}`,
+    );
+    // (Summed: the checks may straddle an hour.)
+    const sum = (k: "checks" | "up" | "maintenance") => hourly.reduce((n, r) => n + Number(r[k]), 0);
+    expect([sum("checks"), sum("up"), sum("maintenance")]).toEqual([1, 1, 2]);
+  });
+});
