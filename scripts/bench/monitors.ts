@@ -26,6 +26,8 @@
 //   --mixed N      monitors of the mixed run; 0 skips it (default 10000)
 //   --mix          type weights of the mixed run (e.g. dns:100 for DNS alone)
 //   --mixed-only   skip the plain HTTP runs (--sizes)
+//   --windows      maintenance windows per plain HTTP run, each count a run of its own (default 0; e.g. 0,1000):
+//                  each names an equal slice of the monitors, every other one in progress (scripts/bench/windows.ts)
 import { sql } from "drizzle-orm";
 import { cpus, loadavg, totalmem } from "node:os";
 import { parseArgs } from "node:util";
@@ -34,6 +36,7 @@ import { dash, freshStore, parseEngines, withPg, type Engine, type PgServer } fr
 import { countingTarget } from "./fixtures";
 import { MIX_TYPES, describeMix, insertMixed, parseMix, pushPinger, startMixedFixtures, type Mix, type MixedFixtures, type MixType, type PingCounts } from "./mixed";
 import { apiClient, benchDir, cpuSeconds, mb, rssBytes, startServer } from "./proc";
+import { insertWindows } from "./windows";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2),
@@ -48,6 +51,7 @@ const { values: args } = parseArgs({
     mix: { type: "string", default: "http:25,tcp:25,dns:25,push:25" },
     "mixed-only": { type: "boolean", default: false },
     engines: { type: "string", default: "sqlite" },
+    windows: { type: "string", default: "0" },
     "database-url": { type: "string" },
   },
 });
@@ -59,10 +63,11 @@ const duration = Number(args.duration);
 const warmup = Number(args.warmup);
 const mixedN = Number(args.mixed!.replace(/_/g, ""));
 const mix = parseMix(args.mix!);
-if (sizes.some((n) => !Number.isInteger(n) || n < 1) || !(duration > 0) || !(warmup >= 0) || !Number.isInteger(mixedN) || mixedN < 0 || !mix || !engines) {
+const windowCounts = args.windows!.split(",").map((s) => Number(s.trim().replace(/_/g, "")));
+if (windowCounts.some((w) => !Number.isInteger(w) || w < 0) || sizes.some((n) => !Number.isInteger(n) || n < 1) || !(duration > 0) || !(warmup >= 0) || !Number.isInteger(mixedN) || mixedN < 0 || !mix || !engines) {
   console.error(
     "usage: bun scripts/bench/monitors.ts [--sizes 1000,10000] [--duration 180] [--warmup 10] [--binary dist/vigil] " +
-      "[--mixed 10000] [--mix http:25,tcp:25,dns:25,push:25] [--mixed-only] [--engines sqlite,postgres] [--database-url postgres://…]",
+      "[--mixed 10000] [--mix http:25,tcp:25,dns:25,push:25] [--mixed-only] [--engines sqlite,postgres] [--database-url postgres://…] [--windows 0,1000]",
   );
   process.exit(2);
 }
@@ -88,8 +93,8 @@ interface TypeFigures {
   errors: string[];
 }
 
-/** One run: n plain HTTP monitors (mix null), or n monitors of the mix (SQLite only), on `engine`. */
-async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | null) {
+/** One run: n plain HTTP monitors (mix null), or n monitors of the mix (SQLite only), on `engine`, with `windows` maintenance windows. */
+async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | null, windows = 0) {
   if (mix && engine !== "sqlite") throw new Error("the mixed run is SQLite only");
   const temp = benchDir(`vigil-bench-${mix ? "mixed-" : ""}${engine}-${n}-`, args.keep);
   const dir = temp.path;
@@ -112,6 +117,7 @@ async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | nu
         await db.orm.insert(db.t.monitors).values(chunk);
       }
     }
+    const maintenance = windows > 0 ? await insertWindows(db, n, windows, now) : { inMaintenance: 0 };
     const dbBefore = (await store.sizes(db, [])).total;
     await db.close();
 
@@ -218,6 +224,8 @@ async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | nu
       n,
       mix,
       engine,
+      windows,
+      inMaintenance: maintenance.inMaintenance,
       startupMs,
       elapsed: elapsed!,
       scheduled: n / 60,
@@ -255,7 +263,8 @@ async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | nu
   }
 }
 
-const label = (r: { n: number; mix: Mix | null }) => `${r.n.toLocaleString("en-US")}${r.mix ? " mixed" : ""}`;
+const label = (r: { n: number; mix: Mix | null; windows: number; inMaintenance: number }) =>
+  `${r.n.toLocaleString("en-US")}${r.mix ? " mixed" : ""}${r.windows ? ` + ${r.windows.toLocaleString("en-US")} windows (${r.inMaintenance.toLocaleString("en-US")} in maintenance)` : ""}`;
 const plainEngines = args["mixed-only"] ? [] : engines!;
 
 const results = await withPg(plainEngines, args["database-url"], async (pg) => {
@@ -271,8 +280,10 @@ const results = await withPg(plainEngines, args["database-url"], async (pg) => {
     const out = [];
     for (const n of args["mixed-only"] ? [] : sizes) {
       for (const engine of plainEngines) {
-        process.stderr.write(`running ${n} monitors on ${engine} for ${duration + warmup} s…\n`);
-        out.push(await run(n, null, engine, pg));
+        for (const windows of windowCounts) {
+          process.stderr.write(`running ${n} monitors${windows ? ` with ${windows} maintenance windows` : ""} on ${engine} for ${duration + warmup} s…\n`);
+          out.push(await run(n, null, engine, pg, windows));
+        }
       }
     }
     if (mixedN > 0) {

@@ -63,7 +63,7 @@ async function setup() {
     expect((await t.call("POST", `/api/maintenance/${id}/end`, { token })).status).toBe(200);
     await settle();
   };
-  return { ...t, token, monitor, check, settle, startWindow, endWindow };
+  return { ...t, token, monitor, check, settle, startWindow, endWindow, now };
 }
 
 describe("notifications and maintenance", () => {
@@ -134,5 +134,26 @@ describe("notifications and maintenance", () => {
     // (Summed: the checks may straddle an hour.)
     const sum = (k: "checks" | "up" | "maintenance") => hourly.reduce((n, r) => n + Number(r[k]), 0);
     expect([sum("checks"), sum("up"), sum("maintenance")]).toEqual([1, 1, 2]);
+  });
+
+  test("an agent offline in a window: nothing; still offline when it ends: one offline message, then back online", async () => {
+    const t = await setup();
+    const host = { hostname: "db-1", ips: ["10.0.0.5"], os: "Linux", kernel: "6", arch: "x64", uptime: 1, agentVersion: "0.1.0" };
+    const sample = () => ({ time: t.now(), cpu: { usage: 5, cores: 2, model: "x" }, memory: { total: 8, used: 1, free: 7, usageRate: 12.5 }, disks: [], network: [], load: { one: 0, five: 0, fifteen: 0 } });
+    const regToken = (await t.call<{ token: string }>("POST", "/api/agents/tokens", { token: t.token })).body.token;
+    const reg = (await t.call<{ agentId: number; credential: string }>("POST", "/api/agents/register", { body: { token: regToken, host } })).body;
+    const report = () => t.call("POST", "/api/agents/report", { headers: { authorization: `Bearer ${reg.credential}` }, body: { host, interval: 10, samples: [sample()] } });
+    expect((await report()).status).toBe(200);
+    const w = (await t.call<{ window: { id: number } }>("POST", "/api/maintenance/start", { token: t.token, body: { agentIds: [reg.agentId] } })).body.window.id;
+    await t.settle(31_000);
+    await t.services.agents.checkPresence(); // silent for 31 s: offline, in maintenance
+    await t.settle();
+    expect(t.services.agents.get(reg.agentId)?.status).toBe("offline");
+    expect(titles()).toEqual([]);
+    await t.endWindow(w);
+    expect(titles()).toEqual(["🔴 Agent offline: db-1"]);
+    await report();
+    await t.settle();
+    expect(titles()).toEqual(["🔴 Agent offline: db-1", "🟢 Agent back online: db-1"]);
   });
 });

@@ -680,6 +680,7 @@ const enUS: Messages = {
       now: "Now",
       historyFailed: "Failed to fetch the history",
       aggregates: {
+        maintenanceLeftOut: "Uptime leaves out {{count}} check(s) made during maintenance.",
         availability: "Availability",
         checks: "Checks",
         upDown: "{{up}} up · {{down}} down",

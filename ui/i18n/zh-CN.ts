@@ -676,6 +676,7 @@ const zhCN = {
       now: "现在",
       historyFailed: "获取历史记录失败",
       aggregates: {
+        maintenanceLeftOut: "可用率未计入维护期间的 {{count}} 次检查。",
         availability: "可用率",
         checks: "检查次数",
         upDown: "正常 {{up}} · 故障 {{down}}",

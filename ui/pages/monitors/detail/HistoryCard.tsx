@@ -34,6 +34,11 @@ export function HistoryCard({ title, window, daily, testId }: { title: string; w
           endLabel={t("monitors.detail.now")}
           data-testid={daily ? "status-bar-month" : "status-bar-day"}
         />
+        {window.maintenance > 0 && (
+          <p className="text-xs text-sky-700" data-testid={`history-${testId}-maintenance`}>
+            {t("monitors.detail.aggregates.maintenanceLeftOut", { count: window.maintenance })}
+          </p>
+        )}
         <dl className="grid grid-cols-2 gap-x-4 gap-y-4 sm:grid-cols-3">
           <Fact label={t("monitors.detail.aggregates.checks")} testId={`history-${testId}-checks`}>
             <span className="font-semibold tabular-nums">{window.total.toLocaleString()}</span>
