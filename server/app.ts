@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import { createPasswordHasher, type PasswordHasher } from "./auth/passwords";
 import { defaultLoginLimits, type LoginLimits } from "./auth/rate-limit";
@@ -34,9 +35,12 @@ import { createNotificationService, type NotificationService, type NotificationS
 import { notificationRoutes } from "./notifications/routes";
 import { createStatusService, type StatusService } from "./status/service";
 import { statusRoutes } from "./status/routes";
+import { statusPageRoutes } from "./status/pages";
 import { createTokenStore } from "./tokens/store";
 import { createMaintenanceService, type MaintenanceService } from "./maintenance/service";
 import { maintenanceRoutes } from "./maintenance/routes";
+import { createIncidentService, type IncidentService } from "./incidents/service";
+import { incidentRoutes } from "./incidents/routes";
 import { tokenRoutes } from "./tokens/routes";
 
 export interface AppDeps {
@@ -67,6 +71,7 @@ export interface Services {
   notifications: NotificationService;
   status: StatusService;
   maintenance: MaintenanceService;
+  incidents: IncidentService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
 }
@@ -133,6 +138,14 @@ export async function createServices(
     onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
   }));
   const cluster = createCluster({ db, node, version: VERSION, monitors: monitorService, agents: agentService, bus: events, log, ...clusterTuning });
+  const incidents = createIncidentService({
+    db,
+    bus: events,
+    now,
+    exists: (type, id) => (type === "monitor" ? monitorService.store.get(id) !== undefined : agentService.get(id) !== undefined),
+    // Read directly: the status service is built after this one (it shows incidents).
+    pageExists: async (id) => (await db.orm.select({ id: db.t.statusPage.id }).from(db.t.statusPage).where(eq(db.t.statusPage.id, id))).length > 0,
+  });
   return {
     events,
     users,
@@ -165,7 +178,8 @@ export async function createServices(
     }),
     agents: agentService,
     maintenance,
-    status: createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, now }),
+    incidents,
+    status: createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, incidents, now }),
     live: createLive({ bus: events, sessionWatch: createSessionWatch({ bus: events, users }), log }),
   };
 }
@@ -197,13 +211,19 @@ export function createApp(deps: AppDeps) {
       const cluster = services.cluster.health();
       return ok ? { success: true, status: "ok", version: VERSION, ...cluster } : { success: false, message: "Not ready: the database or the scheduler is not running", ...cluster };
     }, { detail: { tags: ["instance"], ...doc("Health: 200 once the database answers and the scheduler runs", 503) } })
-    .get("/api/config", async () => ({
-      success: true,
-      version: VERSION,
-      links: deps.config.links,
-      firstRun: (await users.count()) === 0,
-      registrationOpen: await registration.isOpenToAnyone(),
-    }), { detail: { tags: ["instance"], ...doc("Version, links, first run, whether anyone may register") } })
+    .get("/api/config", async ({ request }) => {
+      const host = request.headers.get("host");
+      const page = host ? await services.status.byDomain(host) : undefined;
+      return {
+        success: true,
+        version: VERSION,
+        links: deps.config.links,
+        firstRun: (await users.count()) === 0,
+        registrationOpen: await registration.isOpenToAnyone(),
+        // A status page's custom domain: the UI shows that page at "/".
+        statusPage: page?.slug ?? null,
+      };
+    }, { detail: { tags: ["instance"], ...doc("Version, links, first run, whether anyone may register, the status page of this host name") } })
     .use(authRoutes({ users, passwords, registration, session, limits: deps.limits ?? defaultLoginLimits(deps.db), trustProxy: deps.config.trustProxy }))
     .use(userRoutes({ users, passwords, session }))
     .use(registrationRoutes({ registration, session }))
@@ -229,7 +249,17 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
       }),
     )
+    .use(
+      statusPageRoutes({
+        status: services.status,
+        session,
+        exists: (type, id) => (type === "monitor" ? services.monitors.get(id) !== undefined : services.agents.get(id) !== undefined),
+        publicUrl: deps.config.publicUrl,
+        trustProxy: deps.config.trustProxy,
+      }),
+    )
     .use(maintenanceRoutes({ maintenance: services.maintenance, session }))
+    .use(incidentRoutes({ incidents: services.incidents, session }))
     .use(clusterRoutes({ cluster: services.cluster, session }))
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, agentInMaintenance: services.maintenance.agent, session }))
     .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, cluster: services.cluster, maintenance: services.maintenance, session }))

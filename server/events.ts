@@ -30,7 +30,7 @@ export interface EventMap {
   "maintenance.change": MaintenanceChangeEvent;
 }
 
-export type SettingsArea = "notifications" | "status" | "maintenance";
+export type SettingsArea = "notifications" | "status" | "maintenance" | "incidents";
 export type EventType = keyof EventMap;
 export type Listener<K extends EventType> = (payload: EventMap[K]) => void;
 

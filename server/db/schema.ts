@@ -41,6 +41,7 @@ export * from "../tokens/tables";
 export * from "../cluster/tables";
 export * from "../auth/tables";
 export * from "../maintenance/tables";
+export * from "../incidents/tables";
 
 // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 

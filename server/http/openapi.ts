@@ -119,6 +119,7 @@ const TAGS: OpenApiDocument["tags"] = [
   { name: "agents", description: "Servers reporting with vigil-agent: registration tokens, the agents' own calls, metrics." },
   { name: "notifications", description: "Channels, notification settings (global, per monitor, per agent) and the delivery log." },
   { name: "status", description: "The public status page, its badges, and its configuration." },
+  { name: "incidents", description: "Incidents: an outage told in your words, with a timeline of updates, on the status pages of what it affects." },
   { name: "maintenance", description: "Maintenance windows: checks go on, notifications stop, uptime leaves the time out." },
   { name: "metrics", description: "Prometheus text exposition." },
 ];

@@ -1,9 +1,13 @@
+import type { StatusIncident } from "../incidents/public";
 import type { StatusMaintenance } from "../maintenance/public";
 
 // Wire types of the status page (the UI imports them through ui/api/status.ts). The public view is purpose-built:
 // names, statuses and aggregates of the selected items, nothing else — never URLs, hosts, addresses or credentials.
 
 export const ANNOUNCEMENT_SEVERITIES = ["info", "warning", "outage"] as const;
+/** public: anyone; password: anyone with the page's password, and signed-in users; private: signed-in users only. */
+export const STATUS_VISIBILITIES = ["public", "password", "private"] as const;
+export type StatusVisibility = (typeof STATUS_VISIBILITIES)[number];
 export type AnnouncementSeverity = (typeof ANNOUNCEMENT_SEVERITIES)[number];
 
 /** Limits of the configuration (the form enforces them too). */
@@ -12,6 +16,46 @@ export const STATUS_DESCRIPTION_MAX = 500;
 export const ANNOUNCEMENT_MAX = 1000;
 /** Monitors and agents a page may list. */
 export const STATUS_ITEMS_MAX = 500;
+export const STATUS_SLUG_MAX = 64;
+export const STATUS_GROUP_NAME_MAX = 100;
+export const STATUS_GROUPS_MAX = 50;
+/** A logo: an https URL, or a data: URL of an image this long at most (≈ 150 KB of image). */
+export const STATUS_LOGO_MAX = 200_000;
+export const STATUS_PASSWORD_MIN = 6;
+/** Slugs that name other things under /status and /api/status. */
+export const RESERVED_SLUGS: readonly string[] = ["config", "badge", "pages", "feed", "summary", "unlock", "new", "edit"];
+
+/** A named group of a page's items, in order ("" is the unnamed group). */
+export interface StatusPageGroup {
+  name: string;
+  items: { type: "monitor" | "agent"; id: number }[];
+}
+
+/** POST /api/status-pages, PUT /api/status-pages/:id (signed in). */
+export interface StatusPageInput {
+  slug: string;
+  title: string;
+  description: string;
+  logo: string | null;
+  customDomain: string | null;
+  visibility: StatusVisibility;
+  /** visibility "password": a new password (at least 6 characters); omitted keeps the current one. */
+  password?: string;
+  announcement: { severity: AnnouncementSeverity; text: string } | null;
+  groups: StatusPageGroup[];
+}
+
+/** A page as the signed-in API shows it (never its password). */
+export interface StatusPageSettings extends Omit<StatusPageInput, "password" | "announcement"> {
+  id: number;
+  isDefault: boolean;
+  hasPassword: boolean;
+  announcement: Announcement | null;
+  /** Where it is public: /status for the default page, /status/{slug} for the others (and the custom domain's root). */
+  url: string;
+  createdAt: number;
+  updatedAt: number | null;
+}
 
 export interface Announcement {
   severity: AnnouncementSeverity;
@@ -53,6 +97,8 @@ export interface StatusDay {
   maintenance: number;
   availability: number | null;
   avgResponseTime: number | null;
+  /** Ids of the page's incidents affecting this monitor that were open some time that day (absent: none). */
+  incidents?: number[];
 }
 
 export type PublicMonitorStatus = "up" | "down" | "pending" | "paused" | "maintenance";
@@ -86,9 +132,14 @@ export interface StatusAgent {
   lastSeenAt: number | null;
 }
 
-/** GET /api/status (no sign-in). */
+/** GET /api/status and /api/status/pages/{slug} (no sign-in, unless the page is private). */
 export interface PublicStatusPage {
+  slug: string;
   title: string;
+  logo: string | null;
+  /** Named groups of the items, in page order (only when the page has named groups): `monitors` and `agents` keep
+   * the same items in the same order, ungrouped. */
+  groups: StatusPageGroup[];
   description: string;
   announcement: Announcement | null;
   /** `operational` when nothing selected is down or offline. */
@@ -97,6 +148,8 @@ export interface PublicStatusPage {
   agents: StatusAgent[];
   /** Maintenance in progress, and coming within 7 days, of items on the page (soonest first). */
   maintenance: StatusMaintenance[];
+  /** Open incidents (newest first), then those resolved in the last 90 days (newest first). */
+  incidents: { open: StatusIncident[]; resolved: StatusIncident[] };
   /** When this view was built. */
   generatedAt: number;
 }

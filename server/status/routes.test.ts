@@ -145,7 +145,7 @@ describe("the public page", () => {
     const creds = await db.rows<{ credential_hash: string }>(sql`SELECT credential_hash FROM agents`);
     for (const c of creds) expect(text).not.toContain(c.credential_hash);
     // Exactly the documented fields.
-    expect(Object.keys(res.body.page).sort()).toEqual(["agents", "announcement", "description", "generatedAt", "maintenance", "monitors", "overall", "title"]);
+    expect(Object.keys(res.body.page).sort()).toEqual(["agents", "announcement", "description", "generatedAt", "groups", "incidents", "logo", "maintenance", "monitors", "overall", "slug", "title"]);
     expect(Object.keys(res.body.page.monitors[0]).sort()).toEqual(["days", "id", "name", "responseTimes", "status", "uptime"]);
     expect(Object.keys(res.body.page.agents[0]).sort()).toEqual(["cpu", "disk", "id", "lastSeenAt", "load", "memory", "name", "status", "uptime"]);
     expect(res.body.page.agents[0]).toMatchObject({ name: "db-1", status: "online", cpu: 33, memory: 25, disk: 40, load: { one: 0.5, five: 0.4, fifteen: 0.3 }, uptime: 1234 });

@@ -2,13 +2,15 @@
 import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
 import { acceptsGzip } from "../http/compression";
-import { badRequest, notFound } from "../http/errors";
+import { badRequest, HttpError, notFound } from "../http/errors";
+import { clientIp } from "../http/client-ip";
 import { contentResponse, doc } from "../http/openapi";
 import { serverUrl } from "../http/server-url";
 import { badgeSvg } from "./badge";
-import { ANNOUNCEMENT_MAX, ANNOUNCEMENT_SEVERITIES, STATUS_DESCRIPTION_MAX, STATUS_ITEMS_MAX, STATUS_TITLE_MAX, type AnnouncementSeverity, type StatusPageConfig } from "./public";
+import { ANNOUNCEMENT_MAX, ANNOUNCEMENT_SEVERITIES, STATUS_DESCRIPTION_MAX, STATUS_ITEMS_MAX, STATUS_TITLE_MAX, type AnnouncementSeverity, type StatusMonitor, type StatusPageConfig } from "./public";
 import type { StatusService } from "./service";
-import type { StoredConfig } from "./store";
+import { atomFeed, rssFeed, summary } from "./feeds";
+import { DEFAULT_PAGE_ID, type StoredConfig, type StoredPage } from "./store";
 
 const ids = (what: string) =>
   t.Array(t.Integer({ minimum: 1, error: `${what} must be ${what === "monitorIds" ? "monitor" : "agent"} ids (positive integers)` }), {
@@ -33,6 +35,9 @@ const configBody = t.Object({
 /** Browsers and proxies may keep the page a few seconds; after that they revalidate (304 when unchanged). */
 const PAGE_CACHE = "public, max-age=5";
 const BADGE_CACHE = "public, max-age=60";
+/** Wrong passwords of a page from one address: at most this many per window. */
+const UNLOCK_ATTEMPTS = 10;
+const UNLOCK_WINDOW_MS = 15 * 60_000;
 
 export interface StatusRouteDeps {
   status: StatusService;
@@ -62,26 +67,109 @@ function matches(header: string | null, etags: string[]): boolean {
 
 export function statusRoutes({ status, session, monitorExists, agentExists, publicUrl, trustProxy }: StatusRouteDeps) {
   const reply = (config: StoredConfig, request: Request): StatusPageConfig => ({ ...config, publicUrl: `${serverUrl(request, publicUrl, trustProxy)}/status` });
+  const pageUrl = (page: StoredPage, request: Request) => `${serverUrl(request, publicUrl, trustProxy)}/status${page.id === DEFAULT_PAGE_ID ? "" : `/${page.slug}`}`;
+  const unlockAttempts = new Map<string, { count: number; since: number }>();
+
+  /** The page named by its slug (404 for none). */
+  async function bySlug(slug: string): Promise<StoredPage> {
+    const page = await status.bySlug(slug);
+    if (!page) throw notFound("STATUS_PAGE_NOT_FOUND", "Status page not found");
+    return page;
+  }
+
+  /**
+   * Whether the caller may see a page: anyone a public one; a signed-in user any; a password page also whoever
+   * brings its unlock token (x-status-token header or ?token=). Refused: 401 saying only what it takes.
+   */
+  async function admit(page: StoredPage, request: Request, ctx: { verifySession: (t: string) => Promise<unknown>; jwt: { verify: (t?: string) => Promise<false | Record<string, unknown>> } }) {
+    if (page.visibility === "public") return;
+    const auth = request.headers.get("authorization") ?? "";
+    const bearer = auth.startsWith("Bearer ") ? auth.slice(7).trim() : "";
+    if (bearer && (await ctx.verifySession(bearer))) return;
+    if (page.visibility === "password") {
+      const token = request.headers.get("x-status-token") || new URL(request.url).searchParams.get("token") || "";
+      const claims = token ? await ctx.jwt.verify(token) : false;
+      if (claims && claims.kind === "status" && claims.page === page.id && claims.pv === page.passwordVersion) return;
+      throw new HttpError(401, "STATUS_PAGE_PASSWORD", "This status page needs its password", { visibility: "password" });
+    }
+    throw new HttpError(401, "STATUS_PAGE_PRIVATE", "Sign in to see this status page", { visibility: "private" });
+  }
+
+  /** The view as JSON with its ETag (304 when unchanged); pages that are not public are never kept by shared caches. */
+  async function respond(page: StoredPage, request: Request) {
+    const view = await status.view(page.id);
+    const gzip = acceptsGzip(request);
+    // Vary: a shared cache keeps the plain and the gzip representation apart.
+    const cache = page.visibility === "public" ? PAGE_CACHE : "private, no-store";
+    const headers = { etag: gzip ? view.gzipEtag : view.etag, "cache-control": cache, vary: page.visibility === "public" ? "accept-encoding" : "accept-encoding, authorization, x-status-token" };
+    if (matches(request.headers.get("if-none-match"), [view.etag, view.gzipEtag])) return new Response(null, { status: 304, headers });
+    const type = { "content-type": "application/json; charset=utf-8" };
+    if (gzip) return new Response(view.gzip(), { headers: { ...headers, ...type, "content-encoding": "gzip" } });
+    return new Response(view.body, { headers: { ...headers, ...type } });
+  }
+
+  const pageDoc = (summary: string) => ({ ...doc(summary, 401, 404), responses: { 304: { description: "Unchanged since the ETag sent in If-None-Match" } } });
+  const slugParams = t.Object({ slug: t.String({ maxLength: 64 }) });
+  const feedType = { "content-type": "application/atom+xml; charset=utf-8" };
 
   return new Elysia({ prefix: "/api/status", detail: { tags: ["status"] } })
     .use(session)
-    .get("/", async ({ request }) => {
-      const view = await status.view();
-      const gzip = acceptsGzip(request);
-      // Vary: a shared cache keeps the plain and the gzip representation apart.
-      const headers = { etag: gzip ? view.gzipEtag : view.etag, "cache-control": PAGE_CACHE, vary: "accept-encoding" };
-      if (matches(request.headers.get("if-none-match"), [view.etag, view.gzipEtag])) return new Response(null, { status: 304, headers });
-      const type = { "content-type": "application/json; charset=utf-8" };
-      if (gzip) return new Response(view.gzip(), { headers: { ...headers, ...type, "content-encoding": "gzip" } });
-      return new Response(view.body, { headers: { ...headers, ...type } });
-    }, { detail: { ...doc("The public status page (no sign-in; cached briefly, ETag)"), responses: { 304: { description: "Unchanged since the ETag sent in If-None-Match" } } } })
+    // The default page — or, on a custom domain, the page of that domain.
+    .get("/", async ({ request, verifySession, jwt }) => {
+      const host = request.headers.get("host");
+      const page = (host && (await status.byDomain(host))) || (await status.page(DEFAULT_PAGE_ID))!;
+      await admit(page, request, { verifySession, jwt });
+      return respond(page, request);
+    }, { detail: pageDoc("The default status page, or the page of the custom domain asked (no sign-in for public pages; cached briefly, ETag)") })
+    .get("/pages/:slug", async ({ params, request, verifySession, jwt }) => {
+      const page = await bySlug(params.slug);
+      await admit(page, request, { verifySession, jwt });
+      return respond(page, request);
+    }, { params: slugParams, detail: pageDoc("A status page by its address") })
+    .post("/pages/:slug/unlock", async ({ params, body, request, server, jwt }) => {
+      const page = await bySlug(params.slug);
+      if (page.visibility !== "password" || !page.passwordHash) throw badRequest("STATUS_PAGE_NOT_LOCKED", "This status page has no password");
+      const key = `${clientIp(request, server, trustProxy)}|${page.id}`;
+      const at = Date.now();
+      const tries = unlockAttempts.get(key);
+      if (tries && at - tries.since < UNLOCK_WINDOW_MS && tries.count >= UNLOCK_ATTEMPTS) {
+        throw new HttpError(429, "TOO_MANY_ATTEMPTS", "Too many wrong passwords: try again later", { retryAfter: Math.ceil((tries.since + UNLOCK_WINDOW_MS - at) / 1000) });
+      }
+      if (!(await Bun.password.verify(body.password, page.passwordHash))) {
+        unlockAttempts.set(key, tries && at - tries.since < UNLOCK_WINDOW_MS ? { count: tries.count + 1, since: tries.since } : { count: 1, since: at });
+        throw new HttpError(401, "STATUS_PAGE_WRONG_PASSWORD", "Wrong password");
+      }
+      unlockAttempts.delete(key);
+      return { success: true, token: await jwt.sign({ kind: "status", page: page.id, pv: page.passwordVersion }) };
+    }, { params: slugParams, body: t.Object({ password: t.String({ maxLength: 200 }) }), detail: doc("Unlock a password-protected status page: a token for x-status-token (or ?token=)", 401, 404, 429) })
+    .get("/pages/:slug/feed.atom", async ({ params, request, verifySession, jwt }) => {
+      const page = await bySlug(params.slug);
+      await admit(page, request, { verifySession, jwt });
+      const url = pageUrl(page, request);
+      return new Response(atomFeed((await status.view(page.id)).page, url, `${serverUrl(request, publicUrl, trustProxy)}/api/status/pages/${page.slug}/feed.atom`), { headers: { ...feedType, "cache-control": PAGE_CACHE } });
+    }, { params: slugParams, detail: { ...doc("A status page's incidents and maintenance as an Atom feed", 401, 404), responses: { 200: contentResponse("The feed", "application/atom+xml") } } })
+    .get("/pages/:slug/feed.rss", async ({ params, request, verifySession, jwt }) => {
+      const page = await bySlug(params.slug);
+      await admit(page, request, { verifySession, jwt });
+      return new Response(rssFeed((await status.view(page.id)).page, pageUrl(page, request)), { headers: { "content-type": "application/rss+xml; charset=utf-8", "cache-control": PAGE_CACHE } });
+    }, { params: slugParams, detail: { ...doc("A status page's incidents and maintenance as an RSS 2.0 feed", 401, 404), responses: { 200: contentResponse("The feed", "application/rss+xml") } } })
+    .get("/pages/:slug/summary.json", async ({ params, request, verifySession, jwt }) => {
+      const page = await bySlug(params.slug);
+      await admit(page, request, { verifySession, jwt });
+      return { success: true, summary: summary((await status.view(page.id)).page, pageUrl(page, request)) };
+    }, { params: slugParams, detail: doc("A status page in brief for other tools: overall status, components, open incidents, maintenance", 401, 404) })
     .get("/badge/:file", async ({ params }) => {
       const id = /^(\d{1,15})\.svg$/.exec(params.file)?.[1];
-      const monitor = id === undefined ? undefined : (await status.view()).page.monitors.find((m) => m.id === Number(id));
-      // Only monitors on the public page have a badge: the others are not public.
-      if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found on the status page");
+      let monitor: StatusMonitor | undefined;
+      // Only monitors on a public page have a badge: the others are not public.
+      for (const page of id === undefined ? [] : await status.pages()) {
+        if (page.visibility !== "public" || !page.monitorIds.includes(Number(id))) continue;
+        monitor = (await status.view(page.id)).page.monitors.find((m) => m.id === Number(id));
+        if (monitor) break;
+      }
+      if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found on a public status page");
       return new Response(badgeSvg(monitor), { headers: { "content-type": "image/svg+xml; charset=utf-8", "cache-control": BADGE_CACHE } });
-    }, { detail: { summary: "The SVG badge of a monitor on the status page: /api/status/badge/<id>.svg", responses: { 200: contentResponse("The badge", "image/svg+xml") } } })
+    }, { detail: { summary: "The SVG badge of a monitor on a public status page: /api/status/badge/<id>.svg", responses: { 200: contentResponse("The badge", "image/svg+xml") } } })
     .get("/config", async ({ request }) => ({ success: true, config: reply(await status.config(), request) }), { auth: "user", detail: doc("The status page configuration") })
     .put(
       "/config",

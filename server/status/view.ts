@@ -10,7 +10,24 @@ import type { MonitorEntry } from "../monitors/store";
 import type { MaintenanceService } from "../maintenance/service";
 import type { StatusMaintenance } from "../maintenance/public";
 import type { PublicStatusPage, StatusAgent, StatusDay, StatusMonitor } from "./public";
-import type { StoredConfig } from "./store";
+import type { PublicIncident, StatusIncident } from "../incidents/public";
+import { DEFAULT_PAGE_ID, type StoredPage } from "./store";
+
+/**
+ * The incidents a page shows: those affecting one of its monitors or agents, those posted on it, and — on the default
+ * page — those that name neither targets nor pages (instance-wide).
+ */
+export function incidentsOf(page: StoredPage, incidents: PublicIncident[]): PublicIncident[] {
+  const monitors = new Set(page.monitorIds);
+  const agents = new Set(page.agentIds);
+  return incidents.filter(
+    (x) =>
+      x.pageIds.includes(page.id) ||
+      x.monitorIds.some((id) => monitors.has(id)) ||
+      x.agentIds.some((id) => agents.has(id)) ||
+      (page.id === DEFAULT_PAGE_ID && !x.monitorIds.length && !x.agentIds.length && !x.pageIds.length),
+  );
+}
 
 /** Daily bars on the page. */
 export const STATUS_DAYS = 90;
@@ -57,7 +74,8 @@ const add = (acc: Acc, p: Piece) => {
 const avg = (a: Acc) => (a.rtCount > 0 ? Math.round(a.rtSum / a.rtCount) : null);
 const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
 
-const SELECTED = sql`monitor_id IN (SELECT monitor_id FROM status_page_monitors)`;
+/** The monitors of one page. */
+const selected = (pageId: number) => sql`monitor_id IN (SELECT monitor_id FROM status_page_monitors WHERE page_id = ${pageId})`;
 // Quoted aliases: PostgreSQL would fold them to lower case.
 const COLUMNS = sql`monitor_id AS "monitorId", bucket_start AS "start", checks, up, maintenance, rt_sum AS "rtSum", rt_count AS "rtCount"`;
 /** The hour as a constant in the SQL text, so GROUP BY matches the selected expression on PostgreSQL. */
@@ -71,7 +89,8 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, inMaintenance
    * Per selected monitor: its pieces of history from `from` to now — whole days before the daily watermark, hours
    * up to the hourly one, then hours grouped from the raw results.
    */
-  async function pieces(from: number, hoursFrom: number) {
+  async function pieces(pageId: number, from: number, hoursFrom: number) {
+    const SELECTED = selected(pageId);
     const wm = await readWatermarks(db);
     const dailyWm = Math.max(from, wm.daily ?? from);
     const hourlyWm = Math.max(dailyWm, wm.hourly ?? dailyWm);
@@ -87,12 +106,12 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, inMaintenance
     return { days, hours, raw, dailyWm };
   }
 
-  async function monitors(ids: number[], now: number): Promise<StatusMonitor[]> {
+  async function monitors(pageId: number, ids: number[], now: number, incidents: PublicIncident[]): Promise<StatusMonitor[]> {
     const today = floorTo(now, DAY);
     const from = today - (STATUS_DAYS - 1) * DAY;
     const sparkFrom = floorTo(now, HOUR) - 23 * HOUR;
     await flush();
-    const { days, hours, raw, dailyWm } = await pieces(from, sparkFrom);
+    const { days, hours, raw, dailyWm } = await pieces(pageId, from, sparkFrom);
 
     const dayAccs = new Map<number, Acc[]>();
     const hourAccs = new Map<number, Acc[]>();
@@ -132,13 +151,13 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, inMaintenance
         }
         return percent(up, checks);
       };
-      const statusDays: StatusDay[] = dayList.map((d, i) => ({
-        date: from + i * DAY,
-        checks: d.checks,
-        maintenance: d.maintenance,
-        availability: percent(d.up, d.checks),
-        avgResponseTime: avg(d),
-      }));
+      const mine = incidents.filter((x) => x.monitorIds.includes(id));
+      const statusDays: StatusDay[] = dayList.map((d, i) => {
+        const date = from + i * DAY;
+        // The incidents open some time that day (an open one runs until now).
+        const open = mine.filter((x) => x.createdAt < date + DAY && (x.resolvedAt ?? now) >= date).map((x) => x.id);
+        return { date, checks: d.checks, maintenance: d.maintenance, availability: percent(d.up, d.checks), avgResponseTime: avg(d), ...(open.length ? { incidents: open } : {}) };
+      });
       const hourList = hourAccs.get(id)!;
       out.push({
         id,
@@ -174,8 +193,9 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, inMaintenance
   }
 
   return {
-    async build(config: StoredConfig, now: number): Promise<PublicStatusPage> {
-      const ms = config.monitorIds.length ? await monitors(config.monitorIds, now) : [];
+    async build(config: StoredPage, now: number, allIncidents: PublicIncident[]): Promise<PublicStatusPage> {
+      const incidents = incidentsOf(config, allIncidents);
+      const ms = config.monitorIds.length ? await monitors(config.id, config.monitorIds, now, incidents) : [];
       const as = config.agentIds.length ? agents(config.agentIds) : [];
       const down = ms.filter((m) => m.status === "down").map(({ id, name }) => ({ id, name }));
       const offline = as.filter((a) => a.status === "offline").map(({ id, name }) => ({ id, name }));
@@ -192,14 +212,29 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, inMaintenance
           affects: [...monitorIds.map((id) => names.get(`m${id}`)), ...agentIds.map((id) => names.get(`a${id}`))].filter((n): n is string => n !== undefined),
         };
       });
+      const affects = (x: PublicIncident) => [...x.monitorIds.map((id) => names.get(`m${id}`)), ...x.agentIds.map((id) => names.get(`a${id}`))].filter((n): n is string => n !== undefined);
+      const shown = (x: PublicIncident): StatusIncident => ({
+        id: x.id,
+        title: x.title,
+        impact: x.impact,
+        state: x.state,
+        createdAt: x.createdAt,
+        resolvedAt: x.resolvedAt,
+        affects: affects(x),
+        updates: x.updates.map((u) => ({ state: u.state, message: u.message, at: u.at })),
+      });
       return {
+        slug: config.slug,
         title: config.title,
+        logo: config.logo,
+        groups: config.groups.some((g) => g.name) ? config.groups : [],
         description: config.description,
         announcement: config.announcement,
         overall: { status: down.length || offline.length ? "degraded" : "operational", down, offline },
         monitors: ms,
         agents: as,
         maintenance: windows,
+        incidents: { open: incidents.filter((x) => x.state !== "resolved").map(shown), resolved: incidents.filter((x) => x.state === "resolved").map(shown) },
         generatedAt: now,
       };
     },
