@@ -1,5 +1,7 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
 import { Route, Switch } from "wouter";
+import { siteConfig } from "./state/config";
 import { ErrorBoundary } from "./components/ErrorBoundary";
 import { RequireAdmin, RequireAuth } from "./components/guards";
 import { Layout } from "./components/Layout";
@@ -26,6 +28,9 @@ const UserCreate = lazy(() => import("./pages/users/UserCreate"));
 const UserEdit = lazy(() => import("./pages/users/UserEdit"));
 const Profile = lazy(() => import("./pages/profile/Profile"));
 const Nodes = lazy(() => import("./pages/nodes/Nodes"));
+const IncidentList = lazy(() => import("./pages/incidents/IncidentList"));
+const IncidentCreate = lazy(() => import("./pages/incidents/IncidentCreate"));
+const IncidentDetail = lazy(() => import("./pages/incidents/IncidentDetail"));
 const MaintenanceList = lazy(() => import("./pages/maintenance/MaintenanceList"));
 const MaintenanceEditor = lazy(() => import("./pages/maintenance/MaintenanceEditor"));
 const NotFound = lazy(() => import("./pages/NotFound"));
@@ -55,6 +60,9 @@ const LAYOUT_ROUTES: [string, ComponentType][] = [
   ["/monitors/edit/:id", authed(MonitorEdit)],
   ["/monitors/:id", authed(MonitorDetail)],
   ["/notifications", authed(Notifications)],
+  ["/incidents", authed(IncidentList)],
+  ["/incidents/new", authed(IncidentCreate)],
+  ["/incidents/:id", authed(IncidentDetail)],
   ["/maintenance", authed(MaintenanceList)],
   ["/maintenance/create", authed(MaintenanceEditor)],
   ["/maintenance/edit/:id", authed(MaintenanceEditor)],
@@ -66,8 +74,20 @@ const LAYOUT_ROUTES: [string, ComponentType][] = [
 ];
 
 export function AppRoutes() {
+  useSignals();
+  // On a status page's custom domain, its root is that page.
+  const customDomainPage = siteConfig.value?.statusPage ?? null;
   return (
     <Switch>
+      {customDomainPage && (
+        <Route path="/">
+          <ErrorBoundary>
+            <Suspense fallback={<PageLoading />}>
+              <StatusPage slug={customDomainPage} />
+            </Suspense>
+          </ErrorBoundary>
+        </Route>
+      )}
       {/* The public status page is the one screen without navbar and footer. */}
       <Route path="/status">
         <ErrorBoundary>
@@ -76,16 +96,36 @@ export function AppRoutes() {
           </Suspense>
         </ErrorBoundary>
       </Route>
+      <Route path="/status/:slug">
+        {(params) =>
+          params.slug === "config" ? (
+            <LayoutRoutes />
+          ) : (
+            <ErrorBoundary>
+              <Suspense fallback={<PageLoading />}>
+                <StatusPage slug={params.slug} />
+              </Suspense>
+            </ErrorBoundary>
+          )
+        }
+      </Route>
       <Route>
-        <Layout>
-          <Switch>
-            {LAYOUT_ROUTES.map(([path, component]) => (
-              <Route key={path} path={path} component={component} />
-            ))}
-            <Route component={NotFound} />
-          </Switch>
-        </Layout>
+        <LayoutRoutes />
       </Route>
     </Switch>
+  );
+}
+
+/** Every screen inside the navbar and footer. */
+function LayoutRoutes() {
+  return (
+    <Layout>
+      <Switch>
+        {LAYOUT_ROUTES.map(([path, component]) => (
+          <Route key={path} path={path} component={component} />
+        ))}
+        <Route component={NotFound} />
+      </Switch>
+    </Layout>
   );
 }

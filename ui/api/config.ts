@@ -7,6 +7,8 @@ export interface SiteConfig {
   firstRun: boolean;
   /** Anyone may register right now: no account exists yet, or an admin opened registration. Else only with an invite. */
   registrationOpen: boolean;
+  /** This host name is a status page's custom domain: its slug (the page is shown at "/"). */
+  statusPage: string | null;
 }
 
 export const getConfig = () => api.get<SiteConfig>("/api/config");

@@ -17,6 +17,7 @@ export const NAV_LINKS: NavLinkItem[] = [
   { href: "/dashboard", label: "nav.dashboard", id: "dashboard" },
   { href: "/monitors", label: "nav.monitors", id: "monitors" },
   { href: "/agents", label: "nav.agents", id: "agents" },
+  { href: "/incidents", label: "nav.incidents", id: "incidents" },
   { href: "/maintenance", label: "nav.maintenance", id: "maintenance" },
   { href: "/status/config", label: "nav.statusPage", id: "status" },
   { href: "/notifications", label: "nav.notifications", id: "notifications" },

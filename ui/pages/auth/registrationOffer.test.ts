@@ -6,6 +6,7 @@ const config = (firstRun: boolean, registrationOpen: boolean): SiteConfig => ({
   version: "1.0.0",
   links: { blog: "", video: "", tempMail: "" },
   firstRun,
+  statusPage: null,
   registrationOpen,
 });
 

@@ -17,7 +17,7 @@ const BAR_COLOR: Record<BarLevel, string> = {
 };
 
 /** The texts of the bars, built once per language (a page may have tens of thousands of bars). */
-function useDayText() {
+function useDayText(incidents: ReadonlyMap<number, string>) {
   const { t, i18n } = useTranslation();
   return useMemo(() => {
     // The days are UTC days: show their date as such, not shifted into the reader's zone.
@@ -36,26 +36,32 @@ function useDayText() {
       /** The tooltip's lines. */
       lines: (d: StatusDay): string[] => {
         const inMaintenance = d.maintenance > 0 ? [t("statusPage.bar.maintenance", { count: d.maintenance })] : [];
-        if (d.availability === null) return [date(d.date), ...(inMaintenance.length ? inMaintenance : [noData])];
+        // The incidents of that day, by title.
+        const named = (d.incidents ?? []).flatMap((id) => (incidents.has(id) ? [t("statusPage.bar.incident", { title: incidents.get(id) })] : []));
+        if (d.availability === null) return [date(d.date), ...(inMaintenance.length ? inMaintenance : [noData]), ...named];
         const lines = [date(d.date), available(d.availability), t("statusPage.bar.checks", { count: d.checks }), ...inMaintenance];
         if (d.avgResponseTime !== null) lines.push(t("statusPage.bar.avg", { value: formatMs(d.avgResponseTime) }));
-        return lines;
+        return [...lines, ...named];
       },
     };
-  }, [t, i18n.language]);
+  }, [t, i18n.language, incidents]);
 }
 
 type DayText = ReturnType<typeof useDayText>;
 
-export function MonitorSection({ monitors, tip }: { monitors: StatusMonitor[]; tip: RefObject<DayTip | null> }) {
+const NO_INCIDENTS: ReadonlyMap<number, string> = new Map();
+
+export function MonitorSection({ monitors, tip, incidents = NO_INCIDENTS, heading = true }: { monitors: StatusMonitor[]; tip: RefObject<DayTip | null>; incidents?: ReadonlyMap<number, string>; heading?: boolean }) {
   const { t } = useTranslation();
-  const text = useDayText();
+  const text = useDayText(incidents);
   const headingId = useId();
   return (
-    <section data-testid="status-monitors" aria-labelledby={headingId}>
-      <h2 id={headingId} className="mb-3 text-lg font-semibold text-slate-900">
-        {t("statusPage.monitors")}
-      </h2>
+    <section data-testid="status-monitors" aria-labelledby={heading ? headingId : undefined} aria-label={heading ? undefined : t("statusPage.monitors")}>
+      {heading && (
+        <h2 id={headingId} className="mb-3 text-lg font-semibold text-slate-900">
+          {t("statusPage.monitors")}
+        </h2>
+      )}
       <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white shadow-sm">
         {monitors.map((m) => (
           <MonitorRow key={m.id} monitor={m} text={text} tip={tip} />

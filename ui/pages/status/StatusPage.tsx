@@ -12,11 +12,16 @@
 //   `status-uptime-{day|month|quarter}-{id}`, `status-bars-{id}`, `status-bar` (data-level), `status-spark-{id}`,
 //   `status-spark-empty-{id}`, `status-agents`, `status-agent-{id}`, `status-agent-status-{id}` (data-status),
 //   `status-agent-{cpu|memory|disk|load|uptime|last}-{id}`, `status-tooltip`, `status-updated`, `status-refresh-failed`.
-import { useCallback, useEffect, useRef, useState, type RefObject } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "wouter";
+import { Link, useParams } from "wouter";
 import { errorMessage } from "../../api/errors";
-import { getPublicStatus, STATUS_POLL_MS, type Announcement, type PublicStatusPage } from "../../api/status";
+import { fetchStatusPage, STATUS_POLL_MS, unlockStatusPage, type Announcement, type PublicStatusPage } from "../../api/status";
+import { Button } from "../../components/Button";
+import { TextInput } from "../../components/form";
+import { token } from "../../state/session";
+import { IncidentHistory, IncidentSection } from "./IncidentSection";
 import { usePolling } from "../../components/hooks";
 import { CheckIcon, LogoMark } from "../../components/icons";
 import { LanguageSwitch } from "../../components/LanguageSwitch";
@@ -30,29 +35,42 @@ import { firstNames } from "./model";
 type PageState =
   | { phase: "loading" }
   | { phase: "error"; message: string }
+  /** A password page without (a valid) unlock token, or a private page for a visitor not signed in. */
+  | { phase: "locked"; kind: "password" | "private" }
   | { phase: "loaded"; page: PublicStatusPage; /** The last refresh failed: the page shown is older. */ stale: boolean };
 
-export default function StatusPage() {
+/**
+ * /status (the default page), /status/{slug}, or — on a page's custom domain — "/" (`slug` given by the app shell).
+ */
+export default function StatusPage({ slug: forced }: { slug?: string }) {
   const { t, i18n } = useTranslation();
+  useSignals();
+  const params = useParams<{ slug?: string }>();
+  const slug = forced ?? params.slug ?? null;
   const [state, setState] = useState<PageState>({ phase: "loading" });
   const tip = useRef<DayTip>(null);
+  const session = token.value;
 
   // Depends on the i18n instance, not on `t`: a language switch re-renders, it does not refetch.
   const load = useCallback(async () => {
     try {
-      const { page } = await getPublicStatus();
-      setState({ phase: "loaded", page, stale: false });
+      const res = await fetchStatusPage(slug, session);
+      if (res.status === 401) return setState({ phase: "locked", kind: res.code === "STATUS_PAGE_PASSWORD" ? "password" : "private" });
+      if (res.status === 404) return setState({ phase: "error", message: i18n.t("statusPage.notFound") });
+      if (!res.page) throw new Error(String(res.status));
+      setState({ phase: "loaded", page: res.page, stale: false });
     } catch (err) {
       // Once something is shown, keep it (with a note) rather than blank the page during an outage.
       setState((s) => (s.phase === "loaded" ? { ...s, stale: true } : { phase: "error", message: errorMessage(err, i18n.t("errors.fetchFailed")) }));
     }
-  }, [i18n]);
+  }, [i18n, slug, session]);
 
   useEffect(() => {
+    setState({ phase: "loading" });
     void load();
   }, [load]);
   // Also after a failed first load: the page recovers by itself once the server answers again.
-  usePolling(load, STATUS_POLL_MS);
+  usePolling(load, STATUS_POLL_MS, state.phase !== "locked");
 
   const page = state.phase === "loaded" ? state.page : null;
   const title = page?.title || t("statusPage.title");
@@ -63,10 +81,14 @@ export default function StatusPage() {
   return (
     <div data-testid="status-page" className="relative min-h-screen bg-slate-50">
       <header className="mx-auto flex max-w-4xl items-center justify-between gap-3 px-4 py-5 sm:px-6">
-        <Link href="/" className="flex items-center gap-2" aria-label={t("nav.home")}>
-          <LogoMark className="size-8" />
-          <span className="text-lg font-semibold text-slate-900">{t("app.name")}</span>
-        </Link>
+        {page?.logo ? (
+          <img src={page.logo} alt="" data-testid="status-logo" className="h-9 max-w-48 object-contain" />
+        ) : (
+          <Link href="/" className="flex items-center gap-2" aria-label={t("nav.home")}>
+            <LogoMark className="size-8" />
+            <span className="text-lg font-semibold text-slate-900">{t("app.name")}</span>
+          </Link>
+        )}
         <LanguageSwitch />
       </header>
       <main className="mx-auto max-w-4xl space-y-6 px-4 pb-16 sm:px-6">
@@ -77,6 +99,7 @@ export default function StatusPage() {
             <LoadError data-testid="status-error" message={state.message} onRetry={() => void load()} className="rounded-xl border border-slate-200 bg-white" />
           </>
         )}
+        {state.phase === "locked" && <Locked kind={state.kind} slug={slug} onUnlocked={() => void load()} />}
         {page && <PageBody page={page} title={title} stale={state.phase === "loaded" && state.stale} tip={tip} />}
       </main>
       <DayTooltip ref={tip} />
@@ -84,10 +107,52 @@ export default function StatusPage() {
   );
 }
 
+/** A password page asks for its password; a private one sends the visitor to sign in. */
+function Locked({ kind, slug, onUnlocked }: { kind: "password" | "private"; slug: string | null; onUnlocked: () => void }) {
+  const { t } = useTranslation();
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  if (kind === "private" || !slug) {
+    return (
+      <div data-testid="status-private" className="rounded-xl border border-slate-200 bg-white px-6 py-14 text-center">
+        <p className="font-medium text-slate-800">{t("statusPage.private")}</p>
+        <Link href="/login" className="mt-3 inline-block text-sm font-medium text-indigo-600 hover:text-indigo-700">
+          {t("nav.login")}
+        </Link>
+      </div>
+    );
+  }
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError("");
+    const res = await unlockStatusPage(slug, password).catch(() => ({ ok: false, code: undefined }));
+    setBusy(false);
+    if (res.ok) onUnlocked();
+    else setError(t(res.code === "TOO_MANY_ATTEMPTS" ? "statusPage.unlock.tooMany" : "statusPage.unlock.wrong"));
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} data-testid="status-unlock" className="mx-auto max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-6">
+      <p className="font-medium text-slate-800">{t("statusPage.unlock.title")}</p>
+      <TextInput type="password" value={password} onChange={(e) => setPassword(e.target.value)} aria-label={t("statusPage.unlock.password")} placeholder={t("statusPage.unlock.password")} data-testid="status-unlock-password" />
+      {error && (
+        <p role="alert" className="text-sm text-red-600" data-testid="status-unlock-error">
+          {error}
+        </p>
+      )}
+      <Button type="submit" busy={busy} className="w-full" data-testid="status-unlock-submit">
+        {t("statusPage.unlock.submit")}
+      </Button>
+    </form>
+  );
+}
+
 function PageBody({ page, title, stale, tip }: { page: PublicStatusPage; title: string; stale: boolean; tip: RefObject<DayTip | null> }) {
   const { t } = useTranslation();
   const format = useFormatDateTime();
   const empty = page.monitors.length === 0 && page.agents.length === 0;
+  const incidentTitles = useIncidentTitles(page);
   return (
     <>
       <div>
@@ -109,9 +174,17 @@ function PageBody({ page, title, stale, tip }: { page: PublicStatusPage; title: 
       ) : (
         <>
           <OverallBanner overall={page.overall} />
+          {page.incidents.open.length > 0 && <IncidentSection incidents={page.incidents.open} />}
           {page.maintenance.length > 0 && <MaintenanceSection windows={page.maintenance} />}
-          {page.monitors.length > 0 && <MonitorSection monitors={page.monitors} tip={tip} />}
-          {page.agents.length > 0 && <AgentSection agents={page.agents} />}
+          {page.groups.length > 0 ? (
+            <GroupedSections page={page} tip={tip} />
+          ) : (
+            <>
+              {page.monitors.length > 0 && <MonitorSection monitors={page.monitors} tip={tip} incidents={incidentTitles} />}
+              {page.agents.length > 0 && <AgentSection agents={page.agents} />}
+            </>
+          )}
+          {page.incidents.resolved.length > 0 && <IncidentHistory incidents={page.incidents.resolved} />}
         </>
       )}
       <div className="space-y-1 text-center text-xs text-slate-400">
@@ -122,6 +195,11 @@ function PageBody({ page, title, stale, tip }: { page: PublicStatusPage; title: 
         )}
         <p data-testid="status-updated" title={format.zoneOf(page.generatedAt)}>
           {t("statusPage.updated", { time: format(page.generatedAt) })}
+        </p>
+        <p className="space-x-3" data-testid="status-feeds">
+          <a href={`/api/status/pages/${page.slug}/feed.atom`} className="hover:text-slate-600">Atom</a>
+          <a href={`/api/status/pages/${page.slug}/feed.rss`} className="hover:text-slate-600">RSS</a>
+          <a href={`/api/status/pages/${page.slug}/summary.json`} className="hover:text-slate-600">JSON</a>
         </p>
       </div>
     </>
@@ -197,5 +275,35 @@ function OverallBanner({ overall }: { overall: PublicStatusPage["overall"] }) {
         </p>
       )}
     </div>
+  );
+}
+
+/** Incident titles by id, for the day bars' tooltips. */
+function useIncidentTitles(page: PublicStatusPage): Map<number, string> {
+  return useMemo(() => new Map([...page.incidents.open, ...page.incidents.resolved].map((x) => [x.id, x.title])), [page.incidents]);
+}
+
+/** A page with named groups: each group a section of its monitors and agents, in page order. */
+function GroupedSections({ page, tip }: { page: PublicStatusPage; tip: RefObject<DayTip | null> }) {
+  const { t } = useTranslation();
+  const incidentTitles = useIncidentTitles(page);
+  const monitors = new Map(page.monitors.map((m) => [m.id, m]));
+  const agents = new Map(page.agents.map((a) => [a.id, a]));
+  return (
+    <>
+      {page.groups.map((g, i) => {
+        const ms = g.items.flatMap((x) => (x.type === "monitor" && monitors.has(x.id) ? [monitors.get(x.id)!] : []));
+        const as = g.items.flatMap((x) => (x.type === "agent" && agents.has(x.id) ? [agents.get(x.id)!] : []));
+        return (
+          <div key={`${g.name}-${i}`} data-testid="status-group" className="space-y-4">
+            <h2 className="text-xl font-semibold text-slate-900" data-testid="status-group-name">
+              {g.name || t("statusPage.otherGroup")}
+            </h2>
+            {ms.length > 0 && <MonitorSection monitors={ms} tip={tip} incidents={incidentTitles} heading={false} />}
+            {as.length > 0 && <AgentSection agents={as} />}
+          </div>
+        );
+      })}
+    </>
   );
 }
