@@ -28,6 +28,8 @@ const UserCreate = lazy(() => import("./pages/users/UserCreate"));
 const UserEdit = lazy(() => import("./pages/users/UserEdit"));
 const Profile = lazy(() => import("./pages/profile/Profile"));
 const Nodes = lazy(() => import("./pages/nodes/Nodes"));
+const StatusPages = lazy(() => import("./pages/status/StatusPages"));
+const StatusPageEditor = lazy(() => import("./pages/status/StatusPageEditor"));
 const IncidentList = lazy(() => import("./pages/incidents/IncidentList"));
 const IncidentCreate = lazy(() => import("./pages/incidents/IncidentCreate"));
 const IncidentDetail = lazy(() => import("./pages/incidents/IncidentDetail"));
@@ -60,6 +62,9 @@ const LAYOUT_ROUTES: [string, ComponentType][] = [
   ["/monitors/edit/:id", authed(MonitorEdit)],
   ["/monitors/:id", authed(MonitorDetail)],
   ["/notifications", authed(Notifications)],
+  ["/status-pages", authed(StatusPages)],
+  ["/status-pages/new", authed(StatusPageEditor)],
+  ["/status-pages/:id", authed(StatusPageEditor)],
   ["/incidents", authed(IncidentList)],
   ["/incidents/new", authed(IncidentCreate)],
   ["/incidents/:id", authed(IncidentDetail)],

@@ -40,7 +40,8 @@ export async function fetchStatusPage(slug: string | null, session: string | nul
   if (session) headers.authorization = `Bearer ${session}`;
   const unlock = slug ? localStorage.getItem(unlockKey(slug)) : null;
   if (unlock) headers["x-status-token"] = unlock;
-  const res = await fetch(slug ? `/api/status/pages/${encodeURIComponent(slug)}` : "/api/status", { headers });
+  // no-cache: always asked again, answered 304 (cheap) when unchanged, so a reload right after a change shows it.
+  const res = await fetch(slug ? `/api/status/pages/${encodeURIComponent(slug)}` : "/api/status", { headers, cache: "no-cache" });
   const body = (await res.json().catch(() => ({}))) as { page?: PublicStatusPage; code?: string };
   return { status: res.status, page: body.page, code: body.code };
 }

@@ -40,6 +40,7 @@ import { PushCard } from "./detail/PushCard";
 import { ResponseChartCard } from "./detail/ResponseChart";
 import { TargetLine } from "./detail/TargetLine";
 import { MaintenancePanel } from "../maintenance/MaintenancePanel";
+import { OutageOffer } from "../incidents/OutageOffer";
 
 /** History bars slide with time: refreshed this often even without checks. */
 const HISTORY_POLL_MS = 60_000;
@@ -314,6 +315,8 @@ export default function MonitorDetail() {
           </Button>
         </div>
       </div>
+
+      <OutageOffer monitorId={monitor.id} down={status === "down"} />
 
       {checkResult && <CheckResultPanel result={checkResult} http={monitor.type === "http"} />}
 

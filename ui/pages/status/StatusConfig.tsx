@@ -26,7 +26,7 @@ import {
   type AnnouncementSeverity,
   type StatusPageConfig,
 } from "../../api/status";
-import { Button, buttonClass } from "../../components/Button";
+import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { useLoad } from "../../components/useLoad";
 import { Card, CardHeader, PageHeader } from "../../components/Card";
 import { CopyButton } from "../../components/CodeBlock";
@@ -70,7 +70,15 @@ export default function StatusConfig() {
 
   return (
     <div className="mx-auto max-w-5xl">
-      <PageHeader title={t("statusConfig.title")} description={t("statusConfig.subtitle")} />
+      <PageHeader
+        title={t("statusConfig.title")}
+        description={t("statusConfig.subtitle")}
+        actions={
+          <ButtonLink href="/status-pages" variant="secondary" data-testid="status-config-all-pages">
+            {t("statusPages.allPages")}
+          </ButtonLink>
+        }
+      />
       {state.phase === "loading" && (
         <Card>
           <LoadingMessage data-testid="status-config-loading">{t("statusConfig.loading")}</LoadingMessage>
