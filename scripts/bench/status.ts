@@ -20,6 +20,11 @@
 //   bun scripts/bench/status.ts [--monitors 100] [--agents 20] [--checking 1000] [--days 90] [--clients 200]
 //                               [--duration 30] [--baseline 30] [--warmup 10] [--reference 10] [--client-procs 1]
 //                               [--client socket|fetch] [--binary dist/vigil] [--keep]
+//                               [--pages 1] [--incidents 0] [--windows 0]
+//
+//   --pages      status pages in all (the extra ones list 5 of the page's monitors and an agent each)
+//   --incidents  open incidents on the crowd's page (each on a monitor of it, with three updates)
+//   --windows    maintenance windows in progress, each over one monitor of the crowd's page
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -50,6 +55,9 @@ const { values: args } = parseArgs({
     reference: { type: "string", default: "10" },
     client: { type: "string", default: "socket" },
     keep: { type: "boolean", default: false },
+    pages: { type: "string", default: "1" },
+    incidents: { type: "string", default: "0" },
+    windows: { type: "string", default: "0" },
   },
 });
 
@@ -72,6 +80,9 @@ const int = (name: keyof typeof args, min: number) => {
 const PAGE_MONITORS = int("monitors", 1);
 const AGENTS = int("agents", 0);
 const CHECKING = int("checking", 0);
+const PAGES = int("pages", 1);
+const INCIDENTS = int("incidents", 0);
+const WINDOWS = int("windows", 0);
 const DAYS = int("days", 1);
 const CLIENTS = int("clients", 1);
 const DURATION = int("duration", 1);
@@ -251,6 +262,21 @@ async function main() {
       token,
     );
     if (!saved.success) throw new Error(`status page config: ${saved.message}`);
+    // What else the instance holds: more pages, open incidents and maintenance in progress on the crowd's page.
+    for (let i = 2; i <= PAGES; i++) {
+      const items = [...Array.from({ length: 5 }, (_, k) => ({ type: "monitor", id: ((i * 5 + k) % PAGE_MONITORS) + 1 })), ...(AGENTS ? [{ type: "agent", id: (i % AGENTS) + 1 }] : [])];
+      const made = await call("POST", "/api/status-pages", { slug: `page-${i}`, title: `Page ${i}`, description: "", logo: null, customDomain: null, visibility: "public", announcement: null, groups: [{ name: "Services", items }] }, token);
+      if (!made.success) throw new Error(`status page ${i}: ${made.message}`);
+    }
+    for (let i = 0; i < INCIDENTS; i++) {
+      const made = await call("POST", "/api/incidents", { title: `Incident ${i + 1}`, impact: "major", monitorIds: [(i % PAGE_MONITORS) + 1], update: { state: "investigating", message: "Errors on checkout for some customers." } }, token);
+      if (!made.success) throw new Error(`incident ${i + 1}: ${made.message}`);
+      for (const state of ["identified", "monitoring"]) await call("POST", `/api/incidents/${made.incident.id}/updates`, { state, message: `Now ${state}: details follow.` }, token);
+    }
+    for (let i = 0; i < WINDOWS; i++) {
+      const made = await call("POST", "/api/maintenance/start", { title: `Window ${i + 1}`, monitorIds: [PAGE_MONITORS - i], minutes: 60 }, token);
+      if (!made.success) throw new Error(`maintenance window ${i + 1}: ${made.message}`);
+    }
 
     // The page's agents keep reporting every 10 s (spread evenly), so they stay online.
     reporting = true;
@@ -329,7 +355,8 @@ async function main() {
       `Status page benchmark: ${cpus().length} cores (${cpus()[0]?.model ?? "?"}), Bun ${Bun.version}; server: ${args.binary ?? "bun server/main.ts"}; ` +
         `${PAGE_MONITORS} monitors and ${AGENTS} agents on the page with ${DAYS} days of history; ${PAGE_MONITORS + CHECKING} monitors checking ` +
         `every minute (127.0.0.1); ${CLIENTS} keep-alive clients (${CLIENT === "fetch" ? "fetch" : "raw HTTP/1.1 sockets"}, browser headers, gzip accepted) ` +
-        `for ${DURATION} s in ${CLIENT_PROCS} process(es); the page is ${kib(plainPage.byteLength)} of JSON, ${kib(gzipBytes)} gzip\n`,
+        `for ${DURATION} s in ${CLIENT_PROCS} process(es); ${PAGES} status page(s), ${INCIDENTS} open incident(s) and ${WINDOWS} maintenance window(s) in progress on the crowd's page; ` +
+        `the page is ${kib(plainPage.byteLength)} of JSON, ${kib(gzipBytes)} gzip\n`,
     );
     console.log("| GET /api/status | requests/s | p50 | p99 | max | 200 | 304 | other / errors | MB/s on the wire |");
     console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
