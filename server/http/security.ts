@@ -7,8 +7,9 @@ const SECURITY_HEADERS = {
   "referrer-policy": "same-origin",
   "x-frame-options": "SAMEORIGIN",
   // sonner injects a <style> element, hence 'unsafe-inline' for styles only; scripts come from this origin alone.
+  // Images may also come over https: a status page's logo may be a link to the operator's own (an image runs nothing).
   "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; " +
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; " +
     "connect-src 'self'; frame-ancestors 'self'; base-uri 'self'; form-action 'self'",
 };
 

@@ -79,6 +79,7 @@ describe("status pages", () => {
       expect([res.status, res.body.code, typeof res.body.message]).toEqual([status, code, "string"]);
     }
     expect((await t.page({ slug: "logo", logo: "data:image/png;base64,iVBORw0KGgo=" })).status).toBe(201);
+    expect((await t.page({ slug: "linked-logo", logo: "https://cdn.example.com/logo.svg" })).body.page.logo).toBe("https://cdn.example.com/logo.svg");
     expect((await t.call("PUT", "/api/status-pages/999", { token: t.token, body: { slug: "zz", title: "", description: "", logo: null, customDomain: null, visibility: "public", announcement: null, groups: [] } })).status).toBe(404);
     expect((await t.call("GET", "/api/status-pages")).status).toBe(401);
   });

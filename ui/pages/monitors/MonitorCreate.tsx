@@ -6,7 +6,7 @@ import { createMonitor } from "../../api/monitors";
 import { ButtonLink } from "../../components/Button";
 import { PageHeader } from "../../components/Card";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
-import { emptyForm } from "./model";
+import { emptyForm } from "./formModel";
 import { MonitorForm } from "./MonitorForm";
 
 export default function MonitorCreate() {

@@ -9,7 +9,7 @@ import { BellIcon } from "../../components/icons";
 import { PageHeader } from "../../components/Card";
 import { PageLoading } from "../../components/PageLoading";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
-import { formFromMonitor } from "./model";
+import { formFromMonitor } from "./formModel";
 import { MonitorForm } from "./MonitorForm";
 
 export default function MonitorEdit() {

@@ -32,7 +32,7 @@ import {
   withType,
   type FormErrors,
   type MonitorFormValues,
-} from "./model";
+} from "./formModel";
 
 interface MonitorFormProps {
   initial: MonitorFormValues;

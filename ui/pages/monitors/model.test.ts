@@ -1,28 +1,19 @@
 import { describe, expect, test } from "bun:test";
 import type { MonitorCheckEvent, PublicMonitor } from "../../api/monitors";
+import { applyCheck, applyPush, displayStatus, formatAvailability, formatMs, parseStatusFilter, pushExamples, pushUrl, sortForTriage, tlsExpiry } from "./model";
 import {
   addTags,
-  applyCheck,
-  applyPush,
-  displayStatus,
   emptyForm,
-  withType,
   formFromMonitor,
-  formatAvailability,
-  formatMs,
   headerRow,
   isMonitorUrl,
-  parseStatusFilter,
-  pushExamples,
-  pushUrl,
   serverErrorField,
-  sortForTriage,
   splitTags,
-  tlsExpiry,
   toMonitorInput,
   validateMonitorForm,
+  withType,
   type MonitorFormValues,
-} from "./model";
+} from "./formModel";
 import { publicMonitor } from "./testing";
 
 const monitor = publicMonitor;
