@@ -141,6 +141,22 @@ test("small screens put the links in a dropdown", async ({ page, vigil }) => {
   await expect(page).toHaveURL(/\/monitors$/);
 });
 
+for (const locale of ["en-US", "zh-CN"]) {
+  test.describe(`the navbar (${locale})`, () => {
+    test.use({ locale });
+    test("from 1200 px every link sits in the bar without sideways scroll; at 1024 px they are in the menu", async ({ page, vigil }) => {
+      const admin = await vigil.register("alice");
+      await page.setViewportSize({ width: 1200, height: 700 });
+      await withSession(page, admin, "/dashboard");
+      for (const id of ["dashboard", "monitors", "agents", "incidents", "maintenance", "status", "notifications"]) await expect(page.getByTestId(`nav-link-${id}`)).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1200);
+      await page.setViewportSize({ width: 1024, height: 700 });
+      await expect(page.getByTestId("nav-menu-button")).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1024);
+    });
+  });
+}
+
 test("toasts sit bottom-right under a 'Notifications' label", async ({ page, vigil }) => {
   await vigil.register("alice");
   await page.goto("/login?lng=en-US");

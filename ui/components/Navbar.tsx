@@ -12,7 +12,8 @@ import { NAV_LINKS, isActivePath } from "./nav";
 import { UserMenu } from "./UserMenu";
 
 /** Tailwind's md breakpoint: at and above it the links sit in the bar, below it in the hamburger dropdown. */
-const DESKTOP = "(min-width: 768px)";
+// Seven links, the language switch and the user menu fit one row from here; narrower screens open them from a menu.
+const DESKTOP = "(min-width: 1200px)";
 
 function NavLinks({ vertical }: { vertical: boolean }) {
   useSignals();
