@@ -1,7 +1,7 @@
 // npm run bench:notifications — a notification storm, measured.
 //
-// 500 monitors (1-minute interval, no retries) check a local target, all on 127.0.0.1. One webhook channel and one
-// telegram channel point at local fakes; the telegram fake answers 429 with Retry-After for the first 20 s of each
+// 500 monitors (1-minute interval, no retries) check a local target, all on 127.0.0.1. One webhook channel, one
+// telegram channel and one SMTP channel point at local fakes (the SMTP one a real SMTP server, smtp-server); the telegram fake answers 429 with Retry-After for the first 20 s of each
 // storm, as Telegram does to a chatty bot. The target goes dark: every monitor goes down within a minute. The script
 // reports, per channel, the time from the first down verdict to the first message, how many messages carried the
 // storm, how many of the 500 events they named, retries, and the server's CPU. Then the target comes back: the same
@@ -12,6 +12,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
 import { openDatabase } from "../../server/db/open";
 import { apiClient, cpuSeconds, mb, rssBytes, startServer } from "./proc";
 
@@ -82,6 +84,23 @@ const telegramFake = Bun.serve({
   },
 });
 
+// The SMTP server: every mail, with the monitors its plain text names.
+const mails: Received[] = [];
+const smtpFake = new SMTPServer({
+  disabledCommands: ["STARTTLS", "AUTH"],
+  logger: false,
+  onData(stream, _session, done) {
+    const chunks: Buffer[] = [];
+    stream.on("data", (c: Buffer) => chunks.push(c));
+    stream.on("end", () => {
+      mails.push({ at: Date.now(), names: [...new Set(Buffer.concat(chunks).toString("utf8").match(NAME_RE) ?? [])] });
+      done();
+    });
+  },
+});
+await new Promise<void>((r) => smtpFake.listen(0, "127.0.0.1", () => r()));
+const smtpPort = (smtpFake.server.address() as AddressInfo).port;
+
 interface StormResult {
   channel: string;
   firstMs: number | null;
@@ -123,11 +142,14 @@ async function main() {
     const token = (await call("POST", "/api/auth/login", { username: "bench", password: PASSWORD })).token as string;
     const hook = (await call("POST", "/api/notifications/channels", { name: "webhook", type: "webhook", config: { url: `http://127.0.0.1:${webhookFake.port}/` } }, token)).channel.id;
     const tg = (await call("POST", "/api/notifications/channels", { name: "telegram", type: "telegram", config: { botToken: BOT, chatId: "-1001" } }, token)).channel.id;
+    const mail = (
+      await call("POST", "/api/notifications/channels", { name: "smtp", type: "smtp", config: { host: "127.0.0.1", port: smtpPort, security: "none", from: "vigil@example.com", to: ["ops@example.com"] } }, token)
+    ).channel.id;
     await call(
       "PUT",
       "/api/notifications/settings",
       {
-        monitor: { enabled: true, channelIds: [hook, tg], events: { down: true, recovery: true }, reminderMinutes: 0 },
+        monitor: { enabled: true, channelIds: [hook, tg, mail], events: { down: true, recovery: true }, reminderMinutes: 0 },
         agent: { enabled: false, channelIds: [], events: { offline: true, online: true, cpu: true, memory: true, disk: true }, thresholds: { cpu: 90, memory: 90, disk: 90 } },
         language: "en-US",
       },
@@ -149,6 +171,7 @@ async function main() {
     const storm = async (label: string, flip: () => void) => {
       const fromHook = webhook.length;
       const fromTg = telegram.length;
+      const fromMail = mails.length;
       const refusedBefore = telegram429;
       const attemptsBefore = (await deliveries()).reduce((a, d) => a + d.attempts, 0);
       const pid = server.proc.pid;
@@ -159,14 +182,15 @@ async function main() {
       limitedUntil = start + 20_000;
       flip();
       firstAnswerAt = 0;
-      process.stderr.write(`${label}: waiting for all ${N} events on both channels…\n`);
+      process.stderr.write(`${label}: waiting for all ${N} events on the three channels…\n`);
       const end = start + TIMEOUT_S * 1000;
       while (Date.now() < end) {
         await Bun.sleep(1000);
         peakRss = Math.max(peakRss, rssBytes(pid));
         const h = measure("webhook", webhook, fromHook, start);
         const t = measure("telegram", telegram, fromTg, start);
-        if (h.covered >= N && t.covered >= N) break;
+        const e = measure("smtp", mails, fromMail, start);
+        if (h.covered >= N && t.covered >= N && e.covered >= N) break;
       }
       const cpu = ((cpuSeconds(pid) - cpuA) / ((performance.now() - tA) / 1000)) * 100;
       const verdictAt = firstAnswerAt || start;
@@ -174,9 +198,9 @@ async function main() {
       const attempts = all.reduce((a, d) => a + d.attempts, 0) - attemptsBefore;
       return {
         label,
-        rows: [measure("webhook", webhook, fromHook, verdictAt), measure("telegram", telegram, fromTg, verdictAt)],
+        rows: [measure("webhook", webhook, fromHook, verdictAt), measure("telegram", telegram, fromTg, verdictAt), measure("smtp", mails, fromMail, verdictAt)],
         telegram429: telegram429 - refusedBefore,
-        retries: attempts - (webhook.length - fromHook) - (telegram.length - fromTg),
+        retries: attempts - (webhook.length - fromHook) - (telegram.length - fromTg) - (mails.length - fromMail),
         cpu,
         peakRss,
       };
@@ -187,7 +211,7 @@ async function main() {
     const up = await storm("recovery", () => (dark = false));
 
     console.log(
-      `Notification storm benchmark: ${N} monitors (1-minute interval, no retries), one webhook and one telegram channel on local fakes ` +
+      `Notification storm benchmark: ${N} monitors (1-minute interval, no retries), a webhook, a telegram and an SMTP channel on local fakes ` +
         `(telegram answers 429 + Retry-After for the first 20 s); ${cpus().length} cores, Bun ${Bun.version}; server: ${args.binary ?? "bun server/main.ts"}\n`,
     );
     console.log("| storm | channel | first message after the first verdict | messages | events named | last message | retries (all channels) | 429s | server CPU | peak RSS |");
@@ -205,6 +229,7 @@ async function main() {
     target.stop(true);
     webhookFake.stop(true);
     telegramFake.stop(true);
+    await new Promise<void>((r) => smtpFake.close(() => r()));
     if (!args.keep) rmSync(dir, { recursive: true, force: true });
   }
 }

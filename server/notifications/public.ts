@@ -1,7 +1,22 @@
 // The wire types of the notifications API (the UI imports them through ui/api/notifications.ts, never writes them
 // again). Routes: server/notifications/routes.ts; README "Notifications".
 
-export const CHANNEL_TYPES = ["resend", "slack", "telegram", "webhook", "dingtalk", "wecom", "feishu"] as const;
+export const CHANNEL_TYPES = [
+  "resend",
+  "slack",
+  "telegram",
+  "webhook",
+  "dingtalk",
+  "wecom",
+  "feishu",
+  "smtp",
+  "discord",
+  "teams",
+  "googlechat",
+  "mattermost",
+  "rocketchat",
+  "matrix",
+] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
 /**
@@ -28,6 +43,38 @@ export interface ChannelConfigs {
   wecom: { url: string };
   /** Feishu / Lark custom bot (…/open-apis/bot/v2/hook/…), optional signing secret. */
   feishu: { url: string; secret?: string };
+  /**
+   * Your own mail server. `security`: "none" (plain, may upgrade opportunistically), "starttls" (must upgrade) or
+   * "tls" (implicit TLS, usually port 465). `username`/`password` optional (no AUTH without them). `ignoreTls`: accept
+   * invalid certificates. An HTML and a plain-text part.
+   */
+  smtp: { host: string; port: number; security: "none" | "starttls" | "tls"; username?: string; password?: string; from: string; to: string[]; ignoreTls?: boolean };
+  /** Discord webhook (…/api/webhooks/{id}/{token}): an embed. */
+  discord: { url: string };
+  /** Microsoft Teams through a Workflows (Power Automate) "post to a channel when a webhook request is received" URL: an Adaptive Card. */
+  teams: { url: string };
+  /** Google Chat space webhook (…/v1/spaces/{space}/messages?key=…&token=…): a card. */
+  googlechat: { url: string };
+  /** Mattermost incoming webhook (…/hooks/{key}). */
+  mattermost: { url: string };
+  /** Rocket.Chat incoming webhook (…/hooks/{id}/{token}). */
+  rocketchat: { url: string };
+  /** Matrix client-server API: the homeserver's URL, an access token, and a room id (!room:server). */
+  matrix: { homeserver: string; accessToken: string; roomId: string };
+  /** ntfy: a server (https://ntfy.sh or your own) and a topic; optional access token or user/password, priority 1-5, tags. */
+  ntfy: { server: string; topic: string; token?: string; username?: string; password?: string; priority?: number; tags?: string[] };
+  /** Gotify: the server's URL and an application token; priority 0-10. */
+  gotify: { server: string; token: string; priority?: number };
+  /** Pushover: user (or group) key and application token; priority -2…2, optional sound. */
+  pushover: { userKey: string; appToken: string; priority?: number; sound?: string };
+  /** Bark (iOS): a server (https://api.day.app or your own) and a device key; optional group and level. */
+  bark: { server: string; deviceKey: string; group?: string; level?: "active" | "timeSensitive" | "passive" | "critical" };
+  /** ServerChan (Server酱): a SendKey — SCT… for Turbo (sctapi.ftqq.com), sctp{uid}t… for SC3 ({uid}.push.ft07.com). */
+  serverchan: { sendKey: string };
+  /** PushPlus (推送加): a token, optional topic (group push). */
+  pushplus: { token: string; topic?: string };
+  /** PagerDuty Events API v2: a routing (integration) key; down/offline trigger, recovery resolves (same dedup key). */
+  pagerduty: { routingKey: string };
 }
 
 export type ChannelConfig = ChannelConfigs[ChannelType];

@@ -2,7 +2,7 @@
 import type { Db } from "../db/database";
 import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
-import { ALLOW_PRIVATE, guardedFetch, type TargetPolicy } from "../net/targets";
+import { ALLOW_PRIVATE, guardedFetch, hostProblem, type TargetPolicy } from "../net/targets";
 import { createOutbox } from "./outbox";
 import type { SendContext } from "./providers/provider";
 import { createRules, type Decides, type RulesOptions } from "./rules";
@@ -40,6 +40,7 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     fetch: guardedFetch(targets, send.fetch ?? fetch),
     timeoutMs: send.timeoutMs ?? SEND_TIMEOUT_MS,
     endpoints: send.endpoints ?? { telegram: "https://api.telegram.org", resend: "https://api.resend.com" },
+    hostProblem: send.hostProblem ?? ((host) => hostProblem(host, targets)),
     now: send.now ?? now,
   };
   const outbox = createOutbox({ db, store, ctx, log, now, node });

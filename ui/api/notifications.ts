@@ -8,13 +8,14 @@ import type {
   PublicChannel,
   TargetSettingsReply,
 } from "../../server/notifications/public";
+import { CHANNEL_TYPES } from "../../server/notifications/public";
 import { api } from "./client";
 
 // The wire types are the server's: the UI imports them from here, never writes them again.
 export type * from "../../server/notifications/public";
 
-/** The channel types in the order the form offers them (the server's CHANNEL_TYPES; a test keeps them equal). */
-export const CHANNEL_TYPE_LIST: readonly ChannelType[] = ["resend", "slack", "telegram", "webhook", "dingtalk", "wecom", "feishu"];
+/** The channel types in the order the form offers them: the server's. */
+export const CHANNEL_TYPE_LIST: readonly ChannelType[] = CHANNEL_TYPES;
 
 /** How many log lines a channel's delivery log shows. */
 export const DELIVERY_LOG_LIMIT = 20;

@@ -12,7 +12,22 @@ test("one provider per channel type, each under its own type", () => {
 
 test("documented rate limits and secret fields", () => {
   const limits = Object.fromEntries(CHANNEL_TYPES.map((type) => [type, PROVIDERS[type].perMinute]));
-  expect(limits).toEqual({ resend: 120, slack: 60, telegram: 20, webhook: 60, dingtalk: 20, wecom: 20, feishu: 100 });
+  expect(limits).toEqual({
+    resend: 120,
+    slack: 60,
+    telegram: 20,
+    webhook: 60,
+    dingtalk: 20,
+    wecom: 20,
+    feishu: 100,
+    smtp: 30,
+    discord: 30,
+    teams: 60,
+    googlechat: 60,
+    mattermost: 60,
+    rocketchat: 60,
+    matrix: 12,
+  });
   const secrets = Object.fromEntries(CHANNEL_TYPES.map((type) => [type, PROVIDERS[type].secretFields]));
   expect(secrets).toEqual({
     resend: ["apiKey"],
@@ -22,6 +37,13 @@ test("documented rate limits and secret fields", () => {
     dingtalk: ["url", "secret"],
     wecom: ["url"],
     feishu: ["url", "secret"],
+    smtp: ["password"],
+    discord: ["url"],
+    teams: ["url"],
+    googlechat: ["url"],
+    mattermost: ["url"],
+    rocketchat: ["url"],
+    matrix: ["accessToken"],
   });
 });
 

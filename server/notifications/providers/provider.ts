@@ -22,8 +22,16 @@ export interface SendContext {
   fetch: typeof fetch;
   /** Per request; the provider passes `AbortSignal.timeout(timeoutMs)`. */
   timeoutMs: number;
-  /** Base URLs of the fixed API hosts (configurable: `--telegram-api`, `--resend-api`). */
-  endpoints: { telegram: string; resend: string };
+  /**
+   * Base URLs of the fixed API hosts (configurable: `--telegram-api`, `--resend-api`); the other fixed-host providers
+   * (pushover, serverchan, pushplus, pagerduty) read theirs here when set (tests point them at local fakes).
+   */
+  endpoints: { telegram: string; resend: string } & Partial<Record<string, string>>;
+  /**
+   * Why a host may not be reached (the --block-private-targets policy), or null: for providers that do not go through
+   * `fetch` (SMTP). Absent: any host.
+   */
+  hostProblem?: (host: string) => Promise<string | null>;
   /** Unix ms; for signatures (DingTalk, Feishu, webhook timestamps). */
   now(): number;
 }

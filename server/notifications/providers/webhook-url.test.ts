@@ -8,6 +8,12 @@ test("each provider's own URL fits its shape, and so does the example the form s
     ["wecom", "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=693a91f6-7xxx"],
     ["feishu", "https://open.feishu.cn/open-apis/bot/v2/hook/0123-abcd"],
     ["feishu", "https://open.larksuite.com/open-apis/bot/v2/hook/0123-abcd"],
+    ["discord", "https://discord.com/api/webhooks/1234567890/AbCdEf-123"],
+    ["teams", "https://prod-12.westeurope.logic.azure.com:443/workflows/abc123/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers&sv=1.0&sig=XyZ"],
+    ["teams", "https://default0a.12.environment.api.powerplatform.com:443/powerautomate/automations/direct/workflows/abc/triggers/manual/paths/invoke?api-version=1&sig=XyZ"],
+    ["googlechat", "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=AIza&token=abc"],
+    ["mattermost", "https://mm.example.com/hooks/xyz123"],
+    ["rocketchat", "https://rocket.example.com/hooks/abc/def"],
   ];
   for (const [type, url] of own) expect([type, fitsUrlShape(type, url)]).toEqual([type, true]);
   for (const [type, shape] of Object.entries(URL_SHAPES)) expect([type, fitsUrlShape(type, shape.example)]).toEqual([type, true]);

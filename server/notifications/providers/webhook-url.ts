@@ -37,6 +37,11 @@ export const URL_SHAPES = {
   dingtalk: { path: /\/robot\/send\/?$/, query: "access_token", example: "https://oapi.dingtalk.com/robot/send?access_token=…", provider: "DingTalk" },
   wecom: { path: /\/cgi-bin\/webhook\/send\/?$/, query: "key", example: "https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=…", provider: "WeCom" },
   feishu: { path: /\/bot\/v2\/hook\/[^/]+\/?$/, example: "https://open.feishu.cn/open-apis/bot/v2/hook/…", provider: "Feishu / Lark" },
+  discord: { path: /\/api\/webhooks\/[^/]+\/[^/]+\/?$/, example: "https://discord.com/api/webhooks/{id}/{token}", provider: "Discord" },
+  teams: { path: /\/workflows\/[^/]+\/triggers\/[^/]+\/paths\/invoke\/?$/, query: "sig", example: "https://prod-00.westus.logic.azure.com/workflows/…/triggers/manual/paths/invoke?api-version=…&sig=…", provider: "Microsoft Teams (Workflows)" },
+  googlechat: { path: /\/v1\/spaces\/[^/]+\/messages\/?$/, query: "key", example: "https://chat.googleapis.com/v1/spaces/…/messages?key=…&token=…", provider: "Google Chat" },
+  mattermost: { path: /\/hooks\/[^/]+\/?$/, example: "https://mattermost.example.com/hooks/…", provider: "Mattermost" },
+  rocketchat: { path: /\/hooks\/[^/]+\/[^/]+\/?$/, example: "https://rocket.example.com/hooks/{id}/{token}", provider: "Rocket.Chat" },
 } as const satisfies Record<string, UrlShape>;
 
 export type ShapedType = keyof typeof URL_SHAPES;

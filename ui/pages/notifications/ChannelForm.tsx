@@ -197,6 +197,34 @@ function ConfigInput({
   const help = t(`notifications.channelForm.help.${values.type}.${spec.name}` as never, { defaultValue: "" }) as string;
   const keptHint = kept ? t(spec.required ? "notifications.channelForm.secretKept" : "notifications.channelForm.secretKeptOptional") : "";
   const hint = [keptHint, help].filter(Boolean).join(" ");
+  if (spec.input === "checkbox") {
+    return (
+      <Toggle
+        name={spec.name}
+        label={t(`notifications.channelForm.fields.${spec.name}`)}
+        hint={help || undefined}
+        checked={values.fields[spec.name] === "true"}
+        onChange={(on) => onChange(on ? "true" : "")}
+        data-testid={`channel-field-${spec.name}`}
+      />
+    );
+  }
+  if (spec.input === "select") {
+    return (
+      <Field label={t(`notifications.channelForm.fields.${spec.name}`)} optionalLabel={spec.required ? undefined : t("common.optional")} hint={help || undefined} error={error} errorTestId={`channel-error-${spec.name}`}>
+        {(id) => (
+          <SelectInput id={id} name={spec.name} value={values.fields[spec.name] || (spec.required ? spec.options?.[0] : "")} onChange={(e) => onChange(e.target.value)} data-testid={`channel-field-${spec.name}`}>
+            {!spec.required && <option value="">{t("common.dash")}</option>}
+            {spec.options?.map((o) => (
+              <option key={o} value={o}>
+                {t(`notifications.channelForm.options.${spec.name}.${o}` as never)}
+              </option>
+            ))}
+          </SelectInput>
+        )}
+      </Field>
+    );
+  }
   return (
     <Field
       label={t(`notifications.channelForm.fields.${spec.name}`)}
@@ -210,7 +238,7 @@ function ConfigInput({
           id={id}
           name={spec.name}
           type="text"
-          inputMode={spec.input === "url" ? "url" : spec.input === "email-list" ? "email" : undefined}
+          inputMode={spec.input === "url" ? "url" : spec.input === "email-list" ? "email" : spec.input === "number" ? "numeric" : undefined}
           autoComplete="off"
           spellCheck={false}
           autoCapitalize="off"

@@ -3,7 +3,38 @@
 import type { ChannelInput, ChannelType, PublicChannel } from "../../api/notifications";
 import { fitsUrlShape, isWebhookUrl, URL_SHAPES } from "../../../server/notifications/providers/webhook-url";
 
-export type ConfigField = "apiKey" | "from" | "to" | "url" | "botToken" | "chatId" | "secret";
+export const CONFIG_FIELDS = [
+  "apiKey",
+  "from",
+  "to",
+  "url",
+  "botToken",
+  "chatId",
+  "secret",
+  "host",
+  "port",
+  "security",
+  "username",
+  "password",
+  "ignoreTls",
+  "homeserver",
+  "accessToken",
+  "roomId",
+  "server",
+  "topic",
+  "token",
+  "priority",
+  "tags",
+  "userKey",
+  "appToken",
+  "sound",
+  "deviceKey",
+  "group",
+  "level",
+  "sendKey",
+  "routingKey",
+] as const;
+export type ConfigField = (typeof CONFIG_FIELDS)[number];
 /** The form's field names: the name plus the config fields. */
 export type FormField = "name" | ConfigField;
 
@@ -13,11 +44,13 @@ export interface FieldSpec {
   required: boolean;
   /** Returned masked by the server; the masked value sent back unchanged keeps the stored one. */
   secret: boolean;
-  /** Input type and autocomplete hints. */
-  input: "text" | "url" | "email-list" | "secret";
+  /** Input type and autocomplete hints; "list" is comma-separated words, "checkbox" is "true" or "". */
+  input: "text" | "url" | "email-list" | "secret" | "number" | "select" | "checkbox" | "list";
+  /** A select's values (their labels are i18n keys `notifications.channelForm.options.<field>.<value>`). */
+  options?: readonly string[];
 }
 
-const f = (name: ConfigField, required: boolean, secret: boolean, input: FieldSpec["input"]): FieldSpec => ({ name, required, secret, input });
+const f = (name: ConfigField, required: boolean, secret: boolean, input: FieldSpec["input"], options?: readonly string[]): FieldSpec => ({ name, required, secret, input, ...(options ? { options } : {}) });
 
 /** Each type's fields, in form order; `secret` mirrors the providers' `secretFields` (server/notifications/providers). */
 export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
@@ -28,6 +61,22 @@ export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
   dingtalk: [f("url", true, true, "url"), f("secret", false, true, "secret")],
   wecom: [f("url", true, true, "url")],
   feishu: [f("url", true, true, "url"), f("secret", false, true, "secret")],
+  smtp: [
+    f("host", true, false, "text"),
+    f("security", true, false, "select", ["starttls", "tls", "none"]),
+    f("port", false, false, "number"),
+    f("username", false, false, "text"),
+    f("password", false, true, "secret"),
+    f("from", true, false, "text"),
+    f("to", true, false, "email-list"),
+    f("ignoreTls", false, false, "checkbox"),
+  ],
+  discord: [f("url", true, true, "url")],
+  teams: [f("url", true, true, "url")],
+  googlechat: [f("url", true, true, "url")],
+  mattermost: [f("url", true, true, "url")],
+  rocketchat: [f("url", true, true, "url")],
+  matrix: [f("homeserver", true, false, "url"), f("accessToken", true, true, "secret"), f("roomId", true, false, "text")],
 };
 
 /** Example values for the placeholders: addresses and URL shapes, the same in every language. */
@@ -39,6 +88,13 @@ export const PLACEHOLDERS: Partial<Record<ChannelType, Partial<Record<ConfigFiel
   dingtalk: { url: URL_SHAPES.dingtalk.example, secret: "SEC…" },
   wecom: { url: URL_SHAPES.wecom.example },
   feishu: { url: URL_SHAPES.feishu.example },
+  smtp: { host: "smtp.example.com", port: "587", username: "alerts@example.com", from: "Vigil <alerts@example.com>", to: "ops@example.com, oncall@example.com" },
+  discord: { url: URL_SHAPES.discord.example },
+  teams: { url: URL_SHAPES.teams.example },
+  googlechat: { url: URL_SHAPES.googlechat.example },
+  mattermost: { url: URL_SHAPES.mattermost.example },
+  rocketchat: { url: URL_SHAPES.rocketchat.example },
+  matrix: { homeserver: "https://matrix.example.org", roomId: "!abc123:example.org" },
 };
 
 export type FieldValues = Record<ConfigField, string>;
@@ -50,7 +106,7 @@ export interface ChannelFormValues {
   fields: FieldValues;
 }
 
-export const emptyFields = (): FieldValues => ({ apiKey: "", from: "", to: "", url: "", botToken: "", chatId: "", secret: "" });
+export const emptyFields = (): FieldValues => Object.fromEntries(CONFIG_FIELDS.map((name) => [name, ""])) as FieldValues;
 
 export function emptyChannelForm(type: ChannelType = "telegram"): ChannelFormValues {
   return { name: "", type, enabled: true, fields: emptyFields() };
@@ -62,6 +118,8 @@ export function fieldsFromConfig(config: Record<string, unknown>): FieldValues {
   for (const key of Object.keys(out) as ConfigField[]) {
     const value = config[key];
     if (typeof value === "string") out[key] = value;
+    else if (typeof value === "number") out[key] = String(value);
+    else if (typeof value === "boolean") out[key] = value ? "true" : "";
     else if (Array.isArray(value)) out[key] = value.filter((v): v is string => typeof v === "string").join(", ");
   }
   return out;
@@ -142,6 +200,12 @@ function checkField(spec: FieldSpec, value: string, type: ChannelType): string |
       return CHAT_ID.test(value) ? null : "chatIdInvalid";
     case "secret":
       return null;
+    default:
+      // The other types' fields: present when required; the server checks the rest (its message shows on save).
+      if (spec.required && !value) return "fieldRequired";
+      if (spec.input === "number" && value && !/^-?\d+$/.test(value)) return "numberInvalid";
+      if (spec.input === "url" && value && !isWebhookUrl(value)) return "urlInvalid";
+      return null;
   }
 }
 
@@ -161,6 +225,10 @@ export function toChannelInput(v: ChannelFormValues, mode: "create" | "edit"): C
   for (const spec of CHANNEL_FIELDS[v.type]) {
     const value = v.fields[spec.name].trim();
     if (spec.name === "to") config.to = splitRecipients(value);
+    else if (spec.input === "checkbox") config[spec.name] = value === "true";
+    else if (spec.input === "number") {
+      if (value) config[spec.name] = Number(value);
+    } else if (spec.input === "list") config[spec.name] = value.split(/[\s,]+/).filter(Boolean);
     else if (value || spec.required || mode === "edit") config[spec.name] = value;
   }
   return { name: v.name.trim(), type: v.type, enabled: v.enabled, config };
@@ -204,6 +272,19 @@ export function fieldOfErrorCode(code: string | undefined): FormField | null {
     case "WEBHOOK_URL_INVALID":
     case "WEBHOOK_URL_SHAPE":
       return "url";
+    case "SMTP_HOST_REQUIRED":
+    case "SMTP_HOST_INVALID":
+      return "host";
+    case "SMTP_PORT_INVALID":
+      return "port";
+    case "SMTP_USERNAME_REQUIRED":
+      return "username";
+    case "MATRIX_HOMESERVER_INVALID":
+      return "homeserver";
+    case "MATRIX_TOKEN_REQUIRED":
+      return "accessToken";
+    case "MATRIX_ROOM_INVALID":
+      return "roomId";
     default:
       return null;
   }
