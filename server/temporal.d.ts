@@ -12,30 +12,12 @@ declare namespace Temporal {
     readonly day: number;
     readonly hour: number;
     readonly minute: number;
-    toPlainDate(): PlainDate;
-    toPlainDateTime(): PlainDateTime;
-    toString(): string;
-  }
-  class PlainDate {
-    static from(item: string | { year: number; month: number; day: number }): PlainDate;
-    readonly year: number;
-    readonly month: number;
-    readonly day: number;
-    /** ISO: 1 = Monday … 7 = Sunday. */
-    readonly dayOfWeek: number;
-    readonly daysInMonth: number;
-    add(duration: { days?: number; months?: number }): PlainDate;
-    toPlainDateTime(time: { hour: number; minute: number }): PlainDateTime;
+    /** "2026-03-29T03:00:00+02:00[Europe/Berlin]" */
     toString(): string;
   }
   class PlainDateTime {
     static from(item: string | { year: number; month: number; day: number; hour?: number; minute?: number }): PlainDateTime;
-    readonly year: number;
-    readonly month: number;
-    readonly day: number;
-    readonly hour: number;
-    readonly minute: number;
+    /** "compatible": a skipped time moves forward by the gap, a repeated one is the earlier. */
     toZonedDateTime(timeZone: string, options?: { disambiguation?: "compatible" | "earlier" | "later" | "reject" }): ZonedDateTime;
-    toString(): string;
   }
 }

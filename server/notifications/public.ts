@@ -16,6 +16,13 @@ export const CHANNEL_TYPES = [
   "mattermost",
   "rocketchat",
   "matrix",
+  "ntfy",
+  "gotify",
+  "pushover",
+  "bark",
+  "serverchan",
+  "pushplus",
+  "pagerduty",
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 

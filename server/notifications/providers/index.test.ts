@@ -27,6 +27,13 @@ test("documented rate limits and secret fields", () => {
     mattermost: 60,
     rocketchat: 60,
     matrix: 12,
+    ntfy: 60,
+    gotify: 60,
+    pushover: 60,
+    bark: 60,
+    serverchan: 5,
+    pushplus: 10,
+    pagerduty: 120,
   });
   const secrets = Object.fromEntries(CHANNEL_TYPES.map((type) => [type, PROVIDERS[type].secretFields]));
   expect(secrets).toEqual({
@@ -44,6 +51,13 @@ test("documented rate limits and secret fields", () => {
     mattermost: ["url"],
     rocketchat: ["url"],
     matrix: ["accessToken"],
+    ntfy: ["token", "password"],
+    gotify: ["token"],
+    pushover: ["userKey", "appToken"],
+    bark: ["deviceKey"],
+    serverchan: ["sendKey"],
+    pushplus: ["token"],
+    pagerduty: ["routingKey"],
   });
 });
 

@@ -1,14 +1,21 @@
 // Every channel type's provider, by type.
 import type { ChannelType } from "../public";
+import { bark } from "./bark";
 import { dingtalk } from "./dingtalk";
 import { discord } from "./discord";
 import { feishu } from "./feishu";
 import { googlechat } from "./googlechat";
+import { gotify } from "./gotify";
 import { matrix } from "./matrix";
 import { mattermost } from "./mattermost";
+import { ntfy } from "./ntfy";
+import { pagerduty } from "./pagerduty";
 import type { Provider } from "./provider";
+import { pushover } from "./pushover";
+import { pushplus } from "./pushplus";
 import { resend } from "./resend";
 import { rocketchat } from "./rocketchat";
+import { serverchan } from "./serverchan";
 import { slack } from "./slack";
 import { smtp } from "./smtp";
 import { teams } from "./teams";
@@ -31,6 +38,13 @@ export const PROVIDERS: { [T in ChannelType]: Provider<T> } = {
   mattermost,
   rocketchat,
   matrix,
+  ntfy,
+  gotify,
+  pushover,
+  bark,
+  serverchan,
+  pushplus,
+  pagerduty,
 };
 
 export function providerFor(type: ChannelType): Provider {

@@ -77,6 +77,13 @@ export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
   mattermost: [f("url", true, true, "url")],
   rocketchat: [f("url", true, true, "url")],
   matrix: [f("homeserver", true, false, "url"), f("accessToken", true, true, "secret"), f("roomId", true, false, "text")],
+  pagerduty: [f("routingKey", true, true, "secret")],
+  pushplus: [f("token", true, true, "secret"), f("topic", false, false, "text")],
+  serverchan: [f("sendKey", true, true, "secret")],
+  bark: [f("server", true, false, "url"), f("deviceKey", true, true, "secret"), f("group", false, false, "text"), f("level", false, false, "select", ["active", "timeSensitive", "passive", "critical"])],
+  pushover: [f("userKey", true, true, "secret"), f("appToken", true, true, "secret"), f("priority", false, false, "number"), f("sound", false, false, "text")],
+  gotify: [f("server", true, false, "url"), f("token", true, true, "secret"), f("priority", false, false, "number")],
+  ntfy: [f("server", true, false, "url"), f("topic", true, false, "text"), f("token", false, true, "secret"), f("username", false, false, "text"), f("password", false, true, "secret"), f("priority", false, false, "number"), f("tags", false, false, "list")],
 };
 
 /** Example values for the placeholders: addresses and URL shapes, the same in every language. */
@@ -95,6 +102,10 @@ export const PLACEHOLDERS: Partial<Record<ChannelType, Partial<Record<ConfigFiel
   mattermost: { url: URL_SHAPES.mattermost.example },
   rocketchat: { url: URL_SHAPES.rocketchat.example },
   matrix: { homeserver: "https://matrix.example.org", roomId: "!abc123:example.org" },
+  serverchan: { sendKey: "SCT… / sctp…t…" },
+  bark: { server: "https://api.day.app" },
+  gotify: { server: "https://gotify.example.com" },
+  ntfy: { server: "https://ntfy.sh", topic: "vigil-alerts", tags: "server, vigil" },
 };
 
 export type FieldValues = Record<ConfigField, string>;
@@ -285,6 +296,25 @@ export function fieldOfErrorCode(code: string | undefined): FormField | null {
       return "accessToken";
     case "MATRIX_ROOM_INVALID":
       return "roomId";
+    case "NTFY_SERVER_INVALID":
+    case "GOTIFY_SERVER_INVALID":
+    case "BARK_SERVER_INVALID":
+      return "server";
+    case "NTFY_TOPIC_INVALID":
+      return "topic";
+    case "GOTIFY_TOKEN_REQUIRED":
+    case "PUSHPLUS_TOKEN_INVALID":
+      return "token";
+    case "PUSHOVER_USER_INVALID":
+      return "userKey";
+    case "PUSHOVER_TOKEN_INVALID":
+      return "appToken";
+    case "BARK_KEY_REQUIRED":
+      return "deviceKey";
+    case "SERVERCHAN_KEY_INVALID":
+      return "sendKey";
+    case "PAGERDUTY_KEY_INVALID":
+      return "routingKey";
     default:
       return null;
   }

@@ -1,0 +1,72 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, withSession } from "./fixtures";
+import { test } from "./helpers";
+import { LANGUAGES, tr, toast } from "./i18n";
+
+// Every channel type added with SMTP shows its own form in both languages (its fields, named and required as the
+// server wants them); an ntfy channel made through it sends a test to a local ntfy fake.
+
+const FIELDS: Record<string, string[]> = {
+  discord: ["url"],
+  teams: ["url"],
+  googlechat: ["url"],
+  mattermost: ["url"],
+  rocketchat: ["url"],
+  matrix: ["homeserver", "accessToken", "roomId"],
+  ntfy: ["server", "topic", "token", "username", "password", "priority", "tags"],
+  gotify: ["server", "token", "priority"],
+  pushover: ["userKey", "appToken", "priority", "sound"],
+  bark: ["server", "deviceKey", "group", "level"],
+  serverchan: ["sendKey"],
+  pushplus: ["token", "topic"],
+  pagerduty: ["routingKey"],
+};
+
+for (const [locale, m] of LANGUAGES) {
+  test.describe(`channel types (${locale})`, () => {
+    test.use({ locale });
+
+    test("each new type's form has its fields; an ntfy channel sends a test to a local ntfy", async ({ page, vigil }) => {
+      const received: { path: string; body: string }[] = [];
+      const ntfy: Server = createServer((req, res) => {
+        let body = "";
+        req.on("data", (c) => (body += c));
+        req.on("end", () => {
+          received.push({ path: req.url ?? "", body });
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ id: "abc123", event: "message" }));
+        });
+      });
+      await new Promise<void>((r) => ntfy.listen(0, "127.0.0.1", r));
+      try {
+        const admin = await vigil.register("alice");
+        await withSession(page, admin, "/notifications");
+        await page.getByTestId("channels-add").click();
+        const form = page.getByTestId("channel-form");
+        for (const [type, fields] of Object.entries(FIELDS)) {
+          await form.getByTestId("channel-field-type").selectOption(type);
+          await expect(form.getByTestId("channel-field-type").locator("option:checked")).toHaveText(tr(m, `notifications.types.${type}`));
+          for (const field of fields) await expect(form.getByTestId(`channel-field-${field}`), `${type} ${field}`).toBeVisible();
+        }
+        await form.getByTestId("channel-field-type").selectOption("ntfy");
+        await page.getByTestId("channel-save").click();
+        await expect(form.getByTestId("channel-error-server")).toHaveText(tr(m, "notifications.channelForm.fieldRequired"));
+        await form.getByTestId("channel-field-name").fill("Phone");
+        await form.getByTestId("channel-field-server").fill(`http://127.0.0.1:${(ntfy.address() as AddressInfo).port}`);
+        await form.getByTestId("channel-field-topic").fill("vigil-alerts");
+        await form.getByTestId("channel-field-tags").fill("server, vigil");
+        await page.getByTestId("channel-save").click();
+        await expect(toast(page, tr(m, "notifications.channelCreated"))).toBeVisible();
+        const [channel] = (await vigil.api("GET", "/api/notifications/channels", undefined, admin.token)).body.channels;
+        expect(channel).toMatchObject({ type: "ntfy", config: { topic: "vigil-alerts", tags: ["server", "vigil"] } });
+        await page.getByTestId(`channel-test-${channel.id}`).click();
+        await expect(toast(page, tr(m, "notifications.channels.testSent", { name: "Phone" }))).toBeVisible();
+        expect(received).toHaveLength(1);
+        expect(JSON.parse(received[0].body)).toMatchObject({ topic: "vigil-alerts" });
+      } finally {
+        ntfy.closeAllConnections();
+        await new Promise((r) => ntfy.close(r));
+      }
+    });
+  });
+}
