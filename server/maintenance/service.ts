@@ -258,8 +258,8 @@ export function createMaintenanceService({ db, bus, log = silentLogger, clock = 
   return {
     store,
     /** Whether a monitor is in maintenance now (the hot path: two lookups). */
-    monitor: (id: number) => allActive > 0 || hits.monitor.has(id),
-    agent: (id: number) => allActive > 0 || hits.agent.has(id),
+    monitor: (id: number) => inMaintenance("monitor", id),
+    agent: (id: number) => inMaintenance("agent", id),
     /** Targets in maintenance now (the /metrics gauge). */
     counts(totalMonitors: number, totalAgents: number) {
       return allActive > 0 ? { monitors: totalMonitors, agents: totalAgents } : { monitors: hits.monitor.size, agents: hits.agent.size };

@@ -8,18 +8,14 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { useLocation, useSearch } from "wouter";
 import { errorMessage } from "../../api/errors";
-import { createIncident, INCIDENT_MESSAGE_MAX, INCIDENT_STATES, type IncidentState } from "../../api/incidents";
+import { createIncident, type IncidentState } from "../../api/incidents";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card, CardHeader, PageHeader } from "../../components/Card";
-import { Field, FormMessage, SelectInput } from "../../components/form";
+import { FormMessage } from "../../components/form";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLoad } from "../../components/useLoad";
-import { fetchChoices, IncidentFields, type Choices, type IncidentDraft } from "./IncidentFields";
-
-export const TEXTAREA =
-  "block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 " +
-  "placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none";
+import { fetchChoices, IncidentFields, UpdateFields, type Choices, type IncidentDraft } from "./IncidentFields";
 
 export default function IncidentCreate() {
   const { t } = useTranslation();
@@ -86,20 +82,7 @@ function CreateForm({ choices }: { choices: Choices }) {
       <Card>
         <CardHeader title={t("incidents.form.firstUpdate")} />
         <div className="space-y-5 px-5 py-5 sm:px-6">
-          <Field label={t("incidents.form.state")}>
-            {(id) => (
-              <SelectInput id={id} value={updateState} onChange={(e) => setUpdateState(e.target.value as IncidentState)} data-testid="incident-state">
-                {INCIDENT_STATES.map((s) => (
-                  <option key={s} value={s}>
-                    {t(`incidents.states.${s}`)}
-                  </option>
-                ))}
-              </SelectInput>
-            )}
-          </Field>
-          <Field label={t("incidents.form.message")} hint={t("incidents.form.messageHint")} error={messageError} errorTestId="incident-error-message">
-            {(id) => <textarea id={id} rows={4} maxLength={INCIDENT_MESSAGE_MAX} value={message} onChange={(e) => setMessage(e.target.value)} className={TEXTAREA} data-testid="incident-message" />}
-          </Field>
+          <UpdateFields state={updateState} message={message} onState={setUpdateState} onMessage={setMessage} rows={4} testId="incident" messageError={messageError} />
         </div>
       </Card>
       <div className="flex flex-wrap items-center justify-end gap-3">

@@ -13,8 +13,6 @@ import {
   deleteIncident,
   deleteIncidentUpdate,
   getIncident,
-  INCIDENT_MESSAGE_MAX,
-  INCIDENT_STATES,
   postIncidentUpdate,
   updateIncident,
   type IncidentState,
@@ -22,15 +20,13 @@ import {
 } from "../../api/incidents";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card, CardHeader, PageHeader } from "../../components/Card";
-import { Field, SelectInput } from "../../components/form";
 import { LinkedText } from "../../components/LinkedText";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLoad } from "../../components/useLoad";
 import { useZonedFormat } from "../maintenance/parts";
-import { TEXTAREA } from "./IncidentCreate";
-import { fetchChoices, IncidentFields, type Choices, type IncidentDraft } from "./IncidentFields";
+import { fetchChoices, IncidentFields, UpdateFields, type Choices, type IncidentDraft } from "./IncidentFields";
 import { ImpactBadge, StateBadge } from "./parts";
 
 export default function IncidentDetail() {
@@ -113,20 +109,7 @@ function Detail({ incident, choices, onChange }: { incident: PublicIncident; cho
       <Card>
         <CardHeader title={t("incidents.postUpdate")} description={t("incidents.postUpdateHint")} />
         <form onSubmit={(e) => void post(e)} className="space-y-4 px-5 py-5 sm:px-6" data-testid="incident-update-form">
-          <Field label={t("incidents.form.state")}>
-            {(id) => (
-              <SelectInput id={id} value={updateState} onChange={(e) => setUpdateState(e.target.value as IncidentState)} data-testid="incident-update-state">
-                {INCIDENT_STATES.map((s) => (
-                  <option key={s} value={s}>
-                    {t(`incidents.states.${s}`)}
-                  </option>
-                ))}
-              </SelectInput>
-            )}
-          </Field>
-          <Field label={t("incidents.form.message")} hint={t("incidents.form.messageHint")}>
-            {(id) => <textarea id={id} rows={3} maxLength={INCIDENT_MESSAGE_MAX} value={message} onChange={(e) => setMessage(e.target.value)} className={TEXTAREA} data-testid="incident-update-message" />}
-          </Field>
+          <UpdateFields state={updateState} message={message} onState={setUpdateState} onMessage={setMessage} rows={3} testId="incident-update" />
           <div className="flex justify-end">
             <Button type="submit" busy={posting} data-testid="incident-update-post">
               {t("incidents.post")}

@@ -4,7 +4,7 @@
 //   (components/TargetPicker.tsx), `incident-page-{id}` (checkboxes).
 import { useTranslation } from "react-i18next";
 import { listAgents } from "../../api/agents";
-import { INCIDENT_IMPACTS, INCIDENT_TITLE_MAX, type IncidentImpact, type IncidentPatch } from "../../api/incidents";
+import { INCIDENT_IMPACTS, INCIDENT_MESSAGE_MAX, INCIDENT_STATES, INCIDENT_TITLE_MAX, type IncidentImpact, type IncidentPatch, type IncidentState } from "../../api/incidents";
 import { listMonitors } from "../../api/monitors";
 import { listStatusPages } from "../../api/status";
 import { Card, CardHeader } from "../../components/Card";
@@ -97,6 +97,33 @@ export function IncidentFields({ draft, onChange, choices, titleError }: { draft
           ))}
         </div>
       </Card>
+    </>
+  );
+}
+
+export const TEXTAREA =
+  "block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 " +
+  "placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none";
+
+/** An update's state and message (the first one of a new incident, or the next one posted). */
+export function UpdateFields({ state, message, onState, onMessage, rows, testId, messageError }: { state: IncidentState; message: string; onState: (s: IncidentState) => void; onMessage: (m: string) => void; rows: number; testId: string; messageError?: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Field label={t("incidents.form.state")}>
+        {(id) => (
+          <SelectInput id={id} value={state} onChange={(e) => onState(e.target.value as IncidentState)} data-testid={`${testId}-state`}>
+            {INCIDENT_STATES.map((s) => (
+              <option key={s} value={s}>
+                {t(`incidents.states.${s}`)}
+              </option>
+            ))}
+          </SelectInput>
+        )}
+      </Field>
+      <Field label={t("incidents.form.message")} hint={t("incidents.form.messageHint")} error={messageError} errorTestId="incident-error-message">
+        {(id) => <textarea id={id} rows={rows} maxLength={INCIDENT_MESSAGE_MAX} value={message} onChange={(e) => onMessage(e.target.value)} className={TEXTAREA} data-testid={`${testId}-message`} />}
+      </Field>
     </>
   );
 }
