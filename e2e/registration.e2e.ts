@@ -1,4 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, Locator, Page } from "@playwright/test";
 import { SECRET_BODY } from "../server/auth/secrets";
 import { expect, PASSWORD, test, withSession, type Vigil } from "./fixtures";
 
@@ -17,6 +17,16 @@ async function fillRegister(page: Page, username: string) {
   await form.locator("input[name=password]").fill(PASSWORD);
   await form.locator("input[name=confirmPassword]").fill(PASSWORD);
   await page.getByTestId("register-submit").click();
+}
+
+/**
+ * Clicks a revoke button of the invite list. The list sits at the viewport's bottom right after creating invites, where
+ * the "created" toasts slide in: centred first, the click cannot land on a toast arriving mid-click.
+ */
+async function clickRevoke(row: Locator) {
+  const button = row.getByTestId("invite-revoke");
+  await button.evaluate((el) => el.scrollIntoView({ block: "center" }));
+  await button.click();
 }
 
 /** Creates an invite link on /users with the given role and validity; returns the link shown. */
@@ -182,14 +192,14 @@ for (const lang of [
       await expect(rows.nth(0)).toContainText(lang.user);
       await expect(rows.nth(1)).toContainText(lang.admin);
 
-      await rows.nth(0).getByTestId("invite-revoke").click();
+      await clickRevoke(rows.nth(0));
       const dialog = page.getByRole("dialog");
       await expect(dialog).toContainText(lang.revokeDialog);
       await page.getByTestId("confirm-dialog-cancel").click();
       await expect(dialog).toHaveCount(0);
       await expect(rows).toHaveCount(2);
 
-      await rows.nth(0).getByTestId("invite-revoke").click();
+      await clickRevoke(rows.nth(0));
       await page.getByTestId("confirm-dialog-confirm").click();
       await expect(page.getByText(lang.revoked)).toBeVisible();
       await expect(rows).toHaveCount(1);
@@ -201,7 +211,7 @@ for (const lang of [
       const refused = await vigil.api("POST", "/api/auth/register", { username: "mallory", password: PASSWORD, invite: token(first) });
       expect([refused.status, refused.body.code]).toEqual([403, "INVITE_INVALID"]);
 
-      await page.getByTestId("invite-row").first().getByTestId("invite-revoke").click();
+      await clickRevoke(page.getByTestId("invite-row").first());
       await page.getByTestId("confirm-dialog-confirm").click();
       await expect(page.getByTestId("invite-row")).toHaveCount(0);
       await expect(page.getByTestId("invites-empty")).toHaveText(lang.noPending);
