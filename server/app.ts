@@ -100,7 +100,7 @@ export async function createServices(
     log?: Logger;
     monitors?: Omit<MonitorServiceOptions, "db" | "bus" | "log">;
     agentTokenTtlMs?: number;
-    notifications?: Pick<NotificationServiceOptions, "send">;
+    notifications?: Pick<NotificationServiceOptions, "send" | "publicUrl">;
     /** The clock of agents and notifications (tests move it; monitors take theirs in `monitors.clock`). */
     now?: () => number;
     /** Which addresses monitors and webhooks may reach (private ones unless --block-private-targets). */
@@ -233,6 +233,7 @@ export function createApp(deps: AppDeps) {
     .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy, inMaintenance: services.maintenance.agent }))
     .use(
       notificationRoutes({
+        publicUrl: services.notifications.publicUrl,
         store: services.notifications.store,
         outbox: services.notifications.outbox,
         session,

@@ -73,7 +73,7 @@ async function start(argv: string[]) {
     node: config.nodeName,
     monitors: { concurrency: config.checkConcurrency, rawRetentionDays: config.rawRetentionDays },
     targets: { allowPrivate: !config.blockPrivateTargets },
-    notifications: { send: { endpoints: { telegram: config.telegramApi, resend: config.resendApi } } },
+    notifications: { send: { endpoints: { telegram: config.telegramApi, resend: config.resendApi } }, publicUrl: config.publicUrl },
   });
   const app = createApp({ db, jwtSecret: await jwtSecret(config, db), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
   app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES });

@@ -164,7 +164,7 @@ export function formatTime(at: number, timeZone: string): string {
   return `${get("year")}-${get("month")}-${get("day")} ${get("hour")}:${get("minute")}:${get("second")} (${offset === "UTC" ? "UTC+00:00" : offset})`;
 }
 
-function formatDuration(seconds: number, lang: NotificationLanguage): string {
+export function formatDuration(seconds: number, lang: NotificationLanguage): string {
   const d = Math.floor(seconds / 86_400);
   const h = Math.floor((seconds % 86_400) / 3_600);
   const m = Math.floor((seconds % 3_600) / 60);

@@ -24,6 +24,7 @@ import { databaseClock } from "../cluster/leases";
 import { first, type Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
 import { renderMessage } from "./messages";
+import { applyTemplates, type ChannelTemplates } from "./templates";
 import { providerFor } from "./providers/index";
 import type { NotificationMessage, SendContext, SendResult } from "./providers/provider";
 import type { ChannelType, NotificationEvent } from "./public";
@@ -56,6 +57,8 @@ export interface OutboxOptions {
   now?: () => number;
   /** This node's name in its claims (default: the host name); a random suffix keeps each process's claims apart. */
   node?: string;
+  /** The instance's public address, for templates' links to a target's page. */
+  publicUrl?: string;
   /** How long a claim holds (default: the send timeout + 50 s, at least a minute). */
   claimMs?: number;
   /** The clock of claims: the database's on PostgreSQL, so the nodes' clocks need not agree. */
@@ -110,6 +113,12 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
     );
   }
 
+  /** The channel's templates applied; a template failing for this message leaves the built-in text and is logged. */
+  function templated(message: NotificationMessage, type: ChannelType | undefined, templates: ChannelTemplates | null | undefined, timeZone: string, channelId: number): NotificationMessage {
+    if (!type || !templates) return message;
+    return applyTemplates(message, templates, type, timeZone, options.publicUrl, (problem) => log.warn("message template failed; the built-in text was sent", { channelId, problem: problem.message }));
+  }
+
   /**
    * Takes the channel's oldest waiting events into one new message, claimed by this node, when the channel has no
    * pending message and its pace allows; otherwise says when to look again (`due`), or null: nothing waits.
@@ -118,7 +127,7 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
     const { language, timeZone } = await store.getSettings();
     const at = await claimClock();
     return db.tx(async (tx) => {
-      const channel = await first(tx.select({ type: channels.type, pacedAt: channels.pacedAt, paceGap: channels.paceGap }).from(channels).where(eq(channels.id, channelId)));
+      const channel = await first(tx.select({ type: channels.type, templates: channels.templates, pacedAt: channels.pacedAt, paceGap: channels.paceGap }).from(channels).where(eq(channels.id, channelId)));
       if (!channel) return null;
       const pending = await first(tx.select({ id: messages.id }).from(messages).where(and(eq(messages.channelId, channelId), eq(messages.status, "pending"))).limit(1));
       if (pending) return { due: t }; // composed meanwhile (by another node): sent first
@@ -142,6 +151,7 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
         take = Math.max(1, Math.floor(take * 0.8));
         message = renderMessage(rows.slice(0, take).map((w) => w.event), language, timeZone);
       }
+      message = templated(message, channel.type, channel.templates, timeZone, channelId);
       const gap = t - channel.pacedAt > CALM_MS ? minGap : Math.min(MAX_GAP_MS, Math.max(minGap, channel.paceGap * 2));
       await tx.update(channels).set({ pacedAt: t, paceGap: gap }).where(eq(channels.id, channelId));
       const [row] = await tx
@@ -298,10 +308,10 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
     /** Sends a test message to a channel now (not queued: the answer is the provider's verdict) and logs it. */
     async sendTest(channelId: number, event: NotificationEvent): Promise<SendResult> {
       const { language, timeZone } = await store.getSettings();
-      const message = renderMessage([event], language, timeZone);
+      const channel = await store.channelForSending(channelId);
+      const message = templated(renderMessage([event], language, timeZone), channel?.type, channel?.templates, timeZone, channelId);
       const createdAt = now();
       // One try, final either way: a test that failed is reported, not retried behind the user's back.
-      const channel = await store.channelForSending(channelId);
       let result: SendResult;
       try {
         result = channel ? await providerFor(channel.type).send(channel.config as never, message, ctx) : { ok: false, error: "channel deleted", retryable: false };

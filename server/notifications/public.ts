@@ -1,4 +1,5 @@
 // The wire types of the notifications API (the UI imports them through ui/api/notifications.ts, never writes them
+import type { ChannelTemplates } from "./templates";
 // again). Routes: server/notifications/routes.ts; README "Notifications".
 
 export const CHANNEL_TYPES = [
@@ -102,6 +103,8 @@ export interface PublicChannel {
   type: ChannelType;
   enabled: boolean;
   config: Record<string, unknown>;
+  /** Message templates by event kind (none: the built-in messages). */
+  templates: ChannelTemplates;
   createdAt: number;
   updatedAt: number;
   health: ChannelHealth;
@@ -113,6 +116,7 @@ export interface ChannelInput {
   type: ChannelType;
   enabled?: boolean;
   config: Record<string, unknown>;
+  templates?: ChannelTemplates;
 }
 
 export interface MonitorNotificationSettings {

@@ -6,6 +6,9 @@ import { HttpError, badRequest, notFound } from "../http/errors";
 import { idParams } from "../http/ids";
 import { doc } from "../http/openapi";
 import type { Outbox } from "./outbox";
+import { CHANNEL_TYPES } from "./public";
+import { TEMPLATE_KINDS } from "./template-context";
+import { previewTemplate } from "./templates";
 import type { AgentNotificationSettings, MonitorNotificationSettings, NotificationSettings } from "./public";
 import type { NotificationStore, TargetType } from "./store";
 
@@ -14,6 +17,15 @@ const channelBody = t.Object({
   type: t.Optional(t.Unknown()),
   enabled: t.Optional(t.Boolean({ error: "enabled must be true or false" })),
   config: t.Optional(t.Record(t.String(), t.Unknown(), { error: "config must be an object of the type's fields" })),
+  templates: t.Optional(t.Unknown()),
+});
+
+const previewBody = t.Object({
+  type: t.Union(CHANNEL_TYPES.map((c) => t.Literal(c)), { error: `type must be one of ${CHANNEL_TYPES.join(", ")}` }),
+  kind: t.Union(TEMPLATE_KINDS.map((k) => t.Literal(k)), { error: `kind must be one of ${TEMPLATE_KINDS.join(", ")}` }),
+  title: t.Optional(t.String({ maxLength: 500, error: "title must be text of at most 500 characters" })),
+  body: t.Optional(t.String({ maxLength: 10_000, error: "body must be text of at most 10000 characters" })),
+  lang: t.Optional(t.Union([t.Literal("zh-CN"), t.Literal("en-US")], { error: "lang must be zh-CN or en-US" })),
 });
 
 const ids = t.Array(t.Integer({ minimum: 1, error: "channelIds must be channel ids (positive integers)" }), { maxItems: 100, error: "channelIds must be a list of channel ids" });
@@ -59,13 +71,15 @@ const monitorSettings = (p: typeof monitorPart.static): MonitorNotificationSetti
 
 export interface NotificationRouteDeps {
   store: NotificationStore;
+  /** The instance's public address (--public-url): the preview's target.url. */
+  publicUrl?: string;
   outbox: Outbox;
   session: ReturnType<typeof sessions>;
   /** Whether a monitor / agent exists (an override for nothing is a 404). */
   exists: (type: TargetType, id: number) => boolean | Promise<boolean>;
 }
 
-export function notificationRoutes({ store, outbox, session, exists }: NotificationRouteDeps) {
+export function notificationRoutes({ store, outbox, session, exists, publicUrl }: NotificationRouteDeps) {
   const target = async (type: TargetType, id: number) => {
     if (!(await exists(type, id))) throw type === "monitor" ? notFound("MONITOR_NOT_FOUND", "Monitor not found") : notFound("AGENT_NOT_FOUND", "Agent not found");
   };
@@ -83,7 +97,7 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
       .post(
         "/channels",
         async ({ body, set }) => {
-          const channel = await store.createChannel({ name: body.name, type: body.type, enabled: body.enabled, config: body.config ?? {} });
+          const channel = await store.createChannel({ name: body.name, type: body.type, enabled: body.enabled, config: body.config ?? {}, templates: body.templates });
           set.status = 201;
           return { success: true, message: "Channel created", channel };
         },
@@ -118,6 +132,15 @@ export function notificationRoutes({ store, outbox, session, exists }: Notificat
           return { success: true, message: "Test message sent" };
         },
         { auth: "user", params: idParams("channel"), detail: doc("Send a test message through a channel", 502) },
+      )
+      .post(
+        "/templates/preview",
+        async ({ body }) => {
+          const { language, timeZone } = await store.getSettings();
+          const preview = previewTemplate({ type: body.type, kind: body.kind, title: body.title, body: body.body, lang: body.lang ?? language, timeZone, baseUrl: publicUrl });
+          return { success: true, ...preview };
+        },
+        { auth: "user", body: previewBody, detail: doc("Render a message template against a sample event of its kind (each part's text, or its problem with line and column)") },
       )
       // --- settings ----------------------------------------------------------------------------------------------
       .get("/settings", async () => ({ success: true, settings: await store.getSettings() }), { auth: "user", detail: doc("The global notification settings") })

@@ -27,12 +27,14 @@ export interface NotificationServiceOptions {
    * by the agent's owner, reminders by the leader. Status changes carry `remote` instead. Alone, this node does all.
    */
   decides?: Decides;
+  /** The instance's public address (--public-url): templates link to the target's page with it. */
+  publicUrl?: string;
 }
 
 /** Every provider request gives up after this long (then the outbox retries with backoff). */
 export const SEND_TIMEOUT_MS = 10_000;
 
-export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides }: NotificationServiceOptions) {
+export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides, publicUrl }: NotificationServiceOptions) {
   const store = createNotificationStore(db, now, () => bus.emit("settings.change", { area: "notifications" }));
   bus.on("settings.change", (e) => e.remote && e.area === "notifications" && store.dropCaches());
   const ctx: SendContext = {
@@ -43,13 +45,14 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     hostProblem: send.hostProblem ?? ((host) => hostProblem(host, targets)),
     now: send.now ?? now,
   };
-  const outbox = createOutbox({ db, store, ctx, log, now, node });
+  const outbox = createOutbox({ db, store, ctx, log, now, node, publicUrl });
   const rules = createRules({ db, bus, store, outbox, monitorNow, agentNow, inMaintenance, log, now, decides });
   // The rules listen from the start (events are queued durably even before the sender runs).
   rules.start();
   return {
     store,
     outbox,
+    publicUrl,
     rules,
     /** Resolves once the events received so far are handled (their notifications queued): for tests. */
     idle: () => rules.idle(),

@@ -4,6 +4,7 @@ import { first, type Db, type Orm } from "../db/database";
 import { badRequest, notFound } from "../http/errors";
 import { maskConfig, mergeSecrets } from "./providers/mask";
 import { providerFor } from "./providers/index";
+import { validateTemplates } from "./templates";
 import {
   CHANNEL_TYPES,
   type AgentNotificationSettings,
@@ -46,6 +47,7 @@ export function toPublicChannel(row: ChannelRow): PublicChannel {
     type: row.type,
     enabled: row.enabled,
     config: maskConfig(providerFor(row.type), row.config),
+    templates: row.templates ?? {},
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     health: {
@@ -135,17 +137,18 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
     /** The stored channel with its secrets, for sending only. */
     channelForSending: (id: number): Promise<ChannelRow | undefined> => channelRow(id),
 
-    async createChannel(input: { name: unknown; type: unknown; enabled?: boolean; config: Record<string, unknown> }): Promise<PublicChannel> {
+    async createChannel(input: { name: unknown; type: unknown; enabled?: boolean; config: Record<string, unknown>; templates?: unknown }): Promise<PublicChannel> {
       const name = validName(input.name);
       const type = validType(input.type);
       const config = validConfig(type, input.config ?? {});
+      const templates = validateTemplates(input.templates, type);
       const at = now();
-      const [row] = await orm.insert(notificationChannels).values({ name, type, enabled: input.enabled ?? true, config, createdAt: at, updatedAt: at }).returning();
+      const [row] = await orm.insert(notificationChannels).values({ name, type, enabled: input.enabled ?? true, config, templates, createdAt: at, updatedAt: at }).returning();
       return toPublicChannel(row!);
     },
 
     /** Absent fields keep their value; secret config fields left out or sent back masked keep theirs. */
-    async updateChannel(id: number, input: { name?: unknown; type?: unknown; enabled?: boolean; config?: Record<string, unknown> }): Promise<PublicChannel> {
+    async updateChannel(id: number, input: { name?: unknown; type?: unknown; enabled?: boolean; config?: Record<string, unknown>; templates?: unknown }): Promise<PublicChannel> {
       const row = await channelRow(id);
       if (!row) throw channelNotFound();
       const name = input.name === undefined ? row.name : validName(input.name);
@@ -156,9 +159,11 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
         const incoming = input.config ?? {};
         config = validConfig(type, type === row.type ? mergeSecrets(providerFor(type), row.config, incoming) : incoming);
       }
+      // Templates are checked against the (new) type: a webhook JSON body is only JSON for a webhook.
+      const templates = input.templates !== undefined || type !== row.type ? validateTemplates(input.templates ?? row.templates, type) : row.templates;
       const updated = await first(
         orm.update(notificationChannels)
-          .set({ name, type, config, enabled: input.enabled ?? row.enabled, updatedAt: now() })
+          .set({ name, type, config, templates, enabled: input.enabled ?? row.enabled, updatedAt: now() })
           .where(eq(notificationChannels.id, id))
           .returning(),
       );

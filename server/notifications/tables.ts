@@ -1,6 +1,7 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import type { ChannelType, NotificationEvent } from "./public";
 import type { NotificationMessage } from "./providers/provider";
+import type { ChannelTemplates } from "./templates";
 
 // Notification tables (re-exported by server/db/schema.ts). Times are Unix ms.
 
@@ -11,6 +12,8 @@ export const notificationChannels = sqliteTable("notification_channels", {
   type: text("type").$type<ChannelType>().notNull(),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+  /** Message templates by event kind (templates.ts); null: the built-in messages. */
+  templates: text("templates", { mode: "json" }).$type<ChannelTemplates>(),
   consecutiveFailures: integer("consecutive_failures").notNull().default(0),
   lastSuccessAt: integer("last_success_at"),
   lastFailureAt: integer("last_failure_at"),

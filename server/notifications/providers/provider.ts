@@ -15,6 +15,8 @@ export interface NotificationMessage {
   lines: string[];
   /** The events it carries (one, or many for a grouped storm message): the webhook sends them as JSON. */
   events: NotificationEvent[];
+  /** The webhook channel's templated request body (valid JSON), replacing its built-in one. */
+  body?: string;
 }
 
 /** What a provider needs besides the config: injected so tests point at local fakes. */

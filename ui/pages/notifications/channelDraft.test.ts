@@ -32,6 +32,7 @@ function channel(type: ChannelType, config: Record<string, unknown>): PublicChan
     type,
     enabled: true,
     config,
+    templates: {},
     createdAt: 0,
     updatedAt: 0,
     health: { failing: false, consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, lastError: null },

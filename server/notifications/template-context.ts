@@ -1,0 +1,131 @@
+// What a message template sees: the event's fields, named and documented once here (the UI lists TEMPLATE_VARIABLES
+// beside the editor), and the sample events the preview renders.
+import { formatDuration, formatTime, translateError } from "./messages";
+import type { NotificationMessage } from "./providers/provider";
+import type { NotificationEvent, NotificationEventKind, NotificationLanguage } from "./public";
+
+/** The kinds a channel may template (each with a title and a body). */
+export const TEMPLATE_KINDS = ["down", "recovery", "reminder", "offline", "online", "cpu", "memory", "disk", "test"] as const satisfies readonly NotificationEventKind[];
+
+/** One event as a template sees it (also each item of `events`). */
+export interface TemplateEvent {
+  kind: NotificationEventKind;
+  /** down | up | offline | online | high | test */
+  status: string;
+  target: { type: string; id: number; name: string; url: string };
+  /** The error in the instance's language, or "91.5% ≥ 90%" for a usage alert; empty otherwise. */
+  reason: string;
+  /** "2026-11-23 11:02:03 (UTC+08:00)" in the instance's zone. */
+  time: string;
+  /** ISO 8601, UTC. */
+  timestamp: string;
+  facts: Record<string, string | number | null>;
+}
+
+/** Root variables and the fields of `target` and `facts`: what validation accepts (anything else is unknown). */
+export const TEMPLATE_VARIABLES = {
+  roots: ["kind", "status", "target", "reason", "time", "timestamp", "facts", "title", "body", "severity", "lang", "events", "count"],
+  target: ["type", "id", "name", "url"],
+  facts: [
+    "url",
+    "checkType",
+    "port",
+    "record",
+    "resolver",
+    "keyword",
+    "jsonPath",
+    "httpStatus",
+    "error",
+    "responseTime",
+    "hostname",
+    "usage",
+    "threshold",
+    "mountPoint",
+    "lastSeen",
+    "lastPush",
+    "address",
+    "downtime",
+    "downtimeSeconds",
+  ],
+} as const;
+
+const STATUS: Record<NotificationEventKind, string> = {
+  down: "down",
+  reminder: "down",
+  recovery: "up",
+  offline: "offline",
+  online: "online",
+  cpu: "high",
+  memory: "high",
+  disk: "high",
+  test: "test",
+};
+
+const pct = (v: number) => `${Math.round(v * 10) / 10}%`;
+
+/** The page of the event's target in Vigil, when the instance knows its public address (--public-url). */
+function pageUrl(e: NotificationEvent, baseUrl: string | undefined): string {
+  if (!baseUrl || e.target.type === "channel") return "";
+  return `${baseUrl.replace(/\/+$/, "")}/${e.target.type === "monitor" ? "monitors" : "agents"}/${e.target.id}`;
+}
+
+export function templateEvent(e: NotificationEvent, lang: NotificationLanguage, timeZone: string, baseUrl?: string): TemplateEvent {
+  const f = e.facts;
+  const error = f.error ? translateError(f.error, lang) : null;
+  const facts: Record<string, string | number | null> = {};
+  for (const [key, value] of Object.entries(f)) if (value !== undefined && typeof value !== "object") facts[key] = value as string | number;
+  if (f.error !== undefined) facts.error = error;
+  if (f.httpStatus !== undefined) facts.httpStatus = f.httpStatus;
+  if (f.responseTime !== undefined) facts.responseTime = f.responseTime;
+  if (f.address !== undefined) facts.address = f.address;
+  if (f.lastSeenAt !== undefined) facts.lastSeen = f.lastSeenAt === null ? null : formatTime(f.lastSeenAt, timeZone);
+  if (f.lastPushAt !== undefined) facts.lastPush = f.lastPushAt === null ? null : formatTime(f.lastPushAt, timeZone);
+  delete facts.lastSeenAt;
+  delete facts.lastPushAt;
+  if (f.downtimeSeconds !== undefined) facts.downtime = formatDuration(f.downtimeSeconds, lang);
+  return {
+    kind: e.kind,
+    status: STATUS[e.kind],
+    target: { type: e.target.type, id: e.target.id, name: e.target.name, url: pageUrl(e, baseUrl) },
+    reason: error ?? (f.usage !== undefined ? `${pct(f.usage)} ≥ ${pct(f.threshold ?? 0)}` : ""),
+    time: formatTime(e.time, timeZone),
+    timestamp: new Date(e.time).toISOString(),
+    facts,
+  };
+}
+
+/**
+ * The variables of one message: its first event's fields at the top, every event in `events` (a storm groups
+ * several into one message), and the built-in `title` and `body`, so a template can wrap rather than rewrite them.
+ */
+export function templateScope(message: NotificationMessage, timeZone: string, baseUrl?: string): Record<string, unknown> {
+  const events = message.events.map((e) => templateEvent(e, message.lang, timeZone, baseUrl));
+  return { ...events[0], events, count: events.length, title: message.title, body: message.lines.join("\n"), severity: message.severity, lang: message.lang };
+}
+
+const SAMPLE_TIME = Date.UTC(2026, 10, 23, 3, 2, 3);
+
+/** A sample event of each kind for the preview: the names and facts a real one would carry. */
+export function sampleEvent(kind: NotificationEventKind): NotificationEvent {
+  const monitor = { type: "monitor" as const, id: 12, name: "Shop API" };
+  const agent = { type: "agent" as const, id: 3, name: "web-01" };
+  const agentFacts = { hostname: "web-01.example.com" };
+  switch (kind) {
+    case "down":
+    case "reminder":
+      return { kind, target: monitor, time: SAMPLE_TIME, facts: { url: "https://shop.example.com/health", checkType: "http", httpStatus: 503, error: "status 503, expected 200-299", responseTime: 182 } };
+    case "recovery":
+      return { kind, target: monitor, time: SAMPLE_TIME, facts: { url: "https://shop.example.com/health", checkType: "http", httpStatus: 200, responseTime: 96, downtimeSeconds: 754 } };
+    case "offline":
+      return { kind, target: agent, time: SAMPLE_TIME, facts: { ...agentFacts, lastSeenAt: SAMPLE_TIME - 95_000, address: "203.0.113.7" } };
+    case "online":
+      return { kind, target: agent, time: SAMPLE_TIME, facts: { ...agentFacts, downtimeSeconds: 310 } };
+    case "cpu":
+    case "memory":
+      return { kind, target: agent, time: SAMPLE_TIME, facts: { ...agentFacts, usage: 93.4, threshold: 90 } };
+    case "disk":
+      return { kind, target: agent, time: SAMPLE_TIME, facts: { ...agentFacts, usage: 91.2, threshold: 90, mountPoint: "/var" } };
+    case "test":
+      return { kind, target: { type: "channel", id: 1, name: "Ops" }, time: SAMPLE_TIME, facts: {} };
+  }
+}
