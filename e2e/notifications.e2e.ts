@@ -1,42 +1,11 @@
 import { createHmac } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, withSession } from "./fixtures";
-import { createMonitor, registerAgent, test as base } from "./helpers";
+import { createMonitor, registerAgent } from "./helpers";
+import { test } from "./hook";
 import { LANGUAGES, tr, toast } from "./i18n";
 
 // The /notifications screen in both languages: every tab against the real server, channels sending to a local webhook
 // receiver (its requests are read back, signature included), settings read back through the API after saving.
-
-interface Hook {
-  url(path: string): string;
-  /** The requests received, oldest first. */
-  received: { path: string; headers: IncomingHttpHeaders; body: string }[];
-}
-
-/** A local webhook receiver: 200 for every path but /fail*, which answers 500. */
-const test = base.extend<{ hook: Hook }>({
-  hook: async ({}, use) => {
-    const received: Hook["received"] = [];
-    const server: Server = createServer((req, res) => {
-      let body = "";
-      req.on("data", (c: Buffer) => (body += c.toString()));
-      req.on("end", () => {
-        const path = (req.url ?? "/").split("?")[0];
-        received.push({ path, headers: req.headers, body });
-        const fail = path.startsWith("/fail");
-        res.writeHead(fail ? 500 : 200, { "content-type": "text/plain" });
-        res.end(fail ? "receiver broken" : "ok");
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    await use({ url: (path) => `http://127.0.0.1:${port}${path}`, received });
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  },
-});
-
 
 for (const [locale, m] of LANGUAGES) {
   test.describe(`notifications (${locale})`, () => {
@@ -185,7 +154,7 @@ for (const [locale, m] of LANGUAGES) {
       await expect(row.getByTestId(`channel-log-${id}`).locator("[data-testid^=delivery-error-]").first()).toContainText("500");
     });
 
-    test("settings and templates: how alerts work, message language and time zone; templates are coming soon", async ({ page, vigil }) => {
+    test("settings: how alerts work, message language and time zone; templates need a channel first", async ({ page, vigil }) => {
       const admin = await vigil.register("alice");
       await withSession(page, admin, "/notifications");
       await page.getByTestId("notifications-tab-settings").click();
@@ -206,8 +175,9 @@ for (const [locale, m] of LANGUAGES) {
 
       await page.getByTestId("notifications-tab-templates").click();
       await expect(page).toHaveURL(/\?tab=templates$/);
-      await expect(page.getByTestId("templates-coming-soon")).toContainText(tr(m, "notifications.comingSoon"));
-      await expect(page.getByTestId("notifications-tab-templates")).toContainText(tr(m, "notifications.comingSoon"));
+      await expect(page.getByTestId("templates-empty")).toContainText(tr(m, "notifications.templates.noChannels"));
+      await page.getByTestId("templates-empty").getByRole("link").click();
+      await expect(page).toHaveURL(/\?tab=channels$/);
     });
 
     test("global settings: channels, events, reminder and thresholds, checked and saved", async ({ page, vigil, hook }) => {

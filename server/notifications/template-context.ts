@@ -3,9 +3,7 @@
 import { formatDuration, formatTime, translateError } from "./messages";
 import type { NotificationMessage } from "./providers/provider";
 import type { NotificationEvent, NotificationEventKind, NotificationLanguage } from "./public";
-
-/** The kinds a channel may template (each with a title and a body). */
-export const TEMPLATE_KINDS = ["down", "recovery", "reminder", "offline", "online", "cpu", "memory", "disk", "test"] as const satisfies readonly NotificationEventKind[];
+export { TEMPLATE_KINDS, TEMPLATE_VARIABLES } from "./template-vars";
 
 /** One event as a template sees it (also each item of `events`). */
 export interface TemplateEvent {
@@ -21,33 +19,6 @@ export interface TemplateEvent {
   timestamp: string;
   facts: Record<string, string | number | null>;
 }
-
-/** Root variables and the fields of `target` and `facts`: what validation accepts (anything else is unknown). */
-export const TEMPLATE_VARIABLES = {
-  roots: ["kind", "status", "target", "reason", "time", "timestamp", "facts", "title", "body", "severity", "lang", "events", "count"],
-  target: ["type", "id", "name", "url"],
-  facts: [
-    "url",
-    "checkType",
-    "port",
-    "record",
-    "resolver",
-    "keyword",
-    "jsonPath",
-    "httpStatus",
-    "error",
-    "responseTime",
-    "hostname",
-    "usage",
-    "threshold",
-    "mountPoint",
-    "lastSeen",
-    "lastPush",
-    "address",
-    "downtime",
-    "downtimeSeconds",
-  ],
-} as const;
 
 const STATUS: Record<NotificationEventKind, string> = {
   down: "down",

@@ -203,10 +203,13 @@ export function validateTemplates(input: unknown, type: ChannelType): ChannelTem
 export function previewTemplate(input: { type: ChannelType; kind: TemplateKind; title?: string; body?: string; lang: NotificationLanguage; timeZone: string; baseUrl?: string }) {
   const sample = renderMessage([sampleEvent(input.kind)], input.lang, input.timeZone);
   const scope = templateScope(sample, input.timeZone, input.baseUrl);
-  const part = (p: Part, source: string | undefined) => {
-    if (!source?.trim()) return { text: p === "title" ? sample.title : isJsonBody(input.type, p) ? webhookBody(sample) : sample.lines.join("\n"), problem: null };
+  const part = (p: Part, source: string | undefined, builtIn: string) => {
+    if (!source?.trim()) return { text: builtIn, problem: null };
     const rendered = renderPart(source, input.type, p, scope);
     return rendered.ok ? { text: rendered.text, problem: null } : { text: null, problem: rendered.problem };
   };
-  return { title: part("title", input.title), body: part("body", input.body) };
+  const title = part("title", input.title, sample.title);
+  // The webhook's built-in body carries the (templated) title.
+  const builtInBody = isJsonBody(input.type, "body") ? webhookBody({ ...sample, title: title.text ?? sample.title }) : sample.lines.join("\n");
+  return { title, body: part("body", input.body, builtInBody) };
 }

@@ -6,13 +6,17 @@ import type {
   MonitorNotificationSettings,
   NotificationSettings,
   PublicChannel,
+  NotificationLanguage,
   TargetSettingsReply,
 } from "../../server/notifications/public";
+import type { TemplateKind, TemplateProblem } from "../../server/notifications/templates";
 import { CHANNEL_TYPES } from "../../server/notifications/public";
 import { api } from "./client";
 
 // The wire types are the server's: the UI imports them from here, never writes them again.
 export type * from "../../server/notifications/public";
+export type { ChannelTemplates, MessageTemplate, TemplateKind, TemplateProblem } from "../../server/notifications/templates";
+export { TEMPLATE_KINDS, TEMPLATE_VARIABLES } from "../../server/notifications/template-vars";
 
 /** The channel types in the order the form offers them: the server's. */
 export const CHANNEL_TYPE_LIST: readonly ChannelType[] = CHANNEL_TYPES;
@@ -30,6 +34,16 @@ export const createChannel = (input: ChannelInput) => api.post<{ channel: Public
 export const updateChannel = (id: number, input: Partial<ChannelInput>) => api.put<{ channel: PublicChannel }>(`/api/notifications/channels/${id}`, input);
 
 export const deleteChannel = (id: number) => api.delete<object>(`/api/notifications/channels/${id}`);
+
+/** One part of a template preview: its text, or what is wrong with it (line and column when known). */
+export interface PreviewPart {
+  text: string | null;
+  problem: TemplateProblem | null;
+}
+
+/** Renders a template against a sample event of the kind, in a language. */
+export const previewTemplate = (input: { type: ChannelType; kind: TemplateKind; title: string; body: string; lang: NotificationLanguage }) =>
+  api.post<{ title: PreviewPart; body: PreviewPart }>("/api/notifications/templates/preview", input);
 
 /** Sends a test message now: resolves when the provider accepted it, else throws (502 PROVIDER_ERROR, its error). */
 export const testChannel = (id: number) => api.post<object>(`/api/notifications/channels/${id}/test`);

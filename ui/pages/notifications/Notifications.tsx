@@ -2,7 +2,7 @@
 // to — the monitor and agent pages link straight to their own settings.
 //
 // data-testids: `notifications-tabs`, `notifications-tab-{tab}` (aria-current="page" on the open one),
-//   `notifications-panel-{tab}`, `templates-coming-soon`.
+//   `notifications-panel-{tab}`.
 import { useTranslation } from "react-i18next";
 import { Link, useSearch } from "wouter";
 import { PageHeader } from "../../components/Card";
@@ -12,7 +12,7 @@ import { GlobalTab } from "./GlobalTab";
 import { parseQuery, TABS, tabHref, type Tab } from "./model";
 import { SettingsTab } from "./SettingsTab";
 import { TargetsTab } from "./TargetsTab";
-import { ConstructionIcon } from "../../components/icons";
+import { TemplatesTab } from "./TemplatesTab";
 
 export default function Notifications() {
   const { t } = useTranslation();
@@ -53,26 +53,10 @@ function TabBar({ active }: { active: Tab }) {
               }`}
             >
               {t(`notifications.tabs.${tab}`)}
-              {tab === "templates" && <span className="rounded-full bg-amber-100 px-1.5 py-px text-[10px] font-semibold text-amber-800">{t("notifications.comingSoon")}</span>}
             </Link>
           );
         })}
       </div>
     </nav>
-  );
-}
-
-/** Message templates: the spec marks them coming soon; say what alerts look like meanwhile. */
-function TemplatesTab() {
-  const { t } = useTranslation();
-  return (
-    <div data-testid="templates-coming-soon" className="flex flex-col items-center rounded-xl border border-dashed border-slate-300 bg-white px-6 py-14 text-center">
-      <span className="flex size-12 items-center justify-center rounded-full bg-amber-50 text-amber-600">
-        <ConstructionIcon className="size-6" />
-      </span>
-      <h2 className="mt-4 text-base font-semibold text-slate-900">{t("notifications.templates.title")}</h2>
-      <span className="mt-2 rounded-full bg-amber-100 px-2.5 py-0.5 text-xs font-medium text-amber-800">{t("notifications.comingSoon")}</span>
-      <p className="mt-3 max-w-xl text-sm text-slate-600">{t("notifications.templates.note")}</p>
-    </div>
   );
 }

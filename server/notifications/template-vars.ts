@@ -1,0 +1,32 @@
+// The names a message template may use, shared by the server (validation) and the UI (the list beside the editor).
+import type { NotificationEventKind } from "./public";
+
+/** The kinds a channel may template (each with a title and a body). */
+export const TEMPLATE_KINDS = ["down", "recovery", "reminder", "offline", "online", "cpu", "memory", "disk", "test"] as const satisfies readonly NotificationEventKind[];
+
+/** Root variables and the fields of `target` and `facts`: what validation accepts (anything else is unknown). */
+export const TEMPLATE_VARIABLES = {
+  roots: ["kind", "status", "target", "reason", "time", "timestamp", "facts", "title", "body", "severity", "lang", "events", "count"],
+  target: ["type", "id", "name", "url"],
+  facts: [
+    "url",
+    "checkType",
+    "port",
+    "record",
+    "resolver",
+    "keyword",
+    "jsonPath",
+    "httpStatus",
+    "error",
+    "responseTime",
+    "hostname",
+    "usage",
+    "threshold",
+    "mountPoint",
+    "lastSeen",
+    "lastPush",
+    "address",
+    "downtime",
+    "downtimeSeconds",
+  ],
+} as const;
