@@ -10,7 +10,7 @@ import type { Db } from "./db/open";
 import { createCluster, type Cluster, type ClusterOptions } from "./cluster/service";
 import { clusterRoutes } from "./cluster/routes";
 import { createEventBus, type EventBus } from "./events";
-import type { TargetPolicy } from "./net/targets";
+import { ALLOW_PRIVATE, hostProblem, type TargetPolicy } from "./net/targets";
 import { errorHandling } from "./http/errors";
 import { requestLog } from "./http/request-log";
 import { apiDocs, doc } from "./http/openapi";
@@ -31,7 +31,7 @@ import { userRoutes } from "./users/routes";
 import { createRegistration } from "./registration/service";
 import { registrationRoutes } from "./registration/routes";
 import { VERSION } from "./version";
-import { createNotificationService, type NotificationService, type NotificationServiceOptions } from "./notifications/service";
+import { createNotificationService, SEND_TIMEOUT_MS, type NotificationService, type NotificationServiceOptions } from "./notifications/service";
 import { notificationRoutes } from "./notifications/routes";
 import { createStatusService, type StatusService } from "./status/service";
 import { statusRoutes } from "./status/routes";
@@ -42,6 +42,8 @@ import { maintenanceRoutes } from "./maintenance/routes";
 import { createIncidentService, type IncidentService } from "./incidents/service";
 import { incidentRoutes } from "./incidents/routes";
 import { tokenRoutes } from "./tokens/routes";
+import { subscriberRoutes } from "./subscribers/routes";
+import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
 export interface AppDeps {
   db: Db;
@@ -72,6 +74,7 @@ export interface Services {
   status: StatusService;
   maintenance: MaintenanceService;
   incidents: IncidentService;
+  subscribers: SubscriberService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
 }
@@ -146,12 +149,7 @@ export async function createServices(
     // Read directly: the status service is built after this one (it shows incidents).
     pageExists: async (id) => (await db.orm.select({ id: db.t.statusPage.id }).from(db.t.statusPage).where(eq(db.t.statusPage.id, id))).length > 0,
   });
-  return {
-    events,
-    users,
-    cluster,
-    monitors: monitorService,
-    notifications: createNotificationService({
+  const notificationService = createNotificationService({
       db,
       bus: events,
       log,
@@ -175,11 +173,29 @@ export async function createServices(
         return a && { name: a.name, status: a.status, lastSeenAt: a.lastSeenAt };
       },
       inMaintenance: maintenance.inMaintenance,
-    }),
+  });
+  const status = createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, incidents, now });
+  const subscribers = createSubscriberService({
+    db,
+    bus: events,
+    log,
+    now,
+    pages: status.pages,
+    settings: () => notificationService.store.getSettings(),
+    send: { timeoutMs: notifications.send?.timeoutMs ?? SEND_TIMEOUT_MS, hostProblem: (host) => hostProblem(host, targets ?? ALLOW_PRIVATE) },
+    leads: () => cluster.leads(),
+  });
+  return {
+    events,
+    users,
+    cluster,
+    monitors: monitorService,
+    notifications: notificationService,
     agents: agentService,
     maintenance,
     incidents,
-    status: createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, incidents, now }),
+    status,
+    subscribers,
     live: createLive({ bus: events, sessionWatch: createSessionWatch({ bus: events, users }), log }),
   };
 }
@@ -261,6 +277,7 @@ export function createApp(deps: AppDeps) {
     )
     .use(maintenanceRoutes({ maintenance: services.maintenance, session }))
     .use(incidentRoutes({ incidents: services.incidents, session }))
+    .use(subscriberRoutes({ subscribers: services.subscribers, status: services.status, session, publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
     .use(clusterRoutes({ cluster: services.cluster, session }))
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, agentInMaintenance: services.maintenance.agent, session }))
     .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, cluster: services.cluster, maintenance: services.maintenance, session }))

@@ -2,7 +2,8 @@
 // cache…) react. Nothing polls the database to find out what changed.
 import { silentLogger, type Logger } from "./log";
 import type { AgentState, AgentStatusEvent } from "./agents/service";
-import type { MaintenanceChangeEvent } from "./maintenance/public";
+import type { MaintenanceChangeEvent, PublicMaintenance } from "./maintenance/public";
+import type { PublicIncident } from "./incidents/public";
 import type { MonitorChangeEvent, MonitorCheckEvent, MonitorStatusEvent } from "./monitors/public";
 
 /** Every event type and its payload. Later features add theirs here (agent presence, thresholds…). */
@@ -28,6 +29,10 @@ export interface EventMap {
   "settings.change": { area: SettingsArea; remote?: boolean };
   /** Monitors and agents entered or left maintenance (a window started, ended, was edited or deleted). */
   "maintenance.change": MaintenanceChangeEvent;
+  /** An incident was posted or got a new update (status-page subscribers are told). */
+  "incident.update": { incident: PublicIncident; update: { state: string; message: string; at: number } };
+  /** A maintenance window was created (status-page subscribers are told of it). */
+  "maintenance.created": { window: PublicMaintenance };
 }
 
 export type SettingsArea = "notifications" | "status" | "maintenance" | "incidents";

@@ -84,6 +84,7 @@ async function start(argv: string[]) {
   services.monitors.start();
   services.agents.start();
   services.notifications.start();
+  services.subscribers.start();
   log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development" });
 
   let stopping = false;
@@ -102,6 +103,7 @@ async function start(argv: string[]) {
     await services.monitors.stop();
     await services.agents.stop();
     await services.notifications.stop();
+    await services.subscribers.stop();
     await db.close();
     releaseDataDir();
     process.exit(0);

@@ -34,3 +34,5 @@ export const incidentUpdates = t.incidentUpdates;
 export const incidentMonitors = t.incidentMonitors;
 export const incidentAgents = t.incidentAgents;
 export const incidentPages = t.incidentPages;
+export const statusSubscribers = t.statusSubscribers;
+export const statusNotices = t.statusNotices;

@@ -154,3 +154,4 @@ export const monitorDaily = rollupTable("monitor_daily");
 
 export type MonitorRow = typeof monitors.$inferSelect;
 export type CheckResultRow = typeof checkResults.$inferSelect;
+export * from "../subscribers/tables";

@@ -98,6 +98,13 @@ const ACCESS: Record<string, Access> = {
   "GET /api/status-pages/:id": "user",
   "PUT /api/status-pages/:id": "user",
   "DELETE /api/status-pages/:id": "user",
+  "POST /api/notifications/templates/preview": "user",
+  "GET /api/status/pages/:slug/subscriptions": "public",
+  "POST /api/status/pages/:slug/subscribe": "public", // rate-limited; mails only a confirmation link
+  "POST /api/status/subscriptions/confirm": "public", // the mailed token in the body is the credential
+  "POST /api/status/subscriptions/unsubscribe": "public", // the mailed token in the URL is the credential
+  "GET /api/status-pages/:id/subscribers": "admin",
+  "DELETE /api/status-pages/:id/subscribers/:subscriberId": "admin",
   "GET /api/incidents": "user",
   "POST /api/incidents": "user",
   "GET /api/incidents/:id": "user",

@@ -78,6 +78,8 @@ export function security({ trustProxy = 0 }: { trustProxy?: number } = {}) {
       if (!request.body) return {};
       // Push calls (cron jobs, backup scripts) may POST anything, a log say: their body is never read.
       if (pathOf(request.url).startsWith("/api/push/")) return {};
+      // A mail client's one-click unsubscribe (RFC 8058) posts a form; the token is in the URL, the body says nothing.
+      if (pathOf(request.url) === "/api/status/subscriptions/unsubscribe" && !contentType.toLowerCase().includes("json")) return {};
       if (!contentType.toLowerCase().includes("json")) {
         throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the request body as application/json");
       }

@@ -89,7 +89,10 @@ export function createIncidentService({ db, bus, now = Date.now, exists, pageExi
     },
 
     async create(input: IncidentInput, userId: number | null): Promise<PublicIncident> {
-      return changed(await store.create(await values(input), update(input.update), userId));
+      const first = update(input.update);
+      const created = changed(await store.create(await values(input), first, userId));
+      bus.emit("incident.update", { incident: created, update: first });
+      return created;
     },
     async update(id: number, patch: IncidentPatch): Promise<PublicIncident | undefined> {
       const v = await values(patch);
@@ -97,7 +100,9 @@ export function createIncidentService({ db, bus, now = Date.now, exists, pageExi
       return done && changed(done);
     },
     async addUpdate(id: number, input: IncidentUpdateInput, userId: number | null): Promise<PublicIncident | undefined> {
-      const done = await store.addUpdate(id, update(input), userId);
+      const posted = update(input);
+      const done = await store.addUpdate(id, posted, userId);
+      if (done) bus.emit("incident.update", { incident: done, update: posted });
       return done && changed(done);
     },
     async editUpdate(id: number, updateId: number, input: IncidentUpdateInput): Promise<PublicIncident | undefined> {

@@ -321,7 +321,9 @@ export function createMaintenanceService({ db, bus, log = silentLogger, clock = 
       const w = await store.create(v);
       round((r) => put(r, w, clock.now()));
       edited();
-      return toPublic(w);
+      const created = toPublic(w);
+      bus.emit("maintenance.created", { window: created });
+      return created;
     },
 
     /** "Start maintenance now": a one-time window from now for `minutes`, or a manual one until ended. */

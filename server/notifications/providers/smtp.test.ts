@@ -1,51 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { simpleParser } from "mailparser";
-import type { AddressInfo } from "node:net";
-import { SMTPServer, type SMTPServerOptions } from "smtp-server";
 import { smtp } from "./smtp";
+import { startSmtp, stopSmtp } from "./test-smtp";
 import { closedPort, context, MESSAGE } from "./test-fake";
 
 // Against a real SMTP server on 127.0.0.1 (smtp-server): what arrives (headers, both parts), authentication, the
 // three security modes, and the server's own verdicts.
 
-interface Arrived {
-  from: string;
-  to: string[];
-  raw: string;
-  user?: string;
-}
-
-let server: SMTPServer | undefined;
-afterEach(async () => {
-  await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
-  server = undefined;
-});
-
-async function startSmtp(options: SMTPServerOptions = {}): Promise<{ port: number; arrived: Arrived[] }> {
-  const arrived: Arrived[] = [];
-  server = new SMTPServer({
-    disabledCommands: ["STARTTLS"],
-    authOptional: true,
-    allowInsecureAuth: true,
-    logger: false,
-    onData(stream, session, done) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        arrived.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString("utf8"),
-          user: session.user as string | undefined,
-        });
-        done();
-      });
-    },
-    ...options,
-  });
-  await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
-  return { port: (server.server.address() as AddressInfo).port, arrived };
-}
+afterEach(stopSmtp);
 
 const base = (port: number, over: Record<string, unknown> = {}) => {
   const v = smtp.validate({ host: "127.0.0.1", port, security: "none", from: "Vigil <vigil@example.com>", to: "ops@example.com, dev@example.com", ...over });

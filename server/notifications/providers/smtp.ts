@@ -6,7 +6,8 @@ import nodemailer from "nodemailer";
 import { COLOURS, html, recipients, sender } from "./email";
 import { check, describe, fail, requiredText, text } from "./fields";
 import { OK, redact, snippet } from "./http";
-import type { Provider, SendResult } from "./provider";
+import type { ChannelConfigs } from "../public";
+import type { Provider, SendContext, SendResult } from "./provider";
 
 const SECURITY = ["none", "starttls", "tls"] as const;
 const DEFAULT_PORT = { none: 25, starttls: 587, tls: 465 } as const;
@@ -65,34 +66,40 @@ export const smtp: Provider<"smtp"> = {
       };
     }),
 
-  async send(config, message, ctx) {
-    const refused = await ctx.hostProblem?.(config.host);
-    if (refused) return { ok: false, error: `Target refused: ${refused}`, retryable: false };
-    const transport = nodemailer.createTransport({
-      host: config.host,
-      port: config.port,
-      secure: config.security === "tls",
-      requireTLS: config.security === "starttls",
-      ...(config.username ? { auth: { user: config.username, pass: config.password ?? "" } } : {}),
-      tls: { rejectUnauthorized: !config.ignoreTls, servername: isIP(config.host) ? undefined : config.host },
-      connectionTimeout: ctx.timeoutMs,
-      greetingTimeout: ctx.timeoutMs,
-      socketTimeout: ctx.timeoutMs,
-    });
-    try {
-      await transport.sendMail({
-        from: config.from,
-        to: config.to,
-        subject: message.title,
-        text: message.lines.length ? [message.title, "", ...message.lines].join("\n") : message.title,
-        html: html(message.title, message.lines, COLOURS[message.severity]),
-        headers: { "X-Mailer": "Vigil" },
-      });
-      return OK;
-    } catch (e) {
-      return verdict(e, config.password ? [config.password] : []);
-    } finally {
-      transport.close();
-    }
-  },
+  send: (config, message, ctx) =>
+    sendMail(config, {
+      to: config.to,
+      subject: message.title,
+      text: message.lines.length ? [message.title, "", ...message.lines].join("\n") : message.title,
+      html: html(message.title, message.lines, COLOURS[message.severity]),
+    }, ctx),
 };
+
+/** One mail through an SMTP channel's server (also status-page subscriber mails, with their own headers). */
+export async function sendMail(
+  config: ChannelConfigs["smtp"],
+  mail: { to: string | string[]; subject: string; text: string; html: string; headers?: Record<string, string> },
+  ctx: Pick<SendContext, "timeoutMs" | "hostProblem">,
+): Promise<SendResult> {
+  const refused = await ctx.hostProblem?.(config.host);
+  if (refused) return { ok: false, error: `Target refused: ${refused}`, retryable: false };
+  const transport = nodemailer.createTransport({
+    host: config.host,
+    port: config.port,
+    secure: config.security === "tls",
+    requireTLS: config.security === "starttls",
+    ...(config.username ? { auth: { user: config.username, pass: config.password ?? "" } } : {}),
+    tls: { rejectUnauthorized: !config.ignoreTls, servername: isIP(config.host) ? undefined : config.host },
+    connectionTimeout: ctx.timeoutMs,
+    greetingTimeout: ctx.timeoutMs,
+    socketTimeout: ctx.timeoutMs,
+  });
+  try {
+    await transport.sendMail({ from: config.from, ...mail, headers: { "X-Mailer": "Vigil", ...mail.headers } });
+    return OK;
+  } catch (e) {
+    return verdict(e, config.password ? [config.password] : []);
+  } finally {
+    transport.close();
+  }
+}
