@@ -12,6 +12,7 @@ const Home = lazy(() => import("./pages/home/Home"));
 const Login = lazy(() => import("./pages/auth/Login"));
 const Register = lazy(() => import("./pages/auth/Register"));
 const StatusPage = lazy(() => import("./pages/status/StatusPage"));
+const SubscriptionLink = lazy(() => import("./pages/status/SubscriptionLink"));
 const StatusConfig = lazy(() => import("./pages/status/StatusConfig"));
 const Dashboard = lazy(() => import("./pages/dashboard/Dashboard"));
 const MonitorList = lazy(() => import("./pages/monitors/MonitorList"));
@@ -101,6 +102,15 @@ export function AppRoutes() {
           </Suspense>
         </ErrorBoundary>
       </Route>
+      {(["confirm", "unsubscribe"] as const).map((mode) => (
+        <Route key={mode} path={`/status/${mode}`}>
+          <ErrorBoundary>
+            <Suspense fallback={<PageLoading />}>
+              <SubscriptionLink mode={mode} />
+            </Suspense>
+          </ErrorBoundary>
+        </Route>
+      ))}
       <Route path="/status/:slug">
         {(params) =>
           params.slug === "config" ? (

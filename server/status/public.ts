@@ -23,7 +23,10 @@ export const STATUS_GROUPS_MAX = 50;
 export const STATUS_LOGO_MAX = 200_000;
 export const STATUS_PASSWORD_MIN = 6;
 /** Slugs that name other things under /status and /api/status. */
-export const RESERVED_SLUGS: readonly string[] = ["config", "badge", "pages", "feed", "summary", "unlock", "new", "edit"];
+/** The page at /status, which always exists. */
+export const DEFAULT_STATUS_PAGE_ID = 1;
+
+export const RESERVED_SLUGS: readonly string[] = ["config", "badge", "pages", "feed", "summary", "unlock", "new", "edit", "confirm", "unsubscribe", "subscriptions"];
 
 /** A named group of a page's items, in order ("" is the unnamed group). */
 export interface StatusPageGroup {

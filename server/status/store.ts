@@ -3,9 +3,9 @@
 import { asc, eq, max } from "drizzle-orm";
 import { first, isUniqueViolation, type Db, type Orm } from "../db/database";
 import { conflict } from "../http/errors";
-import type { Announcement, StatusPageConfigInput, StatusPageGroup, StatusVisibility } from "./public";
+import { DEFAULT_STATUS_PAGE_ID, type Announcement, type StatusPageConfigInput, type StatusPageGroup, type StatusVisibility } from "./public";
 
-export const DEFAULT_PAGE_ID = 1;
+export const DEFAULT_PAGE_ID = DEFAULT_STATUS_PAGE_ID;
 
 /** A page as stored (routes add its URLs; the password's hash stays on the server). */
 export interface StoredPage {

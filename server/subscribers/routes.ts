@@ -9,7 +9,8 @@ import { doc } from "../http/openapi";
 import { serverUrl } from "../http/server-url";
 import type { StatusService } from "../status/service";
 import { DEFAULT_PAGE_ID, type StoredPage } from "../status/store";
-import { EMAIL_MAX, type SubscriberService } from "./service";
+import { EMAIL_MAX } from "./limits";
+import type { SubscriberService } from "./service";
 
 export interface SubscriberRouteDeps {
   subscribers: SubscriberService;

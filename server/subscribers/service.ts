@@ -14,6 +14,7 @@ import type { ChannelConfigs, NotificationLanguage } from "../notifications/publ
 import { incidentsOf } from "../status/view";
 import { DEFAULT_PAGE_ID, type StoredPage } from "../status/store";
 import { confirmMail, incidentNotice, maintenanceNotice, noticeMail, type Notice } from "./mail";
+import { EMAIL_MAX } from "./limits";
 import type { PublicSubscriber, SubscriberList } from "./public";
 
 /** A confirmation link works this long. */
@@ -31,7 +32,6 @@ const RETRY_MS = [30_000, 120_000, 600_000, 1_800_000];
 const SWEEP_MS = 60_000;
 const BATCH = 50;
 const EMAIL = /^[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[^\s@<>()[\],;:"]+$/;
-export const EMAIL_MAX = 254;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const token = () => randomBytes(24).toString("base64url");

@@ -6,6 +6,7 @@ export type * from "../../server/status/public";
 export {
   ANNOUNCEMENT_MAX,
   ANNOUNCEMENT_SEVERITIES,
+  DEFAULT_STATUS_PAGE_ID,
   STATUS_DESCRIPTION_MAX,
   STATUS_GROUP_NAME_MAX,
   STATUS_ITEMS_MAX,

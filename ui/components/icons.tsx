@@ -115,10 +115,9 @@ export const DeviceIcon = (p: IconProps) => (
     <path d="M11 18.5h2" />
   </Icon>
 );
-export const ConstructionIcon = (p: IconProps) => (
+export const MailIcon = (p: IconProps) => (
   <Icon {...p}>
-    <rect x="3" y="7" width="18" height="6" rx="1" />
-    <path d="M7 7l-2 6M12 7l-2 6M17 7l-2 6M6 13v7M18 13v7" />
+    <path d="M4 6h16v12H4zM4 7l8 6 8-6" />
   </Icon>
 );
 export const CopyIcon = (p: IconProps) => (

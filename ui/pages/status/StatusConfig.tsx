@@ -9,6 +9,7 @@
 //   `status-config-save`; the pickers are prefixed `status-monitors` and `status-agents`: `-selected`,
 //   `-selected-{id}`, `-up-{id}`, `-down-{id}`, `-remove-{id}`, `-none`, `-search`, `-option-{id}` (the checkbox),
 //   `-empty`, `-no-match`, `-truncated`, `-total`, `-limit`.
+import { SubscribersCard } from "./SubscribersCard";
 import { useRef, useState, type FormEvent, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -18,6 +19,7 @@ import { listMonitors } from "../../api/monitors";
 import {
   ANNOUNCEMENT_MAX,
   ANNOUNCEMENT_SEVERITIES,
+  DEFAULT_STATUS_PAGE_ID,
   getStatusConfig,
   saveStatusConfig,
   STATUS_DESCRIPTION_MAX,
@@ -90,6 +92,11 @@ export default function StatusConfig() {
         </Card>
       )}
       {state.phase === "loaded" && <ConfigForm {...state.data} />}
+      {state.phase === "loaded" && (
+        <div className="mt-6">
+          <SubscribersCard pageId={DEFAULT_STATUS_PAGE_ID} />
+        </div>
+      )}
     </div>
   );
 }

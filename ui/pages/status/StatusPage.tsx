@@ -12,6 +12,7 @@
 //   `status-uptime-{day|month|quarter}-{id}`, `status-bars-{id}`, `status-bar` (data-level), `status-spark-{id}`,
 //   `status-spark-empty-{id}`, `status-agents`, `status-agent-{id}`, `status-agent-status-{id}` (data-status),
 //   `status-agent-{cpu|memory|disk|load|uptime|last}-{id}`, `status-tooltip`, `status-updated`, `status-refresh-failed`.
+import { SubscribeForm } from "./SubscribeForm";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
@@ -187,6 +188,7 @@ function PageBody({ page, title, stale, tip }: { page: PublicStatusPage; title: 
           {page.incidents.resolved.length > 0 && <IncidentHistory incidents={page.incidents.resolved} />}
         </>
       )}
+      <SubscribeForm slug={page.slug} />
       <div className="space-y-1 text-center text-xs text-slate-400">
         {stale && (
           <p data-testid="status-refresh-failed" role="status" className="font-medium text-amber-700">

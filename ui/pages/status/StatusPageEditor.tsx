@@ -28,6 +28,7 @@ import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { TargetPicker } from "../../components/TargetPicker";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLoad } from "../../components/useLoad";
+import { SubscribersCard } from "./SubscribersCard";
 import { fetchChoices, type Choices } from "../incidents/IncidentFields";
 
 interface Draft extends Omit<StatusPageInput, "password"> {
@@ -60,6 +61,11 @@ export default function StatusPageEditor() {
       {state.phase === "loading" && <LoadingMessage data-testid="page-loading">{t("statusPages.loading")}</LoadingMessage>}
       {state.phase === "error" && <LoadError message={state.message} onRetry={() => void reload()} data-testid="page-error" />}
       {state.phase === "loaded" && <PageForm id={id} initial={state.data.draft} choices={state.data.choices} url={state.data.url} />}
+      {state.phase === "loaded" && id !== null && (
+        <div className="mt-6">
+          <SubscribersCard pageId={id} />
+        </div>
+      )}
     </div>
   );
 }
