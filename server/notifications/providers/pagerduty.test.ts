@@ -67,14 +67,16 @@ describe("pagerduty send", () => {
     ]);
   });
 
-  test("reminders and tests trigger at info severity; a reminder joins the down alert", async () => {
+  test("reminders and tests trigger at info severity; a reminder joins the down alert; a test resolves at once", async () => {
     fake = startFake(ACCEPTED);
     const ping = event("test", { target: { type: "channel", id: 4, name: "" } });
     await pagerduty.send(CONFIG, withEvents(event("reminder"), ping), ctx());
     expect(fake.received.map((r) => r.json)).toMatchObject([
       { event_action: "trigger", dedup_key: "vigil-monitor-7", payload: { severity: "info" } },
       { event_action: "trigger", dedup_key: "vigil-channel-4", payload: { severity: "info", source: "channel 4" } },
+      { event_action: "resolve", dedup_key: "vigil-channel-4" },
     ]);
+    expect(fake.received[2]!.json).not.toHaveProperty("payload");
   });
 
   test("a grouped message sends one event each, in order, and stops at the first failure", async () => {

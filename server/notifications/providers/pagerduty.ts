@@ -1,5 +1,7 @@
 // PagerDuty Events API v2 (https://developer.pagerduty.com/docs/events-api-v2/trigger-events/): one event per
-// Vigil event; a problem triggers an alert and its recovery resolves it through the same dedup key.
+// Vigil event; a problem triggers an alert and its recovery resolves it through the same dedup key. A test message
+// triggers and resolves at once. Usage alerts (CPU, memory, disk) stay open until resolved in PagerDuty: Vigil has
+// no "back under the threshold" event to resolve them with.
 import type { NotificationEvent, NotificationEventKind } from "../public";
 import { check, fail, text } from "./fields";
 import { clip, describeAnswer, failure, OK, postJson, snippet, success } from "./http";
@@ -80,6 +82,11 @@ export const pagerduty: Provider<"pagerduty"> = {
     for (const event of message.events) {
       const result = await enqueue(url, pagerDutyEvent(config.routingKey, event, message), config.routingKey, ctx);
       if (!result.ok) return result;
+      // A test shows the whole path (an alert opens) without leaving an incident for someone to close by hand.
+      if (event.kind === "test") {
+        const resolved = await enqueue(url, { routing_key: config.routingKey, dedup_key: dedupKey(event), event_action: "resolve" }, config.routingKey, ctx);
+        if (!resolved.ok) return resolved;
+      }
     }
     return OK;
   },
