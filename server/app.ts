@@ -112,7 +112,7 @@ export async function createServices(
 ): Promise<Services> {
   const events = createEventBus(log);
   const users = createUserStore(db, {
-    onChange: (userId, kind, user) => events.emit("user.change", { userId, kind, ...(user && { user: { status: user.status, sessionVersion: user.sessionVersion } }) }),
+    onChange: (userId, kind, user) => events.emit("user.change", { userId, kind, ...(user && { user: { status: user.status, sessionVersion: user.sessionVersion, role: user.role } }) }),
   });
   // Maintenance first: which targets are in maintenance is known before the first check is recorded. Its lists of
   // every monitor and agent are read only when an instance-wide window starts or ends.

@@ -23,7 +23,7 @@ export interface EventMap {
     kind: "updated" | "deleted";
     remote?: boolean;
     /** After an update: what open sessions are checked against, so this node's end at once (auth/session-watch.ts). */
-    user?: { status: "active" | "disabled"; sessionVersion: number };
+    user?: { status: "active" | "disabled"; sessionVersion: number; role: "admin" | "editor" | "viewer" };
   };
   /** Stored settings changed (notification settings and overrides, the status page, maintenance windows): caches are dropped. */
   "settings.change": { area: SettingsArea; remote?: boolean };

@@ -103,7 +103,7 @@ export function agentRoutes({ agents, session, trustProxy = 0, inMaintenance = (
         },
         { auth: "user", detail: doc("Create a one-time registration token for a new agent") },
       )
-      .get("/tokens", async () => ({ success: true, tokens: await agents.pendingTokens() }), { auth: "user", detail: doc("The unused registration tokens") })
+      .get("/tokens", async () => ({ success: true, tokens: await agents.pendingTokens() }), { auth: "editor", detail: doc("The unused registration tokens (editors and admins: they are secrets)") })
       .delete(
         "/tokens/:id",
         async ({ params }) => {

@@ -35,7 +35,7 @@ describe("session watch across nodes", () => {
     const [a, b] = await twoNodes();
     const usersA = createUserStore(a, { onChange: () => {} }); // node A's bus is not node B's
     const alice = await usersA.create({ username: "alice", email: null, passwordHash: "h", role: "admin" });
-    const bob = await usersA.create({ username: "bob", email: null, passwordHash: "h", role: "user" });
+    const bob = await usersA.create({ username: "bob", email: null, passwordHash: "h", role: "editor" });
 
     const watch: SessionWatch = createSessionWatch({ bus: createEventBus(), users: createUserStore(b), recheckMs: 50 });
     cleanups.push(() => watch.stop());

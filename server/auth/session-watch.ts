@@ -14,6 +14,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Watched {
   claims: SessionClaims;
+  /** The role the connection was opened with: what it receives depends on it (a viewer's is filtered). */
+  role?: UserRow["role"];
   end: () => void;
   timer?: ReturnType<typeof setTimeout>;
   /** Ended or forgotten: a check still running must not end it (again). */
@@ -70,10 +72,11 @@ export function createSessionWatch({ bus, users, now = Date.now, recheckMs = 30_
   }
 
   /** Ends the connections (of a user, or just `only`) whose session `user` (as it now is; undefined: gone) ends. */
-  function judge(userId: number, user: Pick<UserRow, "status" | "sessionVersion"> | undefined, only?: Watched) {
+  function judge(userId: number, user: Pick<UserRow, "status" | "sessionVersion" | "role"> | undefined, only?: Watched) {
     const at = now();
     for (const entry of only ? [only] : [...(byUser.get(userId) ?? [])]) {
-      if (!sessionValid(user, entry.claims, at)) end(entry);
+      // A new role ends it too: the client reconnects and gets what the new role may see.
+      if (!sessionValid(user, entry.claims, at) || (entry.role !== undefined && user?.role !== entry.role)) end(entry);
     }
   }
 
@@ -114,8 +117,8 @@ export function createSessionWatch({ bus, users, now = Date.now, recheckMs = 30_
      * soon after this returns: the session is read again, as it may have ended since the caller checked it).
      * Returns the function to call when the connection closes by itself.
      */
-    watch(claims: SessionClaims, end: () => void): () => void {
-      const entry: Watched = { claims, end };
+    watch(claims: SessionClaims, end: () => void, role?: UserRow["role"]): () => void {
+      const entry: Watched = { claims, end, role };
       let set = byUser.get(claims.userId);
       if (!set) byUser.set(claims.userId, (set = new Set()));
       set.add(entry);

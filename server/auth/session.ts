@@ -21,13 +21,20 @@ export type AuthVia = "session" | "token";
 
 /**
  * Who may call a route (the `auth` option):
- * - "user": anyone signed in;
+ * - "user": anyone signed in to read (GET, HEAD); editors and admins to change (any other method): a viewer is
+ *   refused with 403 READ_ONLY;
+ * - "editor": editors and admins, whatever the method (reads that hold secrets: agent registration tokens);
  * - "admin": admins;
  * - "accounts": admins managing accounts (users, registration, invites) — API tokens need the `full` scope;
  * - "self": admins, or the user whose id is the path's :id (their own account) — API tokens need `full`;
  * - "session": anyone signed in with a session, not an API token (managing API tokens).
  */
-export type AuthLevel = "user" | "admin" | "accounts" | "self" | "session";
+export type AuthLevel = "user" | "editor" | "admin" | "accounts" | "self" | "session";
+
+const READS = new Set(["GET", "HEAD"]);
+
+/** What a viewer meets when it tries to change something. */
+export const readOnly = () => new HttpError(403, "READ_ONLY", "Viewers can look but not change anything: ask an admin for the editor role");
 
 function assertScope(scope: TokenScope, needed: TokenScope) {
   if (TOKEN_SCOPES.indexOf(scope) >= TOKEN_SCOPES.indexOf(needed)) return;
@@ -124,6 +131,7 @@ export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
             via = "session";
           }
           if ((level === "admin" || level === "accounts") && user.role !== "admin") throw forbidden("Only an admin can do this");
+          if (user.role === "viewer" && (level === "editor" || (level === "user" && !READS.has(request.method)))) throw readOnly();
           if (level === "self" && user.role !== "admin" && String(user.id) !== String((params as { id?: unknown } | undefined)?.id)) {
             throw forbidden("You can only change your own account");
           }

@@ -258,7 +258,7 @@ describe("migrate", () => {
     const db = await openDatabase(file);
     const users = createUserStore(db);
     await users.create({ username: "alice", email: "a@example.com", passwordHash: "h", role: "admin" });
-    await users.create({ username: "bob", email: null, passwordHash: "h", role: "user" });
+    await users.create({ username: "bob", email: null, passwordHash: "h", role: "editor" });
     await db.close();
     const target = await testSchema();
     cleanups.push(target.drop);

@@ -29,7 +29,7 @@ async function populated(): Promise<string> {
   const now = Date.UTC(2026, 10, 1);
   await o.insert(t.users).values([
     { username: "admin", email: "a@example.com", passwordHash: "$argon2id$x", role: "admin", createdAt: now, updatedAt: now },
-    { username: "ops", email: null, passwordHash: "$argon2id$y", role: "user", status: "disabled", sessionVersion: 3, createdAt: now, updatedAt: now },
+    { username: "ops", email: null, passwordHash: "$argon2id$y", role: "editor", status: "disabled", sessionVersion: 3, createdAt: now, updatedAt: now },
   ]);
   await o.insert(t.settings).values([{ key: "registration_open", value: "true" }, { key: "notifications", value: '{"enabled":true}' }]);
   await o.insert(t.monitors).values([

@@ -10,7 +10,7 @@ export const users = sqliteTable(
     username: text("username").notNull(),
     email: text("email"),
     passwordHash: text("password_hash").notNull(),
-    role: text("role", { enum: ["admin", "user"] }).notNull().default("user"),
+    role: text("role", { enum: ["admin", "editor", "viewer"] }).notNull().default("editor"),
     status: text("status", { enum: ["active", "disabled"] }).notNull().default("active"),
     // Bumped when a password is reset or changed: tokens carry it, so older tokens stop working.
     sessionVersion: integer("session_version").notNull().default(0),

@@ -11,7 +11,9 @@ import { scopeNeeded, TOKEN_SCOPES, type TokenScope } from "../tokens/public";
 /**
  * Who may call each route:
  * - public: anyone (the answer may still be 400/404, never 401/403);
- * - user: any signed-in account (session or API token);
+ * - user: any signed-in account (session or API token) to read (GET); editors and admins for anything else (a viewer
+ *   gets 403);
+ * - editor: editors and admins, whatever the method (a viewer gets 403);
  * - self: a signed-in account for its own record, an admin for any (the matrix asks about someone else's);
  * - admin: admins only (an admin's session or API token);
  * - accounts: admins only, managing accounts (an admin's session, or an admin's API token with full access);
@@ -19,7 +21,7 @@ import { scopeNeeded, TOKEN_SCOPES, type TokenScope } from "../tokens/public";
  * - agent: an agent's credential only.
  * API tokens are further narrowed by their scope: read for GET, write for other calls, full for accounts and self.
  */
-type Access = "public" | "user" | "self" | "admin" | "accounts" | "session" | "agent";
+type Access = "public" | "user" | "editor" | "self" | "admin" | "accounts" | "session" | "agent";
 
 const ACCESS: Record<string, Access> = {
   "GET /healthz": "public",
@@ -58,7 +60,7 @@ const ACCESS: Record<string, Access> = {
   "POST /api/agents/register": "public", // proven by the one-time registration token in the body
   "POST /api/agents/report": "agent",
   "POST /api/agents/tokens": "user",
-  "GET /api/agents/tokens": "user",
+  "GET /api/agents/tokens": "editor", // registration tokens are secrets
   "DELETE /api/agents/tokens/:id": "user",
   "GET /api/agents/": "user",
   "GET /api/agents/:id": "user",
@@ -135,6 +137,8 @@ type Token = `${"user" | "admin"}${"Read" | "Write" | "Full"}Token`;
 type Caller =
   | "anonymous"
   | "user"
+  | "viewer"
+  | "viewerReadToken"
   | "admin"
   | "disabledUser"
   | "reEnabledUser"
@@ -151,6 +155,8 @@ const TOKENS = (["user", "admin"] as const).flatMap((role) => TOKEN_SCOPES.map((
 const CALLERS: Caller[] = [
   "anonymous",
   "user",
+  "viewer",
+  "viewerReadToken",
   "admin",
   "disabledUser",
   "reEnabledUser",
@@ -166,10 +172,11 @@ const CALLERS: Caller[] = [
 function expected(access: Access, method: string, caller: Caller): "allowed" | 401 | 403 {
   if (access === "public") return "allowed";
   if (access === "agent") return caller === "agent" ? "allowed" : 401;
-  const token = TOKENS.find((t) => t.caller === caller);
-  const role = token?.role ?? (caller === "user" || caller === "admin" ? caller : null);
+  const token = caller === "viewerReadToken" ? { role: "viewer" as const, scope: "read" as TokenScope } : TOKENS.find((t) => t.caller === caller);
+  const role = token?.role ?? (caller === "user" || caller === "admin" || caller === "viewer" ? caller : null);
   if (!role) return 401; // anonymous, disabled, re-enabled with an old credential, deleted, signed out, revoked, agent
   if ((access === "admin" || access === "accounts") && role !== "admin") return 403;
+  if (role === "viewer" && (access === "editor" || (access === "user" && method !== "GET" && method !== "HEAD"))) return 403;
   if (access === "self" && role !== "admin") return 403; // someone else's record
   if (!token) return "allowed";
   if (access === "session") return 403;
@@ -185,6 +192,8 @@ describe("authorization matrix", () => {
     try {
       const admin = await t.signUp("alice");
       const user = await t.signUp("bob");
+      const viewer = await t.signUp("vera");
+      expect((await t.call("PUT", `/api/users/${viewer.user.id}`, { token: admin.token, body: { username: "vera", role: "viewer" } })).status).toBe(200);
       const disabled = await t.signUp("carol");
       const deleted = await t.signUp("dave");
       const changed = await t.signUp("erin");
@@ -214,6 +223,8 @@ describe("authorization matrix", () => {
       const credentials: Record<Caller, string | undefined> = {
         anonymous: undefined,
         user: user.token,
+        viewer: viewer.token,
+        viewerReadToken: (await token(viewer, "vera's dashboard")).secret,
         admin: admin.token,
         disabledUser: disabled.token,
         reEnabledUser: reEnabled.token,

@@ -8,8 +8,11 @@ import type { sessions } from "../auth/session";
 import type { EventBus, EventType } from "../events";
 import { unauthorized } from "../http/errors";
 import { silentLogger, type Logger } from "../log";
+import type { MonitorChangeEvent } from "./public";
+import { forViewer } from "./viewer";
 
 const TOPIC = "live";
+const VIEWER_TOPIC = "live.viewer";
 /** Close code for a session that stopped being valid: the UI clears the session as for a 401. */
 export const SESSION_ENDED = 4001;
 
@@ -34,7 +37,11 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
 
   const publish = (type: string, data: unknown) => {
     if (!server || open.size === 0) return;
-    server.publish(TOPIC, JSON.stringify({ type, data }));
+    const message = JSON.stringify({ type, data });
+    server.publish(TOPIC, message);
+    // Viewers get a monitor without what could be a credential (monitors/viewer.ts); everything else as it is.
+    const change = type === "monitor.change" ? (data as MonitorChangeEvent) : null;
+    server.publish(VIEWER_TOPIC, change?.monitor ? JSON.stringify({ type, data: { ...change, monitor: forViewer(change.monitor) } }) : message);
   };
   const unsubscribe = forward.map((type) => bus.on(type, (data) => publish(type, data)));
 
@@ -56,14 +63,18 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
             if (!session) return ws.close(SESSION_ENDED, "session ended");
             const id = ws.id;
             let ended = false;
-            const unwatch = sessionWatch.watch(session.claims, () => {
-              ended = true;
-              open.delete(id);
-              ws.close(SESSION_ENDED, "session ended");
-            });
+            const unwatch = sessionWatch.watch(
+              session.claims,
+              () => {
+                ended = true;
+                open.delete(id);
+                ws.close(SESSION_ENDED, "session ended");
+              },
+              session.user.role,
+            );
             if (ended) return; // the session ended while the socket was opening
             open.set(id, { socket: ws, unwatch });
-            ws.subscribe(TOPIC);
+            ws.subscribe(session.user.role === "viewer" ? VIEWER_TOPIC : TOPIC);
             ws.send(JSON.stringify({ type: "hello", data: { at: Date.now() } }));
           },
           // Browsers only listen; anything they send is ignored.

@@ -1,3 +1,4 @@
+import { forViewer } from "./viewer";
 import { Elysia } from "elysia";
 import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
@@ -17,7 +18,10 @@ const monitorNotFound = () => notFound("MONITOR_NOT_FOUND", "Monitor not found")
 export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
   return new Elysia({ prefix: "/api", detail: { tags: ["monitors"] } })
     .use(session)
-    .get("/monitors", () => ({ success: true, monitors: monitors.list() }), { auth: "user", detail: doc("List the monitors with their current status") })
+    .get("/monitors", ({ user }) => ({ success: true, monitors: user.role === "viewer" ? monitors.list().map(forViewer) : monitors.list() }), {
+      auth: "user",
+      detail: doc("List the monitors with their current status (viewers: without header values, body, URL password, push token)"),
+    })
     .post(
       "/monitors",
       async ({ body, set }) => {
@@ -31,10 +35,10 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     .get("/monitors/stats", async () => ({ success: true, stats: await monitors.stats() }), { auth: "admin", detail: doc("Scheduler and writer figures") })
     .get(
       "/monitors/:id",
-      ({ params }) => {
+      ({ params, user }) => {
         const monitor = monitors.get(params.id);
         if (!monitor) throw monitorNotFound();
-        return { success: true, monitor };
+        return { success: true, monitor: user.role === "viewer" ? forViewer(monitor) : monitor };
       },
       { auth: "user", params: monitorIdParams, detail: doc("A monitor") },
     )

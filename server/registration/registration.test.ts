@@ -35,13 +35,13 @@ describe("closed registration", () => {
 
   test("an admin opens it: anyone registers as a user and is signed in; closing it again refuses", async () => {
     const t = await instance();
-    expect((await t.call("GET", "/api/registration", { token: t.admin })).body).toEqual({ success: true, open: false, invites: [] });
+    expect((await t.call("GET", "/api/registration", { token: t.admin })).body).toEqual({ success: true, open: false, role: "viewer", invites: [] });
     const opened = await t.call("PUT", "/api/registration", { token: t.admin, body: { open: true } });
     expect(opened.body).toMatchObject({ success: true, open: true });
     expect((await t.call("GET", "/api/config")).body.registrationOpen).toBe(true);
     const carol = await t.call<{ token: string; user: { role: string } }>("POST", "/api/auth/register", { body: newcomer("carol") });
     expect(carol.status).toBe(201);
-    expect(carol.body.user.role).toBe("user");
+    expect(carol.body.user.role).toBe("viewer"); // open registration gives the least role unless an admin chose another
     expect((await t.call("GET", "/api/auth/me", { token: carol.body.token })).status).toBe(200);
     await t.call("PUT", "/api/registration", { token: t.admin, body: { open: false } });
     expect((await t.call("POST", "/api/auth/register", { body: newcomer("dave") })).status).toBe(403);
@@ -63,7 +63,7 @@ describe("closed registration", () => {
 
   test("bad input is a 400", async () => {
     const t = await instance();
-    for (const body of [{}, { open: "yes" }, { open: 1 }]) {
+    for (const body of [{}, { open: "yes" }, { open: 1 }, { role: "root" }]) {
       expect((await t.call("PUT", "/api/registration", { token: t.admin, body })).status).toBe(400);
     }
     for (const body of [{ role: "root" }, { hours: 0 }, { hours: 721 }, { hours: 1.5 }]) {
@@ -119,7 +119,7 @@ describe("invite links", () => {
     expect([taken.status, taken.body.code]).toEqual([409, "USERNAME_EXISTS"]);
     const retry = await t.call<{ user: { role: string } }>("POST", "/api/auth/register", { body: newcomer("carol", { invite: fresh.body.token }) });
     expect(retry.status).toBe(201);
-    expect(retry.body.user.role).toBe("user");
+    expect(retry.body.user.role).toBe("editor");
   });
 
   test("two sign-ups racing with one invite: exactly one gets in", async () => {
@@ -165,9 +165,9 @@ describe.skipIf(!TEST_DATABASE_URL)("on several nodes sharing one PostgreSQL dat
   test("one invite used on every node at once: one account gets in, the invite is spent once", async () => {
     const cluster = await nodes(3);
     const admin = await cluster[0]!.users.create({ ...newUser("alice"), role: "admin" }, { firstBecomesAdmin: true });
-    const { token, invite } = await cluster[0]!.registration.createInvite(admin.id, "user");
+    const { token, invite } = await cluster[0]!.registration.createInvite(admin.id, "editor");
     const results = await Promise.all(cluster.flatMap((node, i) => [0, 1].map((j) => outcome(node.registration.register(newUser(`u${i}${j}`), token)))));
-    expect(results.sort()).toEqual(["INVITE_INVALID", "INVITE_INVALID", "INVITE_INVALID", "INVITE_INVALID", "INVITE_INVALID", "user"]);
+    expect(results.sort()).toEqual(["INVITE_INVALID", "INVITE_INVALID", "INVITE_INVALID", "INVITE_INVALID", "INVITE_INVALID", "editor"]);
     const users = await cluster[1]!.users.list();
     expect(users.length).toBe(2);
     const { invites } = cluster[2]!.db.t;

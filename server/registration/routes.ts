@@ -1,10 +1,10 @@
 import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
-import { notFound } from "../http/errors";
+import { badRequest, notFound } from "../http/errors";
 import { doc } from "../http/openapi";
 import { idParams } from "../http/ids";
 import { SECRET_BODY } from "../auth/secrets";
-import { roleField } from "../users/schemas";
+import { normaliseRole, roleField } from "../users/schemas";
 import { INVITE_HOURS, type Registration } from "./service";
 
 /**
@@ -14,19 +14,29 @@ import { INVITE_HOURS, type Registration } from "./service";
 export function registrationRoutes({ registration, session }: { registration: Registration; session: ReturnType<typeof sessions> }) {
   return new Elysia({ prefix: "/api/registration", detail: { tags: ["registration"] } })
     .use(session)
-    .get("/", async () => ({ success: true, open: await registration.isOpen(), invites: await registration.pendingInvites() }), { auth: "accounts", detail: doc("Whether registration is open, and the pending invites") })
+    .get("/", async () => ({ success: true, open: await registration.isOpen(), role: await registration.role(), invites: await registration.pendingInvites() }), {
+      auth: "accounts",
+      detail: doc("Whether registration is open, the role it gives, and the pending invites"),
+    })
     .put(
       "/",
       async ({ body }) => {
-        await registration.setOpen(body.open);
-        return { success: true, message: body.open ? "Registration opened" : "Registration closed", open: body.open };
+        if (body.open === undefined && body.role === undefined) throw badRequest("VALIDATION", "Send open, role or both");
+        if (body.open !== undefined) await registration.setOpen(body.open);
+        if (body.role !== undefined) await registration.setRole(normaliseRole(body.role));
+        const open = await registration.isOpen();
+        return { success: true, message: open ? "Registration opened" : "Registration closed", open, role: await registration.role() };
       },
-      { auth: "accounts", detail: doc("Open or close registration"), body: t.Object({ open: t.Boolean({ error: "open must be true or false" }) }) },
+      {
+        auth: "accounts",
+        detail: doc("Open or close registration, and choose the role it gives (default viewer)"),
+        body: t.Object({ open: t.Optional(t.Boolean({ error: "open must be true or false" })), role: t.Optional(roleField) }),
+      },
     )
     .post(
       "/invites",
       async ({ body, user, set }) => {
-        const created = await registration.createInvite(user.id, body.role ?? "user", body.hours);
+        const created = await registration.createInvite(user.id, normaliseRole(body.role ?? "editor"), body.hours);
         set.status = 201;
         return { success: true, message: "Invite created", ...created };
       },

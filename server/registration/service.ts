@@ -11,6 +11,10 @@ import { ACCOUNTS_LOCK, registrationClosed, type NewUser, type UserStore } from 
 import type { InviteRow } from "./tables";
 
 const OPEN_KEY = "registration.open";
+const ROLE_KEY = "registration.role";
+/** The role of accounts made through open registration unless an admin chose another: the least one. */
+export const DEFAULT_REGISTRATION_ROLE: Role = "viewer";
+const REGISTRATION_ROLES: readonly Role[] = ["admin", "editor", "viewer"];
 const HOUR = 3_600_000;
 /** Invite lifetimes an admin may choose, in hours: an hour to 30 days; 7 days by default. */
 export const INVITE_HOURS = { min: 1, max: 720, default: 168 };
@@ -45,6 +49,10 @@ export function createRegistration({ db, users, now = Date.now }: { db: Db; user
   const { orm } = db;
   const { settings, invites } = db.t;
   const isOpen = async (q: Orm = orm) => (await first(q.select().from(settings).where(eq(settings.key, OPEN_KEY))))?.value === "true";
+  const openRole = async (q: Orm = orm): Promise<Role> => {
+    const value = (await first(q.select().from(settings).where(eq(settings.key, ROLE_KEY))))?.value as Role | undefined;
+    return value && REGISTRATION_ROLES.includes(value) ? value : DEFAULT_REGISTRATION_ROLE;
+  };
   const pendingInvite = (token: string, q: Orm = orm) =>
     first(q.select().from(invites)
       .where(and(eq(invites.tokenHash, hashSecret(token)), isNull(invites.usedAt), gt(invites.expiresAt, now()))));
@@ -57,6 +65,11 @@ export function createRegistration({ db, users, now = Date.now }: { db: Db; user
     async setOpen(open: boolean): Promise<void> {
       await orm.insert(settings).values({ key: OPEN_KEY, value: String(open) })
         .onConflictDoUpdate({ target: settings.key, set: { value: String(open) } });
+    },
+    /** The role open registration gives (the first account is the admin whatever it says). */
+    role: () => openRole(),
+    async setRole(role: Role): Promise<void> {
+      await orm.insert(settings).values({ key: ROLE_KEY, value: role }).onConflictDoUpdate({ target: settings.key, set: { value: role } });
     },
 
     async createInvite(createdBy: number, role: Role, hours = INVITE_HOURS.default): Promise<{ token: string; invite: PublicInvite }> {
@@ -106,7 +119,7 @@ export function createRegistration({ db, users, now = Date.now }: { db: Db; user
      */
     register(user: Omit<NewUser, "role">, invite: string | undefined): Promise<UserRow> {
       return db.tx(async (tx) => {
-        if (invite === undefined) return users.insert(tx, { ...user, role: "user" }, { firstBecomesAdmin: true, onlyIfFirst: !(await isOpen(tx)) });
+        if (invite === undefined) return users.insert(tx, { ...user, role: await openRole(tx) }, { firstBecomesAdmin: true, onlyIfFirst: !(await isOpen(tx)) });
         const row = await pendingInvite(invite, tx);
         if (!row) throw inviteInvalid();
         const created = await users.insert(tx, { ...user, role: row.role }, { firstBecomesAdmin: true });

@@ -8,7 +8,7 @@ export const invites = sqliteTable("invites", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   tokenHash: text("token_hash").notNull().unique(),
   /** The role the invited account gets. */
-  role: text("role", { enum: ["admin", "user"] }).notNull().default("user"),
+  role: text("role", { enum: ["admin", "editor", "viewer"] }).notNull().default("editor"),
   createdBy: integer("created_by").references(() => users.id, { onDelete: "set null" }),
   createdAt: integer("created_at").notNull(),
   expiresAt: integer("expires_at").notNull(),

@@ -1,7 +1,7 @@
 // /api/tokens: a signed-in user's own API tokens: list, create (the secret is in that reply only), revoke.
 import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
-import { badRequest, notFound } from "../http/errors";
+import { HttpError, badRequest, notFound } from "../http/errors";
 import { idParams } from "../http/ids";
 import { doc } from "../http/openapi";
 import { DEFAULT_TOKEN_SCOPE, TOKEN_EXPIRY_DAYS_MAX, TOKEN_NAME_MAX, TOKEN_SCOPES } from "./public";
@@ -39,7 +39,10 @@ export function tokenRoutes({ tokens, session }: { tokens: TokenStore; session: 
         const name = body.name.trim();
         if (!name || name.length > TOKEN_NAME_MAX) throw badRequest("VALIDATION", nameError);
         if (CONTROL.test(name)) throw badRequest("VALIDATION", "Name must not contain control characters (line breaks, tabs…)");
-        const created = await tokens.create(user.id, name, body.expiresInDays ?? null, body.scope ?? DEFAULT_TOKEN_SCOPE);
+        // A viewer's token can read and no more (a token acts as its user, so it could not write anyway).
+        const scope = body.scope ?? (user.role === "viewer" ? "read" : DEFAULT_TOKEN_SCOPE);
+        if (user.role === "viewer" && scope !== "read") throw new HttpError(403, "READ_ONLY", "Viewers can create read-only tokens only");
+        const created = await tokens.create(user.id, name, body.expiresInDays ?? null, scope);
         set.status = 201;
         return { success: true, message: "API token created: copy it now, it will not be shown again", ...created };
       },

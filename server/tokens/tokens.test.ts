@@ -169,7 +169,7 @@ describe("authenticating with a token", () => {
 
     const me = await call("GET", "/api/auth/me", { token: userToken });
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ success: true, user: { username: "bob", role: "user" } });
+    expect(me.body).toMatchObject({ success: true, user: { username: "bob", role: "editor" } });
 
     const made = await call<{ monitor: { id: number } }>("POST", "/api/monitors", { token: userToken, body: { name: "API", url: "http://127.0.0.1:9/" } });
     expect(made.status).toBe(201);
@@ -326,7 +326,7 @@ describe("scopes", () => {
       expect(`${method} ${path} ${res.status} ${(res.body as { code?: string }).code}`).toBe(`${method} ${path} 403 TOKEN_SCOPE`);
     }
     // Nothing happened: bob is still a user with his password, no mallory, registration still closed.
-    expect((await call<{ users: { username: string; role: string }[] }>("GET", "/api/users", { token: admin.token })).body.users.map((u) => `${u.username}:${u.role}`)).toEqual(["alice:admin", "bob:user"]);
+    expect((await call<{ users: { username: string; role: string }[] }>("GET", "/api/users", { token: admin.token })).body.users.map((u) => `${u.username}:${u.role}`)).toEqual(["alice:admin", "bob:editor"]);
     expect((await call("POST", "/api/auth/login", { body: { username: "bob", password: PASSWORD } })).status).toBe(200);
     expect((await call<{ open: boolean; invites: unknown[] }>("GET", "/api/registration", { token: admin.token })).body).toMatchObject({ open: false, invites: [] });
   });

@@ -5,7 +5,7 @@ import type { UserRow } from "../db/schema";
 import { badRequest, conflict, forbidden, notFound } from "../http/errors";
 import { doc } from "../http/openapi";
 import { toPublicUser } from "./public";
-import { emailField, normaliseEmail, passwordField, roleField, statusField, userIdParams, usernameField } from "./schemas";
+import { emailField, normaliseEmail, normaliseRole, passwordField, roleField, statusField, userIdParams, usernameField } from "./schemas";
 import type { UserStore } from "./store";
 
 export interface UserRouteDeps {
@@ -31,7 +31,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
         const username = body.username.trim();
         const email = normaliseEmail(body.email) ?? null;
         await users.assertUnique(username, email);
-        const created = await users.create({ username, email, role: body.role ?? "user", passwordHash: await passwords.hash(body.password) });
+        const created = await users.create({ username, email, role: normaliseRole(body.role ?? "editor"), passwordHash: await passwords.hash(body.password) });
         set.status = 201;
         return { success: true, message: "User created", user: toPublicUser(created) };
       },
@@ -65,7 +65,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
           username: body.username.trim(),
           // Absent email leaves it as it is; "" or null clears it.
           email: normaliseEmail(body.email),
-          role: body.role,
+          role: body.role && normaliseRole(body.role),
           status: body.status,
         });
         if (!updated) throw userNotFound();

@@ -1,4 +1,5 @@
 import { t } from "elysia";
+import type { Role } from "./public";
 import { idParams } from "../http/ids";
 
 // Request field schemas shared by the auth and user routes. Messages are the ones a user sees.
@@ -22,7 +23,11 @@ export const emailField = t.Optional(
   t.Union([t.Literal(""), t.Null(), t.String({ format: "email", maxLength: 254 })], { error: "Invalid email address" }),
 );
 
-export const roleField = t.Union([t.Literal("admin"), t.Literal("user")], { error: "Role must be admin or user" });
+/** A role as a request may name it: "user" is the old name of "editor", still accepted (normaliseRole). */
+export const roleField = t.Union([t.Literal("admin"), t.Literal("editor"), t.Literal("viewer"), t.Literal("user")], { error: "Role must be admin, editor or viewer" });
+
+/** The role a request named, "user" read as "editor" (clients written before viewers existed). */
+export const normaliseRole = (role: "admin" | "editor" | "viewer" | "user"): Role => (role === "user" ? "editor" : role);
 export const statusField = t.Union([t.Literal("active"), t.Literal("disabled")], { error: "Status must be active or disabled" });
 
 export const userIdParams = idParams("user");

@@ -58,7 +58,7 @@ describe("who may call what", () => {
       body: { username: "bobby", email: "bobby@example.com" },
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ success: true, message: "Profile updated", user: { username: "bobby", email: "bobby@example.com", role: "user" } });
+    expect(res.body).toMatchObject({ success: true, message: "Profile updated", user: { username: "bobby", email: "bobby@example.com", role: "editor" } });
     expect((await call<{ user: PublicUser }>("GET", "/api/auth/me", { token: user.token })).body.user.username).toBe("bobby");
   });
 
@@ -68,7 +68,7 @@ describe("who may call what", () => {
       const res = await call("PUT", `/api/users/${user.user.id}`, { token: user.token, body });
       expect(res.status).toBe(403);
     }
-    expect((await call<{ user: PublicUser }>("GET", "/api/auth/me", { token: user.token })).body.user.role).toBe("user");
+    expect((await call<{ user: PublicUser }>("GET", "/api/auth/me", { token: user.token })).body.user.role).toBe("editor");
   });
 });
 
@@ -79,8 +79,8 @@ describe("GET /api/users", () => {
     expect(res.body.success).toBe(true);
     expect(res.body.users.map((u) => [u.username, u.role, u.email])).toEqual([
       ["alice", "admin", "alice@example.com"],
-      ["bob", "user", "bob@example.com"],
-      ["carol", "user", null],
+      ["bob", "editor", "bob@example.com"],
+      ["carol", "editor", null],
     ]);
     expect(Object.keys(res.body.users[0]).sort()).toEqual(["createdAt", "email", "id", "role", "status", "username"]);
   });
@@ -105,7 +105,7 @@ describe("POST /api/users", () => {
     const dupEmail = await call("POST", "/api/users", { token: admin.token, body: { username: "bob2", email: "BOB@example.com", password: PASSWORD } });
     expect([dupEmail.status, dupEmail.body.message]).toEqual([409, "Email already exists"]);
     const badRole = await call("POST", "/api/users", { token: admin.token, body: { username: "eve", password: PASSWORD, role: "root" } });
-    expect([badRole.status, badRole.body.message]).toEqual([400, "Role must be admin or user"]);
+    expect([badRole.status, badRole.body.message]).toEqual([400, "Role must be admin, editor or viewer"]);
     const list = await call<{ users: PublicUser[] }>("GET", "/api/users", { token: admin.token });
     expect(list.body.users).toHaveLength(3);
   });

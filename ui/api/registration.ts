@@ -7,6 +7,8 @@ export type { InviteCheck, PublicInvite };
 /** The instance's registration setting and its pending (unused, unexpired) invites. */
 export interface RegistrationSettings {
   open: boolean;
+  /** The role open registration gives (default viewer). */
+  role: Role;
   invites: PublicInvite[];
 }
 
@@ -26,7 +28,10 @@ export const inviteLink = (origin: string, token: string) => `${origin.replace(/
 
 export const getRegistration = () => api.get<RegistrationSettings>("/api/registration");
 
-export const setRegistrationOpen = (open: boolean) => api.put<{ open: boolean }>("/api/registration", { open });
+export const setRegistrationOpen = (open: boolean) => api.put<{ open: boolean; role: Role }>("/api/registration", { open });
+
+/** The role accounts made through open registration get. */
+export const setRegistrationRole = (role: Role) => api.put<{ open: boolean; role: Role }>("/api/registration", { role });
 
 /** The token is in this reply only: the server keeps its hash. */
 export const createInvite = (input: CreateInviteInput) => api.post<{ token: string; invite: PublicInvite }>("/api/registration/invites", input);

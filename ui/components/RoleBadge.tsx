@@ -4,14 +4,14 @@ import type { Role, UserStatus } from "../api/users";
 
 export function RoleBadge({ role }: { role: Role }) {
   const { t } = useTranslation();
-  const admin = role === "admin";
+  const colours = {
+    admin: "bg-indigo-50 text-indigo-700 ring-indigo-600/20",
+    editor: "bg-slate-50 text-slate-600 ring-slate-500/20",
+    viewer: "bg-sky-50 text-sky-700 ring-sky-600/20",
+  }[role];
   return (
-    <span
-      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${
-        admin ? "bg-indigo-50 text-indigo-700 ring-indigo-600/20" : "bg-slate-50 text-slate-600 ring-slate-500/20"
-      }`}
-    >
-      {t(admin ? "users.roles.admin" : "users.roles.user")}
+    <span data-role={role} className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${colours}`}>
+      {t(`users.roles.${role}`)}
     </span>
   );
 }
@@ -35,4 +35,21 @@ export function StatusBadge({ status }: { status: UserStatus }) {
   const { t } = useTranslation();
   const active = status === "active";
   return <DotBadge tone={active ? "green" : "red"}>{t(active ? "users.statuses.active" : "users.statuses.disabled")}</DotBadge>;
+}
+
+/** The roles in the order forms offer them, least first. */
+export const ROLE_CHOICES: Role[] = ["viewer", "editor", "admin"];
+
+/** A role select's options, each with what the role may do. */
+export function RoleOptions() {
+  const { t } = useTranslation();
+  return (
+    <>
+      {ROLE_CHOICES.map((r) => (
+        <option key={r} value={r}>
+          {t(`users.roles.${r}`)} — {t(`users.roleHints.${r}`)}
+        </option>
+      ))}
+    </>
+  );
 }

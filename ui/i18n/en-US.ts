@@ -278,7 +278,13 @@ const enUS: Messages = {
     },
     roles: {
       admin: "Admin",
-      user: "User",
+      editor: "Editor",
+      viewer: "Viewer",
+    },
+    roleHints: {
+      admin: "Everything, including users and registration",
+      editor: "Manages monitors, agents, channels, status pages, maintenance and incidents",
+      viewer: "Sees everything the team sees and changes nothing but their own profile",
     },
     statuses: {
       active: "Active",
@@ -307,6 +313,8 @@ const enUS: Messages = {
       failed: "Failed to reset password",
     },
     registration: {
+      openRole: "Role of accounts made through registration",
+      roleSaved: "Registration role saved",
       title: "Registration",
       subtitle: "Who may create an account on this instance.",
       loading: "Loading registration settings…",

@@ -274,7 +274,13 @@ const zhCN = {
     },
     roles: {
       admin: "管理员",
-      user: "普通用户",
+      editor: "编辑者",
+      viewer: "查看者",
+    },
+    roleHints: {
+      admin: "全部权限，包括用户与注册管理",
+      editor: "管理监控、客户端、通知渠道、状态页、维护与事件",
+      viewer: "可查看团队的全部内容，只能修改自己的个人资料",
     },
     statuses: {
       active: "正常",
@@ -303,6 +309,8 @@ const zhCN = {
       failed: "重置密码失败",
     },
     registration: {
+      openRole: "通过注册创建的账户角色",
+      roleSaved: "注册角色已保存",
       title: "注册设置",
       subtitle: "决定谁可以在此实例上创建账户。",
       loading: "正在加载注册设置…",

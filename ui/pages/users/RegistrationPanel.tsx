@@ -10,6 +10,7 @@ import {
   inviteLink,
   revokeInvite,
   setRegistrationOpen,
+  setRegistrationRole,
   type InviteValidity,
   type PublicInvite,
 } from "../../api/registration";
@@ -20,17 +21,17 @@ import { CopyButton } from "../../components/CodeBlock";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { Field, SelectInput, TextInput, Toggle } from "../../components/form";
 import { PlusIcon } from "../../components/icons";
-import { RoleBadge } from "../../components/RoleBadge";
+import { RoleBadge, RoleOptions } from "../../components/RoleBadge";
 import { loadSiteConfig } from "../../state/config";
 import { useFormatDateTime } from "../../components/time";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 
-type PanelState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; open: boolean; invites: PublicInvite[] };
+type PanelState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; open: boolean; role: Role; invites: PublicInvite[] };
 
 /** An invite just created: its token is in this reply only (the server keeps a hash). */
 type CreatedInvite = { link: string; invite: PublicInvite };
 
-const ROLES: Role[] = ["user", "admin"];
+const ROLES: Role[] = ["viewer", "editor", "admin"];
 
 /**
  * Admin: who may register. The instance's "anyone can register" setting, invite links (created here and shown once)
@@ -41,7 +42,7 @@ export function RegistrationPanel({ usernameOf }: { usernameOf: (id: number) => 
   const formatTime = useFormatDateTime();
   const [state, setState] = useState<PanelState>({ phase: "loading" });
   const [saving, setSaving] = useState(false);
-  const [role, setRole] = useState<Role>("user");
+  const [role, setRole] = useState<Role>("editor");
   const [hours, setHours] = useState<InviteValidity>(DEFAULT_INVITE_VALIDITY);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedInvite | null>(null);
@@ -53,7 +54,7 @@ export function RegistrationPanel({ usernameOf }: { usernameOf: (id: number) => 
       if (!quiet) setState({ phase: "loading" });
       try {
         const reply = await getRegistration();
-        setState({ phase: "loaded", open: reply.open, invites: reply.invites ?? [] });
+        setState({ phase: "loaded", open: reply.open, role: reply.role ?? "viewer", invites: reply.invites ?? [] });
       } catch (err) {
         if (!quiet) setState({ phase: "error", message: errorMessage(err, t("users.registration.fetchFailed")) });
       }
@@ -77,6 +78,19 @@ export function RegistrationPanel({ usernameOf }: { usernameOf: (id: number) => 
       void loadSiteConfig(); // /register in this tab follows the new setting
     } catch (err) {
       setOpen(!open);
+      toast.error(errorMessage(err, t("users.registration.saveFailed")));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const chooseRole = async (next: Role) => {
+    setSaving(true);
+    try {
+      const reply = await setRegistrationRole(next);
+      setState((s) => (s.phase === "loaded" ? { ...s, role: reply.role } : s));
+      toast.success(t("users.registration.roleSaved"));
+    } catch (err) {
       toast.error(errorMessage(err, t("users.registration.saveFailed")));
     } finally {
       setSaving(false);
@@ -117,7 +131,7 @@ export function RegistrationPanel({ usernameOf }: { usernameOf: (id: number) => 
     }
   };
 
-  const roleName = (r: Role) => t(r === "admin" ? "users.roles.admin" : "users.roles.user");
+  const roleName = (r: Role) => t(`users.roles.${r}`);
 
   return (
     <Card className="mb-6" data-testid="registration-panel">
@@ -140,6 +154,15 @@ export function RegistrationPanel({ usernameOf }: { usernameOf: (id: number) => 
               onChange={(open) => void toggle(open)}
               data-testid="registration-open"
             />
+            <div className="mt-3 max-w-md pl-7">
+              <Field label={t("users.registration.openRole")}>
+                {(id) => (
+                  <SelectInput id={id} value={state.role} disabled={saving} onChange={(e) => void chooseRole(e.target.value as Role)} data-testid="registration-role">
+                    <RoleOptions />
+                  </SelectInput>
+                )}
+              </Field>
+            </div>
           </div>
 
           <div className="space-y-5 px-5 py-5 sm:px-6">

@@ -1,3 +1,4 @@
+import { RoleOptions } from "../../components/RoleBadge";
 import { useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -14,7 +15,7 @@ export default function UserCreate() {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   useDocumentTitle(t("users.form.createTitle"));
-  const [form, setForm] = useState({ username: "", email: "", password: "", confirmPassword: "", role: "user" as Role });
+  const [form, setForm] = useState({ username: "", email: "", password: "", confirmPassword: "", role: "editor" as Role });
   const [error, setError] = useState("");
   const [saving, setSaving] = useState(false);
   const set = (key: keyof typeof form) => (e: { target: { value: string } }) => setForm((f) => ({ ...f, [key]: e.target.value }));
@@ -65,8 +66,7 @@ export default function UserCreate() {
             <Field label={t("users.form.role")}>
               {(id) => (
                 <SelectInput id={id} name="role" value={form.role} onChange={set("role")}>
-                  <option value="user">{t("users.roles.user")}</option>
-                  <option value="admin">{t("users.roles.admin")}</option>
+                  <RoleOptions />
                 </SelectInput>
               )}
             </Field>

@@ -1,3 +1,4 @@
+import { RoleOptions } from "../../components/RoleBadge";
 import { useSignals } from "@preact/signals-react/runtime";
 import { useEffect, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -59,8 +60,7 @@ function EditForm({ target, onSaved }: { target: PublicUser; onSaved: (u: Public
           <Field label={t("users.form.role")}>
             {(id) => (
               <SelectInput id={id} name="role" value={form.role} onChange={set("role")}>
-                <option value="user">{t("users.roles.user")}</option>
-                <option value="admin">{t("users.roles.admin")}</option>
+                <RoleOptions />
               </SelectInput>
             )}
           </Field>
