@@ -30,7 +30,7 @@ async function clickRevoke(row: Locator) {
 }
 
 /** Creates an invite link on /users with the given role and validity; returns the link shown. */
-async function createInviteLink(page: Page, role: "user" | "admin", hours: "24" | "168" | "720") {
+async function createInviteLink(page: Page, role: "viewer" | "editor" | "admin", hours: "24" | "168" | "720") {
   await page.getByTestId("invite-role").selectOption(role);
   await page.getByTestId("invite-validity").selectOption(hours);
   const link = page.getByTestId("invite-link");
@@ -56,7 +56,7 @@ for (const lang of [
     noPending: "没有待使用的邀请。",
     revokeDialog: "其链接将立即失效，此操作无法撤销。",
     revoked: "邀请已撤销",
-    user: "普通用户",
+    user: "编辑者",
     admin: "管理员",
     expires: "过期",
     createdBy: "由 alice 创建于",
@@ -75,7 +75,7 @@ for (const lang of [
     noPending: "No pending invites.",
     revokeDialog: "Its link stops working at once. This action cannot be undone.",
     revoked: "Invite revoked",
-    user: "User",
+    user: "Editor",
     admin: "Admin",
     expires: "Expires",
     createdBy: "by alice",
@@ -185,7 +185,7 @@ for (const lang of [
     test("revoking an invite asks first, then removes it from the list and its link stops working", async ({ page, vigil }) => {
       const admin = await vigil.register("alice");
       await withSession(page, admin, "/users");
-      const first = await createInviteLink(page, "user", "24");
+      const first = await createInviteLink(page, "editor", "24");
       const second = await createInviteLink(page, "admin", "168");
       const rows = page.getByTestId("invite-row");
       await expect(rows).toHaveCount(2);
@@ -222,7 +222,7 @@ for (const lang of [
       const admin = await vigil.register("alice");
       await page.setViewportSize({ width: 390, height: 844 });
       await withSession(page, admin, "/users");
-      await createInviteLink(page, "user", "168");
+      await createInviteLink(page, "editor", "168");
       await expect(page.getByTestId("invite-row")).toHaveCount(1);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       for (const id of ["registration-open", "invite-create", "invite-link", "invite-copy", "invite-revoke"]) {

@@ -49,7 +49,7 @@ for (const lang of [
       await expect(page).toHaveURL(/\/users$/);
       const list = await vigil.api("GET", "/api/users", undefined, admin.token);
       const carol = list.body.users.find((u: { username: string }) => u.username === "carol");
-      expect(carol).toMatchObject({ email: "carol@example.com", role: "user" });
+      expect(carol).toMatchObject({ email: "carol@example.com", role: "editor" });
 
       await page.getByTestId(`user-edit-${carol.id}`).click();
       await expect(page).toHaveURL(new RegExp(`/users/${carol.id}$`));

@@ -1,3 +1,4 @@
+import { ViewerNote } from "./guards";
 import { Suspense, useEffect, type ReactNode } from "react";
 import { useLocation } from "wouter";
 import { useLocationProperty } from "wouter/use-browser-location";
@@ -40,6 +41,7 @@ export function Layout({ children }: { children: ReactNode }) {
     <div className="flex min-h-screen flex-col">
       <Navbar />
       <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 sm:px-6 lg:px-8">
+        <ViewerNote />
         <ErrorBoundary key={location}>
           <Suspense fallback={<PageLoading />}>{children}</Suspense>
         </ErrorBoundary>

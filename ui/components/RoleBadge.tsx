@@ -2,8 +2,10 @@ import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { Role, UserStatus } from "../api/users";
 
-export function RoleBadge({ role }: { role: Role }) {
+export function RoleBadge({ role: given }: { role: Role }) {
   const { t } = useTranslation();
+  // A user stored by an older version in this browser may still say "user": the editor it became.
+  const role: Role = (given as string) === "user" ? "editor" : given;
   const colours = {
     admin: "bg-indigo-50 text-indigo-700 ring-indigo-600/20",
     editor: "bg-slate-50 text-slate-600 ring-slate-500/20",

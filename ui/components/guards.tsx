@@ -2,7 +2,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Redirect } from "wouter";
-import { isAdmin, isAuthenticated, sessionReady } from "../state/session";
+import { canEdit, isAdmin, isAuthenticated, sessionReady } from "../state/session";
 import { ShieldIcon } from "./icons";
 import { PageLoading } from "./PageLoading";
 import { useDocumentTitle } from "./useDocumentTitle";
@@ -19,6 +19,24 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 export function RequireAdmin({ children }: { children: ReactNode }) {
   useSignals();
   return isAdmin.value ? <>{children}</> : <Forbidden />;
+}
+
+/** What only editors and admins may use (create, edit, delete buttons): hidden from viewers. */
+export function EditorOnly({ children }: { children: ReactNode }) {
+  useSignals();
+  return canEdit.value ? <>{children}</> : null;
+}
+
+/** A viewer's reminder, on every screen, of what the role allows. */
+export function ViewerNote() {
+  useSignals();
+  const { t } = useTranslation();
+  if (!isAuthenticated.value || canEdit.value) return null;
+  return (
+    <p data-testid="viewer-note" className="mb-4 rounded-lg bg-sky-50 px-3 py-2 text-sm text-sky-800 ring-1 ring-sky-200">
+      {t("roles.viewerNote")}
+    </p>
+  );
 }
 
 export function Forbidden() {

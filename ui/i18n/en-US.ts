@@ -253,6 +253,9 @@ const enUS: Messages = {
       confirm: "Revoke",
     },
   },
+  roles: {
+    viewerNote: "You are a viewer: you see everything the team sees; changes need the editor role (ask an admin).",
+  },
   users: {
     title: "User management",
     subtitle: "Manage the accounts that can sign in to Vigil.",
@@ -1757,6 +1760,7 @@ const enUS: Messages = {
     linkTitle: "Its notification settings",
   },
   errors: {
+    READ_ONLY: "Your role is viewer: you can look but not change anything. Ask an admin for the editor role.",
     EMAIL_INVALID: "Enter a valid e-mail address",
     TOO_MANY_REQUESTS: "Too many requests from your address. Try again in {{minutes}} minute(s).",
     SUBSCRIPTIONS_UNAVAILABLE: "This page does not offer e-mail subscriptions",

@@ -249,6 +249,9 @@ const zhCN = {
       confirm: "撤销",
     },
   },
+  roles: {
+    viewerNote: "你是查看者：可以查看团队的全部内容；修改需要编辑者角色（请联系管理员）。",
+  },
   users: {
     title: "用户管理",
     subtitle: "管理可以登录 Vigil 的账户。",
@@ -1749,6 +1752,7 @@ const zhCN = {
     linkTitle: "它的通知设置",
   },
   errors: {
+    READ_ONLY: "你的角色是查看者：只能查看，不能修改。如需修改，请联系管理员授予编辑者角色。",
     EMAIL_INVALID: "请输入有效的邮箱地址",
     TOO_MANY_REQUESTS: "来自你的地址的请求过多，请 {{minutes}} 分钟后再试。",
     SUBSCRIPTIONS_UNAVAILABLE: "此页面不提供邮件订阅",

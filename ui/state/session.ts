@@ -11,6 +11,8 @@ export const token = signal<string | null>(null);
 export const user = signal<PublicUser | null>(null);
 export const isAuthenticated = computed(() => token.value !== null && user.value !== null);
 export const isAdmin = computed(() => user.value?.role === "admin");
+/** Editors and admins change things; a viewer only looks (the server refuses its changes with 403 READ_ONLY). */
+export const canEdit = computed(() => user.value !== null && user.value.role !== "viewer");
 /** False while the start-up check (token without a stored user → GET /api/auth/me) is running. */
 export const sessionReady = signal(false);
 

@@ -29,6 +29,7 @@ import { AgentStatusBadge, agentDisplayStatus, NeverReported, StaleValues, Usage
 import { buildDetailCharts, type ChartLabels } from "./seriesCharts";
 import { MaintenancePanel } from "../maintenance/MaintenancePanel";
 import { useLive } from "../../state/live";
+import { EditorOnly } from "../../components/guards";
 
 /** How often the snapshot refreshes, and the charts per range (rollups change slowly). */
 const AGENT_POLL_MS = 10_000;
@@ -405,12 +406,14 @@ export default function AgentDetail() {
                 <BellIcon className="size-4" />
                 {t("notifications.link")}
               </ButtonLink>
-              <ButtonLink href={`/agents/edit/${agent.id}`} variant="secondary" data-testid={`agent-edit-${agent.id}`}>
-                {t("common.edit")}
-              </ButtonLink>
-              <Button variant="dangerGhost" busy={deletingId !== null} onClick={() => askDelete(agent)} data-testid={`agent-delete-${agent.id}`}>
-                {t("common.delete")}
-              </Button>
+              <EditorOnly>
+                <ButtonLink href={`/agents/edit/${agent.id}`} variant="secondary" data-testid={`agent-edit-${agent.id}`}>
+                  {t("common.edit")}
+                </ButtonLink>
+                <Button variant="dangerGhost" busy={deletingId !== null} onClick={() => askDelete(agent)} data-testid={`agent-delete-${agent.id}`}>
+                  {t("common.delete")}
+                </Button>
+              </EditorOnly>
             </>
           }
         />

@@ -14,6 +14,7 @@ import { AgentStatusBadge, agentDisplayStatus, NeverReported, StaleValues, Usage
 import { useAgents } from "./useAgents";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { FilterPills } from "../../components/FilterPills";
+import { EditorOnly } from "../../components/guards";
 
 const EMPTY: PublicAgent[] = [];
 
@@ -44,6 +45,7 @@ interface RowProps {
 function Actions({ agent, deleting, onDelete }: Omit<RowProps, "now">) {
   const { t } = useTranslation();
   return (
+    <EditorOnly>
     <div className="flex justify-end gap-2">
       <Link href={`/agents/edit/${agent.id}`} className={buttonClass("secondary", "sm")} data-testid={`agent-edit-${agent.id}`}>
         {t("common.edit")}
@@ -52,6 +54,7 @@ function Actions({ agent, deleting, onDelete }: Omit<RowProps, "now">) {
         {t("common.delete")}
       </Button>
     </div>
+    </EditorOnly>
   );
 }
 
@@ -255,10 +258,12 @@ function EmptyState() {
       </span>
       <h2 className="mt-4 text-base font-semibold text-slate-900">{t("agents.empty.title")}</h2>
       <p className="mt-2 max-w-md text-sm text-slate-600">{t("agents.empty.message")}</p>
+      <EditorOnly>
       <ButtonLink href="/agents/create" className="mt-6" data-testid="agents-empty-create">
         <PlusIcon className="size-4" />
         {t("agents.add")}
       </ButtonLink>
+      </EditorOnly>
     </div>
   );
 }
@@ -298,10 +303,12 @@ export default function AgentList() {
         actions={
           <>
             <ViewToggle view={view} onChange={changeView} />
+            <EditorOnly>
             <ButtonLink href="/agents/create" data-testid="agent-create-button">
               <PlusIcon className="size-4" />
               {t("agents.add")}
             </ButtonLink>
+            </EditorOnly>
           </>
         }
       />

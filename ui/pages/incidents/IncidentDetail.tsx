@@ -28,6 +28,8 @@ import { useLoad } from "../../components/useLoad";
 import { useZonedFormat } from "../maintenance/parts";
 import { fetchChoices, IncidentFields, UpdateFields, type Choices, type IncidentDraft } from "./IncidentFields";
 import { ImpactBadge, StateBadge } from "./parts";
+import { EditorOnly } from "../../components/guards";
+import { canEdit } from "../../state/session";
 
 export default function IncidentDetail() {
   const { t } = useTranslation();
@@ -99,13 +101,16 @@ function Detail({ incident, choices, onChange }: { incident: PublicIncident; cho
             <ButtonLink href="/incidents" variant="secondary">
               {t("incidents.backToList")}
             </ButtonLink>
-            <Button variant="dangerGhost" onClick={() => ask(incident)} data-testid="incident-delete">
-              {t("common.delete")}
-            </Button>
+            <EditorOnly>
+              <Button variant="dangerGhost" onClick={() => ask(incident)} data-testid="incident-delete">
+                {t("common.delete")}
+              </Button>
+            </EditorOnly>
           </>
         }
       />
 
+      <EditorOnly>
       <Card>
         <CardHeader title={t("incidents.postUpdate")} description={t("incidents.postUpdateHint")} />
         <form onSubmit={(e) => void post(e)} className="space-y-4 px-5 py-5 sm:px-6" data-testid="incident-update-form">
@@ -117,6 +122,7 @@ function Detail({ incident, choices, onChange }: { incident: PublicIncident; cho
           </div>
         </form>
       </Card>
+      </EditorOnly>
 
       <Card>
         <CardHeader title={t("incidents.timeline")} />
@@ -133,7 +139,7 @@ function Detail({ incident, choices, onChange }: { incident: PublicIncident; cho
                 </p>
                 <LinkedText text={u.message} className="block text-sm text-slate-700" />
               </div>
-              {incident.updates.length > 1 && (
+              {incident.updates.length > 1 && canEdit.value && (
                 <Button size="sm" variant="dangerGhost" onClick={() => void removeUpdate(u.id)} data-testid="incident-timeline-delete" aria-label={t("incidents.deleteUpdate")}>
                   ✕
                 </Button>
@@ -145,11 +151,13 @@ function Detail({ incident, choices, onChange }: { incident: PublicIncident; cho
 
       <form onSubmit={saveDetails} className="space-y-6">
         <IncidentFields draft={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} choices={choices} />
-        <div className="flex justify-end">
-          <Button type="submit" busy={saving} disabled={!draft.title.trim()} data-testid="incident-details-save">
-            {t("incidents.saveDetails")}
-          </Button>
-        </div>
+        <EditorOnly>
+          <div className="flex justify-end">
+            <Button type="submit" busy={saving} disabled={!draft.title.trim()} data-testid="incident-details-save">
+              {t("incidents.saveDetails")}
+            </Button>
+          </div>
+        </EditorOnly>
       </form>
       {dialog}
     </div>

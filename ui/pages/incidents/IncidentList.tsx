@@ -2,6 +2,7 @@
 //
 // data-testids: `incidents-create-button`, `incidents-filter-{open|resolved}`, `incidents-list`, `incident-row-{id}`,
 //   `incidents-empty`.
+import { EditorOnly } from "../../components/guards";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useSearch } from "wouter";
@@ -31,9 +32,11 @@ export default function IncidentList() {
         title={t("incidents.title")}
         description={t("incidents.subtitle")}
         actions={
+          <EditorOnly>
           <ButtonLink href="/incidents/new" data-testid="incidents-create-button">
             {t("incidents.create")}
           </ButtonLink>
+          </EditorOnly>
         }
       />
       {state.phase === "loading" && <LoadingMessage data-testid="incidents-loading">{t("incidents.loading")}</LoadingMessage>}

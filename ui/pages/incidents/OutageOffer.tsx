@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { listStatusPages } from "../../api/status";
 import { ButtonLink } from "../../components/Button";
+import { canEdit } from "../../state/session";
 
 export function OutageOffer({ monitorId, down }: { monitorId: number; down: boolean }) {
   const { t } = useTranslation();
@@ -20,7 +21,7 @@ export function OutageOffer({ monitorId, down }: { monitorId: number; down: bool
       live = false;
     };
   }, [down, monitorId]);
-  if (!down || !pages?.length) return null;
+  if (!down || !pages?.length || !canEdit.value) return null;
   return (
     <div data-testid="incident-offer" className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-red-200 bg-red-50 px-4 py-3">
       <p className="text-sm text-red-800">{t("incidents.offer", { pages: pages.join(t("maintenance.listSeparator")) })}</p>

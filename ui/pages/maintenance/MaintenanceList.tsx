@@ -15,6 +15,7 @@ import { useLoad } from "../../components/useLoad";
 import { useLive } from "../../state/live";
 import { countByState, sortWindows, STATE_FILTERS, type StateFilter } from "./model";
 import { MaintenanceStateBadge, useScheduleText, useZonedFormat } from "./parts";
+import { EditorOnly } from "../../components/guards";
 
 /** Windows start and end on their own: the list asks again this often (and when targets enter or leave maintenance). */
 const REFRESH_MS = 30_000;
@@ -53,12 +54,14 @@ function WindowRow({ w, busy, onEnd, onDelete }: { w: PublicMaintenance; busy: b
             {t("maintenance.endNow")}
           </Button>
         )}
-        <Link href={`/maintenance/edit/${w.id}`} className={buttonClass("secondary", "sm")} data-testid="maintenance-edit">
-          {t("common.edit")}
-        </Link>
-        <Button size="sm" variant="dangerGhost" onClick={onDelete} data-testid="maintenance-delete">
-          {t("common.delete")}
-        </Button>
+        <EditorOnly>
+          <Link href={`/maintenance/edit/${w.id}`} className={buttonClass("secondary", "sm")} data-testid="maintenance-edit">
+            {t("common.edit")}
+          </Link>
+          <Button size="sm" variant="dangerGhost" onClick={onDelete} data-testid="maintenance-delete">
+            {t("common.delete")}
+          </Button>
+        </EditorOnly>
       </div>
     </li>
   );
@@ -105,9 +108,11 @@ export default function MaintenanceList() {
         title={t("maintenance.title")}
         description={t("maintenance.subtitle")}
         actions={
-          <ButtonLink href="/maintenance/create" data-testid="maintenance-create-button">
-            {t("maintenance.create")}
-          </ButtonLink>
+          <EditorOnly>
+            <ButtonLink href="/maintenance/create" data-testid="maintenance-create-button">
+              {t("maintenance.create")}
+            </ButtonLink>
+          </EditorOnly>
         }
       />
       {state.phase === "loading" && <LoadingMessage data-testid="maintenance-loading">{t("maintenance.loading")}</LoadingMessage>}

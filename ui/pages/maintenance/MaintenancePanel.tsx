@@ -15,6 +15,7 @@ import { useLoad } from "../../components/useLoad";
 import { useLive } from "../../state/live";
 import { QUICK_DURATIONS } from "./model";
 import { useZonedFormat } from "./parts";
+import { EditorOnly } from "../../components/guards";
 
 type Target = { type: "monitor" | "agent"; id: number; name: string };
 
@@ -72,9 +73,11 @@ export function MaintenancePanel({ target }: { target: Target }) {
               </Link>
               <span className="block text-xs text-sky-800">{format.range(current.current!, until)}</span>
             </p>
-            <Button size="sm" variant="secondary" busy={busy === "end"} onClick={() => void run("end", () => endMaintenance(current.id), t("maintenance.ended"))} data-testid="maintenance-panel-end">
-              {t("maintenance.endNow")}
-            </Button>
+            <EditorOnly>
+              <Button size="sm" variant="secondary" busy={busy === "end"} onClick={() => void run("end", () => endMaintenance(current.id), t("maintenance.ended"))} data-testid="maintenance-panel-end">
+                {t("maintenance.endNow")}
+              </Button>
+            </EditorOnly>
           </div>
         ) : next ? (
           <p className="text-sm text-slate-600" data-testid="maintenance-panel-next">
@@ -91,14 +94,16 @@ export function MaintenancePanel({ target }: { target: Target }) {
             </p>
           )
         )}
-        <div className="flex flex-wrap items-center gap-2">
-          <span className="text-sm text-slate-600">{t("maintenance.panel.startNow")}</span>
-          {QUICK_DURATIONS.map((minutes) => (
-            <Button key={minutes} size="sm" variant="secondary" busy={busy === `start-${minutes}`} onClick={() => void start(minutes)} data-testid={`maintenance-start-${minutes}`}>
-              {t(`maintenance.panel.for${minutes}` as "maintenance.panel.for30")}
-            </Button>
-          ))}
-        </div>
+        <EditorOnly>
+          <div className="flex flex-wrap items-center gap-2">
+            <span className="text-sm text-slate-600">{t("maintenance.panel.startNow")}</span>
+            {QUICK_DURATIONS.map((minutes) => (
+              <Button key={minutes} size="sm" variant="secondary" busy={busy === `start-${minutes}`} onClick={() => void start(minutes)} data-testid={`maintenance-start-${minutes}`}>
+                {t(`maintenance.panel.for${minutes}` as "maintenance.panel.for30")}
+              </Button>
+            ))}
+          </div>
+        </EditorOnly>
       </div>
     </Card>
   );

@@ -41,6 +41,7 @@ import { ResponseChartCard } from "./detail/ResponseChart";
 import { TargetLine } from "./detail/TargetLine";
 import { MaintenancePanel } from "../maintenance/MaintenancePanel";
 import { OutageOffer } from "../incidents/OutageOffer";
+import { EditorOnly } from "../../components/guards";
 
 /** History bars slide with time: refreshed this often even without checks. */
 const HISTORY_POLL_MS = 60_000;
@@ -294,25 +295,29 @@ export default function MonitorDetail() {
           </p>
         </div>
         <div className="flex flex-wrap items-center gap-2">
-          {monitor.type !== "push" && (
-            // A push monitor is not checked by Vigil: it waits for calls.
-            <Button busy={checking} onClick={() => void runCheck()} data-testid="monitor-check-button">
-              {checking ? t("monitors.detail.checking") : t("monitors.detail.checkNow")}
+          <EditorOnly>
+            {monitor.type !== "push" && (
+              // A push monitor is not checked by Vigil: it waits for calls.
+              <Button busy={checking} onClick={() => void runCheck()} data-testid="monitor-check-button">
+                {checking ? t("monitors.detail.checking") : t("monitors.detail.checkNow")}
+              </Button>
+            )}
+            <Button variant="secondary" busy={pausing} onClick={() => void togglePause()} data-testid="monitor-pause-button">
+              {monitor.active ? t("monitors.actions.pause") : t("monitors.actions.resume")}
             </Button>
-          )}
-          <Button variant="secondary" busy={pausing} onClick={() => void togglePause()} data-testid="monitor-pause-button">
-            {monitor.active ? t("monitors.actions.pause") : t("monitors.actions.resume")}
-          </Button>
-<ButtonLink href={`/notifications?tab=monitors&monitor=${monitor.id}`} variant="secondary" title={t("notifications.linkTitle")} data-testid="notifications-link">
+          </EditorOnly>
+          <ButtonLink href={`/notifications?tab=monitors&monitor=${monitor.id}`} variant="secondary" title={t("notifications.linkTitle")} data-testid="notifications-link">
             <BellIcon className="size-4" />
             {t("notifications.link")}
           </ButtonLink>
-          <ButtonLink href={`/monitors/edit/${monitor.id}`} variant="secondary" data-testid="monitor-edit-button">
-            {t("common.edit")}
-          </ButtonLink>
-          <Button variant="dangerGhost" busy={deletingId !== null} onClick={() => askDelete(monitor)} data-testid="monitor-delete-button">
-            {t("common.delete")}
-          </Button>
+          <EditorOnly>
+            <ButtonLink href={`/monitors/edit/${monitor.id}`} variant="secondary" data-testid="monitor-edit-button">
+              {t("common.edit")}
+            </ButtonLink>
+            <Button variant="dangerGhost" busy={deletingId !== null} onClick={() => askDelete(monitor)} data-testid="monitor-delete-button">
+              {t("common.delete")}
+            </Button>
+          </EditorOnly>
         </div>
       </div>
 

@@ -1,3 +1,4 @@
+import { EditorOnly } from "../../components/guards";
 import { memo, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -192,10 +193,12 @@ export default function MonitorList() {
         actions={
           <>
             <LiveIndicator />
-            <ButtonLink href="/monitors/create" data-testid="monitor-create-button">
-              <PlusIcon className="size-4" />
-              {t("monitors.create")}
-            </ButtonLink>
+            <EditorOnly>
+              <ButtonLink href="/monitors/create" data-testid="monitor-create-button">
+                <PlusIcon className="size-4" />
+                {t("monitors.create")}
+              </ButtonLink>
+            </EditorOnly>
           </>
         }
       />
@@ -435,6 +438,7 @@ const MonitorRow = memo(function MonitorRow({
         </span>
       </div>
       <div role="cell" className={`${CELL} order-2 col-span-2 lg:order-none lg:col-span-1`}>
+        <EditorOnly>
         <div className="flex gap-1 lg:justify-end">
           {type !== "push" && (
             // A push monitor is not checked by Vigil: it waits for calls (as on its detail page).
@@ -452,6 +456,7 @@ const MonitorRow = memo(function MonitorRow({
             <ActionLabel icon={TrashIcon} busy={deleting} text={t("common.delete")} />
           </Button>
         </div>
+        </EditorOnly>
       </div>
     </div>
   );

@@ -22,6 +22,8 @@ import { DeliveryLog } from "./DeliveryLog";
 import { channelHealth, lastSendFailed } from "./model";
 import { Badge } from "./parts";
 import { useChannels } from "./useChannels";
+import { EditorOnly } from "../../components/guards";
+import { canEdit } from "../../state/session";
 
 /** Health changes as alerts go out: the list refreshes itself this often. */
 const POLL_MS = 20_000;
@@ -61,10 +63,12 @@ export function ChannelsTab() {
           <h2 className="text-base font-semibold text-slate-900">{t("notifications.channels.title")}</h2>
           <p className="mt-0.5 text-sm text-slate-500">{t("notifications.channels.description")}</p>
         </div>
-        <Button onClick={() => setEditing("new")} data-testid="channels-add">
-          <PlusIcon className="size-4" />
-          {t("notifications.channels.add")}
-        </Button>
+        <EditorOnly>
+          <Button onClick={() => setEditing("new")} data-testid="channels-add">
+            <PlusIcon className="size-4" />
+            {t("notifications.channels.add")}
+          </Button>
+        </EditorOnly>
       </div>
       {state.phase === "loading" && <LoadingMessage data-testid="channels-loading">{t("notifications.channels.loading")}</LoadingMessage>}
       {state.phase === "error" && <LoadError data-testid="channels-error" message={state.message} onRetry={() => void reload()} />}
@@ -187,7 +191,7 @@ function ChannelRow({ channel: c, logOpen, logVersion, deleting, onToggleLog, on
           <input
             type="checkbox"
             checked={switchingTo ?? c.enabled}
-            disabled={switchingTo !== null}
+            disabled={switchingTo !== null || !canEdit.value}
             onChange={(e) => void setEnabled(e.target.checked)}
             aria-label={t("notifications.channels.enabledLabel", { name: c.name })}
             data-testid={`channel-enabled-${c.id}`}
@@ -196,18 +200,22 @@ function ChannelRow({ channel: c, logOpen, logVersion, deleting, onToggleLog, on
           {t("notifications.channels.enabled")}
         </label>
         <div className="flex flex-wrap gap-2">
-          <Button variant="secondary" size="sm" busy={testing} onClick={() => void sendTest()} data-testid={`channel-test-${c.id}`}>
-            {testing ? t("notifications.channels.testing") : t("notifications.channels.test")}
-          </Button>
+          <EditorOnly>
+            <Button variant="secondary" size="sm" busy={testing} onClick={() => void sendTest()} data-testid={`channel-test-${c.id}`}>
+              {testing ? t("notifications.channels.testing") : t("notifications.channels.test")}
+            </Button>
+          </EditorOnly>
           <Button variant="ghost" size="sm" aria-expanded={logOpen} onClick={onToggleLog} data-testid={`channel-log-toggle-${c.id}`}>
             {logOpen ? t("notifications.channels.hideLog") : t("notifications.channels.log")}
           </Button>
-          <Button variant="secondary" size="sm" onClick={onEdit} data-testid={`channel-edit-${c.id}`}>
-            {t("common.edit")}
-          </Button>
-          <Button variant="dangerGhost" size="sm" busy={deleting} onClick={onDelete} data-testid={`channel-delete-${c.id}`}>
-            {t("common.delete")}
-          </Button>
+          <EditorOnly>
+            <Button variant="secondary" size="sm" onClick={onEdit} data-testid={`channel-edit-${c.id}`}>
+              {t("common.edit")}
+            </Button>
+            <Button variant="dangerGhost" size="sm" busy={deleting} onClick={onDelete} data-testid={`channel-delete-${c.id}`}>
+              {t("common.delete")}
+            </Button>
+          </EditorOnly>
         </div>
       </div>
       {logOpen && (

@@ -13,6 +13,7 @@ import { agentDraft, agentSettings, knownChannelIds, monitorDraft, monitorSettin
 import { AgentPartForm, MonitorPartForm } from "./parts";
 import { useChannels } from "./useChannels";
 import { useSettings } from "./useSettings";
+import { EditorOnly } from "../../components/guards";
 
 export function GlobalTab() {
   const { t } = useTranslation();
@@ -104,9 +105,11 @@ function GlobalForm({ settings, channels, saving, onSave }: { settings: Notifica
             {t("notifications.parts.fixErrors")}
           </p>
         )}
-        <Button type="submit" busy={saving} data-testid="global-save">
-          {saving ? t("common.saving") : t("common.save")}
-        </Button>
+        <EditorOnly>
+          <Button type="submit" busy={saving} data-testid="global-save">
+            {saving ? t("common.saving") : t("common.save")}
+          </Button>
+        </EditorOnly>
       </div>
     </form>
   );

@@ -13,6 +13,7 @@ import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { LANGUAGES } from "../../i18n/languages";
 import { isTimeZone, timeZones } from "./model";
 import { useSettings } from "./useSettings";
+import { EditorOnly } from "../../components/guards";
 
 const HOW = ["edge", "recovery", "agents", "thresholds", "reminders", "storms", "retries", "overrides"] as const;
 
@@ -101,9 +102,11 @@ function MessageForm({ settings, saving, onSave }: { settings: NotificationSetti
         </button>
       )}
       <div className="flex justify-end">
-        <Button type="submit" busy={saving} data-testid="settings-save">
-          {saving ? t("common.saving") : t("common.save")}
-        </Button>
+        <EditorOnly>
+          <Button type="submit" busy={saving} data-testid="settings-save">
+            {saving ? t("common.saving") : t("common.save")}
+          </Button>
+        </EditorOnly>
       </div>
     </form>
   );

@@ -44,6 +44,7 @@ import {
 } from "./model";
 import { AgentPartForm, Badge, MonitorPartForm } from "./parts";
 import { useChannels } from "./useChannels";
+import { EditorOnly } from "../../components/guards";
 
 /** A row of the list: what the search looks at. */
 interface Target {
@@ -314,14 +315,16 @@ function TargetEditor({ kind, id, name, channels, onOwnChanged, onClose }: Edito
                 {t("notifications.parts.fixErrors")}
               </p>
             )}
-            {state.override && (
-              <Button variant="secondary" busy={busy === "clear"} disabled={busy !== null} onClick={() => void backToGlobal()} data-testid="target-use-global">
-                {t("notifications.targets.useGlobal")}
+            <EditorOnly>
+              {state.override && (
+                <Button variant="secondary" busy={busy === "clear"} disabled={busy !== null} onClick={() => void backToGlobal()} data-testid="target-use-global">
+                  {t("notifications.targets.useGlobal")}
+                </Button>
+              )}
+              <Button type="submit" busy={busy === "save"} disabled={busy !== null} data-testid="target-save">
+                {busy === "save" ? t("common.saving") : t("notifications.targets.save")}
               </Button>
-            )}
-            <Button type="submit" busy={busy === "save"} disabled={busy !== null} data-testid="target-save">
-              {busy === "save" ? t("common.saving") : t("notifications.targets.save")}
-            </Button>
+            </EditorOnly>
           </div>
         </form>
       )}

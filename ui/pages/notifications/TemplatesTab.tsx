@@ -19,6 +19,7 @@ import { TEXTAREA } from "../incidents/IncidentFields";
 import { tabHref } from "./model";
 import { templateProblemText, TemplateVariables } from "./templateParts";
 import { useChannels } from "./useChannels";
+import { EditorOnly } from "../../components/guards";
 
 const LANGS: NotificationLanguage[] = ["zh-CN", "en-US"];
 const PREVIEW_DELAY_MS = 300;
@@ -147,12 +148,14 @@ function TemplateEditor({ channel, channels, onChannel, onSaved }: EditorProps) 
               </p>
             )}
             <div className="flex flex-wrap gap-2">
-              <Button type="submit" busy={saving} data-testid="template-save">
-                {t("notifications.templates.save")}
-              </Button>
-              <Button variant="secondary" disabled={saving || !customised(kind)} onClick={() => void save({ title: "", body: "" })} data-testid="template-reset">
-                {t("notifications.templates.reset")}
-              </Button>
+              <EditorOnly>
+                <Button type="submit" busy={saving} data-testid="template-save">
+                  {t("notifications.templates.save")}
+                </Button>
+                <Button variant="secondary" disabled={saving || !customised(kind)} onClick={() => void save({ title: "", body: "" })} data-testid="template-reset">
+                  {t("notifications.templates.reset")}
+                </Button>
+              </EditorOnly>
             </div>
           </form>
         </Card>

@@ -24,6 +24,7 @@ import { Ago, useFormatDateTime } from "../../components/time";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useLoad } from "../../components/useLoad";
 import { API_TOKENS_SECTION } from "../../components/UserMenu";
+import { canEdit } from "../../state/session";
 
 const fetchTokens = async () => (await listTokens()).tokens ?? [];
 
@@ -118,7 +119,8 @@ export function ApiTokensCard() {
                 onChange={(e) => setScope(e.target.value as TokenScope)}
                 data-testid="token-scope"
               >
-                {TOKEN_SCOPES.map((s) => (
+                {/* A viewer's tokens can only read (the server refuses more). */}
+                {TOKEN_SCOPES.filter((s) => canEdit.value || s === "read").map((s) => (
                   <option key={s} value={s}>
                     {t(`tokens.scopes.${s}`)}
                   </option>

@@ -37,6 +37,7 @@ import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { TargetPicker, type PickerItem } from "../../components/TargetPicker";
 import { configDraft, configInput, sameConfig, validateConfig, type ConfigDraft, type ConfigErrors } from "./model";
+import { EditorOnly } from "../../components/guards";
 
 /** A monitor or an agent as the pickers show it (its detail is for telling items apart here, never sent to the public page). */
 type Item = PickerItem;
@@ -265,9 +266,11 @@ function ConfigForm({ config, monitors, agents }: { config: StatusPageConfig; mo
             {t("statusConfig.unsaved")}
           </p>
         )}
-        <Button type="submit" busy={saving} data-testid="status-config-save">
-          {saving ? t("common.saving") : t("common.save")}
-        </Button>
+        <EditorOnly>
+          <Button type="submit" busy={saving} data-testid="status-config-save">
+            {saving ? t("common.saving") : t("common.save")}
+          </Button>
+        </EditorOnly>
       </div>
     </form>
   );

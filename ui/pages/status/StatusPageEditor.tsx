@@ -30,6 +30,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLoad } from "../../components/useLoad";
 import { SubscribersCard } from "./SubscribersCard";
 import { fetchChoices, type Choices } from "../incidents/IncidentFields";
+import { EditorOnly } from "../../components/guards";
 
 interface Draft extends Omit<StatusPageInput, "password"> {
   password: string;
@@ -212,9 +213,11 @@ function PageForm({ id, initial, choices, url }: { id: number | null; initial: D
 
       <div className="sticky bottom-0 z-10 -mx-4 flex flex-wrap items-center justify-end gap-3 border-t border-slate-200 bg-white/90 px-4 py-3 backdrop-blur sm:mx-0 sm:rounded-xl sm:border">
         <FormMessage kind="error">{failure}</FormMessage>
-        <Button type="submit" busy={saving} data-testid="page-save">
-          {t(id ? "common.save" : "statusPages.create")}
-        </Button>
+        <EditorOnly>
+          <Button type="submit" busy={saving} data-testid="page-save">
+            {t(id ? "common.save" : "statusPages.create")}
+          </Button>
+        </EditorOnly>
       </div>
     </form>
   );

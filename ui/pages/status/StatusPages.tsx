@@ -2,6 +2,7 @@
 // the others at /status-pages/:id.
 //
 // data-testids: `status-pages-create`, `status-pages-list`, `status-page-row-{id}` (data-visibility), `status-page-open-{id}`.
+import { EditorOnly } from "../../components/guards";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
@@ -30,9 +31,11 @@ export default function StatusPages() {
         title={t("statusPages.title")}
         description={t("statusPages.subtitle")}
         actions={
+          <EditorOnly>
           <ButtonLink href="/status-pages/new" data-testid="status-pages-create">
             {t("statusPages.create")}
           </ButtonLink>
+          </EditorOnly>
         }
       />
       {state.phase === "loading" && <LoadingMessage data-testid="status-pages-loading">{t("statusPages.loading")}</LoadingMessage>}
