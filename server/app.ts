@@ -42,6 +42,8 @@ import { maintenanceRoutes } from "./maintenance/routes";
 import { createIncidentService, type IncidentService } from "./incidents/service";
 import { incidentRoutes } from "./incidents/routes";
 import { tokenRoutes } from "./tokens/routes";
+import { requireCode, twoFactorRoutes } from "./auth/two-factor/routes";
+import { createTwoFactor } from "./auth/two-factor/service";
 import { subscriberRoutes } from "./subscribers/routes";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
@@ -52,6 +54,8 @@ export interface AppDeps {
   log?: Logger;
   passwords?: PasswordHasher;
   limits?: LoginLimits;
+  /** The clock two-factor codes are judged by (tests fix it). */
+  clock?: () => number;
   /** Built UI directory; defaults to the embedded or dist/ui one. */
   uiDir?: string;
   /** Re-read the UI when it is rebuilt (npm run dev). */
@@ -207,7 +211,10 @@ export function createApp(deps: AppDeps) {
   const users = services.users;
   const passwords = deps.passwords ?? createPasswordHasher();
   const tokens = createTokenStore(deps.db);
-  const session = sessions({ secret: deps.jwtSecret, ttl: deps.config.tokenTtl, users, tokens });
+  const twoFactor = createTwoFactor(deps.db, deps.clock);
+  void twoFactor.required().catch(() => {}); // the policy cached before the first request
+  const limits = deps.limits ?? defaultLoginLimits(deps.db);
+  const session = sessions({ secret: deps.jwtSecret, ttl: deps.config.tokenTtl, users, tokens, twoFactorRequired: twoFactor.requiredNow });
   const registration = createRegistration({ db: deps.db, users });
 
   return new Elysia()
@@ -240,10 +247,11 @@ export function createApp(deps: AppDeps) {
         statusPage: page?.slug ?? null,
       };
     }, { detail: { tags: ["instance"], ...doc("Version, links, first run, whether anyone may register, the status page of this host name") } })
-    .use(authRoutes({ users, passwords, registration, session, limits: deps.limits ?? defaultLoginLimits(deps.db), trustProxy: deps.config.trustProxy }))
-    .use(userRoutes({ users, passwords, session }))
+    .use(authRoutes({ users, twoFactor, passwords, registration, session, limits, trustProxy: deps.config.trustProxy }))
+    .use(twoFactorRoutes({ twoFactor, users, limits, session }))
+    .use(userRoutes({ users, passwords, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
     .use(registrationRoutes({ registration, session }))
-    .use(tokenRoutes({ tokens, session }))
+    .use(tokenRoutes({ tokens, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(pushRoutes({ monitors: services.monitors }))
     .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy, inMaintenance: services.maintenance.agent }))

@@ -249,7 +249,7 @@ describe("sessions", () => {
     expect(me.status).toBe(200);
     expect(me.body).toEqual({
       success: true,
-      user: { id: 1, username: "alice", email: "a@example.com", role: "admin", status: "active", createdAt: expect.any(Number) },
+      user: { id: 1, username: "alice", email: "a@example.com", role: "admin", status: "active", createdAt: expect.any(Number), twoFactor: false },
     });
   });
 

@@ -9,9 +9,12 @@ import type { Registration } from "../registration/service";
 import type { PasswordHasher } from "./passwords";
 import type { LoginLimits } from "./rate-limit";
 import type { sessions } from "./session";
+import { codeField } from "./two-factor/routes";
+import { wrongCode, type TwoFactor } from "./two-factor/service";
 
 export interface AuthRouteDeps {
   users: UserStore;
+  twoFactor: TwoFactor;
   passwords: PasswordHasher;
   registration: Registration;
   limits: LoginLimits;
@@ -27,12 +30,15 @@ const tooManyAttempts = (seconds: number) =>
 
 const invalidCredentials = () => new HttpError(401, "INVALID_CREDENTIALS", "Incorrect username or password");
 
-export function authRoutes({ users, passwords, registration, limits, session, trustProxy }: AuthRouteDeps) {
+/** How long the second step of a sign-in may take. */
+const CHALLENGE_TTL_S = 300;
+
+export function authRoutes({ users, twoFactor, passwords, registration, limits, session, trustProxy }: AuthRouteDeps) {
   return new Elysia({ prefix: "/api/auth", detail: { tags: ["auth"] } })
     .use(session)
     .post(
       "/login",
-      async ({ body, request, server, issueToken, set }) => {
+      async ({ body, request, server, issueToken, set, jwt }) => {
         const ip = clientIp(request, server, trustProxy);
         const login = body.username.trim();
         const user = await users.byLogin(login);
@@ -53,6 +59,11 @@ export function authRoutes({ users, passwords, registration, limits, session, tr
           throw invalidCredentials();
         }
         await limits.byAccount.reset(accountKey);
+        if (user.twoFactorAt !== null) {
+          // The password was right; the session comes with the second step (/login/2fa), against this challenge.
+          const challenge = await jwt.sign({ kind: "2fa", sub: String(user.id), sv: user.sessionVersion, exp: Math.floor(Date.now() / 1000) + CHALLENGE_TTL_S });
+          return { success: true, message: "Enter the code from your authenticator app", twoFactor: true, challenge };
+        }
         return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) };
       },
       {
@@ -61,6 +72,35 @@ export function authRoutes({ users, passwords, registration, limits, session, tr
           username: t.String({ minLength: 1, maxLength: 254, error: "Username is required" }),
           password: t.String({ minLength: 1, maxLength: 1024, error: "Password is required" }),
         }),
+      },
+    )
+    .post(
+      "/login/2fa",
+      async ({ body, request, server, issueToken, set, jwt }) => {
+        const claims = await jwt.verify(body.challenge);
+        const user = claims && claims.kind === "2fa" && typeof claims.sub === "string" ? await users.byId(Number(claims.sub)) : undefined;
+        // Expired, forged, or the account changed since (disabled, password changed): sign in again.
+        if (!user || user.status !== "active" || claims === false || claims.sv !== user.sessionVersion || user.twoFactorAt === null) {
+          throw new HttpError(401, "TWO_FACTOR_CHALLENGE_INVALID", "This sign-in has expired: enter your password again");
+        }
+        const ip = clientIp(request, server, trustProxy);
+        const key = `user:${user.id}`;
+        const wait = Math.max(await limits.byIp.retryAfter(ip), await limits.byAccount.retryAfter(key));
+        if (wait > 0) {
+          set.headers["retry-after"] = String(wait);
+          throw tooManyAttempts(wait);
+        }
+        if (!(await twoFactor.verify(user, body.code, { recovery: true }))) {
+          await limits.byIp.fail(ip);
+          await limits.byAccount.fail(key);
+          throw wrongCode();
+        }
+        await limits.byAccount.reset(key);
+        return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) };
+      },
+      {
+        detail: doc("Second step of a sign-in with two-factor on: the challenge from /login and a code (or a recovery code)", 401, 429),
+        body: t.Object({ challenge: t.String({ maxLength: 2048, error: "challenge is required" }), code: codeField }),
       },
     )
     .post(

@@ -8,6 +8,11 @@ import { API_TOKEN_MARKER, scopeNeeded, TOKEN_SCOPES, type TokenScope } from "..
 import type { TokenStore } from "../tokens/store";
 
 export interface SessionOptions {
+  /**
+   * Whether the instance requires two-factor sign-in of everyone (cached; server/auth/two-factor/): a session of a
+   * user without it then reaches only /api/auth/ (to set it up) until they do.
+   */
+  twoFactorRequired?: () => boolean;
   secret: string;
   /** e.g. "7d" */
   ttl: string;
@@ -77,14 +82,16 @@ export async function sessionUser(users: Pick<UserStore, "byId">, claims: Sessio
  * it, revoking is explicit; disabling the user deletes it). Where no header can be sent (a WebSocket from a browser), `verifySession(token)` applies the session
  * rules; API tokens are for the REST API only.
  */
-export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
+export function sessions({ secret, ttl, users, tokens, twoFactorRequired = () => false }: SessionOptions) {
   // Who each request is, from the auth check (transform) to the route (resolve).
   const callers = new WeakMap<Request, { user: UserRow; via: AuthVia }>();
   type Jwt = { verify: (token?: string) => Promise<false | Record<string, unknown>> };
   async function verify(jwt: Jwt, token: string): Promise<{ user: UserRow; claims: SessionClaims } | null> {
     if (!token) return null;
     const payload = await jwt.verify(token);
-    if (!payload || typeof payload.sub !== "string") return null;
+    // Other tokens signed with the same key (a sign-in's second-factor challenge, a status page's unlock) name their
+    // kind: none of them is a session.
+    if (!payload || typeof payload.sub !== "string" || payload.kind !== undefined) return null;
     const claims: SessionClaims = {
       userId: Number(payload.sub),
       sv: payload.sv as number,
@@ -137,6 +144,9 @@ export function sessions({ secret, ttl, users, tokens }: SessionOptions) {
           }
           if (level === "session" && via === "token") throw forbidden("API tokens cannot manage API tokens: sign in to Vigil to do this");
           if (scope) assertScope(scope, scopeNeeded(level, request.method));
+          if (via === "session" && user.twoFactorAt === null && twoFactorRequired() && !new URL(request.url).pathname.startsWith("/api/auth/")) {
+            throw new HttpError(403, "TWO_FACTOR_SETUP_REQUIRED", "Two-factor sign-in is required on this instance: set it up on your profile first");
+          }
           callers.set(request, { user, via });
         },
         resolve({ request }): { user: UserRow; via: AuthVia } {

@@ -36,3 +36,5 @@ export const incidentAgents = t.incidentAgents;
 export const incidentPages = t.incidentPages;
 export const statusSubscribers = t.statusSubscribers;
 export const statusNotices = t.statusNotices;
+export const userTotp = t.userTotp;
+export const recoveryCodes = t.recoveryCodes;

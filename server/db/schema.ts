@@ -14,6 +14,8 @@ export const users = sqliteTable(
     status: text("status", { enum: ["active", "disabled"] }).notNull().default("active"),
     // Bumped when a password is reset or changed: tokens carry it, so older tokens stop working.
     sessionVersion: integer("session_version").notNull().default(0),
+    /** When two-factor sign-in (TOTP) was turned on; null: off (server/auth/two-factor/). */
+    twoFactorAt: integer("two_factor_at"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
@@ -155,3 +157,4 @@ export const monitorDaily = rollupTable("monitor_daily");
 export type MonitorRow = typeof monitors.$inferSelect;
 export type CheckResultRow = typeof checkResults.$inferSelect;
 export * from "../subscribers/tables";
+export * from "../auth/two-factor/tables";

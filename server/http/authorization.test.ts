@@ -101,6 +101,13 @@ const ACCESS: Record<string, Access> = {
   "PUT /api/status-pages/:id": "user",
   "DELETE /api/status-pages/:id": "user",
   "POST /api/notifications/templates/preview": "user",
+  "POST /api/auth/login/2fa": "public", // the challenge of a right password and a code are what it asks for
+  "GET /api/auth/2fa/": "session",
+  "POST /api/auth/2fa/setup": "session",
+  "POST /api/auth/2fa/enable": "session",
+  "POST /api/auth/2fa/disable": "session",
+  "PUT /api/auth/2fa/policy": "accounts",
+  "POST /api/auth/2fa/reset/:id": "accounts",
   "GET /api/status/pages/:slug/subscriptions": "public",
   "POST /api/status/pages/:slug/subscribe": "public", // rate-limited; mails only a confirmation link
   "POST /api/status/subscriptions/confirm": "public", // the mailed token in the body is the credential

@@ -1,4 +1,5 @@
 // /api/tokens: a signed-in user's own API tokens: list, create (the secret is in that reply only), revoke.
+import type { UserRow } from "../db/schema";
 import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
 import { HttpError, badRequest, notFound } from "../http/errors";
@@ -14,6 +15,8 @@ const createBody = t.Object({
   // Checked again after trimming in the handler; the schema bounds what is read at all.
   name: t.String({ maxLength: TOKEN_NAME_MAX * 4, error: nameError }),
   expiresInDays: t.Optional(t.Nullable(t.Integer({ minimum: 1, maximum: TOKEN_EXPIRY_DAYS_MAX }), { error: expiryError })),
+  /** With two-factor on: a code (or a recovery code) from the signed-in user. */
+  code: t.Optional(t.String({ maxLength: 32 })),
   scope: t.Optional(t.UnionEnum(TOKEN_SCOPES, { error: `scope must be ${TOKEN_SCOPES.join(", ")}`, description: "read (GET calls only; the default), write (everything but accounts) or full (accounts too)" })),
 });
 
@@ -23,7 +26,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 // Managing tokens takes a sign-in session (`auth: "session"`): a leaked API token must not be able to mint more
 // tokens, nor revoke the owner's others to lock them out of their own scripts.
 
-export function tokenRoutes({ tokens, session }: { tokens: TokenStore; session: ReturnType<typeof sessions> }) {
+export function tokenRoutes({ tokens, session, checkCode }: { tokens: TokenStore; session: ReturnType<typeof sessions>; checkCode?: (user: UserRow, code: string | undefined) => Promise<void> }) {
   return new Elysia({ prefix: "/api/tokens", detail: { tags: ["tokens"] } })
     .use(session)
     .get(
@@ -42,6 +45,7 @@ export function tokenRoutes({ tokens, session }: { tokens: TokenStore; session: 
         // A viewer's token can read and no more (a token acts as its user, so it could not write anyway).
         const scope = body.scope ?? (user.role === "viewer" ? "read" : DEFAULT_TOKEN_SCOPE);
         if (user.role === "viewer" && scope !== "read") throw new HttpError(403, "READ_ONLY", "Viewers can create read-only tokens only");
+        await checkCode?.(user, body.code);
         const created = await tokens.create(user.id, name, body.expiresInDays ?? null, scope);
         set.status = 201;
         return { success: true, message: "API token created: copy it now, it will not be shown again", ...created };

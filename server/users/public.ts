@@ -1,7 +1,10 @@
 import type { UserRow } from "../db/schema";
 
 /** A user as the API shows it: never the password hash or session version. */
-export type PublicUser = Pick<UserRow, "id" | "username" | "email" | "role" | "status" | "createdAt">;
+export type PublicUser = Pick<UserRow, "id" | "username" | "email" | "role" | "status" | "createdAt"> & {
+  /** Two-factor sign-in (TOTP) is on. */
+  twoFactor: boolean;
+};
 export type Role = UserRow["role"];
 export type UserStatus = UserRow["status"];
 
@@ -13,5 +16,6 @@ export function toPublicUser(row: UserRow): PublicUser {
     role: row.role,
     status: row.status,
     createdAt: row.createdAt,
+    twoFactor: row.twoFactorAt !== null,
   };
 }

@@ -12,6 +12,8 @@ export interface UserRouteDeps {
   users: UserStore;
   passwords: PasswordHasher;
   session: ReturnType<typeof sessions>;
+  /** With two-factor on, your own password change needs a code too (auth/two-factor/routes.ts requireCode). */
+  checkCode?: (user: UserRow, code: string | undefined) => Promise<void>;
 }
 
 const userNotFound = () => notFound("USER_NOT_FOUND", "User not found");
@@ -21,7 +23,7 @@ function assertSelfOrAdmin(actor: UserRow, id: number) {
   if (actor.role !== "admin" && actor.id !== id) throw forbidden("You can only change your own account");
 }
 
-export function userRoutes({ users, passwords, session }: UserRouteDeps) {
+export function userRoutes({ users, passwords, session, checkCode }: UserRouteDeps) {
   return new Elysia({ prefix: "/api/users", detail: { tags: ["users"] } })
     .use(session)
     .get("/", async () => ({ success: true, message: "OK", users: (await users.list()).map(toPublicUser) }), { auth: "accounts", detail: doc("List the users") })
@@ -105,6 +107,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
           if (!(await passwords.verify(body.currentPassword, target.passwordHash))) {
             throw badRequest("WRONG_CURRENT_PASSWORD", "Current password is incorrect");
           }
+          await checkCode?.(target, body.code);
         }
         // Every older token of the target stops working; the caller changing their own password gets a fresh one.
         // Hashed before the update's transaction: nothing slow runs inside one.
@@ -124,6 +127,7 @@ export function userRoutes({ users, passwords, session }: UserRouteDeps) {
         body: t.Object({
           currentPassword: t.Optional(t.String({ maxLength: 1024 })),
           newPassword: passwordField,
+          code: t.Optional(t.String({ maxLength: 32 })),
         }),
       },
     );

@@ -82,7 +82,7 @@ describe("GET /api/users", () => {
       ["bob", "editor", "bob@example.com"],
       ["carol", "editor", null],
     ]);
-    expect(Object.keys(res.body.users[0]).sort()).toEqual(["createdAt", "email", "id", "role", "status", "username"]);
+    expect(Object.keys(res.body.users[0]).sort()).toEqual(["createdAt", "email", "id", "role", "status", "twoFactor", "username"]);
   });
 });
 

@@ -67,7 +67,7 @@ test("a network failure is an ApiError with status 0 and no message", async () =
 
 test("any 401 clears the session", async () => {
   token.value = "old";
-  user.value = { id: 1, username: "a", email: null, role: "admin", status: "active", createdAt: 0 };
+  user.value = { id: 1, username: "a", email: null, role: "admin", status: "active", createdAt: 0, twoFactor: false };
   reply(401, { success: false, code: "UNAUTHORIZED", message: "Please sign in" });
   await api.get("/api/users").catch(() => {});
   expect(token.value).toBeNull();

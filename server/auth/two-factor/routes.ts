@@ -1,0 +1,91 @@
+// /api/auth/2fa: a user's own two-factor sign-in (status, set-up, confirm, turn off), the instance policy (admins)
+// and an admin's reset of someone's second factor. Signing in with a code is in auth/routes.ts (/api/auth/login/2fa).
+import { Elysia, t } from "elysia";
+import { doc } from "../../http/openapi";
+import { HttpError, notFound } from "../../http/errors";
+import { userIdParams } from "../../users/schemas";
+import type { UserStore } from "../../users/store";
+import type { LoginLimits } from "../rate-limit";
+import type { sessions } from "../session";
+import { codeRequired, wrongCode, type TwoFactor } from "./service";
+
+export const codeField = t.String({ maxLength: 32, error: "code must be the 6 digits of your authenticator app or a recovery code" });
+
+export interface TwoFactorRouteDeps {
+  twoFactor: TwoFactor;
+  users: UserStore;
+  limits: LoginLimits;
+  session: ReturnType<typeof sessions>;
+}
+
+/**
+ * Checks a signed-in user's code where a sensitive change needs one (with two-factor on): missing → 403, wrong →
+ * 401, and wrong ones count against the account like wrong passwords (429 past the limit).
+ */
+export async function requireCode(twoFactor: TwoFactor, limits: LoginLimits, user: Parameters<TwoFactor["verify"]>[0], code: string | undefined, recovery = true) {
+  if (user.twoFactorAt === null) return;
+  if (!code) throw codeRequired();
+  const key = `user:${user.id}`;
+  const wait = await limits.byAccount.retryAfter(key);
+  if (wait > 0) throw tooManyCodes(wait);
+  if (!(await twoFactor.verify(user, code, { recovery }))) {
+    await limits.byAccount.fail(key);
+    throw wrongCode();
+  }
+}
+
+export const tooManyCodes = (seconds: number) =>
+  new HttpError(429, "TOO_MANY_ATTEMPTS", `Too many wrong codes. Try again in ${Math.ceil(seconds / 60)} minute(s).`, { retryAfter: seconds });
+
+export function twoFactorRoutes({ twoFactor, users, limits, session }: TwoFactorRouteDeps) {
+  return new Elysia({ prefix: "/api/auth/2fa", detail: { tags: ["auth"] } })
+    .use(session)
+    .get("/", async ({ user }) => ({ success: true, ...(await twoFactor.status(user)) }), { auth: "session", detail: doc("Your two-factor sign-in: on or off, recovery codes left, whether the instance requires it") })
+    .post(
+      "/setup",
+      async ({ user }) => ({ success: true, ...(await twoFactor.setup(user)) }),
+      { auth: "session", detail: doc("Start setting up two-factor sign-in: a new secret, its otpauth:// URI and QR code (confirm with /enable)", 409) },
+    )
+    .post(
+      "/enable",
+      async ({ user, body }) => {
+        const key = `user:${user.id}`;
+        const wait = await limits.byAccount.retryAfter(key);
+        if (wait > 0) throw tooManyCodes(wait);
+        try {
+          const recoveryCodes = await twoFactor.enable(user, body.code);
+          return { success: true, message: "Two-factor sign-in is on: keep the recovery codes somewhere safe", recoveryCodes };
+        } catch (e) {
+          if ((e as { code?: string }).code === "TWO_FACTOR_WRONG_CODE") await limits.byAccount.fail(key);
+          throw e;
+        }
+      },
+      { auth: "session", body: t.Object({ code: codeField }), detail: doc("Confirm the set-up with a first code: two-factor sign-in is on; the ten recovery codes are in this reply only", 401, 409, 429) },
+    )
+    .post(
+      "/disable",
+      async ({ user, body }) => {
+        await requireCode(twoFactor, limits, user, body.code);
+        await twoFactor.disable(user.id);
+        return { success: true, message: "Two-factor sign-in is off" };
+      },
+      { auth: "session", body: t.Object({ code: codeField }), detail: doc("Turn two-factor sign-in off (with a code or a recovery code)", 401, 403, 429) },
+    )
+    .put(
+      "/policy",
+      async ({ body }) => {
+        await twoFactor.setRequired(body.required);
+        return { success: true, required: body.required };
+      },
+      { auth: "accounts", body: t.Object({ required: t.Boolean({ error: "required must be true or false" }) }), detail: doc("Require two-factor sign-in of everyone (admins)") },
+    )
+    .post(
+      "/reset/:id",
+      async ({ params }) => {
+        if (!(await users.byId(params.id))) throw notFound("USER_NOT_FOUND", "User not found");
+        await twoFactor.disable(params.id);
+        return { success: true, message: "Two-factor sign-in reset: the user signs in with their password and may set it up again" };
+      },
+      { auth: "accounts", params: userIdParams, detail: doc("Reset a user's second factor (a lost phone): it is off until they set it up again (admins)", 404) },
+    );
+}
