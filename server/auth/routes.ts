@@ -93,7 +93,7 @@ export function authRoutes({ users, twoFactor, passwords, registration, limits, 
         if (!(await twoFactor.verify(user, body.code, { recovery: true }))) {
           await limits.byIp.fail(ip);
           await limits.byAccount.fail(key);
-          throw wrongCode();
+          throw wrongCode(401);
         }
         await limits.byAccount.reset(key);
         return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) };

@@ -55,6 +55,8 @@ export interface CreateApiTokenInput {
   name: string;
   scope?: TokenScope;
   expiresInDays?: number | null;
+  /** With two-factor on: a code from the authenticator app (or a recovery code). */
+  code?: string;
 }
 
 /** The reply to POST /api/tokens: the only time the secret is ever sent. */

@@ -16,7 +16,13 @@ export interface RegisterInput {
   invite?: string;
 }
 
-export const login = (input: LoginInput) => api.post<{ token: string; user: PublicUser }>("/api/auth/login", input);
+/** A session, or — with two-factor on — a challenge for the second step (loginWithCode). */
+export type LoginReply = { token: string; user: PublicUser; twoFactor?: undefined } | { twoFactor: true; challenge: string; token?: undefined; user?: undefined };
+
+export const login = (input: LoginInput) => api.post<LoginReply>("/api/auth/login", input);
+
+/** The second step of a sign-in with two-factor on: the challenge and a code (or a recovery code). */
+export const loginWithCode = (challenge: string, code: string) => api.post<{ token: string; user: PublicUser }>("/api/auth/login/2fa", { challenge, code });
 
 /** A successful registration signs the new account in: the reply carries its session like a login's. */
 export const register = (input: RegisterInput) => api.post<{ token: string; user: PublicUser }>("/api/auth/register", input);

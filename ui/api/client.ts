@@ -61,6 +61,8 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
   if (response.status === 401) onUnauthorized();
   if (!response.ok || !data || data.success !== true) {
     const code = typeof data?.code === "string" ? data.code : undefined;
+    // The instance requires two-factor sign-in and this account has none yet: its set-up is on /profile.
+    if (code === "TWO_FACTOR_SETUP_REQUIRED" && typeof window !== "undefined" && window.location.pathname !== "/profile") navigate("/profile", { replace: true });
     const message = typeof data?.message === "string" ? data.message : "";
     throw new ApiError(response.status, code, message, data ?? {});
   }

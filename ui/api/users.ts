@@ -24,6 +24,8 @@ export interface ChangePasswordInput {
   /** Required for your own password; an admin resetting someone else's leaves it out. */
   currentPassword?: string;
   newPassword: string;
+  /** Your own, with two-factor on: a code from the authenticator app (or a recovery code). */
+  code?: string;
 }
 
 export const listUsers = () => api.get<{ users: PublicUser[] }>("/api/users");

@@ -20,7 +20,7 @@ export interface TwoFactorRouteDeps {
 
 /**
  * Checks a signed-in user's code where a sensitive change needs one (with two-factor on): missing → 403, wrong →
- * 401, and wrong ones count against the account like wrong passwords (429 past the limit).
+ * 400, and wrong ones count against the account like wrong passwords (429 past the limit).
  */
 export async function requireCode(twoFactor: TwoFactor, limits: LoginLimits, user: Parameters<TwoFactor["verify"]>[0], code: string | undefined, recovery = true) {
   if (user.twoFactorAt === null) return;
@@ -60,7 +60,7 @@ export function twoFactorRoutes({ twoFactor, users, limits, session }: TwoFactor
           throw e;
         }
       },
-      { auth: "session", body: t.Object({ code: codeField }), detail: doc("Confirm the set-up with a first code: two-factor sign-in is on; the ten recovery codes are in this reply only", 401, 409, 429) },
+      { auth: "session", body: t.Object({ code: codeField }), detail: doc("Confirm the set-up with a first code: two-factor sign-in is on; the ten recovery codes are in this reply only", 400, 409, 429) },
     )
     .post(
       "/disable",
@@ -69,7 +69,7 @@ export function twoFactorRoutes({ twoFactor, users, limits, session }: TwoFactor
         await twoFactor.disable(user.id);
         return { success: true, message: "Two-factor sign-in is off" };
       },
-      { auth: "session", body: t.Object({ code: codeField }), detail: doc("Turn two-factor sign-in off (with a code or a recovery code)", 401, 403, 429) },
+      { auth: "session", body: t.Object({ code: codeField }), detail: doc("Turn two-factor sign-in off (with a code or a recovery code)", 400, 403, 429) },
     )
     .put(
       "/policy",

@@ -26,7 +26,11 @@ function recoveryCode(): string {
 const normaliseRecovery = (code: string) => code.trim().toLowerCase().replace(/\s+/g, "");
 
 export const codeRequired = () => new HttpError(403, "TWO_FACTOR_CODE_REQUIRED", "Enter a code from your authenticator app");
-export const wrongCode = () => new HttpError(401, "TWO_FACTOR_WRONG_CODE", "That code is not right (or was used already)");
+/**
+ * A wrong code: 401 while signing in (no session yet); 400 — a wrong field — where a signed-in user confirms a change,
+ * which must not read as "your session ended".
+ */
+export const wrongCode = (status: 400 | 401 = 400) => new HttpError(status, "TWO_FACTOR_WRONG_CODE", "That code is not right (or was used already)");
 
 export interface TwoFactorStatus {
   enabled: boolean;

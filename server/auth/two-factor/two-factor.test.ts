@@ -36,7 +36,7 @@ describe("enrolment", () => {
     expect(s.body.qrSvg).toStartWith("<svg");
     // A wrong first code leaves it off.
     const wrong = await call("POST", "/api/auth/2fa/enable", { token: bob.token, body: { code: "123456" } });
-    expect([wrong.status, wrong.body.code]).toEqual([401, "TWO_FACTOR_WRONG_CODE"]);
+    expect([wrong.status, wrong.body.code]).toEqual([400, "TWO_FACTOR_WRONG_CODE"]);
     expect((await call<any>("GET", "/api/auth/me", { token: bob.token })).body.user.twoFactor).toBe(false);
     const on = await call<any>("POST", "/api/auth/2fa/enable", { token: bob.token, body: { code: code(s.body.secret) } });
     expect(on.status).toBe(200);
@@ -116,7 +116,7 @@ describe("with two-factor on", () => {
     expect((await call("POST", "/api/tokens", { token, body: { name: "ci" } })).body.code).toBe("TWO_FACTOR_CODE_REQUIRED");
     expect((await call("POST", "/api/tokens", { token, body: { name: "ci", code: recovery[0] } })).status).toBe(201);
 
-    expect((await call("POST", "/api/auth/2fa/disable", { token, body: { code: "000000" } })).status).toBe(401);
+    expect((await call("POST", "/api/auth/2fa/disable", { token, body: { code: "000000" } })).status).toBe(400);
     tick(30_000);
     expect((await call("POST", "/api/auth/2fa/disable", { token, body: { code: code(secret) } })).status).toBe(200);
     expect((await call<any>("GET", "/api/auth/me", { token })).body.user.twoFactor).toBe(false);

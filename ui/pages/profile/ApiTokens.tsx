@@ -44,7 +44,7 @@ const SCOPE_BADGE: Record<TokenScope, string> = {
  * The signed-in user's API tokens: for scripts that call the REST API as this user. Create (the secret is shown
  * once), see when each was last used and when it expires, revoke.
  */
-export function ApiTokensCard() {
+export function ApiTokensCard({ twoFactor = false }: { twoFactor?: boolean }) {
   const { t } = useTranslation();
   const formatTime = useFormatDateTime();
   const { state, reload: load, update } = useLoad<PublicApiToken[]>(fetchTokens, t("tokens.fetchFailed"));
@@ -53,6 +53,7 @@ export function ApiTokensCard() {
   const [days, setDays] = useState<TokenExpiryChoice>(90);
   const [scope, setScope] = useState<TokenScope>(DEFAULT_TOKEN_SCOPE);
   const [creating, setCreating] = useState(false);
+  const [code, setCode] = useState("");
   const [created, setCreated] = useState<Created | null>(null);
 
   const revoke = useDeleteConfirmation<PublicApiToken>({
@@ -73,7 +74,8 @@ export function ApiTokensCard() {
     if (problem) return;
     setCreating(true);
     try {
-      const reply = await createToken({ name: trimmed, expiresInDays: days, scope });
+      const reply = await createToken({ name: trimmed, expiresInDays: days, scope, ...(twoFactor ? { code: code.trim() } : {}) });
+      setCode("");
       setCreated({ token: reply.token, secret: reply.secret });
       update((tokens) => [...tokens, reply.token]);
       setName("");
@@ -145,6 +147,11 @@ export function ApiTokensCard() {
               </SelectInput>
             )}
           </Field>
+          {twoFactor && (
+            <Field label={t("auth.twoFactor.code")}>
+              {(id) => <TextInput id={id} name="code" autoComplete="one-time-code" maxLength={32} value={code} onChange={(e) => setCode(e.target.value)} data-testid="token-code" />}
+            </Field>
+          )}
           {/* Lined up with the inputs: the same height as a label above them. */}
           <Button type="submit" busy={creating} className="sm:justify-self-start lg:mt-7" data-testid="token-create">
             {!creating && <PlusIcon className="size-4" />}

@@ -12,6 +12,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { checkEmail, checkNewPassword, checkUsername, firstProblem, optionalEmail } from "../../components/validation";
 import { setToken, setUser, user } from "../../state/session";
 import { ApiTokensCard } from "./ApiTokens";
+import { TwoFactorCard } from "./TwoFactorCard";
 
 type Outcome = { kind: "error" | "success"; text: string } | null;
 
@@ -78,9 +79,9 @@ function BasicInfoForm({ current }: { current: PublicUser }) {
 }
 
 /** Current, new and confirm: all required; a mismatch is shown and nothing is sent. The fresh token is kept. */
-function PasswordForm({ userId }: { userId: number }) {
+function PasswordForm({ userId, twoFactor }: { userId: number; twoFactor: boolean }) {
   const { t } = useTranslation();
-  const empty = { currentPassword: "", newPassword: "", confirmPassword: "" };
+  const empty = { currentPassword: "", newPassword: "", confirmPassword: "", code: "" };
   const [form, setForm] = useState(empty);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [saving, setSaving] = useState(false);
@@ -93,12 +94,13 @@ function PasswordForm({ userId }: { userId: number }) {
       form.newPassword ? null : "validation.newPasswordRequired",
       form.confirmPassword ? null : "validation.confirmPasswordRequired",
       checkNewPassword(form.newPassword, form.confirmPassword),
+      twoFactor && !form.code.trim() ? "auth.twoFactor.codeRequired" : null,
     );
     if (problem) return setOutcome({ kind: "error", text: t(problem) });
     setOutcome(null);
     setSaving(true);
     try {
-      const reply = await changePassword(userId, { currentPassword: form.currentPassword, newPassword: form.newPassword });
+      const reply = await changePassword(userId, { currentPassword: form.currentPassword, newPassword: form.newPassword, ...(twoFactor ? { code: form.code.trim() } : {}) });
       if (reply.token) setToken(reply.token);
       setForm(empty);
       setOutcome({ kind: "success", text: t("profile.passwordChanged") });
@@ -126,6 +128,11 @@ function PasswordForm({ userId }: { userId: number }) {
             <TextInput id={id} name="confirmPassword" type="password" autoComplete="new-password" required value={form.confirmPassword} onChange={set("confirmPassword")} />
           )}
         </Field>
+        {twoFactor && (
+          <Field label={t("auth.twoFactor.code")} hint={t("auth.twoFactor.codeHint")}>
+            {(id) => <TextInput id={id} name="code" autoComplete="one-time-code" maxLength={32} value={form.code} onChange={set("code")} data-testid="password-code" />}
+          </Field>
+        )}
         <Outcome outcome={outcome} />
         <div className="flex justify-end">
           <Button type="submit" busy={saving} data-testid="password-submit">
@@ -148,8 +155,9 @@ export default function Profile() {
       <PageHeader title={t("profile.title")} />
       <div className="grid items-start gap-6 lg:grid-cols-2">
         <BasicInfoForm key={current.id} current={current} />
-        <PasswordForm userId={current.id} />
-        <ApiTokensCard key={current.id} />
+        <PasswordForm userId={current.id} twoFactor={current.twoFactor} />
+        <TwoFactorCard />
+        <ApiTokensCard key={current.id} twoFactor={current.twoFactor} />
       </div>
     </div>
   );

@@ -13,6 +13,7 @@ import { PageLoading } from "../../components/PageLoading";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { checkEmail, checkNewPassword, checkUsername, firstProblem, optionalEmail } from "../../components/validation";
 import { setUser, user as sessionUser } from "../../state/session";
+import { TwoFactorReset } from "./TwoFactorAdmin";
 
 type Outcome = { kind: "error" | "success"; text: string } | null;
 
@@ -178,6 +179,7 @@ export default function UserEdit() {
       {!error && !target && <PageLoading />}
       {target && <EditForm key={target.id} target={target} onSaved={saved} />}
       {target && !self && <ResetPasswordForm key={`reset-${target.id}`} target={target} />}
+      {target && !self && <TwoFactorReset target={target} onReset={setTarget} />}
       {target && self && (
         <p className="text-sm text-slate-500" data-testid="user-reset-password-self">
           {t("users.resetPassword.selfHint")}{" "}

@@ -11,6 +11,7 @@ import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { user as sessionUser } from "../../state/session";
 import { RegistrationPanel } from "./RegistrationPanel";
+import { TwoFactorPolicy } from "./TwoFactorAdmin";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 
 type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; users: PublicUser[] };
@@ -60,6 +61,7 @@ export default function UserList() {
           </ButtonLink>
         }
       />
+      <TwoFactorPolicy />
       <RegistrationPanel usernameOf={usernameOf} />
       <Card className="overflow-hidden">
         {state.phase === "loading" && (
