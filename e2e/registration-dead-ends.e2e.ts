@@ -19,7 +19,7 @@ async function fitsWidth(page: Page, width: number) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
 }
 
-async function createInvite(vigil: Vigil, adminToken: string, role: "admin" | "user", hours = 24): Promise<{ token: string; invite: { id: number; expiresAt: number } }> {
+async function createInvite(vigil: Vigil, adminToken: string, role: "admin" | "editor" | "viewer", hours = 24): Promise<{ token: string; invite: { id: number; expiresAt: number } }> {
   const made = await vigil.api("POST", "/api/registration/invites", { role, hours }, adminToken);
   expect(made.status).toBe(201);
   return made.body;
@@ -99,9 +99,9 @@ for (const [locale, m] of LANGUAGES) {
       const admin = await vigil.register("alice");
       const used = await createInvite(vigil, admin.token, "admin");
       expect((await vigil.api("POST", "/api/auth/register", { username: "carol", password: PASSWORD, invite: used.token })).status).toBe(201);
-      const expired = await createInvite(vigil, admin.token, "user", 1);
+      const expired = await createInvite(vigil, admin.token, "editor", 1);
       expireInvite(vigil, expired.invite.id);
-      const revoked = await createInvite(vigil, admin.token, "user");
+      const revoked = await createInvite(vigil, admin.token, "editor");
       expect((await vigil.api("DELETE", `/api/registration/invites/${revoked.invite.id}`, undefined, admin.token)).status).toBe(200);
       const cases = [
         { link: used.token, state: "used" },
@@ -140,13 +140,13 @@ for (const [locale, m] of LANGUAGES) {
     test("a valid invite shows its role and expiry above the form, and admits its newcomer with that role", async ({ page, vigil }) => {
       const admin = await vigil.register("alice");
       const asAdmin = await createInvite(vigil, admin.token, "admin", 24);
-      const asUser = await createInvite(vigil, admin.token, "user", 720);
+      const asUser = await createInvite(vigil, admin.token, "editor", 720);
       const expiresText = (at: number) =>
         page.evaluate(([time, lang]) => new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(time), [at, locale] as const);
 
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);
-        for (const [made, role] of [[asAdmin, "admin"], [asUser, "user"]] as const) {
+        for (const [made, role] of [[asAdmin, "admin"], [asUser, "editor"]] as const) {
           await page.goto(`/register?invite=${made.token}`);
           const notice = page.getByTestId("register-invited");
           await expect(notice.getByTestId("register-invite-role")).toHaveText(tr(m, `auth.register.invitedAs.${role}`));
@@ -165,7 +165,7 @@ for (const [locale, m] of LANGUAGES) {
       await page.getByTestId("register-submit").click();
       await expect(page).toHaveURL(/\/dashboard$/);
       const me = await vigil.api("POST", "/api/auth/login", { username: "dave", password: PASSWORD });
-      expect(me.body.user.role).toBe("user");
+      expect(me.body.user.role).toBe("editor");
       // Spent: opening the link again says so at once.
       await page.evaluate(() => localStorage.clear());
       await page.goto(`/register?invite=${asUser.token}`);

@@ -157,7 +157,8 @@ const enUS: Messages = {
       confirmRequired: "Please repeat the password",
       invitedAs: {
         admin: "You are invited to join as an administrator. Create your account below.",
-        user: "You are invited to join as a user. Create your account below.",
+        editor: "You are invited to join as an editor (you will manage monitors, agents, channels and pages). Create your account below.",
+        viewer: "You are invited to join as a viewer (you will see everything, change nothing). Create your account below.",
       },
       inviteExpires: "This invite link expires {{time}}.",
       withoutInvite: "Register without an invite",

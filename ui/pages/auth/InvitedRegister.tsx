@@ -26,7 +26,7 @@ function InviteNotice({ invite }: { invite: Extract<InviteCheck, { state: "valid
   return (
     <RegisterNotice data-testid="register-invited">
       <span className="block" data-testid="register-invite-role">
-        {t(invite.role === "admin" ? "auth.register.invitedAs.admin" : "auth.register.invitedAs.user")}
+        {t(`auth.register.invitedAs.${invite.role}`)}
       </span>
       <span className="mt-1 block text-xs" data-testid="register-invite-expires" title={formatTime.zoneOf(invite.expiresAt)}>
         {t("auth.register.inviteExpires", { time: formatTime(invite.expiresAt) })}
