@@ -18,7 +18,8 @@ import { cachedResolve } from "../../../net/cached-resolve";
 import { badRequest } from "../../../http/errors";
 import type { CheckOutcome, CheckType } from "../check-type";
 import { describeError } from "../network-errors";
-import { evaluateJsonAssertion, JsonPathError, parseJsonAssertion, type JsonAssertion } from "./json-path";
+import { evaluateJsonAssertion } from "./json-eval";
+import { JsonPathError, parseJsonAssertion, type JsonAssertion } from "./json-path";
 
 export type { CheckOutcome };
 

@@ -1,12 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  describeJsonAssertion,
-  evaluateJsonAssertion,
-  explainJsonVerdict,
-  JsonPathError,
-  parseJsonAssertion,
-  type JsonVerdict,
-} from "./json-path";
+import { evaluateJsonAssertion, explainJsonVerdict } from "./json-eval";
+import { describeJsonAssertion, JsonPathError, parseJsonAssertion, type JsonVerdict } from "./json-path";
 
 const DOC = {
   status: "ok",
