@@ -175,7 +175,12 @@ export function createLeases(options: LeaseOptions) {
   return {
     instance,
     /** Whether this node checks the monitor (or agent) with this id now. */
-    owns: (id: number) => owned.has(bucketOf(id)),
+    /**
+     * Whether this node checks the monitor or agent now: its bucket is held, and the last renewal is still good by the
+     * local clock. Asked as each check starts, so a node whose event loop stalled past its lease (a loaded machine)
+     * does not run a check due meanwhile before its fence timer gets a turn: another node may hold the bucket by then.
+     */
+    owns: (id: number) => owned.has(bucketOf(id)) && monotonic() < validUntil,
     holding: () => owned.size,
     buckets: () => [...owned].sort((a, b) => a - b),
     stats: () => ({ ...stats, holding: owned.size }),
