@@ -43,7 +43,7 @@ export function tokenRoutes({ tokens, session, checkCode }: { tokens: TokenStore
         if (!name || name.length > TOKEN_NAME_MAX) throw badRequest("VALIDATION", nameError);
         if (CONTROL.test(name)) throw badRequest("VALIDATION", "Name must not contain control characters (line breaks, tabs…)");
         // A viewer's token can read and no more (a token acts as its user, so it could not write anyway).
-        const scope = body.scope ?? (user.role === "viewer" ? "read" : DEFAULT_TOKEN_SCOPE);
+        const scope = body.scope ?? DEFAULT_TOKEN_SCOPE;
         if (user.role === "viewer" && scope !== "read") throw new HttpError(403, "READ_ONLY", "Viewers can create read-only tokens only");
         await checkCode?.(user, body.code);
         const created = await tokens.create(user.id, name, body.expiresInDays ?? null, scope);

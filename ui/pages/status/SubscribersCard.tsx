@@ -25,10 +25,7 @@ export function SubscribersCard({ pageId }: { pageId: number }) {
 function SubscriberList({ pageId }: { pageId: number }) {
   const { t } = useTranslation();
   const format = useFormatDateTime();
-  const fetch = useCallback(async (): Promise<SubscriberList> => {
-    const r = await listSubscribers(pageId);
-    return { confirmed: r.confirmed, pending: r.pending, subscribers: r.subscribers };
-  }, [pageId]);
+  const fetch = useCallback((): Promise<SubscriberList> => listSubscribers(pageId), [pageId]);
   const { state, reload, update } = useLoad(fetch, t("statusPages.subscribers.fetchFailed"));
 
   const remove = async (id: number) => {
