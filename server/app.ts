@@ -44,13 +44,18 @@ import { incidentRoutes } from "./incidents/routes";
 import { tokenRoutes } from "./tokens/routes";
 import { requireCode, twoFactorRoutes } from "./auth/two-factor/routes";
 import { createTwoFactor } from "./auth/two-factor/service";
+import { createSsoAccounts } from "./auth/sso/accounts";
+import { createOidcProvider } from "./auth/sso/provider";
+import { ssoRoutes } from "./auth/sso/routes";
+import { createSsoService } from "./auth/sso/service";
+import { createSsoSettings } from "./auth/sso/settings";
 import { subscriberRoutes } from "./subscribers/routes";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
 export interface AppDeps {
   db: Db;
   jwtSecret: string;
-  config: Pick<Config, "tokenTtl" | "trustProxy" | "links"> & Partial<Pick<Config, "agentsDir" | "publicUrl">>;
+  config: Pick<Config, "tokenTtl" | "trustProxy" | "links"> & Partial<Pick<Config, "agentsDir" | "publicUrl" | "sso">>;
   log?: Logger;
   passwords?: PasswordHasher;
   limits?: LoginLimits;
@@ -216,6 +221,11 @@ export function createApp(deps: AppDeps) {
   const limits = deps.limits ?? defaultLoginLimits(deps.db);
   const session = sessions({ secret: deps.jwtSecret, ttl: deps.config.tokenTtl, users, tokens, twoFactorRequired: twoFactor.requiredNow });
   const registration = createRegistration({ db: deps.db, users });
+  const ssoSettings = createSsoSettings(deps.db, deps.config.sso);
+  const ssoProvider = createOidcProvider();
+  const ssoAccounts = createSsoAccounts({ db: deps.db, users, passwords, log });
+  const sso = createSsoService({ db: deps.db, settings: ssoSettings, provider: ssoProvider, accounts: ssoAccounts, users, log });
+  const passwordLogin = async () => (await ssoSettings.effective()).passwordLogin;
 
   return new Elysia()
     .use(requestLog(log, deps.config.trustProxy))
@@ -237,6 +247,7 @@ export function createApp(deps: AppDeps) {
     .get("/api/config", async ({ request }) => {
       const host = request.headers.get("host");
       const page = host ? await services.status.byDomain(host) : undefined;
+      const signOn = await ssoSettings.effective();
       return {
         success: true,
         version: VERSION,
@@ -245,9 +256,13 @@ export function createApp(deps: AppDeps) {
         registrationOpen: await registration.isOpenToAnyone(),
         // A status page's custom domain: the UI shows that page at "/".
         statusPage: page?.slug ?? null,
+        // The sign-in page's choices: "Sign in with {name}" when single sign-on is on, and whether passwords still may.
+        sso: ssoSettings.usable(signOn) ? { name: signOn.name } : null,
+        passwordLogin: signOn.passwordLogin,
       };
-    }, { detail: { tags: ["instance"], ...doc("Version, links, first run, whether anyone may register, the status page of this host name") } })
-    .use(authRoutes({ users, twoFactor, passwords, registration, session, limits, trustProxy: deps.config.trustProxy }))
+    }, { detail: { tags: ["instance"], ...doc("Version, links, first run, whether anyone may register, the status page of this host name, how one signs in") } })
+    .use(authRoutes({ users, twoFactor, passwords, registration, session, limits, trustProxy: deps.config.trustProxy, passwordLogin }))
+    .use(ssoRoutes({ sso, settings: ssoSettings, accounts: ssoAccounts, provider: ssoProvider, session, log, publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
     .use(twoFactorRoutes({ twoFactor, users, limits, session }))
     .use(userRoutes({ users, passwords, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
     .use(registrationRoutes({ registration, session }))

@@ -53,6 +53,26 @@ describe("loadConfig", () => {
     for (const flag of flags) expect({ flag, listed: readme.includes(`\`${flag}\``) }).toEqual({ flag, listed: true });
   });
 
+  test("single sign-on from flags: the provider as a whole, groups split, bad values refused", () => {
+    expect(loadConfig([], {}).sso).toEqual({ passwordLogin: undefined });
+    const c = loadConfig(["--oidc-issuer", "https://idp.example.com/realms/main/", "--oidc-client-id", "vigil", "--oidc-admin-groups", "ops, admins", "--password-login", "true"], {
+      VIGIL_OIDC_CLIENT_SECRET: "s3cret",
+      VIGIL_OIDC_NAME: "Keycloak",
+    });
+    expect(c.sso).toEqual({
+      passwordLogin: true,
+      provider: {
+        enabled: true, name: "Keycloak", issuer: "https://idp.example.com/realms/main", clientId: "vigil", clientSecret: "s3cret",
+        scopes: "openid email profile", createAccounts: true, defaultRole: "viewer", groupsClaim: "groups",
+        adminGroups: ["ops", "admins"], editorGroups: [], viewerGroups: [],
+      },
+    });
+    expect(() => loadConfig(["--oidc-issuer", "http://idp.example.com", "--oidc-client-id", "v"], {})).toThrow(/https/);
+    expect(() => loadConfig(["--oidc-issuer", "https://idp.example.com"], {})).toThrow(/client id/);
+    expect(() => loadConfig(["--oidc-issuer", "https://idp.example.com", "--oidc-client-id", "v", "--oidc-role", "owner"], {})).toThrow(/role/);
+    expect(() => loadConfig(["--password-login", "maybe"], {})).toThrow(ConfigError);
+  });
+
   test("--help lists every flag with its environment variable", () => {
     const help = helpText();
     for (const flag of ["--host", "--port", "--data-dir", "--jwt-secret", "--log-level", "VIGIL_DATA_DIR"]) expect(help).toContain(flag);

@@ -2,6 +2,8 @@ import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { hostname } from "node:os";
 import { isPostgresUrl } from "./db/database";
+import type { Role } from "./users/public";
+import { issuerProblem, settingsProblem, splitGroups, SSO_DEFAULTS, type SsoFlags } from "./auth/sso/settings";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
@@ -40,6 +42,8 @@ export interface Config {
   resendApi: string;
   /** Refuse private and local addresses as monitor and webhook targets (link-local ones are always refused). */
   blockPrivateTargets: boolean;
+  /** Single sign-on set by flags (--oidc-*) and --password-login (server/auth/sso/settings.ts). */
+  sso: SsoFlags;
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error"];
@@ -62,6 +66,18 @@ const OPTIONS = {
   "telegram-api": { env: "VIGIL_TELEGRAM_API", default: "https://api.telegram.org", help: "Telegram Bot API base URL (a proxy or mirror where api.telegram.org is unreachable)" },
   "resend-api": { env: "VIGIL_RESEND_API", default: "https://api.resend.com", help: "Resend API base URL" },
   "block-private-targets": { env: "VIGIL_BLOCK_PRIVATE_TARGETS", default: "false", help: "true: monitors and webhooks may not target private or local addresses (link-local/metadata ones never may)" },
+  "oidc-issuer": { env: "VIGIL_OIDC_ISSUER", default: undefined, help: "OpenID Connect issuer URL: single sign-on set here (the UI shows it read-only) instead of on /users" },
+  "oidc-client-id": { env: "VIGIL_OIDC_CLIENT_ID", default: undefined, help: "OpenID Connect client id (with --oidc-issuer)" },
+  "oidc-client-secret": { env: "VIGIL_OIDC_CLIENT_SECRET", default: "", help: "OpenID Connect client secret (empty: a public client, PKCE alone)" },
+  "oidc-scopes": { env: "VIGIL_OIDC_SCOPES", default: SSO_DEFAULTS.scopes, help: "Scopes asked for (must include openid)" },
+  "oidc-name": { env: "VIGIL_OIDC_NAME", default: SSO_DEFAULTS.name, help: "The sign-in button's provider name: \"Sign in with …\"" },
+  "oidc-role": { env: "VIGIL_OIDC_ROLE", default: SSO_DEFAULTS.defaultRole, help: "Role of accounts made at a first SSO sign-in: admin | editor | viewer" },
+  "oidc-create-accounts": { env: "VIGIL_OIDC_CREATE_ACCOUNTS", default: "true", help: "false: SSO signs in only people whose verified e-mail matches an account" },
+  "oidc-groups-claim": { env: "VIGIL_OIDC_GROUPS_CLAIM", default: SSO_DEFAULTS.groupsClaim, help: "Claim holding the user's groups" },
+  "oidc-admin-groups": { env: "VIGIL_OIDC_ADMIN_GROUPS", default: "", help: "Comma-separated groups whose members sign in as admins" },
+  "oidc-editor-groups": { env: "VIGIL_OIDC_EDITOR_GROUPS", default: "", help: "Comma-separated groups whose members sign in as editors" },
+  "oidc-viewer-groups": { env: "VIGIL_OIDC_VIEWER_GROUPS", default: "", help: "Comma-separated groups whose members sign in as viewers" },
+  "password-login": { env: "VIGIL_PASSWORD_LOGIN", default: undefined, help: "true | false: force password sign-in on (the way back in) or off (default: the admin's setting)" },
   "blog-url": { env: "VIGIL_BLOG_URL", default: "https://blog.vigil.dev", help: "Footer link: blog" },
   "video-url": { env: "VIGIL_VIDEO_URL", default: "https://www.youtube.com/@vigil-monitor", help: "Footer link: video channel" },
   "temp-mail-url": { env: "VIGIL_TEMP_MAIL_URL", default: "https://mail.vigil.dev", help: "Footer link: temporary-mail service" },
@@ -148,6 +164,8 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     throw new ConfigError(`Invalid raw retention: ${get("raw-retention-days")} (1-365 days)`);
   }
 
+  const sso = ssoFlags(get);
+
   return {
     host: get("host")!,
     port,
@@ -166,5 +184,37 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     telegramApi,
     resendApi,
     blockPrivateTargets: blockPrivate === "true",
+    sso,
   };
+}
+
+function ssoFlags(get: (name: OptionName) => string | undefined): SsoFlags {
+  const passwordLogin = get("password-login");
+  if (passwordLogin !== undefined && passwordLogin !== "true" && passwordLogin !== "false") {
+    throw new ConfigError(`Invalid --password-login: ${passwordLogin} (true or false)`);
+  }
+  const flags: SsoFlags = { passwordLogin: passwordLogin === undefined ? undefined : passwordLogin === "true" };
+  const issuer = get("oidc-issuer");
+  if (!issuer) return flags;
+  const problem = issuerProblem(issuer);
+  if (problem) throw new ConfigError(`Invalid --oidc-issuer: ${problem}`);
+  const createAccounts = get("oidc-create-accounts");
+  if (createAccounts !== "true" && createAccounts !== "false") throw new ConfigError(`Invalid --oidc-create-accounts: ${createAccounts} (true or false)`);
+  flags.provider = {
+    enabled: true,
+    name: get("oidc-name")!,
+    issuer: issuer.replace(/\/+$/, ""),
+    clientId: get("oidc-client-id") ?? "",
+    clientSecret: get("oidc-client-secret") ?? "",
+    scopes: get("oidc-scopes")!,
+    createAccounts: createAccounts === "true",
+    defaultRole: get("oidc-role") as Role,
+    groupsClaim: get("oidc-groups-claim")!,
+    adminGroups: splitGroups(get("oidc-admin-groups")),
+    editorGroups: splitGroups(get("oidc-editor-groups")),
+    viewerGroups: splitGroups(get("oidc-viewer-groups")),
+  };
+  const invalid = settingsProblem({ ...flags.provider, passwordLogin: true });
+  if (invalid) throw new ConfigError(`Invalid single sign-on flags: ${invalid}`);
+  return flags;
 }

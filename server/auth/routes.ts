@@ -5,6 +5,7 @@ import { clientIp } from "../http/client-ip";
 import { toPublicUser } from "../users/public";
 import { emailField, normaliseEmail, passwordField, usernameField } from "../users/schemas";
 import type { UserStore } from "../users/store";
+import type { UserRow } from "../db/schema";
 import type { Registration } from "../registration/service";
 import type { PasswordHasher } from "./passwords";
 import type { LoginLimits } from "./rate-limit";
@@ -21,6 +22,8 @@ export interface AuthRouteDeps {
   session: ReturnType<typeof sessions>;
   /** Trusted reverse proxies in front of Vigil (0: none): see http/client-ip.ts. */
   trustProxy: number;
+  /** Whether passwords may sign in (single sign-on can turn them off: server/auth/sso/). */
+  passwordLogin?: () => Promise<boolean>;
 }
 
 const tooManyAttempts = (seconds: number) =>
@@ -33,12 +36,27 @@ const invalidCredentials = () => new HttpError(401, "INVALID_CREDENTIALS", "Inco
 /** How long the second step of a sign-in may take. */
 const CHALLENGE_TTL_S = 300;
 
-export function authRoutes({ users, twoFactor, passwords, registration, limits, session, trustProxy }: AuthRouteDeps) {
+type Signer = { sign: (claims: Record<string, string | number>) => Promise<string> };
+
+/**
+ * The reply to a first sign-in step that proved who the user is (a password, or single sign-on): a session, or — with
+ * two-factor on — a challenge for /login/2fa.
+ */
+export async function signInReply(user: UserRow, jwt: Signer, issueToken: (user: UserRow) => Promise<string>) {
+  if (user.twoFactorAt !== null) {
+    const challenge = await jwt.sign({ kind: "2fa", sub: String(user.id), sv: user.sessionVersion, exp: Math.floor(Date.now() / 1000) + CHALLENGE_TTL_S });
+    return { success: true, message: "Enter the code from your authenticator app", twoFactor: true, challenge } as const;
+  }
+  return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) } as const;
+}
+
+export function authRoutes({ users, twoFactor, passwords, registration, limits, session, trustProxy, passwordLogin = async () => true }: AuthRouteDeps) {
   return new Elysia({ prefix: "/api/auth", detail: { tags: ["auth"] } })
     .use(session)
     .post(
       "/login",
       async ({ body, request, server, issueToken, set, jwt }) => {
+        if (!(await passwordLogin())) throw new HttpError(403, "PASSWORD_LOGIN_DISABLED", "Password sign-in is turned off on this instance: use single sign-on");
         const ip = clientIp(request, server, trustProxy);
         const login = body.username.trim();
         const user = await users.byLogin(login);
@@ -59,15 +77,11 @@ export function authRoutes({ users, twoFactor, passwords, registration, limits, 
           throw invalidCredentials();
         }
         await limits.byAccount.reset(accountKey);
-        if (user.twoFactorAt !== null) {
-          // The password was right; the session comes with the second step (/login/2fa), against this challenge.
-          const challenge = await jwt.sign({ kind: "2fa", sub: String(user.id), sv: user.sessionVersion, exp: Math.floor(Date.now() / 1000) + CHALLENGE_TTL_S });
-          return { success: true, message: "Enter the code from your authenticator app", twoFactor: true, challenge };
-        }
-        return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) };
+        // The password was right; with two-factor on, the session comes with the second step (/login/2fa).
+        return signInReply(user, jwt, issueToken);
       },
       {
-        detail: doc("Sign in with a username or email: returns a session token", 401, 429),
+        detail: doc("Sign in with a username or email: returns a session token (403 PASSWORD_LOGIN_DISABLED when only single sign-on may)", 401, 403, 429),
         body: t.Object({
           username: t.String({ minLength: 1, maxLength: 254, error: "Username is required" }),
           password: t.String({ minLength: 1, maxLength: 1024, error: "Password is required" }),

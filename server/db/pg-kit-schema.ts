@@ -38,3 +38,5 @@ export const statusSubscribers = t.statusSubscribers;
 export const statusNotices = t.statusNotices;
 export const userTotp = t.userTotp;
 export const recoveryCodes = t.recoveryCodes;
+export const ssoIdentities = t.ssoIdentities;
+export const ssoLogins = t.ssoLogins;

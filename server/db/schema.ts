@@ -158,3 +158,4 @@ export type MonitorRow = typeof monitors.$inferSelect;
 export type CheckResultRow = typeof checkResults.$inferSelect;
 export * from "../subscribers/tables";
 export * from "../auth/two-factor/tables";
+export * from "../auth/sso/tables";

@@ -102,6 +102,12 @@ const ACCESS: Record<string, Access> = {
   "DELETE /api/status-pages/:id": "user",
   "POST /api/notifications/templates/preview": "user",
   "POST /api/auth/login/2fa": "public", // the challenge of a right password and a code are what it asks for
+  "GET /api/auth/sso/start": "public", // a redirect to the provider
+  "GET /api/auth/sso/callback": "public", // the provider's answer, checked against the state this browser holds
+  "POST /api/auth/sso/exchange": "public", // the one-use ticket in the body is the credential
+  "GET /api/auth/sso/settings": "accounts",
+  "PUT /api/auth/sso/settings": "accounts",
+  "POST /api/auth/sso/settings/test": "accounts",
   "GET /api/auth/2fa/": "session",
   "POST /api/auth/2fa/setup": "session",
   "POST /api/auth/2fa/enable": "session",
