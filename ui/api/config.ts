@@ -9,6 +9,10 @@ export interface SiteConfig {
   registrationOpen: boolean;
   /** This host name is a status page's custom domain: its slug (the page is shown at "/"). */
   statusPage: string | null;
+  /** Single sign-on offered on the sign-in page: "Sign in with {name}"; null when off. */
+  sso: { name: string } | null;
+  /** Whether passwords may sign in (an admin may leave single sign-on alone). */
+  passwordLogin: boolean;
 }
 
 export const getConfig = () => api.get<SiteConfig>("/api/config");

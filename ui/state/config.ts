@@ -11,8 +11,8 @@ export const siteConfigReady = signal(false);
 
 export async function loadSiteConfig(): Promise<SiteConfig | null> {
   try {
-    const { version, links, firstRun, registrationOpen, statusPage } = await getConfig();
-    siteConfig.value = { version, links, firstRun, registrationOpen, statusPage };
+    const { version, links, firstRun, registrationOpen, statusPage, sso, passwordLogin } = await getConfig();
+    siteConfig.value = { version, links, firstRun, registrationOpen, statusPage, sso, passwordLogin };
   } catch (error) {
     console.error("Vigil: could not load /api/config", error);
   } finally {

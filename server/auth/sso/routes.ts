@@ -10,7 +10,7 @@ import type { sessions } from "../session";
 import type { SsoAccounts } from "./accounts";
 import { SsoFailure, type OidcProvider } from "./provider";
 import { CALLBACK_PATH, type SsoService } from "./service";
-import { PROVIDER_FIELDS, settingsProblem, type EffectiveSsoSettings, type SsoSettings, type SsoSettingsStore } from "./settings";
+import { PROVIDER_FIELDS, settingsProblem, type EffectiveSsoSettings, type SsoSettings, type SsoSettingsReply, type SsoSettingsStore } from "./settings";
 
 export interface SsoRouteDeps {
   sso: SsoService;
@@ -29,7 +29,7 @@ const cookieValue = (request: Request, name: string) =>
   request.headers.get("cookie")?.split(";").map((c) => c.trim().split("=")).find(([k]) => k === name)?.[1];
 
 /** The settings as an admin sees them: never the client secret, only whether one is set. */
-function publicSettings(s: EffectiveSsoSettings, redirectUri: string) {
+function publicSettings(s: EffectiveSsoSettings, redirectUri: string): SsoSettingsReply & { success: true } {
   const { clientSecret, source, passwordLoginForced, ...rest } = s;
   return { success: true, settings: { ...rest, clientSecretSet: clientSecret !== "" }, source, passwordLoginForced, redirectUri };
 }

@@ -104,6 +104,15 @@ export interface EffectiveSsoSettings extends SsoSettings {
   passwordLoginForced: boolean;
 }
 
+/** The settings as an admin reads them (GET/PUT /api/auth/sso/settings): never the secret, only whether one is set. */
+export interface SsoSettingsReply {
+  settings: Omit<SsoSettings, "clientSecret"> & { clientSecretSet: boolean };
+  source: EffectiveSsoSettings["source"];
+  passwordLoginForced: boolean;
+  /** The address to register at the provider as the redirect (callback) URI. */
+  redirectUri: string;
+}
+
 export function createSsoSettings(db: Db, flags: SsoFlags = {}) {
   const { orm } = db;
   const { settings } = db.t;

@@ -1,9 +1,9 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { useState, type FormEvent } from "react";
+import { useCallback, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Link, Redirect, useLocation } from "wouter";
-import { login, loginWithCode } from "../../api/auth";
+import { login, loginWithCode, type LoginReply } from "../../api/auth";
 import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
 import { AuthCard } from "../../components/AuthCard";
@@ -13,6 +13,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { siteConfig, siteConfigReady } from "../../state/config";
 import { isAuthenticated, setSession } from "../../state/session";
 import { registrationOffer } from "./registrationOffer";
+import { SsoBusy, SsoButton, useSsoReturn } from "./SsoSignIn";
 
 export default function Login() {
   useSignals();
@@ -25,10 +26,27 @@ export default function Login() {
   /** Set when the password was right and a code is asked for (two-factor on). */
   const [challenge, setChallenge] = useState<string | null>(null);
   const [code, setCode] = useState("");
+  const [returnTo, setReturnTo] = useState("/dashboard");
   useDocumentTitle(t("auth.login.title"));
 
-  if (isAuthenticated.value && !busy) return <Redirect to="/dashboard" replace />;
+  /** A first step that proved who the user is (password or single sign-on): signed in, or on to the code. */
+  const proceed = useCallback((reply: LoginReply, to = "/dashboard") => {
+    setReturnTo(to);
+    if (reply.twoFactor) {
+      setChallenge(reply.challenge);
+      setBusy(false);
+      return;
+    }
+    setSession(reply.token, reply.user);
+    toast.success(t("auth.login.success"));
+    navigate(to);
+  }, [navigate, t]);
+  const ssoBusy = useSsoReturn(proceed, setError);
+
+  if (isAuthenticated.value && !busy && !ssoBusy) return <Redirect to="/dashboard" replace />;
   const offer = registrationOffer(siteConfig.value, siteConfigReady.value);
+  const sso = siteConfig.value?.sso ?? null;
+  const passwords = siteConfig.value?.passwordLogin ?? true;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -37,24 +55,11 @@ export default function Login() {
     setError("");
     setBusy(true);
     try {
-      const reply = await login({ username: username.trim(), password });
-      if (reply.twoFactor) {
-        setChallenge(reply.challenge);
-        setBusy(false);
-        return;
-      }
-      if (!reply.token || !reply.user) throw new Error("login reply without token or user");
-      signedIn(reply.token, reply.user);
+      proceed(await login({ username: username.trim(), password }));
     } catch (err) {
       setError(errorMessage(err, t("auth.login.failed")));
       setBusy(false);
     }
-  };
-
-  const signedIn = (token: string, user: Parameters<typeof setSession>[1]) => {
-    setSession(token, user);
-    toast.success(t("auth.login.success"));
-    navigate("/dashboard");
   };
 
   const submitCode = async (event: FormEvent) => {
@@ -64,8 +69,7 @@ export default function Login() {
     setError("");
     setBusy(true);
     try {
-      const reply = await loginWithCode(challenge, code.trim());
-      signedIn(reply.token, reply.user);
+      proceed(await loginWithCode(challenge, code.trim()), returnTo);
     } catch (err) {
       // An expired challenge: back to the password.
       if (err instanceof ApiError && err.code === "TWO_FACTOR_CHALLENGE_INVALID") {
@@ -96,7 +100,9 @@ export default function Login() {
         )
       }
     >
-      {challenge ? (
+      {ssoBusy ? (
+        <SsoBusy />
+      ) : challenge ? (
         <form onSubmit={submitCode} noValidate className="space-y-5" data-testid="login-code-form">
           <p className="text-sm text-slate-600">{t("auth.twoFactor.prompt")}</p>
           <Field label={t("auth.twoFactor.code")} hint={t("auth.twoFactor.codeHint")}>
@@ -110,6 +116,16 @@ export default function Login() {
           </Button>
         </form>
       ) : (
+      <>
+      {sso && <SsoButton name={sso.name} primary={!passwords} />}
+      {sso && passwords && (
+        <p className="my-5 flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400" aria-hidden="true">
+          <span className="h-px flex-1 bg-slate-200" /> {t("auth.sso.or")} <span className="h-px flex-1 bg-slate-200" />
+        </p>
+      )}
+      {!passwords && <p className="mt-4 text-center text-sm text-slate-500" data-testid="login-password-off">{t("auth.sso.passwordOff")}</p>}
+      {!passwords && error && <div className="mt-4"><FormMessage kind="error">{error}</FormMessage></div>}
+      {passwords && (
       <form onSubmit={submit} noValidate className="space-y-5" data-testid="login-form">
         <Field label={t("auth.usernameOrEmail")}>
           {(id) => (
@@ -126,6 +142,8 @@ export default function Login() {
           {busy ? t("auth.login.submitting") : t("auth.login.submit")}
         </Button>
       </form>
+      )}
+      </>
       )}
     </AuthCard>
   );

@@ -8,6 +8,8 @@ const config = (firstRun: boolean, registrationOpen: boolean): SiteConfig => ({
   firstRun,
   statusPage: null,
   registrationOpen,
+  sso: null,
+  passwordLogin: true,
 });
 
 test("closed registration offers asking for an invite, not registering", () => {

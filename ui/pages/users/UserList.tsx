@@ -12,6 +12,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { user as sessionUser } from "../../state/session";
 import { RegistrationPanel } from "./RegistrationPanel";
 import { TwoFactorPolicy } from "./TwoFactorAdmin";
+import { SsoSettings } from "./SsoSettings";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 
 type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; users: PublicUser[] };
@@ -137,6 +138,9 @@ export default function UserList() {
           </div>
         )}
       </Card>
+      <div className="mt-6">
+        <SsoSettings />
+      </div>
       {deleteDialog}
     </div>
   );
