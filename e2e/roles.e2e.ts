@@ -78,3 +78,15 @@ for (const [locale, m] of LANGUAGES) {
     });
   });
 }
+
+test("a user stored in the browser before a role change is refreshed as the app starts", async ({ page, vigil }) => {
+  await vigil.register("alice");
+  const bob = await vigil.register("bob");
+  // As an older Vigil left it (the editor role was "user"), and since then an admin made bob a viewer.
+  await withSession(page, { token: bob.token, user: { ...bob.user, role: "user" } }, "/404-bootstrap");
+  const admin = await vigil.api("POST", "/api/auth/login", { username: "alice", password: "correct horse" });
+  await vigil.api("PUT", `/api/users/${bob.user.id}`, { username: "bob", role: "viewer" }, admin.body.token);
+  await page.goto("/monitors");
+  await expect.poll(() => page.evaluate(() => JSON.parse(localStorage.getItem("user") ?? "{}").role)).toBe("viewer");
+  await expect(page.getByTestId("monitor-create-button")).toHaveCount(0);
+});

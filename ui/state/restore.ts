@@ -1,9 +1,9 @@
 import { me } from "../api/auth";
-import { TOKEN_KEY, USER_KEY, clearSession, loadStoredSession, sessionReady, setUser } from "./session";
+import { TOKEN_KEY, USER_KEY, clearSession, loadStoredSession, sessionReady, setUser, token } from "./session";
 
 /**
  * Start-up (spec §4): load the stored token and user; with a token but no user, fetch the current user, and clear
- * the session if that fails or the reply lacks `success` and `user`.
+ * the session if that fails or the reply lacks `success` and `user`; with both, refresh the user in the background.
  */
 export async function restoreSession(): Promise<void> {
   const stored = loadStoredSession();
@@ -18,6 +18,13 @@ export async function restoreSession(): Promise<void> {
       }
     } else if (!stored.token) {
       clearSession(); // a user without a token is no session
+    } else {
+      // The stored copy may be older than the account (a role changed elsewhere, two-factor turned on, or written by
+      // an older Vigil that named editors "user"): refreshed in the background, start-up does not wait. A 401 ends
+      // the session as any call's would.
+      void me().then((reply) => {
+        if (reply.success && reply.user && token.value === stored.token) setUser(reply.user);
+      }, () => {});
     }
   } finally {
     sessionReady.value = true;
