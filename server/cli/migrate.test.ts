@@ -63,6 +63,7 @@ async function populated(): Promise<string> {
   await o.insert(t.statusPageMonitors).values({ monitorId: 1, position: 0 });
   await o.insert(t.statusPageAgents).values({ agentId: 1, position: 0 });
   await o.insert(t.apiTokens).values({ userId: 1, name: "deploy", scope: "write", tokenHash: "th", prefix: "vgl_ab", createdAt: now });
+  await o.insert(t.ssoIdentities).values({ issuer: "https://idp.example.com", subject: "s-1", userId: 1, createdAt: now, lastSeenAt: now });
   await db.close();
   return path;
 }
