@@ -33,7 +33,7 @@ describe("registration state (GET /api/config)", () => {
     await t.call("PUT", "/api/registration", { token: admin.token, body: { open: true } });
     expect(await state()).toEqual({ success: true, firstRun: false, registrationOpen: true });
     // The public reply says no more than that: no invites, no account names or counts.
-    expect(Object.keys((await t.call("GET", "/api/config")).body).sort()).toEqual(["firstRun", "links", "registrationOpen", "statusPage", "success", "version"]);
+    expect(Object.keys((await t.call("GET", "/api/config")).body).sort()).toEqual(["firstRun", "links", "passwordLogin", "registrationOpen", "sso", "statusPage", "success", "version"]);
   });
 });
 
