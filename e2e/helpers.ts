@@ -2,7 +2,9 @@
 // API as the compiled agent would.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Locator, Page } from "@playwright/test";
 import { test as base, expect, type Vigil } from "./fixtures";
+import { tr, type Messages } from "./i18n";
 
 /** A local HTTP target: 200 "ok" by default, 500 under /fail, or whatever `set` / `body` say for a path. */
 export interface Target {
@@ -106,3 +108,15 @@ export async function report(vigil: Vigil, agent: { credential: string }, hostna
   expect(res.status).toBe(200);
 }
 
+
+/** The monitor form's parts, by field name and type (labels in the page's language). */
+export function formOf(page: Page, m: Messages) {
+  const form = page.getByTestId("monitor-form");
+  return {
+    form,
+    field: (name: string): Locator => form.locator(`[name="${name}"]`),
+    radio: (type: string) => page.getByRole("radio", { name: tr(m, `monitors.types.${type}`), exact: true }),
+    error: (field: string) => page.getByTestId(`monitor-error-${field}`),
+    submit: () => page.getByTestId("monitor-submit").click(),
+  };
+}

@@ -1,13 +1,13 @@
-// The monitor form and detail page for every check type (http with assertions, tcp, dns, push), in both languages:
-// client validation per type, a server refusal shown under its field, creation, the detail page's facts, and for push
-// the URL a script calls (called here with fetch), its curl lines and replacing it.
-import type { Locator, Page } from "@playwright/test";
+// The monitor form and detail page for the check types http (with assertions), tcp, dns and push (ping: ping.e2e.ts),
+// in both languages: client validation per type, a server refusal shown under its field, creation, the detail page's
+// facts, and for push the URL a script calls (called here with fetch), its curl lines and replacing it.
+import type { Locator } from "@playwright/test";
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from "node:net";
 import { resolve } from "node:path";
 import { expect, withSession, type Vigil } from "./fixtures";
-import { createMonitor, test, type Session } from "./helpers";
-import { LANGUAGES, toast, tr, type Messages } from "./i18n";
+import { createMonitor, formOf, test, type Session } from "./helpers";
+import { LANGUAGES, toast, tr } from "./i18n";
 
 /** A TCP listener that accepts and closes connections. */
 async function startTcpListener(): Promise<{ port: number; server: TcpServer; close: () => Promise<void> }> {
@@ -59,17 +59,6 @@ async function refusal(vigil: Vigil, session: Session, body: Record<string, unkn
 const tagNames = (scope: Locator) => scope.getByTestId("tag").locator(":scope > span");
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-function formOf(page: Page, m: Messages) {
-  const form = page.getByTestId("monitor-form");
-  return {
-    form,
-    field: (name: string): Locator => form.locator(`[name="${name}"]`),
-    radio: (type: string) => page.getByRole("radio", { name: tr(m, `monitors.types.${type}`), exact: true }),
-    error: (field: string) => page.getByTestId(`monitor-error-${field}`),
-    submit: () => page.getByTestId("monitor-submit").click(),
-  };
-}
 
 for (const [locale, m] of LANGUAGES) {
   test.describe(`monitor check types (${locale})`, () => {

@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import type { PingStats } from "../monitors/public";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Every table of the instance. Times are Unix milliseconds (UTC).
@@ -49,7 +50,8 @@ export * from "../incidents/tables";
 
 export const MONITOR_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export const MONITOR_STATUSES = ["pending", "up", "down"] as const;
-export const MONITOR_TYPE_VALUES = ["http", "tcp", "dns", "push"] as const;
+export const MONITOR_TYPE_VALUES = ["http", "tcp", "dns", "push", "ping"] as const;
+export const PING_FAMILY_VALUES = ["auto", "ipv4", "ipv6"] as const;
 export const DNS_RECORD_TYPE_VALUES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS"] as const;
 
 /**
@@ -96,6 +98,11 @@ export const monitors = sqliteTable("monitors", {
   /** Seconds after the interval before silence counts as down. */
   pushGrace: integer("push_grace").notNull().default(60),
   lastPushAt: integer("last_push_at"),
+  // ping (host; timeout per packet; max_response_time limits the average round trip)
+  pingCount: integer("ping_count").notNull().default(3),
+  pingFamily: text("ping_family", { enum: PING_FAMILY_VALUES }).notNull().default("auto"),
+  /** Percent lost at which the check is down (100: only when no reply came). */
+  pingLossThreshold: integer("ping_loss_threshold").notNull().default(100),
   status: text("status", { enum: MONITOR_STATUSES }).notNull().default("pending"),
   statusChangedAt: integer("status_changed_at"),
   consecutiveFailures: integer("consecutive_failures").notNull().default(0),
@@ -124,6 +131,8 @@ export const checkResults = sqliteTable(
     error: text("error"),
     /** Made while the monitor was in maintenance: shown, left out of uptime (0 costs no byte in a SQLite record). */
     maintenance: integer("maintenance", { mode: "boolean" }).notNull().default(false),
+    /** ping checks only: round trips and loss (null costs one header byte in a SQLite record). */
+    ping: text("ping", { mode: "json" }).$type<PingStats>(),
   },
   (t) => [index("check_results_monitor_time").on(t.monitorId, t.time)],
 );

@@ -33,6 +33,9 @@ export type CheckErrorCode =
   | "DNS_FAILED"
   | "PUSH_MISSED"
   | "PUSH_REPORTED"
+  | "PING_LOSS"
+  | "PING_FAMILY"
+  | "PING_UNAVAILABLE"
   | "OTHER";
 
 export interface CheckError {
@@ -57,6 +60,7 @@ export const CHECK_ERROR_TEXT = {
   TLS_UNTRUSTED: "TLS error: certificate is not trusted",
   TLS_HANDSHAKE: "TLS error: handshake failed",
   JSON_INVALID: "body is not JSON",
+  PING_UNAVAILABLE: "ping is not available on this server: no ICMP socket allowed and no ping program",
 } as const satisfies Partial<Record<CheckErrorCode, string>>;
 
 export const timeoutError = (seconds: number) => `timeout after ${seconds} s`;
@@ -83,6 +87,11 @@ export const dnsFailedError = (detail: string) => `DNS: ${detail}`;
 export const pushMissedError = (intervalMinutes: number, graceSeconds: number) => `no push within ${intervalMinutes} min + ${graceSeconds} s`;
 /** A push call said `status=down` (with its `msg`, if any). */
 export const pushReportedError = (message: string | null) => (message ? `reported down: ${message}` : "reported down");
+
+/** "packet loss 67 % (1 of 3 replies)" */
+export const pingLossError = (loss: number, received: number, sent: number) => `packet loss ${loss} % (${received} of ${sent} replies)`;
+/** The host has no address of the family asked for: "no IPv6 address for example.com". */
+export const pingFamilyError = (family: 4 | 6, host: string) => `no IPv${family} address for ${host}`;
 
 const BY_TEXT = new Map<string, CheckErrorCode>(Object.entries(CHECK_ERROR_TEXT).map(([code, text]) => [text, code as CheckErrorCode]));
 
@@ -116,6 +125,10 @@ export function parseCheckError(message: string): CheckError {
   if (m) return { code: "PUSH_MISSED", params: { interval: m[1], grace: m[2] } };
   m = /^reported down(?:: (.*))?$/.exec(message);
   if (m) return { code: "PUSH_REPORTED", params: { detail: m[1] ?? "" } };
+  m = /^packet loss (\d+) % \((\d+) of (\d+) replies\)$/.exec(message);
+  if (m) return { code: "PING_LOSS", params: { loss: m[1], received: m[2], sent: m[3] } };
+  m = /^no IPv([46]) address for (\S+)$/.exec(message);
+  if (m) return { code: "PING_FAMILY", params: { family: m[1], host: m[2] } };
   m = /^TLS error: (.*)$/.exec(message);
   if (m) return { code: "TLS_OTHER", params: { detail: m[1] } };
   // server/net/targets.ts: the address policy refused the host (or a redirect's).

@@ -8,7 +8,7 @@
 import { inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
-import type { CheckResult, HistoryWindow, MonitorHistory, MonitorSeries, SeriesRange, StatusBucket } from "./public";
+import type { CheckResult, HistoryWindow, MonitorHistory, MonitorSeries, PingStats, SeriesRange, StatusBucket } from "./public";
 import { systemClock, type Clock } from "./scheduler";
 
 export const HOUR = 3_600_000;
@@ -121,6 +121,7 @@ interface RawRow {
   http_status: number | null;
   error: string | null;
   maintenance: number | boolean;
+  ping?: string | PingStats | null;
 }
 
 const toResult = (monitorId: number, r: RawRow): CheckResult => ({
@@ -131,6 +132,7 @@ const toResult = (monitorId: number, r: RawRow): CheckResult => ({
   httpStatus: r.http_status,
   error: r.error,
   maintenance: Boolean(r.maintenance),
+  ...(r.ping ? { ping: typeof r.ping === "string" ? (JSON.parse(r.ping) as PingStats) : r.ping } : {}),
 });
 
 export function createHistory(db: Db, options: HistoryOptions = {}) {
@@ -303,7 +305,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
 
   async function latestResult(monitorId: number, from: number): Promise<CheckResult | null> {
     const [row] = await db.rows<RawRow>(
-      sql`SELECT time, up, response_time, http_status, error, maintenance FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from}
+      sql`SELECT time, up, response_time, http_status, error, maintenance, ping FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from}
           ORDER BY time DESC, id DESC LIMIT 1`,
     );
     return row ? toResult(monitorId, row) : null;

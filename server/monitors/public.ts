@@ -6,8 +6,21 @@ export type MonitorMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE"
 export type MonitorStatus = "pending" | "up" | "down";
 
 /** What a monitor checks (server/monitors/types/<type>/): each type decides up/down, response time and the error. */
-export type MonitorType = "http" | "tcp" | "dns" | "push";
-export const MONITOR_TYPES = ["http", "tcp", "dns", "push"] as const satisfies readonly MonitorType[];
+export type MonitorType = "http" | "tcp" | "dns" | "push" | "ping";
+export const MONITOR_TYPES = ["http", "tcp", "dns", "push", "ping"] as const satisfies readonly MonitorType[];
+/** ping: which address family to use; auto takes the host's first address. */
+export type PingFamily = "auto" | "ipv4" | "ipv6";
+export const PING_FAMILIES = ["auto", "ipv4", "ipv6"] as const satisfies readonly PingFamily[];
+
+/** One ping check's round trips (ms, to the microsecond; null without replies) and packet loss (percent). */
+export interface PingStats {
+  sent: number;
+  received: number;
+  loss: number;
+  min: number | null;
+  avg: number | null;
+  max: number | null;
+}
 export type DnsRecordType = "A" | "AAAA" | "CNAME" | "MX" | "TXT" | "NS";
 export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS"] as const satisfies readonly DnsRecordType[];
 
@@ -34,6 +47,7 @@ export const LIMITS = {
   dnsExpectedLength: 255,
   resolverLength: 64,
   maxPushGrace: 3600,
+  maxPingCount: 10,
 } as const;
 
 /** What a new monitor gets for a field it was not given. */
@@ -48,6 +62,9 @@ export const DEFAULTS = {
   type: "http" as MonitorType,
   dnsRecordType: "A" as DnsRecordType,
   pushGrace: 60,
+  pingCount: 3,
+  pingFamily: "auto" as PingFamily,
+  pingLossThreshold: 100,
 };
 
 /**
@@ -137,6 +154,13 @@ export interface MonitorInput {
   // ── push ──
   /** Seconds allowed after interval before a silent push monitor is down (0-3600). Default 60. */
   pushGrace?: number;
+  // ── ping (host; timeout is per packet; maxResponseTime limits the average round trip) ──
+  /** Echo requests per check, 1-10, 200 ms apart. Default 3. */
+  pingCount?: number;
+  /** Default "auto". */
+  pingFamily?: PingFamily;
+  /** Down when this share of packets (percent, 1-100) or more is lost. Default 100: only when none came back. */
+  pingLossThreshold?: number;
 }
 
 export interface PublicMonitor {
@@ -173,6 +197,9 @@ export interface PublicMonitor {
   pushToken: string | null;
   /** push: when the latest call came (null if none yet). */
   lastPushAt: number | null;
+  pingCount: number;
+  pingFamily: PingFamily;
+  pingLossThreshold: number;
   createdAt: number;
   updatedAt: number;
   // Derived
@@ -194,6 +221,8 @@ export interface PublicMonitor {
   uptime24h: number | null;
   /** Expiry of the TLS certificate (https monitors), when known. */
   tlsExpiresAt: number | null;
+  /** ping: the latest check's round trips and loss (null before the first check since the server started). */
+  ping: PingStats | null;
   /**
    * The last 24 hours as 24 hourly [checks, up] pairs, oldest first, the last one the current hour (from the
    * in-memory counters: the list's heartbeat strip).
@@ -213,6 +242,8 @@ export interface CheckResult {
   error: string | null;
   /** Made during maintenance (left out of uptime). */
   maintenance: boolean;
+  /** ping checks: round trips and packet loss. */
+  ping?: PingStats;
 }
 
 /** Aggregates over one window (spec §3 "history aggregates"). */
@@ -345,6 +376,8 @@ export interface MonitorStatusEvent {
 /** What a status message names beside the target, by type. */
 export interface MonitorFacts {
   port?: number;
+  /** ping: "3 packets, IPv4" and the loss threshold. */
+  packets?: number;
   record?: string;
   resolver?: string;
   keyword?: string;

@@ -31,6 +31,10 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
       },
       { auth: "user", body: createBody, detail: doc("Create a monitor") },
     )
+    .get("/monitors/ping-support", () => ({ success: true, method: monitors.pingMethod() }), {
+      auth: "user",
+      detail: doc("How ping monitors reach their hosts on this server: socket (ICMP datagram sockets), program (the system's ping), or null (they cannot)"),
+    })
     // Scheduler and writer figures for operators and the benchmark.
     .get("/monitors/stats", async () => ({ success: true, stats: await monitors.stats() }), { auth: "admin", detail: doc("Scheduler and writer figures") })
     .get(

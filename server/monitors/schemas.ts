@@ -1,9 +1,9 @@
 import { t } from "elysia";
-import { DNS_RECORD_TYPE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES } from "../db/schema";
+import { DNS_RECORD_TYPE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES, PING_FAMILY_VALUES } from "../db/schema";
 import { HttpError, badRequest } from "../http/errors";
 import { idParams } from "../http/ids";
 import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
-import { DEFAULTS, LIMITS, RESERVED_HEADERS, SERIES_RANGES, defaultRetries, uniqueTags, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType } from "./public";
+import { DEFAULTS, LIMITS, RESERVED_HEADERS, SERIES_RANGES, defaultRetries, uniqueTags, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType, type PingFamily } from "./public";
 import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
 import { PUSH_PING_MAX_MS } from "./types/push/push";
 
@@ -87,6 +87,12 @@ const fields = {
     error: `The expected answer must be text of at most ${LIMITS.dnsExpectedLength} characters`,
   }),
   pushGrace: t.Integer({ minimum: 0, maximum: LIMITS.maxPushGrace, error: `Grace must be a whole number of seconds from 0 to ${LIMITS.maxPushGrace}` }),
+  pingCount: t.Integer({ minimum: 1, maximum: LIMITS.maxPingCount, error: `Packets must be a whole number from 1 to ${LIMITS.maxPingCount}` }),
+  pingFamily: t.Union(
+    PING_FAMILY_VALUES.map((v) => t.Literal(v)),
+    { error: `The address family must be one of ${PING_FAMILY_VALUES.join(", ")}` },
+  ),
+  pingLossThreshold: t.Integer({ minimum: 1, maximum: 100, error: "The packet loss threshold must be a whole percentage from 1 to 100" }),
 };
 
 /** POST /api/monitors: name required (and what the type needs: url, host and port…), the rest defaulted. */
@@ -117,6 +123,9 @@ export const createBody = t.Object({
   dnsResolver: t.Optional(fields.dnsResolver),
   dnsExpected: t.Optional(fields.dnsExpected),
   pushGrace: t.Optional(fields.pushGrace),
+  pingCount: t.Optional(fields.pingCount),
+  pingFamily: t.Optional(fields.pingFamily),
+  pingLossThreshold: t.Optional(fields.pingLossThreshold),
 });
 
 /** PUT /api/monitors/:id: any subset; absent fields keep their value (so `{ "active": false }` pauses). */
@@ -186,6 +195,9 @@ export interface MonitorFields {
   pushGrace: number;
   /** Not set by users: generated when a monitor becomes a push monitor, replaced on request. */
   pushToken: string | null;
+  pingCount: number;
+  pingFamily: PingFamily;
+  pingLossThreshold: number;
 }
 
 export type MonitorPatch = Partial<MonitorFields>;
@@ -242,6 +254,9 @@ export function defaultFields(): MonitorFields {
     dnsExpected: null,
     pushGrace: DEFAULTS.pushGrace,
     pushToken: null,
+    pingCount: DEFAULTS.pingCount,
+    pingFamily: DEFAULTS.pingFamily,
+    pingLossThreshold: DEFAULTS.pingLossThreshold,
   };
 }
 

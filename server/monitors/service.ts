@@ -16,6 +16,7 @@ import { createRecentChecks } from "./recent";
 import { createScheduler, systemClock, type Clock } from "./scheduler";
 import { ALLOW_PRIVATE, type TargetPolicy } from "../net/targets";
 import { resolveFields, type MonitorFields, type MonitorPatch } from "./schemas";
+import { systemPinger, type Pinger } from "./types/ping/pinger";
 import { createMonitorStore, toCheckResult, type MonitorEntry } from "./store";
 import { catchUpMissed } from "./catch-up";
 import { createWriter, type PersistedState, type WriterOptions } from "./writer";
@@ -47,6 +48,8 @@ export interface MonitorServiceOptions {
   clock?: Clock;
   /** Replaces the HTTP request of http monitors (tests). */
   checker?: Checker;
+  /** Replaces how ping monitors send echo requests (tests); default: the ICMP socket, else the ping program. */
+  pinger?: () => Pinger | null;
   /** Which addresses monitors may target (server/net/targets.ts); private ones by default. */
   targets?: TargetPolicy;
   /** TLS expiry lookups; false turns them off. */
@@ -85,6 +88,9 @@ const CHECK_FIELDS: (keyof MonitorFields)[] = [
   "dnsResolver",
   "dnsExpected",
   "pushGrace",
+  "pingCount",
+  "pingFamily",
+  "pingLossThreshold",
 ];
 
 /** Minutes between scheduled looks: push monitors are looked at every minute (silence is noticed within a minute). */
@@ -95,7 +101,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const log = options.log ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const targets = options.targets ?? ALLOW_PRIVATE;
-  const types = createCheckTypes({ policy: targets, httpChecker: options.checker, now: () => clock.now() });
+  const pinger = options.pinger ?? systemPinger;
+  const types = createCheckTypes({ policy: targets, httpChecker: options.checker, pinger, now: () => clock.now() });
   const tls = options.tls === false ? null : (options.tls ?? createTlsProbe());
   const inMaintenance = options.maintenance ?? (() => false);
   const store = createMonitorStore(db, { targetOf: (f) => types.of(f.type).target(f), inMaintenance });
@@ -265,6 +272,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
   }
 
   return {
+    /** How ping monitors reach their hosts here: "socket", "program", or null (they cannot: the form says so). */
+    pingMethod: () => pinger()?.method ?? null,
     store,
     writer,
     history,

@@ -5,7 +5,7 @@ import { first, type Db } from "../db/database";
 import type { MonitorRow } from "../db/schema";
 import type { CheckOutcome } from "./types/check-type";
 import { HOUR, readWatermarks } from "./history";
-import type { CheckResult, DashboardCounts, DownMonitor, MonitorStatus, PublicMonitor } from "./public";
+import type { CheckResult, DashboardCounts, DownMonitor, MonitorStatus, PingStats, PublicMonitor } from "./public";
 import type { MonitorFields } from "./schemas";
 import type { PersistedState } from "./writer";
 
@@ -25,6 +25,8 @@ export interface MonitorEntry {
   pushWatch: { since: number; missedAt: number | null };
   /** The first failed check of the current streak, before retries (memory only: null after a restart mid-streak). */
   failingSince: number | null;
+  /** ping: the latest check's round trips and loss (set on ping monitors only; read back from it at start-up). */
+  lastPing?: PingStats;
 }
 
 export interface Applied {
@@ -62,6 +64,9 @@ const fieldsOf = (row: MonitorRow): MonitorFields => ({
   dnsExpected: row.dnsExpected,
   pushGrace: row.pushGrace,
   pushToken: row.pushToken,
+  pingCount: row.pingCount,
+  pingFamily: row.pingFamily,
+  pingLossThreshold: row.pingLossThreshold,
 });
 
 const stateOf = (row: MonitorRow): PersistedState => ({
@@ -137,7 +142,9 @@ export function uptime24h(ring: Uint32Array, now: number): number | null {
 }
 
 export function toCheckResult(monitorId: number, o: CheckOutcome): CheckResult {
-  return { monitorId, time: o.time, status: o.up ? "up" : "down", responseTime: o.responseTime, httpStatus: o.httpStatus, error: o.error, maintenance: o.maintenance === true };
+  const result: CheckResult = { monitorId, time: o.time, status: o.up ? "up" : "down", responseTime: o.responseTime, httpStatus: o.httpStatus, error: o.error, maintenance: o.maintenance === true };
+  if (o.ping) result.ping = o.ping;
+  return result;
 }
 
 export interface MonitorStoreOptions {
@@ -183,13 +190,16 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
     if (entries.size === 0) return;
 
     // The newest result per monitor (index seek per monitor).
-    const latest = await db.rows<{ monitor_id: number; time: number; up: boolean | number; response_time: number | null; http_status: number | null; error: string | null }>(
-      sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error FROM monitors m
+    const latest = await db.rows<{ monitor_id: number; time: number; up: boolean | number; response_time: number | null; http_status: number | null; error: string | null; ping: string | PingStats | null }>(
+      sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error, c.ping FROM monitors m
           JOIN check_results c ON c.id = (SELECT id FROM check_results WHERE monitor_id = m.id ORDER BY time DESC, id DESC LIMIT 1)`,
     );
     for (const r of latest) {
       const e = entries.get(r.monitor_id);
-      if (!e || (e.state.lastCheckedAt ?? 0) >= r.time) continue;
+      if (!e) continue;
+      // Raw SQL: SQLite hands the JSON text back, PostgreSQL the parsed jsonb.
+      if (r.ping) e.lastPing = typeof r.ping === "string" ? (JSON.parse(r.ping) as PingStats) : r.ping;
+      if ((e.state.lastCheckedAt ?? 0) >= r.time) continue;
       e.state.lastCheckedAt = r.time;
       e.state.lastResponseTime = r.response_time;
       e.state.lastHttpStatus = r.http_status;
@@ -315,6 +325,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
       s.lastResponseTime = o.responseTime;
       s.lastHttpStatus = o.httpStatus;
       s.lastError = o.error;
+      if (o.ping) entry.lastPing = o.ping;
       let to: MonitorStatus = from;
       if (o.up) {
         s.consecutiveFailures = 0;
@@ -368,6 +379,9 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
         dnsResolver: f.dnsResolver,
         dnsExpected: f.dnsExpected,
         pushGrace: f.pushGrace,
+        pingCount: f.pingCount,
+        pingFamily: f.pingFamily,
+        pingLossThreshold: f.pingLossThreshold,
         pushToken: f.type === "push" ? f.pushToken : null,
         lastPushAt: s.lastPushAt,
         createdAt: entry.createdAt,
@@ -382,6 +396,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
         lastError: s.lastError,
         uptime24h: uptime24h(entry.ring, now),
         tlsExpiresAt: s.tlsExpiresAt,
+        ping: f.type === "ping" ? (entry.lastPing ?? null) : null,
         heartbeat: heartbeat(entry.ring, now),
       };
     },

@@ -54,14 +54,16 @@ function batchWriter(db: Db): Batch {
     let update: Statement | null = null;
     const writeRows = (rows: QueuedResult[], changed: [number, PersistedState][]) => {
       insert ??= sqlite.prepare(
-        "INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error, maintenance) " +
-          "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE EXISTS (SELECT 1 FROM monitors WHERE id = ?1)",
+        "INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error, maintenance, ping) " +
+          "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE EXISTS (SELECT 1 FROM monitors WHERE id = ?1)",
       );
       update ??= sqlite.prepare(
         "UPDATE monitors SET status = ?2, status_changed_at = ?3, consecutive_failures = ?4, last_checked_at = ?5, " +
           "last_response_time = ?6, last_http_status = ?7, last_error = ?8, tls_expires_at = ?9, last_push_at = ?10 WHERE id = ?1",
       );
-      for (const { monitorId, outcome: o } of rows) insert.run(monitorId, o.time, o.up ? 1 : 0, o.responseTime, o.httpStatus, o.error, o.maintenance ? 1 : 0);
+      for (const { monitorId, outcome: o } of rows) {
+        insert.run(monitorId, o.time, o.up ? 1 : 0, o.responseTime, o.httpStatus, o.error, o.maintenance ? 1 : 0, o.ping ? JSON.stringify(o.ping) : null);
+      }
       for (const [id, s] of changed) {
         update.run(id, s.status, s.statusChangedAt, s.consecutiveFailures, s.lastCheckedAt, s.lastResponseTime, s.lastHttpStatus, s.lastError, s.tlsExpiresAt, s.lastPushAt);
       }
@@ -76,13 +78,14 @@ function batchWriter(db: Db): Batch {
     await pg.begin(async (tx) => {
       for (let i = 0; i < rows.length; i += PG_CHUNK) {
         const chunk = rows.slice(i, i + PG_CHUNK);
-        await tx`INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error, maintenance)
-          SELECT r.monitor_id, r.time, r.up, r.response_time, r.http_status, r.error, r.maintenance FROM unnest(
+        await tx`INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error, maintenance, ping)
+          SELECT r.monitor_id, r.time, r.up, r.response_time, r.http_status, r.error, r.maintenance, r.ping::jsonb FROM unnest(
             ${tx.array(chunk.map((r) => r.monitorId), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.outcome.time), "BIGINT")}::bigint[],
             ${tx.array(chunk.map((r) => r.outcome.up), "BOOLEAN")}::bool[], ${tx.array(chunk.map((r) => r.outcome.responseTime), "BIGINT")}::bigint[],
             ${tx.array(chunk.map((r) => r.outcome.httpStatus), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.outcome.error), "TEXT")}::text[],
-            ${tx.array(chunk.map((r) => r.outcome.maintenance === true), "BOOLEAN")}::bool[]
-          ) AS r(monitor_id, time, up, response_time, http_status, error, maintenance)
+            ${tx.array(chunk.map((r) => r.outcome.maintenance === true), "BOOLEAN")}::bool[],
+            ${tx.array(chunk.map((r) => (r.outcome.ping ? JSON.stringify(r.outcome.ping) : null)), "TEXT")}::text[]
+          ) AS r(monitor_id, time, up, response_time, http_status, error, maintenance, ping)
           WHERE EXISTS (SELECT 1 FROM monitors WHERE id = r.monitor_id)`;
       }
       // In id order: two writers updating the same rows lock them in the same order.

@@ -3,6 +3,7 @@
 // name, URL, host, address; HTTP, DNS, TCP, TLS, JSON, UTC, CPU, record types, status classes like 2xx).
 import { describe, expect, test } from "bun:test";
 import {
+  pingLossError,
   CHECK_ERROR_TEXT,
   dnsEmptyError,
   dnsNotFoundError,
@@ -31,6 +32,7 @@ const MONITORS: { facts: NotificationEvent["facts"]; error: string }[] = [
   { facts: { checkType: "dns", url: "app.example.com AAAA", record: "AAAA", resolver: "9.9.9.9" }, error: dnsEmptyError("AAAA", "app.example.com") },
   { facts: { checkType: "push", url: "", lastPushAt: at - 3_600_000 }, error: pushMissedError(5, 60) },
   { facts: { checkType: "push", url: "", lastPushAt: null }, error: pushMissedError(5, 60) },
+  { facts: { checkType: "ping", url: "10.0.0.1", packets: 3 }, error: pingLossError(67, 1, 3) },
 ];
 
 /** Every error sentence with a translation (the raw details of OTHER, TLS_OTHER, DNS_FAILED are the cause's own words). */
@@ -70,7 +72,7 @@ function allEvents(): NotificationEvent[] {
 /** The values a message repeats as they are: names, targets, hosts, addresses, mount points, keywords, paths. */
 const VALUES = [monitorName, agentName, "Ops Slack", "https://shop.example.com/health", "https://shop.example.com/", "db.internal:5432",
   "app.example.com AAAA", "app.example.com", "db-1.internal", "/var/lib", '"OK"', "OK", "$.status", '"ok"', '"error"'];
-const ALLOWED_LATIN = new Set(["HTTP", "DNS", "TCP", "TLS", "JSON", "UTC", "CPU", "Vigil", "xx", ...DNS_RECORD_TYPES]);
+const ALLOWED_LATIN = new Set(["HTTP", "DNS", "TCP", "TLS", "JSON", "UTC", "CPU", "Vigil", "xx", "ping", "Ping", "ICMP", "IPv", ...DNS_RECORD_TYPES]);
 const CJK = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
 
 function texts(events: NotificationEvent[], lang: NotificationLanguage): string[] {

@@ -48,6 +48,7 @@ const TEXT = {
       checkType: "类型",
       port: "端口",
       record: "记录",
+      packets: "每次检查的数据包",
       resolver: "DNS 服务器",
       keyword: "关键字",
       jsonPath: "JSON 断言",
@@ -65,7 +66,7 @@ const TEXT = {
       lastSeen: "最后上报",
       address: "来源地址",
     },
-    type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送" },
+    type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping" },
     ms: "毫秒",
     units: ["天", "小时", "分", "秒"],
     testBody: "这是一条测试消息：此渠道配置正确。",
@@ -111,6 +112,7 @@ const TEXT = {
       checkType: "Type",
       port: "Port",
       record: "Record",
+      packets: "Packets per check",
       resolver: "DNS server",
       keyword: "Keyword",
       jsonPath: "JSON assertion",
@@ -128,7 +130,7 @@ const TEXT = {
       lastSeen: "Last report",
       address: "From address",
     },
-    type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push" },
+    type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping" },
     ms: "ms",
     units: ["d", "h", "m", "s"],
     testBody: "This is a test message: this channel is set up correctly.",
@@ -186,6 +188,7 @@ function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: s
   if (f.checkType && f.checkType !== "http") lines.push(`${L.checkType}: ${T.type[f.checkType]}`);
   if (f.url) lines.push(`${f.checkType && f.checkType !== "http" ? L.target : L.url}: ${f.url}`);
   if (f.record) lines.push(`${L.record}: ${f.record}`);
+  if (f.packets) lines.push(`${L.packets}: ${f.packets}`);
   if (f.resolver) lines.push(`${L.resolver}: ${f.resolver}`);
   if (f.keyword) lines.push(`${L.keyword}: ${f.keyword}`);
   if (f.jsonPath) lines.push(`${L.jsonPath}: ${f.jsonPath}`);

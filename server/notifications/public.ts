@@ -1,5 +1,6 @@
 // The wire types of the notifications API (the UI imports them through ui/api/notifications.ts, never writes them
 import type { ChannelTemplates } from "./templates";
+import type { MonitorType } from "../monitors/public";
 // again). Routes: server/notifications/routes.ts; README "Notifications".
 
 export const CHANNEL_TYPES = [
@@ -165,8 +166,10 @@ export interface NotificationEvent {
     /** The monitor's target: its URL, host:port, "name record"; empty for push monitors. */
     url?: string;
     /** The monitor's check type (absent for agents). */
-    checkType?: "http" | "tcp" | "dns" | "push";
+    checkType?: MonitorType;
     port?: number;
+    /** ping: echo requests per check. */
+    packets?: number;
     /** dns: the record type looked up, and the resolver asked. */
     record?: string;
     resolver?: string;

@@ -13,10 +13,13 @@ import { api } from "./client";
 // The wire types are the server's: the UI imports them from here, never writes them again.
 export type * from "../../server/monitors/public";
 /** The check types and DNS record types (in the order the form offers them), the limits and defaults of the API. */
-export { MONITOR_TYPES, DNS_RECORD_TYPES, LIMITS, DEFAULTS, RESERVED_HEADERS, SERIES_RANGES, defaultRetries, uniqueTags } from "../../server/monitors/public";
+export { MONITOR_TYPES, DNS_RECORD_TYPES, PING_FAMILIES, LIMITS, DEFAULTS, RESERVED_HEADERS, SERIES_RANGES, defaultRetries, uniqueTags } from "../../server/monitors/public";
 
 /** The methods a monitor may use, in the order the form offers them. */
 export const MONITOR_METHODS: readonly MonitorMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** How ping monitors reach their hosts on this server (null: they cannot, the form warns). */
+export const getPingSupport = () => api.get<{ method: "socket" | "program" | null }>("/api/monitors/ping-support");
 
 export const listMonitors = () => api.get<{ monitors: PublicMonitor[] }>("/api/monitors");
 

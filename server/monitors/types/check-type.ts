@@ -2,7 +2,7 @@
 // fields, runs one check, and names what it checks. The scheduler, history, notifications and status page do not
 // know types: a check only decides up or down, a response time and an error sentence (check-errors.ts).
 import type { Resolve, TargetPolicy } from "../../net/targets";
-import type { MonitorFacts, MonitorType } from "../public";
+import type { MonitorFacts, MonitorType, PingStats } from "../public";
 import type { MonitorFields } from "../schemas";
 
 export interface CheckOutcome {
@@ -17,6 +17,8 @@ export interface CheckOutcome {
   error: string | null;
   /** Made while the monitor was in maintenance (set when recorded): stored and shown, left out of uptime. */
   maintenance?: boolean;
+  /** ping: round trips and packet loss. */
+  ping?: PingStats;
 }
 
 export interface CheckContext {

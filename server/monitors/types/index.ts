@@ -6,6 +6,8 @@ import type { MonitorFields } from "../schemas";
 import type { CheckOutcome, CheckState, CheckType } from "./check-type";
 import { dnsType } from "./dns/dns";
 import { createChecker, httpType, type Checker } from "./http/http";
+import { pingType } from "./ping/ping";
+import type { Pinger } from "./ping/pinger";
 import { pushType } from "./push/push";
 import { tcpType } from "./tcp/tcp";
 
@@ -16,15 +18,18 @@ export interface CheckTypesOptions {
   resolve?: Resolve;
   /** Replaces the HTTP request (tests). */
   httpChecker?: Checker;
+  /** Replaces the system's pinger (tests); default: the ICMP socket, else the ping program. */
+  pinger?: () => Pinger | null;
   now?: () => number;
 }
 
-export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResolve(), httpChecker, now = Date.now }: CheckTypesOptions = {}) {
+export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResolve(), httpChecker, pinger, now = Date.now }: CheckTypesOptions = {}) {
   const types: Record<MonitorType, CheckType> = {
     http: httpType(httpChecker ?? createChecker({ policy, resolve })),
     tcp: tcpType,
     dns: dnsType,
     push: pushType,
+    ping: pingType(pinger),
   };
   return {
     of: (type: MonitorType): CheckType => types[type],

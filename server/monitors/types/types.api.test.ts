@@ -92,7 +92,7 @@ describe("each type against its real target", () => {
 
 describe("bad input per type", () => {
   const cases: [string, Record<string, unknown>, string, RegExp][] = [
-    ["an unknown type", { type: "ping", url: "http://a.test/" }, "VALIDATION", /Type must be one of http, tcp, dns, push/],
+    ["an unknown type", { type: "icmp", url: "http://a.test/" }, "VALIDATION", /Type must be one of http, tcp, dns, push, ping/],
     ["http without a URL", { type: "http" }, "INVALID_URL", /URL is required/],
     ["a JSON path that does not parse", { url: "http://a.test/", jsonPath: "status == ok" }, "INVALID_JSON_PATH", /\$/],
     ["a slow-answer limit at the timeout", { url: "http://a.test/", timeout: 5, maxResponseTime: 5000 }, "MAX_RESPONSE_TIME_TOO_LONG", /below the timeout/],

@@ -30,6 +30,7 @@ import {
   type MonitorFormValues,
 } from "./formModel";
 import { INVALID, Section, TagInput, TypeChooser } from "./formParts";
+import { PingFields } from "./PingFields";
 
 interface MonitorFormProps {
   initial: MonitorFormValues;
@@ -155,7 +156,13 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
   const hasBody = methodHasBody(values.method);
   const clientProblems = Object.keys(errors).length > 0;
   const tagProblem = tagError ? t(tagError) : problem("tags");
-  const targetTitle = { http: t("monitors.form.basics"), tcp: t("monitors.form.targetTcp"), dns: t("monitors.form.targetDns"), push: t("monitors.form.targetPush") }[type];
+  const targetTitle = {
+    http: t("monitors.form.basics"),
+    tcp: t("monitors.form.targetTcp"),
+    dns: t("monitors.form.targetDns"),
+    push: t("monitors.form.targetPush"),
+    ping: t("monitors.form.targetPing"),
+  }[type];
 
   return (
     <Card>
@@ -263,6 +270,10 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
             </>
           )}
 
+          {type === "ping" && (
+            <PingFields values={values} update={update} problem={problem} hostInput={textInput("host", { placeholder: "192.0.2.10" })} numberInput={numberInput} />
+          )}
+
           {type === "push" && (
             <p data-testid="monitor-push-intro" className="rounded-lg bg-indigo-50/70 px-4 py-3 text-sm text-indigo-900 ring-1 ring-inset ring-indigo-100">
               {t("monitors.form.pushIntro")}
@@ -281,7 +292,12 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
               {numberInput("interval", LIMITS.minInterval, LIMITS.maxInterval)}
             </Field>
             {hasTimeout(type) && (
-              <Field label={t("monitors.form.timeout")} hint={t("monitors.form.timeoutHint")} error={problem("timeout")} errorTestId="monitor-error-timeout">
+              <Field
+                label={t("monitors.form.timeout")}
+                hint={t(type === "ping" ? "monitors.form.pingTimeoutHint" : "monitors.form.timeoutHint")}
+                error={problem("timeout")}
+                errorTestId="monitor-error-timeout"
+              >
                 {numberInput("timeout", LIMITS.minTimeout, LIMITS.maxTimeout)}
               </Field>
             )}

@@ -12,6 +12,7 @@ import {
   type MonitorInput,
   type MonitorMethod,
   type MonitorType,
+  type PingFamily,
   type PublicMonitor,
 } from "../../api/monitors";
 import { isValidExpectedStatus } from "../../../server/monitors/expected-status";
@@ -61,6 +62,10 @@ export interface MonitorFormValues {
   dnsExpected: string;
   // push
   pushGrace: string;
+  // ping (host; timeout per packet; maxResponseTime limits the average round trip)
+  pingCount: string;
+  pingFamily: PingFamily;
+  pingLossThreshold: string;
 }
 
 export const methodHasBody = (method: MonitorMethod) => method !== "GET" && method !== "HEAD";
@@ -101,6 +106,9 @@ export function emptyForm(): MonitorFormValues {
     dnsResolver: "",
     dnsExpected: "",
     pushGrace: String(DEFAULTS.pushGrace),
+    pingCount: String(DEFAULTS.pingCount),
+    pingFamily: DEFAULTS.pingFamily,
+    pingLossThreshold: String(DEFAULTS.pingLossThreshold),
   };
 }
 
@@ -140,6 +148,9 @@ export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
     dnsResolver: m.dnsResolver ?? "",
     dnsExpected: m.dnsExpected ?? "",
     pushGrace: String(m.pushGrace),
+    pingCount: String(m.pingCount),
+    pingFamily: m.pingFamily,
+    pingLossThreshold: String(m.pingLossThreshold),
   };
 }
 
@@ -245,8 +256,25 @@ export function validateMonitorForm(v: MonitorFormValues): FormErrors {
       if (grace === null || grace > LIMITS.maxPushGrace) errors.pushGrace = "monitors.validation.pushGraceInvalid";
       break;
     }
+    case "ping": {
+      validateHost(v, errors, "monitors.validation.hostRequired");
+      const count = wholeNumber(v.pingCount);
+      if (count === null || count < 1 || count > LIMITS.maxPingCount) errors.pingCount = "monitors.validation.pingCountInvalid";
+      const loss = wholeNumber(v.pingLossThreshold);
+      if (loss === null || loss < 1 || loss > 100) errors.pingLossThreshold = "monitors.validation.pingLossInvalid";
+      validateMaxResponseTime(v, errors, timeoutOk ? timeout : null);
+      break;
+    }
   }
   return errors;
+}
+
+/** The slow-answer limit (http) or the round-trip limit (ping): optional, below the timeout. */
+function validateMaxResponseTime(v: MonitorFormValues, errors: FormErrors, timeout: number | null) {
+  if (v.maxResponseTime.trim() === "") return;
+  const ms = wholeNumber(v.maxResponseTime);
+  if (ms === null || ms < 1 || ms > LIMITS.maxResponseTime) errors.maxResponseTime = "monitors.validation.maxResponseTimeInvalid";
+  else if (timeout !== null && ms >= timeout * 1000) errors.maxResponseTime = "monitors.validation.maxResponseTimeTooLong";
 }
 
 function validateHost(v: MonitorFormValues, errors: FormErrors, required: ParseKeys) {
@@ -279,11 +307,7 @@ function validateHttp(v: MonitorFormValues, errors: FormErrors, timeout: number 
   // The JSON path's grammar is the server's to judge: its precise sentence is shown under the field.
   if (v.jsonPath.trim().length > LIMITS.jsonPathLength) errors.jsonPath = "monitors.validation.jsonPathTooLong";
 
-  if (v.maxResponseTime.trim() !== "") {
-    const ms = wholeNumber(v.maxResponseTime);
-    if (ms === null || ms < 1 || ms > LIMITS.maxResponseTime) errors.maxResponseTime = "monitors.validation.maxResponseTimeInvalid";
-    else if (timeout !== null && ms >= timeout * 1000) errors.maxResponseTime = "monitors.validation.maxResponseTimeTooLong";
-  }
+  validateMaxResponseTime(v, errors, timeout);
   if (v.tlsExpiryDays.trim() !== "") {
     const days = wholeNumber(v.tlsExpiryDays);
     if (days === null || days < 1 || days > LIMITS.maxTlsExpiryDays) errors.tlsExpiryDays = "monitors.validation.tlsExpiryDaysInvalid";
@@ -305,6 +329,9 @@ export const FIELD_ORDER = [
   "interval",
   "timeout",
   "pushGrace",
+  "pingCount",
+  "pingFamily",
+  "pingLossThreshold",
   "expectedStatus",
   "retries",
   "headers",
@@ -329,7 +356,7 @@ export function serverErrorField(code: string | undefined, type: MonitorType): s
       return "url";
     case "TARGET_FORBIDDEN":
       // What the address policy refuses: http's URL, tcp's host, dns's resolver (the name itself is only looked up).
-      return ({ http: "url", tcp: "host", dns: "dnsResolver", push: null } as const)[type];
+      return ({ http: "url", tcp: "host", dns: "dnsResolver", push: null, ping: "host" } as const)[type];
     case "INVALID_HOST":
       return "host";
     case "PORT_REQUIRED":
@@ -388,5 +415,14 @@ export function toMonitorInput(v: MonitorFormValues): MonitorInput {
       return { ...input, host: v.host.trim(), dnsRecordType: v.dnsRecordType, dnsResolver: optional(v.dnsResolver), dnsExpected: optional(v.dnsExpected) };
     case "push":
       return { ...input, pushGrace: Number(v.pushGrace.trim()) };
+    case "ping":
+      return {
+        ...input,
+        host: v.host.trim(),
+        pingCount: Number(v.pingCount.trim()),
+        pingFamily: v.pingFamily,
+        pingLossThreshold: Number(v.pingLossThreshold.trim()),
+        maxResponseTime: optionalInt(v.maxResponseTime),
+      };
   }
 }

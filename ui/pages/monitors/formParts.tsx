@@ -32,7 +32,7 @@ export function TypeChooser({ value, labelledBy, onChange }: { value: MonitorTyp
   const { t } = useTranslation();
   const id = useId();
   return (
-    <div role="radiogroup" aria-labelledby={labelledBy} data-testid="monitor-type-chooser" className="grid grid-cols-2 gap-2 rounded-xl bg-slate-100 p-1 sm:grid-cols-4">
+    <div role="radiogroup" aria-labelledby={labelledBy} data-testid="monitor-type-chooser" className="grid grid-cols-2 gap-2 rounded-xl bg-slate-100 p-1 sm:grid-cols-3 lg:grid-cols-5">
       {MONITOR_TYPES.map((type) => {
         const checked = value === type;
         return (

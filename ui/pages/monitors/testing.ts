@@ -46,6 +46,10 @@ export function publicMonitor(over: Partial<PublicMonitor> = {}): PublicMonitor 
     pushGrace: 60,
     pushToken: null,
     lastPushAt: null,
+    pingCount: 3,
+    pingFamily: "auto",
+    pingLossThreshold: 100,
+    ping: null,
     heartbeat: [],
     ...over,
   };

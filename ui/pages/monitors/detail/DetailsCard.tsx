@@ -111,6 +111,34 @@ function TypeFacts({ monitor }: { monitor: PublicMonitor }) {
           </Fact>
         </>
       );
+    case "ping": {
+      const p = monitor.ping;
+      const ms = (v: number | null) => (v === null ? t("common.dash") : `${v < 10 ? v.toFixed(2) : Math.round(v)} ms`);
+      return (
+        <>
+          <Fact label={t("monitors.detail.info.host")} testId="monitor-info-host">
+            {mono(monitor.host)}
+          </Fact>
+          <Fact label={t("monitors.detail.info.pingPackets")} testId="monitor-info-ping-packets">
+            {t("monitors.detail.info.pingPacketsValue", { count: monitor.pingCount, family: t(`monitors.form.pingFamilies.${monitor.pingFamily}`) })}
+          </Fact>
+          <Fact label={t("monitors.detail.info.pingVerdict")} testId="monitor-info-ping-verdict">
+            {t("monitors.detail.info.pingVerdictValue", { loss: monitor.pingLossThreshold })}
+            {monitor.maxResponseTime !== null && <span className="block text-xs text-slate-500">{t("monitors.detail.info.pingMaxRtt", { ms: formatMs(monitor.maxResponseTime) })}</span>}
+          </Fact>
+          <Fact label={t("monitors.detail.info.pingLatest")} testId="monitor-info-ping-latest">
+            {p === null ? (
+              t("monitors.detail.info.none")
+            ) : (
+              <span className="block tabular-nums">
+                {t("monitors.detail.info.pingRtt", { min: ms(p.min), avg: ms(p.avg), max: ms(p.max) })}
+                <span className="block text-xs text-slate-500">{t("monitors.detail.info.pingLoss", { loss: p.loss, received: p.received, sent: p.sent })}</span>
+              </span>
+            )}
+          </Fact>
+        </>
+      );
+    }
     case "push":
       return (
         <>
