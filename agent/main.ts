@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { VERSION } from "../server/version";
 import { Collector } from "./collect";
+import { ContainerCollector } from "./collect/containers";
 import { defaultConfigPath, readConfig, SYSTEM_CONFIG_PATH } from "./config";
 import { AgentError, EXIT_USAGE, exitWith, installCrashHandlers } from "./errors";
 import { register } from "./register";
@@ -28,6 +29,9 @@ Options (each also read from the environment variable in brackets):
   --disks LIST         comma-separated mount points or devices to report    [VIGIL_DISKS]
   --interfaces LIST    comma-separated network interfaces to report         [VIGIL_INTERFACES]
   --buffer N           samples kept while the server is unreachable (default 2160 = 6 h at 10 s) [VIGIL_BUFFER]
+  --docker-socket PATH Docker or Podman API socket to list containers from, or "off"     [VIGIL_DOCKER_SOCKET]
+                       (default: the first of /var/run/docker.sock, /run/podman/podman.sock,
+                       $XDG_RUNTIME_DIR/podman/podman.sock that exists; no root needed, the docker group is)
 `;
 
 const OPTION_ENV = {
@@ -39,6 +43,7 @@ const OPTION_ENV = {
   disks: "VIGIL_DISKS",
   interfaces: "VIGIL_INTERFACES",
   buffer: "VIGIL_BUFFER",
+  "docker-socket": "VIGIL_DOCKER_SOCKET",
 } as const;
 
 /** Exit code for "this agent is no longer accepted": the systemd unit does not restart on it. */
@@ -91,6 +96,7 @@ async function run(opts: ReturnType<typeof options>) {
 
   const collector = new Collector({ agentVersion: VERSION, disks: opts.list("disks"), interfaces: opts.list("interfaces"), procRoot: procRoot() });
   const reporter = new Reporter({ server: config.server, credential: config.credential, capacity, interval });
+  const containers = new ContainerCollector(opts.get("docker-socket"));
   console.log(`vigil-agent ${VERSION} reporting to ${config.server} every ${interval} s`);
 
   let attempt = 0;
@@ -101,7 +107,7 @@ async function run(opts: ReturnType<typeof options>) {
     if (flushing || Date.now() < nextTry) return;
     flushing = true;
     try {
-      const outcome = await reporter.flush(collector.host());
+      const outcome = await reporter.flush(collector.host(), await containers.snapshot());
       if (outcome === "revoked") process.exit(EXIT_REVOKED);
       if (outcome === "retry") nextTry = Date.now() + backoff(attempt++);
       else attempt = 0;

@@ -1,4 +1,4 @@
-import type { HostInfo, Sample } from "../server/agents/protocol";
+import type { ContainersSnapshot, HostInfo, Sample } from "../server/agents/protocol";
 import { MAX_SAMPLES_PER_REPORT } from "../server/agents/limits";
 import { MAX_BODY_BYTES } from "../server/http/limits";
 
@@ -82,9 +82,11 @@ export class Reporter {
   }
 
   /** Sends everything buffered, oldest first. Stops at the first failure that needs waiting and says why. */
-  async flush(host: HostInfo): Promise<SendOutcome> {
+  async flush(host: HostInfo, containers?: ContainersSnapshot): Promise<SendOutcome> {
     if (this.buffer.length === 0) return "empty";
-    const head = `{"host":${JSON.stringify(host)},"interval":${this.options.interval},"samples":[`;
+    // The containers as they are now ride with every report of this flush (they are a state, not a series).
+    const extra = containers ? `,"containers":${JSON.stringify(containers)}` : "";
+    const head = `{"host":${JSON.stringify(host)},"interval":${this.options.interval}${extra},"samples":[`;
     const tail = "]}";
     const envelopeBytes = utf8Bytes(head) + utf8Bytes(tail);
     let dropped = false;

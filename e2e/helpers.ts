@@ -65,7 +65,6 @@ export async function createMonitor(vigil: Vigil, session: Session, body: Record
 
 export const check = (vigil: Vigil, session: Session, id: number) => vigil.api("POST", `/api/monitors/${id}/check`, {}, session.token);
 
-
 export const GiB = 1024 ** 3;
 
 export function sample(time: number, cpu = 25) {
@@ -101,13 +100,12 @@ export async function registerAgent(vigil: Vigil, session: { token: string }, ho
 }
 
 /** Sends samples taken every 10 s up to now (as `vigil-agent run` does). */
-export async function report(vigil: Vigil, agent: { credential: string }, hostname: string, count = 6) {
+export async function report(vigil: Vigil, agent: { credential: string }, hostname: string, count = 6, containers?: unknown) {
   const now = Date.now();
   const samples = Array.from({ length: count }, (_, i) => sample(now - (count - 1 - i) * 10_000, 20 + i));
-  const res = await vigil.api("POST", "/api/agents/report", { host: host(hostname), interval: 10, samples }, agent.credential);
+  const res = await vigil.api("POST", "/api/agents/report", { host: host(hostname), interval: 10, samples, ...(containers ? { containers } : {}) }, agent.credential);
   expect(res.status).toBe(200);
 }
-
 
 /** The monitor form's parts, by field name and type (labels in the page's language). */
 export function formOf(page: Page, m: Messages) {

@@ -49,12 +49,55 @@ export const hostSchema = t.Object({
   agentVersion: shortText(32),
 });
 
+/** Most containers one report lists (the rest are left out, and the snapshot says how many there were). */
+export const MAX_CONTAINERS = 200;
+
+export const containerSchema = t.Object({
+  /** The short id (12 hex digits). */
+  id: shortText(64),
+  name: shortText(256),
+  image: shortText(512),
+  /** created, running, paused, restarting, removing, exited, dead */
+  state: shortText(32),
+  /** The health check's verdict; null without one. */
+  health: t.Union([t.Literal("healthy"), t.Literal("unhealthy"), t.Literal("starting"), t.Null()]),
+  restarts: t.Integer({ minimum: 0, maximum: 1e9 }),
+  /** Percent of one core × cores (like docker stats): null until two readings exist, or when not running. */
+  cpu: t.Union([t.Number({ minimum: 0, maximum: 1e6 }), t.Null()]),
+  /** bytes in use (page cache left out) and the limit; null when not running */
+  memory: t.Union([bytes, t.Null()]),
+  memoryLimit: t.Union([bytes, t.Null()]),
+  /** Unix ms the container last started; null if never */
+  startedAt: t.Union([t.Integer({ minimum: 0 }), t.Null()]),
+});
+
+/**
+ * What the agent saw of the container engine (Docker, or Podman's Docker-compatible API) at `time`: `access` "ok" with
+ * the list; "denied" when the socket exists but the agent's user may not read it (add it to the docker group);
+ * "unavailable" when there is no socket (or it does not answer); "off" when the agent was told not to look.
+ */
+export const containersSchema = t.Object({
+  time: t.Integer({ minimum: 0 }),
+  access: t.Union([t.Literal("ok"), t.Literal("denied"), t.Literal("unavailable"), t.Literal("off")]),
+  /** The socket read (or looked for). */
+  socket: shortText(512),
+  /** "Docker 27.3.1", "Podman 5.2.0": the engine's own name and version, when it answered. */
+  engine: t.Optional(shortText(128)),
+  /** Why access is not "ok", in the agent's words. */
+  message: t.Optional(shortText(512)),
+  /** Containers the engine had in all (the list holds at most MAX_CONTAINERS of them). */
+  total: t.Integer({ minimum: 0, maximum: 1e9 }),
+  list: t.Array(containerSchema, { maxItems: MAX_CONTAINERS }),
+});
+
 /** One report: the host facts and up to 500 samples, oldest first (more than one after an outage). */
 export const reportSchema = t.Object({
   host: hostSchema,
   /** seconds between samples: the server marks the agent offline after 3 missed intervals */
   interval: t.Integer({ minimum: 1, maximum: 3600 }),
   samples: t.Array(sampleSchema, { minItems: 1, maxItems: MAX_SAMPLES_PER_REPORT }),
+  /** The containers as they are now (agents before 2026-11 send none). */
+  containers: t.Optional(containersSchema),
 });
 
 export type DiskSample = Static<typeof diskSchema>;
@@ -62,3 +105,5 @@ export type InterfaceSample = Static<typeof interfaceSchema>;
 export type Sample = Static<typeof sampleSchema>;
 export type HostInfo = Static<typeof hostSchema>;
 export type Report = Static<typeof reportSchema>;
+export type ContainerInfo = Static<typeof containerSchema>;
+export type ContainersSnapshot = Static<typeof containersSchema>;

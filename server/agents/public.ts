@@ -4,7 +4,7 @@ export type { AgentStatus } from "./service";
 
 /** An agent as GET /api/agents and /api/agents/:id answer: its state, and whether it is in maintenance now. */
 export type PublicAgent = AgentState & { maintenance: boolean };
-export type { Sample, DiskSample, InterfaceSample } from "./protocol";
+export type { Sample, DiskSample, InterfaceSample, ContainerInfo, ContainersSnapshot } from "./protocol";
 
 /** What /api/live pushes about agents. */
 export type AgentLiveMessages = {

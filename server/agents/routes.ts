@@ -126,6 +126,18 @@ export function agentRoutes({ agents, session, trustProxy = 0, inMaintenance = (
         { auth: "user", params: idParams("agent"), detail: doc("An agent") },
       )
       .get(
+        "/:id/containers",
+        async ({ params }) => {
+          if (!agents.get(params.id)) throw agentNotFound();
+          return { success: true, containers: await agents.containers(params.id) };
+        },
+        {
+          auth: "user",
+          params: idParams("agent"),
+          detail: doc("The agent's containers as it last saw them (Docker or Podman), or why it cannot see them; null: the agent never said (an older agent)"),
+        },
+      )
+      .get(
         "/:id/series",
         async ({ params, query }) => {
           const agent = agents.get(params.id);

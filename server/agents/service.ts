@@ -1,6 +1,6 @@
 import { BatchWriter } from "../db/batch-writer";
 import type { Logger } from "../log";
-import type { HostInfo, Report } from "./protocol";
+import type { ContainersSnapshot, HostInfo, Report } from "./protocol";
 import type { AgentCounts, OfflineAgent } from "./public";
 import { hashSecret, newSecret } from "../auth/secrets";
 import { rollUp, sampleToSeries } from "./series";
@@ -121,6 +121,14 @@ export class AgentService {
     this.addresses.set(row.id, row.lastAddress);
     this.byCredential.set(row.credentialHash, row.id);
     return state;
+  }
+
+  /**
+   * The agent's containers as it last reported them: the queued report's, else the stored row's (any node: the batch
+   * writer puts them in the row within a second of the report).
+   */
+  async containers(id: number): Promise<ContainersSnapshot | null> {
+    return this.latestPending.get(id)?.containers ?? (await this.o.store.containers(id));
   }
 
   list(): AgentState[] {
@@ -309,7 +317,9 @@ export class AgentService {
       latest: newest,
       lastSeenAt: now,
     });
-    this.latestPending.set(agentId, { host: report.host, interval: report.interval, sample: newest!, seenAt: now, address });
+    // A report without containers (an older agent) leaves the last list queued for writing as it is.
+    const containers = report.containers ?? this.latestPending.get(agentId)?.containers;
+    this.latestPending.set(agentId, { host: report.host, interval: report.interval, sample: newest!, seenAt: now, address, ...(containers ? { containers } : {}) });
     this.addresses.set(agentId, address);
     if (this.peers) {
       const { hostname, ips, os, kernel, arch, agentVersion, uptime, interval, latest, lastSeenAt } = state;

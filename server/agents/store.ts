@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, gte, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { first, type Db, type Orm } from "../db/database";
-import type { HostInfo, Sample } from "./protocol";
+import type { ContainersSnapshot, HostInfo, Sample } from "./protocol";
 import type { AgentRow, SeriesValues } from "./tables";
 import { sampleWriter } from "./writer";
 
@@ -27,6 +27,8 @@ export interface LatestReport {
   sample: Sample;
   seenAt: number;
   address: string | null;
+  /** The containers, when the report listed them (else the row keeps what it had). */
+  containers?: ContainersSnapshot;
 }
 
 /** Rollup rows per upsert statement (4 parameters a row: well under either engine's limit). */
@@ -70,6 +72,8 @@ export function createAgentStore(db: Db) {
 
     all: (): Promise<AgentRow[]> => orm.select().from(agents).orderBy(asc(agents.id)),
     byId: (id: number) => first(orm.select().from(agents).where(eq(agents.id, id))),
+    /** The containers an agent's row holds (written with its reports' batches). */
+    containers: async (id: number) => (await first(orm.select({ containers: agents.containers }).from(agents).where(eq(agents.id, id))))?.containers ?? null,
 
     async createToken(tokenHash: string, createdBy: number, now: number, ttlMs: number) {
       const [row] = await orm.insert(agentTokens).values({ tokenHash, createdBy, createdAt: now, expiresAt: now + ttlMs }).returning();

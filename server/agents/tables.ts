@@ -1,6 +1,6 @@
 import { integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "../db/schema";
-import type { Sample } from "./protocol";
+import type { ContainersSnapshot, Sample } from "./protocol";
 
 // Agent tables (re-exported by server/db/schema.ts). Times are Unix ms.
 
@@ -24,6 +24,8 @@ export const agents = sqliteTable("agents", {
   lastAddress: text("last_address"),
   /** The newest full sample (every disk and interface with its sizes and counters), for lists after a restart. */
   latest: text("latest", { mode: "json" }).$type<Sample>(),
+  /** The containers as the agent last saw them (null: it never said: an older agent). */
+  containers: text("containers", { mode: "json" }).$type<ContainersSnapshot>(),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });

@@ -34,12 +34,13 @@ export function sampleWriter(db: Db): SampleBatch {
       );
       update ??= sqlite.prepare(
         `UPDATE agents SET hostname = ?2, ips = ?3, os = ?4, kernel = ?5, arch = ?6, agent_version = ?7, uptime = ?8, "interval" = ?9, ` +
-          `latest = ?10, last_seen_at = ?11, last_address = ?12 WHERE id = ?1`,
+          `latest = ?10, last_seen_at = ?11, last_address = ?12, containers = COALESCE(?13, containers) WHERE id = ?1`,
       );
       for (const r of rows) insert.run(r.agentId, r.time, JSON.stringify(r.values));
       for (const [id, l] of latest) {
         const h = l.host;
-        update.run(id, h.hostname, JSON.stringify(h.ips), h.os, h.kernel, h.arch, h.agentVersion, h.uptime, l.interval, JSON.stringify(l.sample), l.seenAt, l.address);
+        const containers = l.containers ? JSON.stringify(l.containers) : null;
+        update.run(id, h.hostname, JSON.stringify(h.ips), h.os, h.kernel, h.arch, h.agentVersion, h.uptime, l.interval, JSON.stringify(l.sample), l.seenAt, l.address, containers);
       }
     };
     return sqliteBatch(db, writeRows);
@@ -70,15 +71,15 @@ export function sampleWriter(db: Db): SampleBatch {
         const text = (f: (l: LatestReport) => string | null) => tx.array(col(f), "TEXT");
         await tx`UPDATE agents SET hostname = l.hostname, ips = l.ips::jsonb, os = l.os, kernel = l.kernel, arch = l.arch,
             agent_version = l.agent_version, uptime = l.uptime, "interval" = l.every, latest = l.latest::jsonb,
-            last_seen_at = l.seen_at, last_address = l.address
+            last_seen_at = l.seen_at, last_address = l.address, containers = COALESCE(l.containers::jsonb, agents.containers)
           FROM unnest(
             ${tx.array(chunk.map(([id]) => id), "BIGINT")}::bigint[], ${text((l) => l.host.hostname)}::text[],
             ${text((l) => JSON.stringify(l.host.ips))}::text[], ${text((l) => l.host.os)}::text[], ${text((l) => l.host.kernel)}::text[],
             ${text((l) => l.host.arch)}::text[], ${text((l) => l.host.agentVersion)}::text[],
             ${tx.array(col((l) => l.host.uptime), "DOUBLE PRECISION")}::float8[], ${tx.array(col((l) => l.interval), "BIGINT")}::bigint[],
             ${text((l) => JSON.stringify(l.sample))}::text[], ${tx.array(col((l) => l.seenAt), "BIGINT")}::bigint[],
-            ${text((l) => l.address)}::text[]
-          ) AS l(id, hostname, ips, os, kernel, arch, agent_version, uptime, every, latest, seen_at, address)
+            ${text((l) => l.address)}::text[], ${text((l) => (l.containers ? JSON.stringify(l.containers) : null))}::text[]
+          ) AS l(id, hostname, ips, os, kernel, arch, agent_version, uptime, every, latest, seen_at, address, containers)
           WHERE agents.id = l.id`;
       }
     });

@@ -103,6 +103,7 @@ const ACCESS: Record<string, Access> = {
   "POST /api/notifications/templates/preview": "user",
   "POST /api/auth/login/2fa": "public", // the challenge of a right password and a code are what it asks for
   "GET /api/monitors/ping-support": "user",
+  "GET /api/agents/:id/containers": "user",
   "GET /api/auth/sso/start": "public", // a redirect to the provider
   "GET /api/auth/sso/callback": "public", // the provider's answer, checked against the state this browser holds
   "POST /api/auth/sso/exchange": "public", // the one-use ticket in the body is the credential

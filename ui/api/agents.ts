@@ -2,6 +2,8 @@ import type {
   AgentLiveMessages,
   AgentSeries,
   AgentStatus,
+  ContainerInfo,
+  ContainersSnapshot,
   DiskSample,
   InterfaceSample,
   PublicAgent,
@@ -12,7 +14,7 @@ import type { AgentTarget } from "../../server/agents/downloads";
 import type { AgentService } from "../../server/agents/service";
 import { api } from "./client";
 
-export type { AgentLiveMessages, AgentSeries, AgentStatus, AgentTarget, DiskSample, InterfaceSample, PublicAgent, Sample, SeriesRange };
+export type { AgentLiveMessages, AgentSeries, AgentStatus, AgentTarget, ContainerInfo, ContainersSnapshot, DiskSample, InterfaceSample, PublicAgent, Sample, SeriesRange };
 
 /** An unused, unexpired registration token as the list shows it: never the secret itself (the server keeps a hash). */
 export type PendingToken = Awaited<ReturnType<AgentService["pendingTokens"]>>[number];
@@ -36,6 +38,9 @@ export const getAgent = (id: number) => api.get<{ agent: PublicAgent }>(`/api/ag
 
 export const getAgentSeries = (id: number, range: SeriesRange) =>
   api.get<{ series: AgentSeries }>(`/api/agents/${id}/series?range=${encodeURIComponent(range)}`);
+
+/** The agent's containers as it last saw them (null: it never said: an older agent). */
+export const getAgentContainers = (id: number) => api.get<{ containers: ContainersSnapshot | null }>(`/api/agents/${id}/containers`);
 
 export const updateAgent = (id: number, input: { name: string }) => api.put<{ agent: PublicAgent }>(`/api/agents/${id}`, input);
 

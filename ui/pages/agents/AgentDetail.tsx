@@ -25,9 +25,10 @@ import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { diskSlug, totalRates } from "./model";
 import { Fact, RangeTabs } from "../../components/DetailParts";
-import { AgentStatusBadge, agentDisplayStatus, NeverReported, StaleValues, UsageBar, useDurationUnits, useLastReport } from "./parts";
+import { AgentStatusBadge, agentDisplayStatus, NeverReported, StaleValues, TD, TH, UsageBar, useDurationUnits, useLastReport } from "./parts";
 import { buildDetailCharts, type ChartLabels } from "./seriesCharts";
 import { MaintenancePanel } from "../maintenance/MaintenancePanel";
+import { ContainersSection } from "./Containers";
 import { useLive } from "../../state/live";
 import { EditorOnly } from "../../components/guards";
 
@@ -35,8 +36,6 @@ import { EditorOnly } from "../../components/guards";
 const AGENT_POLL_MS = 10_000;
 const SERIES_POLL_MS: Record<SeriesRange, number> = { "1h": 15_000, "24h": 60_000, "7d": 300_000, "30d": 300_000 };
 
-const TH = "px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
-const TD = "px-4 py-2.5 text-sm text-slate-700 whitespace-nowrap tabular-nums";
 
 /** "12s ago" (or "never reported (registered …)"), ticking on its own so the rest of the page does not re-render every second. */
 function LastSeen({ agent }: { agent: PublicAgent }) {
@@ -431,6 +430,8 @@ export default function AgentDetail() {
           </Card>
         )}
       </Section>
+
+      <ContainersSection agentId={agent.id} />
 
       <Section title={t("agents.historyTitle")} actions={
           <RangeTabs

@@ -156,3 +156,7 @@ export function StaleValues({
     </div>
   );
 }
+
+/** Table header and cell classes of the agent page's tables (disks, interfaces, containers). */
+export const TH = "px-4 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-slate-500 whitespace-nowrap";
+export const TD = "px-4 py-2.5 text-sm text-slate-700 whitespace-nowrap tabular-nums";
