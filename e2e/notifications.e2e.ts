@@ -277,12 +277,20 @@ for (const [locale, m] of LANGUAGES) {
       await editor.getByTestId("target-threshold-cpu").fill("75");
       await editor.getByTestId(`target-channel-${channel.id}`).check();
       await editor.getByTestId("target-event-online").uncheck();
+      // Containers to watch: the restart window is checked like the thresholds.
+      await expect(editor.getByTestId("target-event-container")).toBeChecked();
+      await editor.getByTestId("target-watch").fill("web, db");
+      await editor.getByTestId("target-restart-minutes").fill("0");
+      await editor.getByTestId("target-save").click();
+      await expect(editor.getByTestId("target-restart-minutes-error")).toHaveText(tr(m, "notifications.parts.restartMinutesInvalid"));
+      await editor.getByTestId("target-restart-minutes").fill("15");
+      await editor.getByTestId("target-restarts").fill("4");
       await editor.getByTestId("target-save").click();
       await expect(toast(page, tr(m, "notifications.settingsSaved"))).toBeVisible();
       await expect(page.getByTestId(`target-mode-${agent.id}`)).toHaveAttribute("data-mode", "own");
       expect((await vigil.api("GET", `/api/notifications/settings/agents/${agent.id}`, undefined, admin.token)).body).toMatchObject({
         override: true,
-        settings: { channelIds: [channel.id], events: { online: false }, thresholds: { cpu: 75 } },
+        settings: { channelIds: [channel.id], events: { online: false, container: true }, thresholds: { cpu: 75 }, containers: { watch: ["web", "db"], restarts: 4, restartMinutes: 15 } },
       });
       await editor.getByTestId("target-use-global").click();
       await expect(editor.getByTestId("target-threshold-cpu")).toHaveValue("90");

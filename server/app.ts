@@ -147,6 +147,8 @@ export async function createServices(
     // Marked when the agent is in maintenance: nothing is notified for it (server/notifications/rules.ts).
     onStatus: (e) => events.emit("agent.status", maintenance.agent(e.agentId) ? { ...e, maintenance: true } : e),
     onReport: (state) => events.has("agent.report") && events.emit("agent.report", state),
+    onContainers: (state, containers) =>
+      events.has("agent.containers") && events.emit("agent.containers", { agentId: state.id, name: state.name, hostname: state.hostname, containers }),
     onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
   }));
   const cluster = createCluster({ db, node, version: VERSION, monitors: monitorService, agents: agentService, bus: events, log, ...clusterTuning });

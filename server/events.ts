@@ -2,6 +2,7 @@
 // cache…) react. Nothing polls the database to find out what changed.
 import { silentLogger, type Logger } from "./log";
 import type { AgentState, AgentStatusEvent } from "./agents/service";
+import type { ContainersSnapshot } from "./agents/protocol";
 import type { MaintenanceChangeEvent, PublicMaintenance } from "./maintenance/public";
 import type { PublicIncident } from "./incidents/public";
 import type { MonitorChangeEvent, MonitorCheckEvent, MonitorStatusEvent } from "./monitors/public";
@@ -15,6 +16,8 @@ export interface EventMap {
   "agent.status": AgentStatusEvent;
   /** an accepted report: the agent's new state (for live lists) */
   "agent.report": AgentState;
+  /** an accepted report listed the agent's containers (notifications watch them) */
+  "agent.containers": { agentId: number; name: string; hostname: string; containers: ContainersSnapshot };
   /** an agent registered, renamed or deleted */
   "agent.change": { agentId: number; kind: "created" | "updated" | "deleted" };
   /** a user was changed or deleted: their open sessions may have ended (auth/session-watch.ts re-checks them) */

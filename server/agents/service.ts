@@ -18,6 +18,8 @@ export interface AgentServiceOptions {
   /** Told of every status change (online ↔ offline, connecting → online) and of every accepted report. */
   onStatus?: (e: AgentStatusEvent) => void;
   onReport?: (state: AgentState) => void;
+  /** Told of the containers a report listed. */
+  onContainers?: (state: AgentState, containers: ContainersSnapshot) => void;
   onChange?: (agentId: number, kind: "created" | "updated" | "deleted") => void;
   now?: () => number;
   tokenTtlMs?: number;
@@ -328,6 +330,7 @@ export class AgentService {
     }
     this.setStatus(state, "online");
     this.o.onReport?.(state);
+    if (report.containers) this.o.onContainers?.(state, report.containers);
     return report.samples.length;
   }
 

@@ -17,6 +17,7 @@ const TEXT = {
       cpu: "🟠 CPU 使用率过高：{{name}}",
       memory: "🟠 内存使用率过高：{{name}}",
       disk: "🟠 磁盘使用率过高：{{name}} {{mountPoint}}",
+      container: "🔴 容器异常：{{name}} 上的 {{container}}",
       test: "✅ Vigil 测试消息：{{name}}",
     },
     group: {
@@ -28,6 +29,7 @@ const TEXT = {
       cpu: "{{count}} 个 CPU 告警",
       memory: "{{count}} 个内存告警",
       disk: "{{count}} 个磁盘告警",
+      container: "{{count}} 个容器告警",
       test: "{{count}} 条测试消息",
     },
     groupOne: {
@@ -39,6 +41,7 @@ const TEXT = {
       cpu: "1 个 CPU 告警",
       memory: "1 个内存告警",
       disk: "1 个磁盘告警",
+      container: "1 个容器告警",
       test: "1 条测试消息",
     },
     groupJoin: "，",
@@ -49,6 +52,9 @@ const TEXT = {
       port: "端口",
       record: "记录",
       packets: "每次检查的数据包",
+      container: "容器",
+      image: "镜像",
+      problem: "问题",
       resolver: "DNS 服务器",
       keyword: "关键字",
       jsonPath: "JSON 断言",
@@ -70,6 +76,7 @@ const TEXT = {
     ms: "毫秒",
     units: ["天", "小时", "分", "秒"],
     testBody: "这是一条测试消息：此渠道配置正确。",
+    problem: { stopped: "已停止（{{state}}）", unhealthy: "健康检查失败", restarts: "{{minutes}} 分钟内重启 {{count}} 次" },
   },
   "en-US": {
     title: {
@@ -81,6 +88,7 @@ const TEXT = {
       cpu: "🟠 High CPU usage: {{name}}",
       memory: "🟠 High memory usage: {{name}}",
       disk: "🟠 Disk almost full: {{name}} {{mountPoint}}",
+      container: "🔴 Container trouble on {{name}}: {{container}}",
       test: "✅ Vigil test message: {{name}}",
     },
     group: {
@@ -92,6 +100,7 @@ const TEXT = {
       cpu: "{{count}} CPU alerts",
       memory: "{{count}} memory alerts",
       disk: "{{count}} disk alerts",
+      container: "{{count}} container alerts",
       test: "{{count}} test messages",
     },
     groupOne: {
@@ -103,6 +112,7 @@ const TEXT = {
       cpu: "1 CPU alert",
       memory: "1 memory alert",
       disk: "1 disk alert",
+      container: "1 container alert",
       test: "1 test message",
     },
     groupJoin: ", ",
@@ -113,6 +123,9 @@ const TEXT = {
       port: "Port",
       record: "Record",
       packets: "Packets per check",
+      container: "Container",
+      image: "Image",
+      problem: "Problem",
       resolver: "DNS server",
       keyword: "Keyword",
       jsonPath: "JSON assertion",
@@ -134,6 +147,7 @@ const TEXT = {
     ms: "ms",
     units: ["d", "h", "m", "s"],
     testBody: "This is a test message: this channel is set up correctly.",
+    problem: { stopped: "stopped ({{state}})", unhealthy: "its health check fails", restarts: "restarted {{count}} times in {{minutes}} min" },
   },
 } as const;
 
@@ -200,6 +214,9 @@ function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: s
   if (f.error) lines.push(`${L.error}: ${translateError(f.error, lang)}`);
   if (f.responseTime !== undefined && f.responseTime !== null) lines.push(`${L.responseTime}: ${f.responseTime} ${T.ms}`);
   if (f.mountPoint) lines.push(`${L.mountPoint}: ${f.mountPoint}`);
+  if (f.container) lines.push(`${L.container}: ${f.container}`);
+  if (f.image) lines.push(`${L.image}: ${f.image}`);
+  if (f.containerProblem) lines.push(`${L.problem}: ${containerProblem(e, lang)}`);
   if (f.usage !== undefined) lines.push(`${L.usage}: ${pct(f.usage)}${f.threshold !== undefined ? ` (${L.threshold} ${pct(f.threshold)})` : ""}`);
   if (f.downtimeSeconds !== undefined) lines.push(`${L.downtime}: ${formatDuration(f.downtimeSeconds, lang)}`);
   lines.push(`${L.time}: ${formatTime(e.time, timeZone)}`);
@@ -213,18 +230,26 @@ const SEVERITY: Record<NotificationEventKind, NotificationMessage["severity"]> =
   cpu: "critical",
   memory: "critical",
   disk: "critical",
+  container: "critical",
   recovery: "ok",
   online: "ok",
   test: "info",
 };
 
 const titleOf = (e: NotificationEvent, lang: NotificationLanguage) =>
-  fill(TEXT[lang].title[e.kind], { name: e.target.name, mountPoint: e.facts.mountPoint });
+  fill(TEXT[lang].title[e.kind], { name: e.target.name, mountPoint: e.facts.mountPoint, container: e.facts.container });
+
+/** "stopped (exited)", "restarted 4 times in 10 min" in the message's language. */
+export function containerProblem(e: NotificationEvent, lang: NotificationLanguage): string {
+  const f = e.facts;
+  return fill(TEXT[lang].problem[f.containerProblem!], { state: f.containerState, count: f.restarts, minutes: f.windowMinutes });
+}
 
 /** The short reason of one event on a group message's line: its error, usage or nothing. */
 function shortReason(e: NotificationEvent, lang: NotificationLanguage): string {
   if (e.facts.error) return translateError(e.facts.error, lang);
   if (e.facts.usage !== undefined) return `${pct(e.facts.usage)} ≥ ${pct(e.facts.threshold ?? 0)}`;
+  if (e.facts.containerProblem) return containerProblem(e, lang);
   return "";
 }
 

@@ -131,9 +131,22 @@ export interface MonitorNotificationSettings {
 export interface AgentNotificationSettings {
   enabled: boolean;
   channelIds: number[];
-  events: { offline: boolean; online: boolean; cpu: boolean; memory: boolean; disk: boolean };
+  events: { offline: boolean; online: boolean; cpu: boolean; memory: boolean; disk: boolean; container: boolean };
   /** Percent, 1-100; default 90 each. */
   thresholds: { cpu: number; memory: number; disk: number };
+  containers: ContainerAlertSettings;
+}
+
+/**
+ * Which of an agent's containers are watched, and what counts as trouble: a watched container that stops (exited,
+ * dead, created, or gone from the list), whose health check fails, or that restarts more than `restarts` times within
+ * `restartMinutes` (0: not watched for restarts). Edge-triggered like the usage alerts.
+ */
+export interface ContainerAlertSettings {
+  /** Container names; "*" watches every container the agent lists. Empty (default): none. */
+  watch: string[];
+  restarts: number;
+  restartMinutes: number;
 }
 
 export type NotificationLanguage = "zh-CN" | "en-US";
@@ -153,7 +166,7 @@ export interface TargetSettingsReply<S> {
   override: boolean;
 }
 
-export type NotificationEventKind = "down" | "recovery" | "reminder" | "offline" | "online" | "cpu" | "memory" | "disk" | "test";
+export type NotificationEventKind = "down" | "recovery" | "reminder" | "offline" | "online" | "cpu" | "memory" | "disk" | "container" | "test";
 
 /** One thing that happened, as notifications see it (and as the webhook provider sends it). */
 export interface NotificationEvent {
@@ -184,6 +197,13 @@ export interface NotificationEvent {
     usage?: number;
     threshold?: number;
     mountPoint?: string;
+    /** container alerts: which container, its image, what is wrong with it, its state, restarts in the window. */
+    container?: string;
+    image?: string;
+    containerProblem?: "stopped" | "unhealthy" | "restarts";
+    containerState?: string;
+    restarts?: number;
+    windowMinutes?: number;
     /** agent offline: its last report, and the address that report came from (null: unknown). */
     lastSeenAt?: number | null;
     address?: string | null;

@@ -10,7 +10,7 @@ import { CHANNEL_TYPES } from "./public";
 import { TEMPLATE_KINDS } from "./template-context";
 import { previewTemplate } from "./templates";
 import type { AgentNotificationSettings, MonitorNotificationSettings, NotificationSettings } from "./public";
-import type { NotificationStore, TargetType } from "./store";
+import { DEFAULT_SETTINGS, type NotificationStore, type TargetType } from "./store";
 
 const channelBody = t.Object({
   name: t.Optional(t.Unknown()),
@@ -48,8 +48,19 @@ const agentPart = t.Object({
     cpu: flag("events.cpu"),
     memory: flag("events.memory"),
     disk: flag("events.disk"),
+    container: t.Optional(flag("events.container")),
   }),
   thresholds: t.Object({ cpu: percent, memory: percent, disk: percent }),
+  containers: t.Optional(
+    t.Object({
+      watch: t.Array(t.String({ minLength: 1, maxLength: 256, pattern: "^[^\\u0000-\\u001f\\u007f]+$", error: "Container names are 1-256 characters" }), {
+        maxItems: 100,
+        error: "At most 100 watched containers, each a name of 1-256 characters (or * for all)",
+      }),
+      restarts: t.Integer({ minimum: 0, maximum: 1000, error: "restarts must be a whole number from 0 (off) to 1000" }),
+      restartMinutes: t.Integer({ minimum: 1, maximum: 1440, error: "restartMinutes must be whole minutes from 1 to 1440" }),
+    }),
+  ),
 });
 
 function isTimeZone(zone: string): boolean {
@@ -68,6 +79,13 @@ function checkThresholds(part: { thresholds: AgentNotificationSettings["threshol
 }
 
 const monitorSettings = (p: typeof monitorPart.static): MonitorNotificationSettings => ({ ...p, reminderMinutes: p.reminderMinutes ?? 0 });
+
+/** The agent part as stored: container alerts defaulted for clients that send none; watched names trimmed, once each. */
+const agentSettings = (p: typeof agentPart.static): AgentNotificationSettings => {
+  const containers = p.containers ?? DEFAULT_SETTINGS.agent.containers;
+  const watch = [...new Set(containers.watch.map((n) => n.trim()).filter(Boolean))];
+  return { ...p, events: { ...p.events, container: p.events.container ?? DEFAULT_SETTINGS.agent.events.container }, containers: { ...containers, watch } };
+};
 
 export interface NotificationRouteDeps {
   store: NotificationStore;
@@ -152,7 +170,7 @@ export function notificationRoutes({ store, outbox, session, exists, publicUrl }
           const current = await store.getSettings();
           const next: NotificationSettings = {
             monitor: monitorSettings(body.monitor),
-            agent: body.agent,
+            agent: agentSettings(body.agent),
             language: body.language ?? current.language,
             timeZone: body.timeZone ?? current.timeZone,
           };
@@ -196,7 +214,7 @@ export function notificationRoutes({ store, outbox, session, exists, publicUrl }
         async ({ params, body }) => {
           await target("agent", params.id);
           checkThresholds(body);
-          await store.saveOverride("agent", params.id, body);
+          await store.saveOverride("agent", params.id, agentSettings(body));
           return { ...(await targetReply("agent", params.id)), message: "Notification settings saved" };
         },
         { auth: "user", params: idParams("agent"), body: agentPart, detail: doc("Give an agent its own settings") },

@@ -12,7 +12,8 @@
 // background; idle() resolves once it is empty (tests await it instead of sleeping).
 import { and, eq } from "drizzle-orm";
 import { first, type Db } from "../db/database";
-import type { EventBus } from "../events";
+import type { EventBus, EventMap } from "../events";
+import { containerConditions, RestartHistory } from "./container-rules";
 import { silentLogger, type Logger } from "../log";
 import type { AgentState } from "../agents/service";
 import type { MonitorStatusEvent } from "../monitors/public";
@@ -218,6 +219,26 @@ export function createRules({
     }
   }
 
+  const restartHistory = new RestartHistory();
+
+  /**
+   * The watched containers of a report. Decided by the node the report came to (container lists are not passed
+   * between nodes): the alert rows in the database keep two nodes from sending the same alert.
+   */
+  async function onAgentContainers(e: EventMap["agent.containers"]) {
+    if (inMaintenance("agent", e.agentId)) return;
+    const s = await store.effective("agent", e.agentId);
+    const target = { type: "agent" as const, id: e.agentId, name: e.name };
+    for (const c of containerConditions(e.agentId, e.containers, s.containers, restartHistory)) {
+      if (c.active) {
+        const event: NotificationEvent = { kind: "container", target, time: e.containers.time, facts: { hostname: e.hostname, ...c.facts } };
+        await raise("agent", e.agentId, c.condition, event, s.enabled && s.events.container, s.channelIds);
+      } else if (raised.has(`agent:${e.agentId}:${c.condition}`)) {
+        await settle("agent", e.agentId, c.condition, null, false, []);
+      }
+    }
+  }
+
   async function remindNow() {
     const t = now();
     const down = await orm.select().from(notificationAlerts)
@@ -292,9 +313,11 @@ export function createRules({
         bus.on("maintenance.change", (e) => (e.monitors.left.length || e.agents.left.length) && handle("maintenance.change", afterMaintenance)(e)),
         // The report as it is now: handled later, when the agent's state may have moved on.
         bus.on("agent.report", (state) => decides.agent(state.id) && handle("agent.report", onAgentReport)({ id: state.id, name: state.name, hostname: state.hostname, latest: state.latest })),
+        bus.on("agent.containers", handle("agent.containers", onAgentContainers)),
         bus.on("agent.change", handle("agent.change", async (e) => {
           if (e.kind === "deleted") {
             await forget("agent", e.agentId);
+            restartHistory.forget(`${e.agentId}:`);
             for (const key of streaks.keys()) if (key.startsWith(`${e.agentId}:`)) streaks.delete(key);
           }
         })),

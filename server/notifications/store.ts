@@ -27,8 +27,9 @@ export const DEFAULT_SETTINGS: NotificationSettings = {
   agent: {
     enabled: true,
     channelIds: [],
-    events: { offline: true, online: true, cpu: true, memory: true, disk: true },
+    events: { offline: true, online: true, cpu: true, memory: true, disk: true, container: true },
     thresholds: { cpu: 90, memory: 90, disk: 90 },
+    containers: { watch: [], restarts: 3, restartMinutes: 10 },
   },
   language: "zh-CN",
   timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
@@ -99,6 +100,7 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
         ...stored.agent,
         events: { ...DEFAULT_SETTINGS.agent.events, ...stored.agent?.events },
         thresholds: { ...DEFAULT_SETTINGS.agent.thresholds, ...stored.agent?.thresholds },
+        containers: { ...DEFAULT_SETTINGS.agent.containers, ...stored.agent?.containers },
       },
       language: stored.language ?? DEFAULT_SETTINGS.language,
       timeZone: stored.timeZone ?? DEFAULT_SETTINGS.timeZone,
@@ -236,7 +238,15 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
         const row = await first(orm.select().from(notificationOverrides).where(overrideWhere(type, id)));
         overrideCache.set(key, row?.settings ?? null);
       }
-      return overrideCache.get(key) as TargetSettings<T> | null;
+      const stored = overrideCache.get(key);
+      if (!stored || type !== "agent") return stored as TargetSettings<T> | null;
+      // Overrides saved before container alerts existed get their defaults.
+      const agent = stored as Partial<AgentNotificationSettings>;
+      return {
+        ...agent,
+        events: { ...DEFAULT_SETTINGS.agent.events, ...agent.events },
+        containers: { ...DEFAULT_SETTINGS.agent.containers, ...agent.containers },
+      } as TargetSettings<T>;
     },
 
     /** Which targets of a type have their own settings (for the lists that mark them). */

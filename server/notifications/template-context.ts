@@ -1,6 +1,6 @@
 // What a message template sees: the event's fields, named and documented once here (the UI lists TEMPLATE_VARIABLES
 // beside the editor), and the sample events the preview renders.
-import { formatDuration, formatTime, translateError } from "./messages";
+import { containerProblem, formatDuration, formatTime, translateError } from "./messages";
 import type { NotificationMessage } from "./providers/provider";
 import type { NotificationEvent, NotificationEventKind, NotificationLanguage } from "./public";
 export { TEMPLATE_KINDS, TEMPLATE_VARIABLES } from "./template-vars";
@@ -29,6 +29,7 @@ const STATUS: Record<NotificationEventKind, string> = {
   cpu: "high",
   memory: "high",
   disk: "high",
+  container: "trouble",
   test: "test",
 };
 
@@ -58,7 +59,7 @@ export function templateEvent(e: NotificationEvent, lang: NotificationLanguage, 
     kind: e.kind,
     status: STATUS[e.kind],
     target: { type: e.target.type, id: e.target.id, name: e.target.name, url: pageUrl(e, baseUrl) },
-    reason: error ?? (f.usage !== undefined ? `${pct(f.usage)} ≥ ${pct(f.threshold ?? 0)}` : ""),
+    reason: error ?? (f.usage !== undefined ? `${pct(f.usage)} ≥ ${pct(f.threshold ?? 0)}` : f.containerProblem ? containerProblem(e, lang) : ""),
     time: formatTime(e.time, timeZone),
     timestamp: new Date(e.time).toISOString(),
     facts,
@@ -96,6 +97,8 @@ export function sampleEvent(kind: NotificationEventKind): NotificationEvent {
       return { kind, target: agent, time: SAMPLE_TIME, facts: { ...agentFacts, usage: 93.4, threshold: 90 } };
     case "disk":
       return { kind, target: agent, time: SAMPLE_TIME, facts: { ...agentFacts, usage: 91.2, threshold: 90, mountPoint: "/var" } };
+    case "container":
+      return { kind, target: agent, time: SAMPLE_TIME, facts: { ...agentFacts, container: "web", image: "nginx:1.27", containerProblem: "restarts", containerState: "running", restarts: 4, windowMinutes: 10 } };
     case "test":
       return { kind, target: { type: "channel", id: 1, name: "Ops" }, time: SAMPLE_TIME, facts: {} };
   }

@@ -2,7 +2,7 @@
 import type { NotificationEventKind } from "./public";
 
 /** The kinds a channel may template (each with a title and a body). */
-export const TEMPLATE_KINDS = ["down", "recovery", "reminder", "offline", "online", "cpu", "memory", "disk", "test"] as const satisfies readonly NotificationEventKind[];
+export const TEMPLATE_KINDS = ["down", "recovery", "reminder", "offline", "online", "cpu", "memory", "disk", "container", "test"] as const satisfies readonly NotificationEventKind[];
 
 /** Root variables and the fields of `target` and `facts`: what validation accepts (anything else is unknown). */
 export const TEMPLATE_VARIABLES = {
@@ -28,5 +28,12 @@ export const TEMPLATE_VARIABLES = {
     "address",
     "downtime",
     "downtimeSeconds",
+    "packets",
+    "container",
+    "image",
+    "containerProblem",
+    "containerState",
+    "restarts",
+    "windowMinutes",
   ],
 } as const;

@@ -12,7 +12,7 @@ const MAX_SUMMARY = 1024;
 const MAX_DEDUP_KEY = 255;
 const RESOLVES: readonly NotificationEventKind[] = ["recovery", "online"];
 /** Conditions of their own: an agent can be over its CPU threshold and offline as separate alerts. */
-const USAGE: readonly NotificationEventKind[] = ["cpu", "memory", "disk"];
+const USAGE: readonly NotificationEventKind[] = ["cpu", "memory", "disk", "container"];
 
 interface PagerDutyAnswer {
   status?: string;
@@ -25,6 +25,7 @@ export function dedupKey(event: NotificationEvent): string {
   let key = `vigil-${event.target.type}-${event.target.id}`;
   if (USAGE.includes(event.kind)) key += `-${event.kind}`;
   if (event.kind === "disk" && event.facts.mountPoint) key += `-${event.facts.mountPoint}`;
+  if (event.kind === "container") key += `-${event.facts.container}-${event.facts.containerProblem}`;
   return key.slice(0, MAX_DEDUP_KEY);
 }
 

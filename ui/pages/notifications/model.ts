@@ -61,15 +61,17 @@ export interface MonitorDraft extends Omit<MonitorNotificationSettings, "reminde
   reminderMinutes: string;
 }
 
-export interface AgentDraft extends Omit<AgentNotificationSettings, "thresholds"> {
+export interface AgentDraft extends Omit<AgentNotificationSettings, "thresholds" | "containers"> {
   thresholds: { cpu: string; memory: string; disk: string };
+  /** Watched names as typed (comma-separated), restarts and minutes as typed. */
+  containers: { watch: string; restarts: string; restartMinutes: string };
 }
 
 export const THRESHOLD_KEYS = ["cpu", "memory", "disk"] as const;
 export const MONITOR_EVENTS = ["down", "recovery"] as const;
-export const AGENT_EVENTS = ["offline", "online", "cpu", "memory", "disk"] as const;
+export const AGENT_EVENTS = ["offline", "online", "cpu", "memory", "disk", "container"] as const;
 
-export type PartErrors = Partial<Record<"reminderMinutes" | "cpu" | "memory" | "disk", string>>;
+export type PartErrors = Partial<Record<"reminderMinutes" | "cpu" | "memory" | "disk" | "watch" | "restarts" | "restartMinutes", string>>;
 
 export const monitorDraft = (s: MonitorNotificationSettings): MonitorDraft => ({
   enabled: s.enabled,
@@ -83,7 +85,10 @@ export const agentDraft = (s: AgentNotificationSettings): AgentDraft => ({
   channelIds: [...s.channelIds],
   events: { ...s.events },
   thresholds: { cpu: String(s.thresholds.cpu), memory: String(s.thresholds.memory), disk: String(s.thresholds.disk) },
+  containers: { watch: s.containers.watch.join(", "), restarts: String(s.containers.restarts), restartMinutes: String(s.containers.restartMinutes) },
 });
+
+const watchedNames = (text: string) => [...new Set(text.split(",").map((n) => n.trim()).filter(Boolean))];
 
 const wholeNumber = (raw: string): number | null => (/^\s*\d+\s*$/.test(raw) ? Number(raw) : null);
 const percent = (raw: string): number | null => {
@@ -101,6 +106,12 @@ export function validateMonitorDraft(d: MonitorDraft): PartErrors {
 export function validateAgentDraft(d: AgentDraft): PartErrors {
   const errors: PartErrors = {};
   for (const key of THRESHOLD_KEYS) if (percent(d.thresholds[key]) === null) errors[key] = "notifications.parts.thresholdInvalid";
+  const names = watchedNames(d.containers.watch);
+  if (names.length > 100 || names.some((n) => n.length > 256)) errors.watch = "notifications.parts.watchInvalid";
+  const restarts = wholeNumber(d.containers.restarts);
+  if (restarts === null || restarts > 1000) errors.restarts = "notifications.parts.restartsInvalid";
+  const minutes = wholeNumber(d.containers.restartMinutes);
+  if (minutes === null || minutes < 1 || minutes > 1440) errors.restartMinutes = "notifications.parts.restartMinutesInvalid";
   return errors;
 }
 
@@ -120,6 +131,11 @@ export const agentSettings = (d: AgentDraft): AgentNotificationSettings => ({
     cpu: percent(d.thresholds.cpu) ?? 90,
     memory: percent(d.thresholds.memory) ?? 90,
     disk: percent(d.thresholds.disk) ?? 90,
+  },
+  containers: {
+    watch: watchedNames(d.containers.watch),
+    restarts: wholeNumber(d.containers.restarts) ?? 3,
+    restartMinutes: wholeNumber(d.containers.restartMinutes) ?? 10,
   },
 });
 

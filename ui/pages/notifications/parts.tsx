@@ -257,6 +257,31 @@ export function AgentPartForm({ value, onChange, channels, errors, prefix }: Par
           ))}
         </div>
       </fieldset>
+      <ContainerFields value={value} onChange={onChange} errors={errors} prefix={prefix} />
     </PartFrame>
+  );
+}
+
+/** Which containers to watch, and how many restarts in how many minutes count as trouble. */
+function ContainerFields({ value, onChange, errors, prefix }: Omit<PartProps<AgentDraft>, "channels">) {
+  const { t } = useTranslation();
+  const set = (patch: Partial<AgentDraft["containers"]>) => onChange({ ...value, containers: { ...value.containers, ...patch } });
+  const error = (key: "watch" | "restarts" | "restartMinutes") => errors[key] && t(errors[key] as never);
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium text-slate-700">{t("notifications.parts.containers")}</legend>
+      <p className="text-xs text-slate-500">{t("notifications.parts.containersHint")}</p>
+      <div className="mt-2 grid gap-3 sm:grid-cols-[1fr_8rem_8rem]">
+        <Field label={t("notifications.parts.watch")} hint={t("notifications.parts.watchHint")} error={error("watch")} errorTestId={`${prefix}-watch-error`}>
+          {(id) => <TextInput id={id} value={value.containers.watch} placeholder="web, db" onChange={(e) => set({ watch: e.target.value })} data-testid={`${prefix}-watch`} />}
+        </Field>
+        <Field label={t("notifications.parts.restarts")} error={error("restarts")} errorTestId={`${prefix}-restarts-error`}>
+          {(id) => <TextInput id={id} type="number" inputMode="numeric" min={0} max={1000} value={value.containers.restarts} onChange={(e) => set({ restarts: e.target.value })} data-testid={`${prefix}-restarts`} />}
+        </Field>
+        <Field label={t("notifications.parts.restartMinutes")} error={error("restartMinutes")} errorTestId={`${prefix}-restart-minutes-error`}>
+          {(id) => <TextInput id={id} type="number" inputMode="numeric" min={1} max={1440} value={value.containers.restartMinutes} onChange={(e) => set({ restartMinutes: e.target.value })} data-testid={`${prefix}-restart-minutes`} />}
+        </Field>
+      </div>
+    </fieldset>
   );
 }
