@@ -45,6 +45,7 @@ for (const [locale, m] of LANGUAGES) {
       if (!method) return;
       await page.getByTestId("monitor-check-button").click();
       await expect(page.getByTestId("monitor-check-result")).toHaveAttribute("data-status", "up");
+      await expect(page.getByTestId("monitor-check-result-time")).toContainText(tr(m, "monitors.detail.info.pingLoss", { loss: 0, received: 2, sent: 2 }));
       const latest = page.getByTestId("monitor-info-ping-latest");
       await expect(latest).toContainText(tr(m, "monitors.detail.info.pingLoss", { loss: 0, received: 2, sent: 2 }));
       await expect(latest).toContainText(/\d+\.\d\d ms/);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import type { MonitorCheckEvent, PublicMonitor } from "../../api/monitors";
-import { applyCheck, applyPush, displayStatus, formatAvailability, formatMs, parseStatusFilter, pushExamples, pushUrl, sortForTriage, tlsExpiry } from "./model";
+import { applyCheck, applyPush, displayStatus, formatAvailability, formatMs, parseStatusFilter, pingMs, pushExamples, pushUrl, sortForTriage, tlsExpiry } from "./model";
 import {
   addTags,
   emptyForm,
@@ -397,6 +397,7 @@ describe("check types: payload and round trip", () => {
 describe("formatting", () => {
   test("response times", () => {
     expect(formatMs(12.4)).toBe("12 ms");
+    expect([pingMs(0.0412, "-"), pingMs(9.996, "-"), pingMs(23.4, "-"), pingMs(null, "-")]).toEqual(["0.04 ms", "10.00 ms", "23 ms", "-"]);
     expect(formatMs(1234)).toBe("1,234 ms");
     expect(formatMs(null)).toBe("-");
     expect(formatMs(undefined, "—")).toBe("—");

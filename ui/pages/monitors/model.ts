@@ -119,6 +119,9 @@ export function pushExamples(url: string): { up: string; down: string; post: str
 const usable = (n: number | null | undefined): n is number => typeof n === "number" && Number.isFinite(n);
 
 /** 12.4 → "12 ms". */
+/** A ping's round trip in ms: two decimals below 10 ms (a LAN's 0.04 ms), whole above. */
+export const pingMs = (v: number | null, dash: string) => (v === null ? dash : `${v < 10 ? v.toFixed(2) : Math.round(v)} ms`);
+
 export function formatMs(ms: number | null | undefined, dash = "-"): string {
   return usable(ms) ? `${Math.round(ms).toLocaleString("en-US")} ms` : dash;
 }

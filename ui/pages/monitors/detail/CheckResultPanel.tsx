@@ -1,7 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { CheckResult } from "../../../api/monitors";
 import { translateCheckError } from "../checkError";
-import { formatMs } from "../model";
+import { formatMs, pingMs } from "../model";
 import { Ago, MonitorStatusBadge } from "../parts";
 import { Fact } from "../../../components/DetailParts";
 
@@ -30,7 +30,15 @@ export function CheckResultPanel({ result, http }: { result: CheckResult; http: 
           </Fact>
         )}
         <Fact label={t("monitors.detail.responseTime")} testId="monitor-check-result-time">
-          <span className="tabular-nums">{formatMs(result.responseTime, t("common.dash"))}</span>
+          {result.ping ? (
+            // A ping's round trips are often under a millisecond: shown to the hundredth, with the loss.
+            <span className="block tabular-nums">
+              {t("monitors.detail.info.pingRtt", { min: pingMs(result.ping.min, t("common.dash")), avg: pingMs(result.ping.avg, t("common.dash")), max: pingMs(result.ping.max, t("common.dash")) })}
+              <span className="block text-xs text-slate-500">{t("monitors.detail.info.pingLoss", { loss: result.ping.loss, received: result.ping.received, sent: result.ping.sent })}</span>
+            </span>
+          ) : (
+            <span className="tabular-nums">{formatMs(result.responseTime, t("common.dash"))}</span>
+          )}
         </Fact>
         <Fact label={t("monitors.detail.error")} testId="monitor-check-result-error">
           {result.error ? <span className="font-medium text-red-700">{translateCheckError(t, result.error)}</span> : t("monitors.detail.noError")}

@@ -5,7 +5,7 @@ import { Card } from "../../../components/Card";
 import { TagChip } from "../../../components/Tag";
 import { Time, useClock } from "../../../components/time";
 import { hasTimeout } from "../formModel";
-import { formatMs, tlsExpiry } from "../model";
+import { formatMs, pingMs, tlsExpiry } from "../model";
 import { Ago } from "../parts";
 import { Fact } from "../../../components/DetailParts";
 import { SectionTitle } from "./layout";
@@ -113,7 +113,7 @@ function TypeFacts({ monitor }: { monitor: PublicMonitor }) {
       );
     case "ping": {
       const p = monitor.ping;
-      const ms = (v: number | null) => (v === null ? t("common.dash") : `${v < 10 ? v.toFixed(2) : Math.round(v)} ms`);
+      const ms = (v: number | null) => pingMs(v, t("common.dash"));
       return (
         <>
           <Fact label={t("monitors.detail.info.host")} testId="monitor-info-host">
