@@ -1,13 +1,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createServices, type Services } from "../app";
-import type { Db } from "../db/database";
-import { testDb } from "../db/test-db";
 import { startFake, type Fake } from "../notifications/providers/test-fake";
-import { webhookForEverything } from "../notifications/test-channel";
+import { notificationHarness } from "../notifications/test-harness";
 import { sql } from "drizzle-orm";
-import { testApp } from "../test-support";
 
 // Maintenance and notifications end to end: real checks against a local target, the rules, the outbox and a local
 // webhook. Inside a window nothing is sent; when it ends, what was last sent is compared with how the target is.
@@ -16,7 +12,7 @@ let hook: Fake;
 let target: Server;
 let targetStatus = 200;
 let targetUrl = "";
-const opened: { services: Services; db: Db }[] = [];
+const harness = notificationHarness(() => `${hook.url}/hook`);
 
 beforeEach(async () => {
   hook = startFake(() => new Response("ok"));
@@ -26,10 +22,6 @@ beforeEach(async () => {
   targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
 });
 afterEach(async () => {
-  for (const { services, db } of opened.splice(0)) {
-    await services.notifications.stop().catch(() => {});
-    await db.close().catch(() => {});
-  }
   hook.stop();
   target.closeAllConnections();
   await new Promise((r) => target.close(r));
@@ -38,20 +30,8 @@ afterEach(async () => {
 const titles = () => hook.received.map((r) => (r.json as { title: string }).title);
 
 async function setup() {
-  const db = await testDb();
-  let skew = 0;
-  const now = () => Date.now() + skew;
-  const services = await createServices(db, { now, notifications: { send: { timeoutMs: 1_000 } } });
-  opened.push({ services, db });
-  const t = await testApp({ db, services });
-  const { token } = await t.signUp("alice");
-  await webhookForEverything(t.call, token, `${hook.url}/hook`);
-  /** Lets the rules handle what happened, moves the clock, and lets the outbox send what fell due. */
-  const settle = async (ms = 1_000) => {
-    await services.notifications.idle();
-    skew += ms;
-    await services.notifications.outbox.tick();
-  };
+  const t = await harness();
+  const { token, settle } = t;
   const monitor = (await t.call<{ monitor: { id: number } }>("POST", "/api/monitors", { token, body: { name: "Shop", url: targetUrl, retries: 0 } })).body.monitor.id;
   const check = async (status: number) => {
     targetStatus = status;
@@ -63,7 +43,7 @@ async function setup() {
     expect((await t.call("POST", `/api/maintenance/${id}/end`, { token })).status).toBe(200);
     await settle();
   };
-  return { ...t, token, monitor, check, settle, startWindow, endWindow, now };
+  return { ...t, monitor, check, startWindow, endWindow };
 }
 
 describe("notifications and maintenance", () => {

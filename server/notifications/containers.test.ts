@@ -1,12 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { createServices, type Services } from "../app";
 import type { ContainerInfo, ContainersSnapshot } from "../agents/protocol";
-import type { Db } from "../db/database";
-import { testDb } from "../db/test-db";
-import { testApp } from "../test-support";
 import { RestartHistory } from "./container-rules";
 import { startFake, type Fake } from "./providers/test-fake";
-import { webhookForEverything } from "./test-channel";
+import { notificationHarness } from "./test-harness";
 
 // Container alerts end to end (both engines): an agent's reports carry its containers, the rules watch the chosen ones,
 // the outbox sends to a local webhook fake. Stopped, unhealthy and too many restarts each alert once when they start,
@@ -16,14 +12,8 @@ let hook: Fake;
 beforeEach(() => {
   hook = startFake(() => new Response("ok"));
 });
-const opened: { services: Services; db: Db }[] = [];
-afterEach(async () => {
-  for (const { services, db } of opened.splice(0)) {
-    await services.notifications.stop().catch(() => {});
-    await db.close().catch(() => {});
-  }
-  hook.stop();
-});
+const harness = notificationHarness(() => `${hook.url}/hook`);
+afterEach(() => hook.stop());
 
 const messages = () => hook.received.map((r) => r.json as { title: string; lines: string[]; events: { kind: string; facts: Record<string, unknown> }[] });
 const host = { hostname: "docker-1", ips: ["10.0.0.9"], os: "Linux", kernel: "6", arch: "x64", uptime: 1, agentVersion: "0.1.0" };
@@ -41,14 +31,8 @@ const c = (name: string, over: Partial<ContainerInfo> = {}): ContainerInfo => ({
 });
 
 async function setup(containerSettings: Record<string, unknown>, events: Record<string, boolean> = {}) {
-  const db = await testDb();
-  let skew = 0;
-  const now = () => Date.now() + skew;
-  const services = await createServices(db, { now, notifications: { send: { timeoutMs: 1_000 } } });
-  opened.push({ services, db });
-  const t = await testApp({ db, services });
-  const { token } = await t.signUp("alice");
-  const channel = await webhookForEverything(t.call, token, `${hook.url}/hook`);
+  const t = await harness();
+  const { token, channel, now } = t;
   const regToken = (await t.call<{ token: string }>("POST", "/api/agents/tokens", { token })).body.token;
   const reg = await t.call<{ agentId: number; credential: string }>("POST", "/api/agents/register", { body: { token: regToken, host } });
   const override = await t.call("PUT", `/api/notifications/settings/agents/${reg.body.agentId}`, {
@@ -64,17 +48,12 @@ async function setup(containerSettings: Record<string, unknown>, events: Record<
   expect(override.status).toBe(200);
   /** One report with these containers, a minute after the previous one. */
   const report = async (list: ContainerInfo[], over: Partial<ContainersSnapshot> = {}) => {
-    skew += 60_000;
+    t.advanceClock(60_000);
     const containers: ContainersSnapshot = { time: now(), access: "ok", socket: "/var/run/docker.sock", total: list.length, list, ...over };
     const r = await t.call("POST", "/api/agents/report", { token: reg.body.credential, body: { host, interval: 10, samples: [sample(now())], containers } });
     expect(r.status).toBe(200);
   };
-  const settle = async () => {
-    await services.notifications.idle();
-    skew += 5_000;
-    await services.notifications.outbox.tick();
-  };
-  return { ...t, token, agentId: reg.body.agentId, report, settle };
+  return { ...t, agentId: reg.body.agentId, report, settle: () => t.settle(5_000) };
 }
 
 describe("container alerts", () => {
