@@ -40,3 +40,5 @@ export const userTotp = t.userTotp;
 export const recoveryCodes = t.recoveryCodes;
 export const ssoIdentities = t.ssoIdentities;
 export const ssoLogins = t.ssoLogins;
+export const monitorLocations = t.monitorLocations;
+export const probeResults = t.probeResults;

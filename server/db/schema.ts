@@ -45,6 +45,7 @@ export * from "../cluster/tables";
 export * from "../auth/tables";
 export * from "../maintenance/tables";
 export * from "../incidents/tables";
+export * from "../probes/tables";
 
 // ── Monitors ─────────────────────────────────────────────────────────────────────────────────────────────────────
 

@@ -1,0 +1,67 @@
+import { t, type Static } from "elysia";
+
+// Checks from agents ("locations"): what an agent and the server say to each other on POST /api/agents/probes.
+// The server validates with these schemas; the agent imports the types only (agent/probes.ts).
+
+/** Most results one call may carry; an agent with more sends several calls. */
+export const MAX_PROBE_RESULTS = 1000;
+/** Longest error sentence kept from an agent. */
+export const MAX_PROBE_ERROR = 500;
+
+export const pingStatsSchema = t.Object({
+  sent: t.Integer({ minimum: 0, maximum: 100 }),
+  received: t.Integer({ minimum: 0, maximum: 100 }),
+  loss: t.Number({ minimum: 0, maximum: 100 }),
+  min: t.Union([t.Number({ minimum: 0, maximum: 1e7 }), t.Null()]),
+  avg: t.Union([t.Number({ minimum: 0, maximum: 1e7 }), t.Null()]),
+  max: t.Union([t.Number({ minimum: 0, maximum: 1e7 }), t.Null()]),
+});
+
+/** One check an agent made of a monitor assigned to it (a CheckOutcome without the server's own marks). */
+export const probeResultSchema = t.Object({
+  monitorId: t.Integer({ minimum: 1 }),
+  /** When the check started (Unix ms): with the monitor and agent it identifies the result, so a resend is not doubled. */
+  time: t.Integer({ minimum: 0 }),
+  up: t.Boolean(),
+  responseTime: t.Union([t.Integer({ minimum: 0, maximum: 3_600_000 }), t.Null()]),
+  httpStatus: t.Union([t.Integer({ minimum: 100, maximum: 999 }), t.Null()]),
+  error: t.Union([t.String({ maxLength: MAX_PROBE_ERROR }), t.Null()]),
+  ping: t.Optional(pingStatsSchema),
+});
+
+export const probeCallSchema = t.Object({
+  /** The version of the assignments the agent runs ("" before it has any): a different one gets the new list back. */
+  version: t.String({ maxLength: 64 }),
+  results: t.Array(probeResultSchema, { maxItems: MAX_PROBE_RESULTS }),
+});
+
+export type ProbeResult = Static<typeof probeResultSchema>;
+export type ProbeCall = Static<typeof probeCallSchema>;
+
+/**
+ * One monitor an agent checks: its id, minutes between checks, and its check fields exactly as the server's check
+ * modules read them (server/monitors/field-rules.ts MonitorFields; push monitors are never assigned).
+ */
+export interface ProbeAssignment {
+  id: number;
+  interval: number;
+  fields: Record<string, unknown>;
+}
+
+export interface ProbeAssignments {
+  version: string;
+  /** The server's address policy, enforced by the agent too (link-local is always refused). */
+  policy: { allowPrivate: boolean };
+  monitors: ProbeAssignment[];
+}
+
+/**
+ * The reply to POST /api/agents/probes: how many results were taken (results of monitors no longer assigned to
+ * this agent are dropped and counted, so the agent forgets them too), and the assignments when the agent's version
+ * is not the current one.
+ */
+export interface ProbeReply {
+  success: true;
+  accepted: number;
+  assignments?: ProbeAssignments;
+}
