@@ -36,6 +36,7 @@ export type CheckErrorCode =
   | "PING_LOSS"
   | "PING_FAMILY"
   | "PING_UNAVAILABLE"
+  | "LOCATIONS_DOWN"
   | "OTHER";
 
 export interface CheckError {
@@ -93,6 +94,12 @@ export const pingLossError = (loss: number, received: number, sent: number) => `
 /** The host has no address of the family asked for: "no IPv6 address for example.com". */
 export const pingFamilyError = (family: 4 | 6, host: string) => `no IPv${family} address for ${host}`;
 
+/**
+ * A monitor checked from several locations is down by its rule: "down from 2 of 3: Vigil (connection refused),
+ * tokyo (timeout after 30 s)" — each location that sees it down, with its own error.
+ */
+export const locationsDownError = (down: number, total: number, names: string) => `down from ${down} of ${total}: ${names}`;
+
 const BY_TEXT = new Map<string, CheckErrorCode>(Object.entries(CHECK_ERROR_TEXT).map(([code, text]) => [text, code as CheckErrorCode]));
 
 /** The code and parameters of an error sentence (anything unknown is OTHER with the sentence as its detail). */
@@ -129,6 +136,8 @@ export function parseCheckError(message: string): CheckError {
   if (m) return { code: "PING_LOSS", params: { loss: m[1], received: m[2], sent: m[3] } };
   m = /^no IPv([46]) address for (\S+)$/.exec(message);
   if (m) return { code: "PING_FAMILY", params: { family: m[1], host: m[2] } };
+  m = /^down from (\d+) of (\d+): (.*)$/.exec(message);
+  if (m) return { code: "LOCATIONS_DOWN", params: { down: m[1], total: m[2], names: m[3] } };
   m = /^TLS error: (.*)$/.exec(message);
   if (m) return { code: "TLS_OTHER", params: { detail: m[1] } };
   // server/net/targets.ts: the address policy refused the host (or a redirect's).

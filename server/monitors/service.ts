@@ -33,6 +33,18 @@ export interface MonitorPeers {
   flush(): Promise<unknown>;
 }
 
+/**
+ * Where a monitor is checked from (server/probes): for a monitor with agent locations, `combine` turns the server's
+ * own check (null when the server is not one of its locations) and the agents' latest results into the verdict that
+ * is recorded; null when no location has reported (nothing is recorded: "no data"). Monitors without locations never
+ * reach it: `has` is one Map lookup on the hot path.
+ */
+export interface MonitorLocations {
+  has(id: number): boolean;
+  fromServer(id: number): boolean;
+  combine(id: number, fields: MonitorFields, own: CheckOutcome | null, now: number): Promise<CheckOutcome | null>;
+}
+
 /** A check made by another node, as it tells the others: the outcome and the monitor's state after it. */
 interface RemoteResult {
   id: number;
@@ -121,6 +133,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
   /** Whether this node runs rollups and retention (one node of a cluster does). */
   let chores = true;
   let catchUp: unknown = null;
+  let locations: MonitorLocations | null = null;
 
   /** Edits of one monitor (update, new push URL, delete) run one after the other: each starts from the last one's result. */
   const edits = new Map<number, Promise<unknown>>();
@@ -262,11 +275,20 @@ export function createMonitorService(options: MonitorServiceOptions) {
     return result;
   }
 
+  /** One check of a monitor: its own type's, or its locations' combined verdict. */
+  async function checkOf(entry: MonitorEntry, signal?: AbortSignal): Promise<CheckOutcome | null> {
+    const fields = entry.fields;
+    if (!locations || fields.type === "push" || !locations.has(entry.id)) return types.run(fields, checkState(entry), signal);
+    const own = locations.fromServer(entry.id) ? await types.run(fields, checkState(entry), signal) : null;
+    if (signal?.aborted || store.get(entry.id) !== entry) return null;
+    return locations.combine(entry.id, fields, own, clock.now());
+  }
+
   async function runScheduled(id: number, signal: AbortSignal) {
     const entry = store.get(id);
     if (!entry || !entry.fields.active || !owns(id)) return;
-    const outcome = await types.run(entry.fields, checkState(entry), signal);
-    // Nothing to record (a push monitor heard in time), stopped mid-check (shutdown), or deleted meanwhile.
+    const outcome = await checkOf(entry, signal);
+    // Nothing to record (a push monitor heard in time, no location reported), stopped mid-check (shutdown), or deleted meanwhile.
     if (!outcome || signal.aborted || store.get(id) !== entry) return;
     record(entry, outcome);
   }
@@ -279,6 +301,11 @@ export function createMonitorService(options: MonitorServiceOptions) {
     history,
     scheduler,
     bus,
+
+    /** Lets server/probes combine the verdict of monitors checked from agents. */
+    useLocations(hook: MonitorLocations) {
+      locations = hook;
+    },
 
     /** Reads every monitor into memory and puts the active ones on the schedule (before start()). */
     async load() {
@@ -391,8 +418,9 @@ export function createMonitorService(options: MonitorServiceOptions) {
       if (entry.fields.type === "push") {
         throw conflict("PUSH_NOT_CHECKED", "A push monitor is not checked by Vigil: it waits for calls to its push URL");
       }
-      const outcome = await types.run(entry.fields, checkState(entry));
-      if (!outcome || store.get(id) !== entry) return undefined;
+      const outcome = await checkOf(entry);
+      if (store.get(id) !== entry) return undefined;
+      if (!outcome) throw conflict("NO_LOCATION_DATA", "No location has reported a result yet: the agents checking this monitor have sent nothing recent");
       const result = record(entry, outcome);
       return { result, monitor: publicOf(entry) };
     },
