@@ -3,7 +3,7 @@
 // know types: a check only decides up or down, a response time and an error sentence (check-errors.ts).
 import type { Resolve, TargetPolicy } from "../../net/targets";
 import type { MonitorFacts, MonitorType, PingStats } from "../public";
-import type { MonitorFields } from "../schemas";
+import type { MonitorFields } from "../field-rules";
 
 export interface CheckOutcome {
   /** When the check started (Unix ms). */

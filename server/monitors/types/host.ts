@@ -1,5 +1,5 @@
 // Host names and addresses as tcp and dns monitors take them: no scheme, no port, no path.
-import { badRequest } from "../../http/errors";
+import { badRequest } from "../../http/http-error";
 import { parseHost } from "./address";
 
 export const HOST_MESSAGE = "Host must be a host name or an IP address, without scheme, port or path (db.example.com, 10.0.0.5, ::1)";

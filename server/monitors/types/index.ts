@@ -2,7 +2,7 @@
 import { cachedResolve } from "../../net/cached-resolve";
 import { ALLOW_PRIVATE, type Resolve, type TargetPolicy } from "../../net/targets";
 import type { MonitorType } from "../public";
-import type { MonitorFields } from "../schemas";
+import type { MonitorFields } from "../field-rules";
 import type { CheckOutcome, CheckState, CheckType } from "./check-type";
 import { dnsType } from "./dns/dns";
 import { createChecker, httpType, type Checker } from "./http/http";

@@ -19,9 +19,9 @@ import {
   dnsUnexpectedError,
   timeoutError,
 } from "../../check-errors";
-import { badRequest } from "../../../http/errors";
+import { badRequest } from "../../../http/http-error";
 import { literalProblem } from "../../../net/targets";
-import { RESOLVER_MESSAGE } from "../../schemas";
+import { RESOLVER_MESSAGE } from "../../field-rules";
 import type { CheckType } from "../check-type";
 import { parseResolver } from "../address";
 import { normaliseHost } from "../host";

@@ -12,10 +12,10 @@ import {
   tooSlowError,
 } from "../../check-errors";
 import { statusMatches } from "../../expected-status";
-import { validateHttpFields, type MonitorFields } from "../../schemas";
+import { validateHttpFields, type MonitorFields } from "../../field-rules";
 import { ALLOW_PRIVATE, targetProblem, type TargetPolicy, type Resolve } from "../../../net/targets";
 import { cachedResolve } from "../../../net/cached-resolve";
-import { badRequest } from "../../../http/errors";
+import { badRequest } from "../../../http/http-error";
 import type { CheckOutcome, CheckType } from "../check-type";
 import { describeError } from "../network-errors";
 import { evaluateJsonAssertion } from "./json-eval";

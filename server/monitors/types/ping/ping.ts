@@ -3,11 +3,11 @@
 // response time is the average. Down when the loss reaches the threshold (100 % by default: no reply at all) or
 // the average round trip passes the limit (maxResponseTime).
 import { isIP } from "node:net";
-import { badRequest } from "../../../http/errors";
+import { badRequest } from "../../../http/http-error";
 import { addressProblem, literalProblem, type Resolve, type TargetPolicy } from "../../../net/targets";
 import { CHECK_ERROR_TEXT, pingFamilyError, pingLossError, tooSlowError } from "../../check-errors";
 import type { PingStats } from "../../public";
-import type { MonitorFields } from "../../schemas";
+import type { MonitorFields } from "../../field-rules";
 import type { CheckOutcome, CheckType } from "../check-type";
 import { normaliseHost } from "../host";
 import { describeError } from "../network-errors";

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { pushMissedError, pushReportedError } from "../../check-errors";
 import type { CheckOutcome, CheckState, CheckType } from "../check-type";
-import type { MonitorFields } from "../../schemas";
+import type { MonitorFields } from "../../field-rules";
 
 /** 24 random bytes, URL-safe: 192 bits, unguessable, and short enough for a crontab line. */
 export const newPushToken = () => randomBytes(24).toString("base64url");

@@ -1,9 +1,9 @@
 // The tcp check type: up when a connection to host:port opens within the timeout; response time = connect time.
 import { isIP, createConnection } from "node:net";
-import { badRequest } from "../../../http/errors";
+import { badRequest } from "../../../http/http-error";
 import { addressProblem, literalProblem, type Resolve, type TargetPolicy } from "../../../net/targets";
 import { CHECK_ERROR_TEXT, timeoutError } from "../../check-errors";
-import type { MonitorFields } from "../../schemas";
+import type { MonitorFields } from "../../field-rules";
 import type { CheckOutcome, CheckType } from "../check-type";
 import { normaliseHost } from "../host";
 import { describeError } from "../network-errors";

@@ -1,0 +1,173 @@
+// The rules a monitor's fields follow once the request schemas have passed them (schemas.ts), and the field shape
+// the store and the check modules share. Free of the web framework and the database (no elysia, drizzle or
+// server/db): the check modules (server/monitors/types/**) import these, and the agent runs those modules.
+import { badRequest, type HttpError } from "../http/http-error";
+import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
+import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
+import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, uniqueTags, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType, type PingFamily } from "./public";
+
+export const RESOLVER_MESSAGE = "Resolver must be an IP address, optionally with a port (9.9.9.9, 127.0.0.1:5353 or [::1]:53)";
+export const STATUS_MESSAGE = "Expected status must be a code like 200, a class like 2xx or a range like 200-299 (several separated by commas)";
+
+/** A monitor's configuration once validated and normalised: what the store keeps. */
+export interface MonitorFields {
+  name: string;
+  type: MonitorType;
+  tags: string[];
+  url: string;
+  method: MonitorMethod;
+  interval: number;
+  timeout: number;
+  expectedStatus: string;
+  headers: MonitorHeader[];
+  body: string | null;
+  active: boolean;
+  retries: number;
+  followRedirects: boolean;
+  keyword: string | null;
+  keywordInvert: boolean;
+  keywordCaseSensitive: boolean;
+  jsonPath: string | null;
+  maxResponseTime: number | null;
+  ignoreTls: boolean;
+  tlsExpiryDays: number | null;
+  host: string;
+  port: number | null;
+  dnsRecordType: DnsRecordType;
+  dnsResolver: string | null;
+  dnsExpected: string | null;
+  pushGrace: number;
+  /** Not set by users: generated when a monitor becomes a push monitor, replaced on request. */
+  pushToken: string | null;
+  pingCount: number;
+  pingFamily: PingFamily;
+  pingLossThreshold: number;
+}
+
+export type MonitorPatch = Partial<MonitorFields>;
+
+const invalid = (code: string, message: string): HttpError => badRequest(code, message);
+
+/** Parses and checks a monitor URL: http or https, with a host. Returns it normalised (trimmed). */
+export function checkUrl(raw: string): string {
+  const url = raw.trim();
+  if (!url) throw invalid("INVALID_URL", "URL is required: an http:// or https:// address");
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid("INVALID_URL", "URL must be a valid http:// or https:// address");
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw invalid("INVALID_URL", "URL must start with http:// or https://");
+  }
+  if (!parsed.hostname) throw invalid("INVALID_URL", "URL must name a host");
+  if (/\s/.test(url)) throw invalid("INVALID_URL", "URL must not contain spaces");
+  return url;
+}
+
+/** The fields of a new monitor before its body is applied. */
+export function defaultFields(): MonitorFields {
+  return {
+    name: "",
+    type: DEFAULTS.type,
+    tags: [],
+    url: "",
+    method: DEFAULTS.method,
+    interval: DEFAULTS.interval,
+    timeout: DEFAULTS.timeout,
+    expectedStatus: DEFAULTS.expectedStatus,
+    headers: [],
+    body: null,
+    active: DEFAULTS.active,
+    retries: DEFAULTS.retries,
+    followRedirects: DEFAULTS.followRedirects,
+    keyword: null,
+    keywordInvert: false,
+    keywordCaseSensitive: false,
+    jsonPath: null,
+    maxResponseTime: null,
+    ignoreTls: false,
+    tlsExpiryDays: null,
+    host: "",
+    port: null,
+    dnsRecordType: DEFAULTS.dnsRecordType,
+    dnsResolver: null,
+    dnsExpected: null,
+    pushGrace: DEFAULTS.pushGrace,
+    pushToken: null,
+    pingCount: DEFAULTS.pingCount,
+    pingFamily: DEFAULTS.pingFamily,
+    pingLossThreshold: DEFAULTS.pingLossThreshold,
+  };
+}
+
+/** The tags as kept (public.ts uniqueTags); one too long is refused. */
+export function normaliseTags(tags: string[]): string[] {
+  const out = uniqueTags(tags);
+  if (out.some((tag) => tag.length > LIMITS.tagLength)) throw invalid("VALIDATION", `At most ${LIMITS.maxTags} tags, each 1-${LIMITS.tagLength} characters`);
+  return out;
+}
+
+/**
+ * Merges a create or update body over the current fields (or the defaults), normalises it and checks what the
+ * schemas cannot: the shared rules here (a name that is not blank, timeout below the interval), the type's own in
+ * server/monitors/types/<type>/ (an http(s) URL, a host and port, a resolver address…).
+ */
+export function resolveFields(
+  input: MonitorPatch,
+  current: MonitorFields | undefined,
+  policy: TargetPolicy,
+  validateType: (fields: MonitorFields, policy: TargetPolicy, creating: boolean) => void,
+): MonitorFields {
+  const base: MonitorFields = current ?? defaultFields();
+  const merged: MonitorFields = { ...base };
+  // Only the known fields, whatever else the body carried.
+  for (const key of Object.keys(base) as (keyof MonitorFields)[]) {
+    if (key !== "pushToken" && input[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = input[key];
+  }
+
+  merged.name = merged.name.trim();
+  if (!merged.name) throw invalid("VALIDATION", "Name is required");
+  merged.tags = normaliseTags(merged.tags);
+
+  // A new monitor with a 1-minute interval and no timeout given gets the longest allowed one rather than an error.
+  if (!current && input.timeout === undefined) merged.timeout = Math.min(DEFAULTS.timeout, merged.interval * 60 - 1);
+  if (!current && input.retries === undefined) merged.retries = defaultRetries(merged.type);
+  if (merged.timeout >= merged.interval * 60 && merged.type !== "push") {
+    throw invalid("TIMEOUT_TOO_LONG", "Timeout must be shorter than the interval");
+  }
+  validateType(merged, policy, !current);
+  return merged;
+}
+
+/**
+ * The http type's rules: a real http(s) URL allowed by the address policy, a valid expected status, no body with
+ * GET/HEAD, no reserved header; the assertions' limits. (Kept here with the URL and status helpers they use.)
+ */
+export function validateHttpFields(merged: MonitorFields, policy: TargetPolicy = ALLOW_PRIVATE): void {
+  merged.url = checkUrl(merged.url);
+  // The address as written; names are checked again, resolved, before every request (server/net/targets.ts).
+  const forbidden = literalHostProblem(merged.url, policy);
+  if (forbidden) throw invalid("TARGET_FORBIDDEN", forbidden);
+  if (!isValidExpectedStatus(merged.expectedStatus)) throw badRequest("VALIDATION", STATUS_MESSAGE);
+  merged.expectedStatus = normaliseExpectedStatus(merged.expectedStatus);
+  merged.body = merged.body === "" ? null : merged.body;
+  merged.headers = merged.headers.map((h) => ({ name: h.name, value: h.value }));
+  if (merged.body !== null) {
+    if (merged.method === "GET" || merged.method === "HEAD") {
+      throw invalid("BODY_NOT_ALLOWED", `A ${merged.method} request cannot have a body: choose another method or clear the body`);
+    }
+    if (Buffer.byteLength(merged.body) > LIMITS.bodyBytes) throw invalid("VALIDATION", "The request body must be text of at most 64 KB");
+  }
+  for (const h of merged.headers) {
+    if (RESERVED_HEADERS.includes(h.name.toLowerCase())) {
+      throw invalid("RESERVED_HEADER", `The ${h.name} header is set by Vigil and cannot be changed`);
+    }
+  }
+  if (merged.keyword === "") merged.keyword = null;
+  if (merged.jsonPath !== null && merged.jsonPath.trim() === "") merged.jsonPath = null;
+  if (merged.maxResponseTime !== null && merged.maxResponseTime >= merged.timeout * 1000) {
+    throw invalid("MAX_RESPONSE_TIME_TOO_LONG", "The slow-answer limit must be below the timeout");
+  }
+}
