@@ -3,7 +3,8 @@
 // list (with every container's state and health), then for each running container its restart count and one-shot
 // stats; CPU is the share since this collector's previous reading, like `docker stats`.
 import { existsSync } from "node:fs";
-import { MAX_CONTAINERS, type ContainerInfo, type ContainersSnapshot } from "../../server/agents/protocol";
+import { MAX_CONTAINERS } from "../../server/agents/limits";
+import type { ContainerInfo, ContainersSnapshot } from "../../server/agents/protocol";
 
 /** Sockets tried in order when none is given. */
 export function defaultSockets(env: Record<string, string | undefined> = process.env): string[] {

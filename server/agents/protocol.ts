@@ -1,5 +1,5 @@
 import { t, type Static } from "elysia";
-import { MAX_SAMPLES_PER_REPORT } from "./limits";
+import { MAX_CONTAINERS, MAX_SAMPLES_PER_REPORT } from "./limits";
 
 // What an agent sends. The server validates every field with these schemas; the agent imports the types only.
 
@@ -49,8 +49,8 @@ export const hostSchema = t.Object({
   agentVersion: shortText(32),
 });
 
-/** Most containers one report lists (the rest are left out, and the snapshot says how many there were). */
-export const MAX_CONTAINERS = 200;
+/** Most containers one report lists (defined in limits.ts, which the agent imports without elysia). */
+export { MAX_CONTAINERS };
 
 export const containerSchema = t.Object({
   /** The short id (12 hex digits). */
