@@ -39,6 +39,8 @@ import { statusPageRoutes } from "./status/pages";
 import { createTokenStore } from "./tokens/store";
 import { createMaintenanceService, type MaintenanceService } from "./maintenance/service";
 import { maintenanceRoutes } from "./maintenance/routes";
+import { createProbeService, type ProbeService } from "./probes/service";
+import { probeRoutes } from "./probes/routes";
 import { createIncidentService, type IncidentService } from "./incidents/service";
 import { incidentRoutes } from "./incidents/routes";
 import { tokenRoutes } from "./tokens/routes";
@@ -84,6 +86,8 @@ export interface Services {
   maintenance: MaintenanceService;
   incidents: IncidentService;
   subscribers: SubscriberService;
+  /** Monitors checked from agents. */
+  probes: ProbeService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
 }
@@ -151,6 +155,18 @@ export async function createServices(
       events.has("agent.containers") && events.emit("agent.containers", { agentId: state.id, name: state.name, hostname: state.hostname, containers }),
     onChange: (agentId, kind) => events.emit("agent.change", { agentId, kind }),
   }));
+  const probes = createProbeService({
+    db,
+    bus: events,
+    monitors: monitorService,
+    agents: agentService,
+    targets: targets ?? ALLOW_PRIVATE,
+    now,
+    log,
+    retentionMs: (monitors.rawRetentionDays ?? 7) * 86_400_000,
+    chores: () => cluster.leads(),
+  });
+  await probes.load();
   const cluster = createCluster({ db, node, version: VERSION, monitors: monitorService, agents: agentService, bus: events, log, ...clusterTuning });
   const incidents = createIncidentService({
     db,
@@ -207,6 +223,7 @@ export async function createServices(
     incidents,
     status,
     subscribers,
+    probes,
     live: createLive({ bus: events, sessionWatch: createSessionWatch({ bus: events, users }), log }),
   };
 }
@@ -271,7 +288,8 @@ export function createApp(deps: AppDeps) {
     .use(tokenRoutes({ tokens, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(pushRoutes({ monitors: services.monitors }))
-    .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy, inMaintenance: services.maintenance.agent }))
+    .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy, inMaintenance: services.maintenance.agent, probesVersion: services.probes.versionOf }))
+    .use(probeRoutes({ probes: services.probes, agents: services.agents, session }))
     .use(
       notificationRoutes({
         publicUrl: services.notifications.publicUrl,

@@ -85,6 +85,7 @@ async function start(argv: string[]) {
   services.agents.start();
   services.notifications.start();
   services.subscribers.start();
+  services.probes.start();
   log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development" });
 
   let stopping = false;
@@ -104,6 +105,7 @@ async function start(argv: string[]) {
     await services.agents.stop();
     await services.notifications.stop();
     await services.subscribers.stop();
+    services.probes.stop();
     await db.close();
     releaseDataDir();
     process.exit(0);

@@ -20,9 +20,11 @@ export interface AgentRouteDeps {
   trustProxy?: number;
   /** Whether an agent is in maintenance now (server/maintenance): lists show it. */
   inMaintenance?: (id: number) => boolean;
+  /** The version of an agent's check assignments (server/probes), told in each report's reply: "" when none. */
+  probesVersion?: (agentId: number) => string;
 }
 
-export function agentRoutes({ agents, session, trustProxy = 0, inMaintenance = () => false }: AgentRouteDeps) {
+export function agentRoutes({ agents, session, trustProxy = 0, inMaintenance = () => false, probesVersion = () => "" }: AgentRouteDeps) {
   const invalidToken = (reason: "unknown" | "used" | "expired") =>
     new HttpError(401, "INVALID_TOKEN", {
       unknown: "This registration token is not valid",
@@ -78,8 +80,9 @@ export function agentRoutes({ agents, session, trustProxy = 0, inMaintenance = (
           } catch {
             throw new HttpError(503, "STORAGE_BUSY", "The samples could not be stored just now: send them again");
           }
-          // maxBytes: the agent sizes its batches under it (agent/report.ts).
-          return { success: true, accepted, maxBytes: MAX_BODY_BYTES };
+          // maxBytes: the agent sizes its batches under it (agent/report.ts); probes: when it differs from the
+          // agent's, it asks for its check assignments (agent/probes.ts).
+          return { success: true, accepted, maxBytes: MAX_BODY_BYTES, probes: probesVersion(agentId) };
         },
         {
           body: reportSchema,

@@ -104,6 +104,10 @@ const ACCESS: Record<string, Access> = {
   "POST /api/auth/login/2fa": "public", // the challenge of a right password and a code are what it asks for
   "GET /api/monitors/ping-support": "user",
   "GET /api/agents/:id/containers": "user",
+  "GET /api/monitors/:id/locations": "user",
+  "PUT /api/monitors/:id/locations": "admin", // an agent runs what is assigned to it, inside its own network
+  "GET /api/monitors/:id/locations/series": "user",
+  "POST /api/agents/probes": "agent",
   "GET /api/auth/sso/start": "public", // a redirect to the provider
   "GET /api/auth/sso/callback": "public", // the provider's answer, checked against the state this browser holds
   "POST /api/auth/sso/exchange": "public", // the one-use ticket in the body is the credential

@@ -1,0 +1,317 @@
+// Checks from agents ("locations"). A monitor may be checked from the server, from agents, or both: the agents learn
+// their assignments on POST /api/agents/probes, run them with the server's own check modules, and send their results
+// back the same way. At each of the monitor's slots the server combines its own check and every location's latest
+// result into one verdict (the monitor service records it like any check). The configuration is in memory on every
+// node (re-read when another node changes it); results go to the database, so the node that owns a monitor sees what
+// an agent sent to any node.
+import { createHash } from "node:crypto";
+import { and, desc, eq, gte, inArray, lt } from "drizzle-orm";
+import type { AgentService } from "../agents/service";
+import type { Db } from "../db/database";
+import type { EventBus } from "../events";
+import { badRequest, conflict, notFound } from "../http/errors";
+import { silentLogger, type Logger } from "../log";
+import { locationsDownError } from "../monitors/check-errors";
+import type { MonitorFields } from "../monitors/schemas";
+import type { MonitorService } from "../monitors/service";
+import type { CheckOutcome } from "../monitors/types";
+import type { TargetPolicy } from "../net/targets";
+import type { ProbeAssignments, ProbeResult } from "./protocol";
+import type { LocationRule } from "./tables";
+
+/** The server's own results are kept as agent 0 (agents' ids start at 1). */
+export const SERVER_LOCATION = 0;
+/** How the server is named among the locations (notifications and the API; the UI translates it). */
+export const SERVER_NAME = "Vigil";
+/** A location's result counts for this long after the monitor's interval (an agent reports every 10 s or so). */
+export const LOCATION_SLACK_MS = 60_000;
+/** An agent's result may be at most this far ahead of the server's clock. */
+const MAX_AHEAD_MS = 5 * 60_000;
+
+export interface LocationConfig {
+  fromServer: boolean;
+  agentIds: number[];
+  rule: LocationRule;
+  count: number | null;
+}
+
+export interface LatestResult {
+  time: number;
+  up: boolean;
+  responseTime: number | null;
+  httpStatus: number | null;
+  error: string | null;
+}
+
+export interface LocationView {
+  /** null: the Vigil server itself. */
+  agentId: number | null;
+  name: string;
+  online: boolean;
+  status: "up" | "down" | "no data";
+  latest: LatestResult | null;
+}
+
+export const DEFAULT_LOCATIONS: LocationConfig = { fromServer: true, agentIds: [], rule: "majority", count: null };
+
+/** Whether `down` of `reported` locations make the monitor down under the rule. */
+export function isDownByRule(rule: LocationRule, count: number | null, down: number, reported: number): boolean {
+  if (reported === 0 || down === 0) return false;
+  if (rule === "any") return true;
+  if (rule === "all") return down === reported;
+  if (rule === "count") return down >= (count ?? 1);
+  return down * 2 > reported;
+}
+
+// The fields an agent does not need to run a check (the push token is a secret of push monitors, never assigned).
+const NOT_SENT = new Set<keyof MonitorFields>(["name", "tags", "active", "pushToken", "retries"]);
+
+export interface ProbeServiceOptions {
+  db: Db;
+  bus: EventBus;
+  monitors: MonitorService;
+  agents: AgentService;
+  targets: TargetPolicy;
+  now?: () => number;
+  log?: Logger;
+  /** Location results kept, ms (the raw retention of checks). */
+  retentionMs?: number;
+  /** Whether this node prunes old results (one node of a cluster does). */
+  chores?: () => boolean;
+}
+
+export function createProbeService(o: ProbeServiceOptions) {
+  const { db, bus, monitors, agents } = o;
+  const now = o.now ?? Date.now;
+  const log = o.log ?? silentLogger;
+  const t = db.t;
+  const configs = new Map<number, LocationConfig>();
+  /** Each agent's assignments as last built (dropped whenever a monitor or a location list changes). */
+  const assigned = new Map<number, ProbeAssignments>();
+  let pruneTimer: ReturnType<typeof setInterval> | null = null;
+
+  const forget = () => assigned.clear();
+  bus.on("monitor.change", forget);
+  bus.on("agent.change", forget);
+  bus.on("settings.change", (e) => {
+    if (e.remote && e.area === "locations") void load().catch((err) => log.error("could not re-read monitor locations", { error: String(err?.message ?? err) }));
+  });
+
+  async function load() {
+    const rows = await db.orm.select().from(t.monitorLocations);
+    configs.clear();
+    for (const r of rows) configs.set(r.monitorId, { fromServer: r.fromServer, agentIds: r.agentIds, rule: r.rule, count: r.count });
+    forget();
+  }
+
+  /** The agents of a monitor's locations that still exist. */
+  const agentsOf = (config: LocationConfig) => config.agentIds.filter((id) => agents.get(id) !== undefined);
+  const hasAgents = (id: number) => {
+    const c = configs.get(id);
+    return c !== undefined && c.agentIds.length > 0;
+  };
+
+  /** Each location's latest result of a monitor since `since` (agent 0 = the server), one query. */
+  async function latestOf(monitorId: number, agentIds: number[], since: number): Promise<Map<number, LatestResult>> {
+    const rows = await db.orm
+      .select({ agentId: t.probeResults.agentId, time: t.probeResults.time, up: t.probeResults.up, responseTime: t.probeResults.responseTime, httpStatus: t.probeResults.httpStatus, error: t.probeResults.error })
+      .from(t.probeResults)
+      .where(and(eq(t.probeResults.monitorId, monitorId), inArray(t.probeResults.agentId, agentIds), gte(t.probeResults.time, since)))
+      .orderBy(desc(t.probeResults.time))
+      .limit(500);
+    const latest = new Map<number, LatestResult>();
+    for (const { agentId, ...r } of rows) if (!latest.has(agentId)) latest.set(agentId, r);
+    return latest;
+  }
+
+  const nameOf = (agentId: number) => (agentId === SERVER_LOCATION ? SERVER_NAME : (agents.get(agentId)?.name ?? `agent ${agentId}`));
+
+  /** The verdict of one slot: the server's own check (stored as its location's result) and the agents' latest. */
+  async function combine(monitorId: number, fields: MonitorFields, own: CheckOutcome | null, at: number): Promise<CheckOutcome | null> {
+    const config = configs.get(monitorId);
+    if (!config) return own;
+    if (own) {
+      await db.orm
+        .insert(t.probeResults)
+        .values({ monitorId, agentId: SERVER_LOCATION, time: own.time, up: own.up, responseTime: own.responseTime, httpStatus: own.httpStatus, error: own.error, ping: own.ping ?? null })
+        .onConflictDoNothing();
+    }
+    const agentIds = agentsOf(config);
+    const latest = agentIds.length ? await latestOf(monitorId, agentIds, at - fields.interval * 60_000 - LOCATION_SLACK_MS) : new Map<number, LatestResult>();
+    // In the order the locations were chosen, the server first.
+    const reported: [number, LatestResult][] = [...(own ? [[SERVER_LOCATION, own] as [number, LatestResult]] : [])];
+    for (const id of agentIds) if (latest.has(id)) reported.push([id, latest.get(id)!]);
+    if (reported.length === 0) return null;
+    const down = reported.filter(([, r]) => !r.up);
+    const isDown = isDownByRule(config.rule, config.count, down.length, reported.length);
+    const answered = reported.map(([, r]) => r.responseTime).filter((ms): ms is number => ms !== null).sort((a, b) => a - b);
+    return {
+      time: own?.time ?? at,
+      up: !isDown,
+      // The server's own figures when it is a location, else the median of the locations that answered.
+      responseTime: own ? own.responseTime : answered.length ? answered[Math.floor(answered.length / 2)] : null,
+      httpStatus: own ? own.httpStatus : (reported.find(([, r]) => r.httpStatus !== null)?.[1].httpStatus ?? null),
+      error: isDown ? locationsDownError(down.length, reported.length, down.map(([id, r]) => `${nameOf(id)}${r.error ? ` (${r.error})` : ""}`).join(", ")) : null,
+      ...(own?.ping ? { ping: own.ping } : {}),
+    };
+  }
+
+  monitors.useLocations({ has: hasAgents, fromServer: (id) => configs.get(id)?.fromServer ?? true, combine });
+
+  function configOf(monitorId: number): LocationConfig {
+    const c = configs.get(monitorId);
+    return c ? { ...c, agentIds: agentsOf(c) } : DEFAULT_LOCATIONS;
+  }
+
+  async function view(monitorId: number) {
+    const monitor = monitors.get(monitorId);
+    if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found");
+    const config = configOf(monitorId);
+    const ids = [...(config.fromServer ? [SERVER_LOCATION] : []), ...config.agentIds];
+    const fresh = now() - monitor.interval * 60_000 - LOCATION_SLACK_MS;
+    const latest = ids.length ? await latestOf(monitorId, ids, 0) : new Map<number, LatestResult>();
+    const locations: LocationView[] = ids.map((id) => {
+      const agent = id === SERVER_LOCATION ? undefined : agents.get(id);
+      const online = id === SERVER_LOCATION || agent?.status === "online";
+      let last = latest.get(id) ?? null;
+      // A monitor checked from the server alone keeps its results in its own checks, not here.
+      if (id === SERVER_LOCATION && config.agentIds.length === 0 && monitor.lastCheckedAt !== null) {
+        last = { time: monitor.lastCheckedAt, up: monitor.status === "up", responseTime: monitor.responseTime, httpStatus: monitor.httpStatus, error: monitor.lastError };
+      }
+      const status = !online || !last || last.time < fresh ? "no data" : last.up ? "up" : "down";
+      return { agentId: id === SERVER_LOCATION ? null : id, name: nameOf(id), online, status, latest: last };
+    });
+    return { checkFromServer: config.fromServer, agentIds: config.agentIds, rule: config.rule, count: config.count, locations };
+  }
+
+  async function save(monitorId: number, input: { checkFromServer: boolean; agentIds: number[]; rule: LocationRule; count?: number | null }) {
+    const monitor = monitors.get(monitorId);
+    if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found");
+    const agentIds = [...new Set(input.agentIds)];
+    if (monitor.type === "push" && (agentIds.length > 0 || !input.checkFromServer)) {
+      throw conflict("PUSH_NO_LOCATIONS", "A push monitor is not checked from anywhere: it waits for calls to its push URL");
+    }
+    const unknown = agentIds.find((id) => agents.get(id) === undefined);
+    if (unknown !== undefined) throw badRequest("UNKNOWN_AGENT", `No agent has id ${unknown}`);
+    if (!input.checkFromServer && agentIds.length === 0) throw badRequest("NO_LOCATION", "Choose at least one location: the Vigil server or an agent");
+    const total = agentIds.length + (input.checkFromServer ? 1 : 0);
+    const count = input.rule === "count" ? (input.count ?? null) : null;
+    if (input.rule === "count" && (count === null || !Number.isInteger(count) || count < 1 || count > total)) {
+      throw badRequest("LOCATION_COUNT", `"At least N locations" needs N from 1 to ${total} (the number of locations chosen)`);
+    }
+    const config: LocationConfig = { fromServer: input.checkFromServer, agentIds, rule: input.rule, count };
+    if (config.fromServer && agentIds.length === 0 && config.rule === "majority") {
+      // The default: no row, and the monitor is checked as before.
+      await db.orm.delete(t.monitorLocations).where(eq(t.monitorLocations.monitorId, monitorId));
+      configs.delete(monitorId);
+    } else {
+      const row = { fromServer: config.fromServer, agentIds, rule: config.rule, count, updatedAt: now() };
+      await db.orm.insert(t.monitorLocations).values({ monitorId, ...row }).onConflictDoUpdate({ target: t.monitorLocations.monitorId, set: row });
+      configs.set(monitorId, config);
+    }
+    forget();
+    bus.emit("settings.change", { area: "locations" });
+    return view(monitorId);
+  }
+
+  /** What an agent checks: the active, non-push monitors whose locations name it. */
+  function assignmentsOf(agentId: number): ProbeAssignments {
+    const cached = assigned.get(agentId);
+    if (cached) return cached;
+    const list: ProbeAssignments["monitors"] = [];
+    for (const [monitorId, config] of configs) {
+      if (!config.agentIds.includes(agentId)) continue;
+      const entry = monitors.store.get(monitorId);
+      if (!entry || !entry.fields.active || entry.fields.type === "push") continue;
+      const fields = Object.fromEntries(Object.entries(entry.fields).filter(([k]) => !NOT_SENT.has(k as keyof MonitorFields)));
+      list.push({ id: monitorId, interval: entry.fields.interval, fields });
+    }
+    list.sort((a, b) => a.id - b.id);
+    const policy = { allowPrivate: o.targets.allowPrivate };
+    const version = list.length ? createHash("sha256").update(JSON.stringify({ policy, list })).digest("base64url").slice(0, 22) : "";
+    const result = { version, policy, monitors: list };
+    assigned.set(agentId, result);
+    return result;
+  }
+
+  /**
+   * Stores an agent's results of the monitors assigned to it; the others (unassigned meanwhile, or never its own)
+   * are dropped — and counted, so the agent forgets them too. A resend stores nothing twice.
+   */
+  async function ingest(agentId: number, results: ProbeResult[]): Promise<number> {
+    const mine = new Set(assignmentsOf(agentId).monitors.map((m) => m.id));
+    const latest = now() + MAX_AHEAD_MS;
+    const oldest = now() - (o.retentionMs ?? 7 * 86_400_000);
+    const rows = results
+      .filter((r) => mine.has(r.monitorId) && r.time <= latest && r.time >= oldest)
+      .map((r) => ({ monitorId: r.monitorId, agentId, time: r.time, up: r.up, responseTime: r.responseTime, httpStatus: r.httpStatus, error: r.error, ping: r.ping ?? null }));
+    // Chunks keep each statement under the engines' parameter limits.
+    for (let i = 0; i < rows.length; i += 100) await db.orm.insert(t.probeResults).values(rows.slice(i, i + 100)).onConflictDoNothing();
+    return results.length;
+  }
+
+  const RANGES = { "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000 } as const;
+  /** Each location's results over a range, for a chart: at most ~500 points a location (averaged per bucket). */
+  async function series(monitorId: number, range: keyof typeof RANGES) {
+    if (!monitors.get(monitorId)) throw notFound("MONITOR_NOT_FOUND", "Monitor not found");
+    const config = configOf(monitorId);
+    const ids = [...(config.fromServer ? [SERVER_LOCATION] : []), ...config.agentIds];
+    const since = now() - RANGES[range];
+    const bucketMs = Math.max(60_000, Math.ceil(RANGES[range] / 500 / 60_000) * 60_000);
+    const rows = ids.length
+      ? await db.orm
+          .select({ agentId: t.probeResults.agentId, time: t.probeResults.time, up: t.probeResults.up, responseTime: t.probeResults.responseTime })
+          .from(t.probeResults)
+          .where(and(eq(t.probeResults.monitorId, monitorId), inArray(t.probeResults.agentId, ids), gte(t.probeResults.time, since)))
+          .orderBy(t.probeResults.time)
+      : [];
+    type Point = { time: number; up: boolean; responseTime: number | null };
+    const byAgent = new Map<number, Point[]>(ids.map((id) => [id, []]));
+    const sums = new Map<string, { point: Point; total: number; n: number }>();
+    for (const r of rows) {
+      const bucket = Math.floor(r.time / bucketMs) * bucketMs;
+      const key = `${r.agentId}:${bucket}`;
+      let acc = sums.get(key);
+      if (!acc) {
+        acc = { point: { time: bucket, up: true, responseTime: null }, total: 0, n: 0 };
+        sums.set(key, acc);
+        byAgent.get(r.agentId)?.push(acc.point);
+      }
+      // A bucket with any down check reads as down; its response time is the mean of the answers in it.
+      acc.point.up &&= r.up;
+      if (r.responseTime !== null) {
+        acc.total += r.responseTime;
+        acc.n++;
+        acc.point.responseTime = Math.round(acc.total / acc.n);
+      }
+    }
+    return ids.map((id) => ({ agentId: id === SERVER_LOCATION ? null : id, name: nameOf(id), points: byAgent.get(id) ?? [] }));
+  }
+
+  async function prune() {
+    if (o.chores && !o.chores()) return;
+    await db.orm.delete(t.probeResults).where(lt(t.probeResults.time, now() - (o.retentionMs ?? 7 * 86_400_000)));
+  }
+
+  return {
+    load,
+    view,
+    save,
+    assignmentsOf,
+    /** The version of an agent's assignments ("" when it has none), told in each report's reply. */
+    versionOf: (agentId: number) => assignmentsOf(agentId).version,
+    ingest,
+    series,
+    prune,
+    RANGES,
+    start() {
+      pruneTimer ??= setInterval(() => void prune().catch((e) => log.error("pruning location results failed", { error: String(e?.message ?? e) })), 3_600_000);
+    },
+    stop() {
+      if (pruneTimer) clearInterval(pruneTimer);
+      pruneTimer = null;
+    },
+  };
+}
+
+export type ProbeService = ReturnType<typeof createProbeService>;
