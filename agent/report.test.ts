@@ -268,6 +268,27 @@ describe("reports are sized in bytes", () => {
   });
 });
 
+describe("Reporter.lastProbesVersion", () => {
+  test("is the probes version of the last accepted reply; refused replies and older servers leave it", async () => {
+    let answer: Answer = { status: 200, body: { success: true, accepted: 1 } };
+    const r = reporter(fakeServer(() => answer).fetchFn);
+    r.add(sample(1));
+    expect(await r.flush(host)).toBe("sent");
+    expect(r.lastProbesVersion).toBeUndefined(); // an older server says nothing
+    answer = { status: 200, body: { success: true, accepted: 1, probes: "v1" } };
+    r.add(sample(2));
+    expect(await r.flush(host)).toBe("sent");
+    expect(r.lastProbesVersion).toBe("v1");
+    answer = { status: 503, body: { success: false, probes: "v2" } };
+    r.add(sample(3));
+    expect(await r.flush(host)).toBe("retry");
+    expect(r.lastProbesVersion).toBe("v1");
+    answer = { status: 200, body: { success: true, accepted: 1, probes: "" } };
+    expect(await r.flush(host)).toBe("sent");
+    expect(r.lastProbesVersion).toBe("");
+  });
+});
+
 describe("backoff", () => {
   test("doubles up to the cap, with jitter in [half, full]", () => {
     expect(backoff(0, 60_000, () => 0)).toBe(500);

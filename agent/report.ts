@@ -55,6 +55,12 @@ export class Reporter {
   private countCap: number | undefined;
   private readonly fetch: typeof fetch;
   private readonly log: (msg: string) => void;
+  /**
+   * The version of this agent's check assignments the server stated in the last accepted report's reply (`probes`;
+   * "" when none are assigned), or undefined while no reply stated one (none accepted yet, or an older server).
+   * agent/probes.ts asks for the assignments when it differs from the version it runs.
+   */
+  lastProbesVersion: string | undefined;
 
   constructor(private readonly options: ReporterOptions) {
     this.budget = options.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -176,7 +182,11 @@ export class Reporter {
       parsed = undefined; // a proxy's HTML error page, say
     }
     this.learn(parsed);
-    if (res.ok) return { kind: "accepted" };
+    if (res.ok) {
+      const probes = (parsed as { probes?: unknown } | undefined)?.probes;
+      if (typeof probes === "string") this.lastProbesVersion = probes;
+      return { kind: "accepted" };
+    }
     if (res.status === 401 || res.status === 403) {
       this.log(`the server no longer accepts this agent's credential (${res.status}); register again`);
       return { kind: "revoked" };
