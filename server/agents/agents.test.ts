@@ -92,7 +92,7 @@ describe("reports", () => {
     const t = await withAgent();
     const now = Date.now();
     const res = await t.send([sample(now - 10_000, 10), sample(now, 30)]);
-    expect(res.body).toEqual({ success: true, accepted: 2, maxBytes: 1024 * 1024 });
+    expect(res.body).toEqual({ success: true, accepted: 2, maxBytes: 1024 * 1024, probes: "" });
     const one = await t.call<{ agent: any }>("GET", `/api/agents/${t.agentId}`, { token: t.token });
     expect(one.body.agent).toMatchObject({ name: "Web 1", status: "online", hostname: "web-1", ips: ["10.0.0.5"], interval: 10 });
     expect(one.body.agent.latest.cpu.usage).toBe(30);

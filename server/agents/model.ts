@@ -7,6 +7,8 @@ export type AgentStatus = "connecting" | "online" | "offline";
 export interface AgentState {
   id: number;
   name: string;
+  /** What its checks are called among a monitor's locations ("Frankfurt"); null: its name. */
+  location: string | null;
   hostname: string;
   ips: string[];
   os: string;

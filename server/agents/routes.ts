@@ -13,6 +13,9 @@ const agentNotFound = () => notFound("AGENT_NOT_FOUND", "Agent not found");
 // Not blank, and no control characters (PostgreSQL cannot store NUL; none belongs in a name).
 const nameField = t.String({ minLength: 1, maxLength: 100, pattern: "^(?=.*\\S)[^\\u0000-\\u001f\\u007f]+$", error: "Agent name must be 1-100 characters, without control characters" });
 
+// What an agent's checks are called among a monitor's locations ("Frankfurt"); blank clears it.
+const locationField = t.String({ maxLength: 60, pattern: "^[^\\u0000-\\u001f\\u007f]*$", error: "Location name must be at most 60 characters, without control characters" });
+
 export interface AgentRouteDeps {
   agents: AgentService;
   session: ReturnType<typeof sessions>;
@@ -165,11 +168,15 @@ export function agentRoutes({ agents, session, trustProxy = 0, inMaintenance = (
       .put(
         "/:id",
         async ({ params, body }) => {
-          const agent = await agents.rename(params.id, body.name.trim());
+          // A blank location name means "its name".
+          const location = body.location === undefined ? undefined : body.location?.trim() || null;
+          const agent = await agents.rename(params.id, body.name.trim(), location);
           if (!agent) throw agentNotFound();
           return { success: true, message: "Agent updated", agent };
         },
-        { auth: "user", params: idParams("agent"), body: t.Object({ name: nameField }), detail: doc("Rename an agent") },
+        { auth: "user", params: idParams("agent"), body: t.Object({ name: nameField, location: t.Optional(t.Union([locationField, t.Null()])) }),
+          detail: doc("Rename an agent; `location` names its checks among a monitor's locations (null or blank: its name)"),
+        },
       )
       .delete(
         "/:id",

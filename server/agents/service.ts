@@ -106,6 +106,7 @@ export class AgentService {
     const state: AgentState = {
       id: row.id,
       name: row.name,
+      location: row.location ?? null,
       hostname: row.hostname,
       ips: row.ips,
       os: row.os,
@@ -210,11 +211,13 @@ export class AgentService {
     return this.byCredential.get(hashSecret(credential));
   }
 
-  async rename(id: number, name: string): Promise<AgentState | undefined> {
-    const row = await this.o.store.rename(id, name);
+  /** A new name, and (when given) a new location name (null: its name). */
+  async rename(id: number, name: string, location?: string | null): Promise<AgentState | undefined> {
+    const row = await this.o.store.rename(id, name, location);
     const state = this.states.get(id);
     if (!row || !state) return undefined;
     state.name = row.name;
+    state.location = row.location ?? null;
     this.changed(id, "updated");
     return state;
   }
@@ -277,7 +280,7 @@ export class AgentService {
     const known = this.states.get(id);
     const state = this.remember(row);
     // Memory may be newer than the row (a report written after it was read): keep the newer facts.
-    if (known && (known.lastSeenAt ?? 0) > (state.lastSeenAt ?? 0)) Object.assign(state, { ...known, name: state.name });
+    if (known && (known.lastSeenAt ?? 0) > (state.lastSeenAt ?? 0)) Object.assign(state, { ...known, name: state.name, location: state.location });
     this.o.onChange?.(id, known ? "updated" : "created");
   }
 

@@ -137,7 +137,8 @@ export function createAgentStore(db: Db) {
       });
     },
 
-    rename: (id: number, name: string) => first(orm.update(agents).set({ name, updatedAt: Date.now() }).where(eq(agents.id, id)).returning()),
+    rename: (id: number, name: string, location?: string | null) =>
+      first(orm.update(agents).set({ name, ...(location !== undefined ? { location } : {}), updatedAt: Date.now() }).where(eq(agents.id, id)).returning()),
 
     /** Deletes the agent, its credential with it, and (cascade) its samples. */
     async remove(id: number): Promise<boolean> {

@@ -7,6 +7,8 @@ import type { ContainersSnapshot, Sample } from "./protocol";
 export const agents = sqliteTable("agents", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
+  /** What its checks are called among a monitor's locations ("Frankfurt"); null: its name. */
+  location: text("location"),
   /** sha256 of the agent's credential: a 256-bit random secret, so a fast hash is enough. */
   credentialHash: text("credential_hash").notNull().unique(),
   hostname: text("hostname").notNull().default(""),

@@ -58,6 +58,14 @@ describe("where a monitor is checked from", () => {
     // A registered agent that never reported is not online: its location has no data, never "down".
     expect(saved.body.locations).toEqual([expect.objectContaining({ agentId: tokyo.id, name: "tokyo", online: false, status: "no data", latest: null })]);
     expect(await t.view(id)).toMatchObject({ checkFromServer: false, agentIds: [tokyo.id], rule: "count" });
+
+    // The location is called by the agent's location name when it has one (blank: its name again).
+    const renamed = await t.call("PUT", `/api/agents/${tokyo.id}`, { token: t.admin.token, body: { name: "tokyo", location: " Tokyo DC " } });
+    expect(renamed.body).toMatchObject({ agent: { name: "tokyo", location: "Tokyo DC" } });
+    expect((await t.view(id)).locations[0].name).toBe("Tokyo DC");
+    expect((await t.call("PUT", `/api/agents/${tokyo.id}`, { token: t.admin.token, body: { name: "tokyo", location: "x".repeat(61) } })).status).toBe(400);
+    await t.call("PUT", `/api/agents/${tokyo.id}`, { token: t.admin.token, body: { name: "tokyo", location: "" } });
+    expect((await t.view(id)).locations[0].name).toBe("tokyo");
   });
 
   test("bad choices are refused with a reason; only admins may choose", async () => {

@@ -52,6 +52,9 @@ export interface LocationView {
   latest: LatestResult | null;
 }
 
+/** An agent's name among locations: its location name, else its own. */
+export const locationName = (agent: { name: string; location: string | null } | undefined) => (agent ? agent.location || agent.name : undefined);
+
 export const DEFAULT_LOCATIONS: LocationConfig = { fromServer: true, agentIds: [], rule: "majority", count: null };
 
 /** Whether `down` of `reported` locations make the monitor down under the rule. */
@@ -124,7 +127,7 @@ export function createProbeService(o: ProbeServiceOptions) {
     return latest;
   }
 
-  const nameOf = (agentId: number) => (agentId === SERVER_LOCATION ? SERVER_NAME : (agents.get(agentId)?.name ?? `agent ${agentId}`));
+  const nameOf = (agentId: number) => (agentId === SERVER_LOCATION ? SERVER_NAME : (locationName(agents.get(agentId)) ?? `agent ${agentId}`));
 
   /** The verdict of one slot: the server's own check (stored as its location's result) and the agents' latest. */
   async function combine(monitorId: number, fields: MonitorFields, own: CheckOutcome | null, at: number): Promise<CheckOutcome | null> {

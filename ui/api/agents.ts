@@ -42,7 +42,7 @@ export const getAgentSeries = (id: number, range: SeriesRange) =>
 /** The agent's containers as it last saw them (null: it never said: an older agent). */
 export const getAgentContainers = (id: number) => api.get<{ containers: ContainersSnapshot | null }>(`/api/agents/${id}/containers`);
 
-export const updateAgent = (id: number, input: { name: string }) => api.put<{ agent: PublicAgent }>(`/api/agents/${id}`, input);
+export const updateAgent = (id: number, input: { name: string; location?: string | null }) => api.put<{ agent: PublicAgent }>(`/api/agents/${id}`, input);
 
 export const deleteAgent = (id: number) => api.delete<object>(`/api/agents/${id}`);
 

@@ -19,6 +19,7 @@ function EditForm({ agent }: { agent: PublicAgent }) {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
   const [name, setName] = useState(agent.name);
+  const [location, setLocation] = useState(agent.location ?? "");
   const [error, setError] = useState("");
   const [saving, setSaving] = useState(false);
 
@@ -29,7 +30,7 @@ function EditForm({ agent }: { agent: PublicAgent }) {
     setError("");
     setSaving(true);
     try {
-      await updateAgent(agent.id, { name: name.trim() });
+      await updateAgent(agent.id, { name: name.trim(), location: location.trim() || null });
       toast.success(t("agents.updated"));
       navigate(`/agents/${agent.id}`);
     } catch (err) {
@@ -55,6 +56,19 @@ function EditForm({ agent }: { agent: PublicAgent }) {
               value={name}
               onChange={(e) => setName(e.target.value)}
               aria-invalid={error ? true : undefined}
+            />
+          )}
+        </Field>
+        <Field label={t("agents.form.location")} hint={t("agents.form.locationHint")}>
+          {(id) => (
+            <TextInput
+              id={id}
+              name="location"
+              autoComplete="off"
+              maxLength={60}
+              placeholder={name.trim() || agent.name}
+              value={location}
+              onChange={(e) => setLocation(e.target.value)}
             />
           )}
         </Field>

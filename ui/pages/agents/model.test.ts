@@ -6,6 +6,7 @@ function agent(id: number, over: Partial<PublicAgent> = {}): PublicAgent {
   return {
     id,
     name: `host-${id}`,
+    location: null,
     hostname: `host-${id}`,
     ips: ["10.0.0.1"],
     os: "Linux",
