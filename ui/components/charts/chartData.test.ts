@@ -138,3 +138,10 @@ describe("fitPercentRange", () => {
 test("failureMarkers: a marker on the baseline wherever a check (or part of an hour) failed", () => {
   expect(failureMarkers([1, 0, null, 0.5, 1])).toEqual([null, 0, null, 0, null]);
 });
+
+test("a sparse series keeps undefined (joined across) apart from null (a break), and isolated points look past it", () => {
+  const sparse = { label: "x", color: "#000", values: [1, undefined, null, undefined, 3] as (number | null)[], sparse: true };
+  expect(toAlignedData([1_000, 2_000, 3_000, 4_000, 5_000], [sparse])).toEqual([[1, 2, 3, 4, 5], [1, undefined, null, undefined, 3]]);
+  expect(isolatedIndexes([1, undefined, null, undefined, 3])).toEqual([0, 4]);
+  expect(isolatedIndexes([1, undefined, undefined, 2, null, 4])).toEqual([5]);
+});

@@ -3,7 +3,7 @@
 /** One line of a chart. `values[i]` belongs to `times[i]`; null is a gap. */
 export interface ChartSeries {
   label: string;
-  values: (number | null)[];
+  values: (number | null | undefined)[];
   /** A CSS colour. */
   color: string;
   /** Canvas dash pattern, e.g. [4, 4]. */
@@ -16,6 +16,11 @@ export interface ChartSeries {
   markers?: boolean;
   /** What the legend says at an index instead of the formatted value (e.g. "failed"); null keeps the value. */
   legendText?: (string | null)[];
+  /**
+   * The series has values at only some of the times (lines of several sources on one time axis): `undefined` there is
+   * no value and the line joins across it, while `null` still breaks it (a real gap).
+   */
+  sparse?: boolean;
 }
 
 /** A horizontal line across the plot at `value` (a usage threshold), labelled at its right end. */
@@ -35,11 +40,15 @@ export function hasData(times: readonly number[], series: readonly ChartSeries[]
   return times.length > 0 && series.some((s) => s.values.some((v) => v !== null && v !== undefined && Number.isFinite(v)));
 }
 
-/** uPlot's columnar data: x in seconds, then one column per series, each as long as `times` (padded with nulls). */
-export function toAlignedData(times: readonly number[], series: readonly ChartSeries[]): [number[], ...(number | null)[][]] {
+/**
+ * uPlot's columnar data: x in seconds, then one column per series, each as long as `times` (padded with nulls). A
+ * sparse series keeps `undefined` where it has no value: uPlot draws its line across those (and breaks it at nulls).
+ */
+export function toAlignedData(times: readonly number[], series: readonly ChartSeries[]): [number[], ...(number | null | undefined)[][]] {
   const xs = times.map((t) => t / 1000);
   const columns = series.map((s) => xs.map((_, i) => {
     const v = s.values[i];
+    if (v === undefined && s.sparse) return undefined;
     return v === undefined || v === null || !Number.isFinite(v) ? null : v;
   }));
   return [xs, ...columns];
@@ -51,8 +60,14 @@ export function toAlignedData(times: readonly number[], series: readonly ChartSe
  */
 export function isolatedIndexes(values: readonly (number | null | undefined)[], i0 = 0, i1 = values.length - 1): number[] {
   const present = (i: number) => i >= i0 && i <= i1 && values[i] !== null && values[i] !== undefined;
+  // The neighbour a line would go to: undefined (a sparse series' "no value here") is looked past, as uPlot does.
+  const neighbour = (i: number, step: 1 | -1) => {
+    let j = i + step;
+    while (j >= i0 && j <= i1 && values[j] === undefined) j += step;
+    return present(j);
+  };
   const out: number[] = [];
-  for (let i = i0; i <= i1; i++) if (present(i) && !present(i - 1) && !present(i + 1)) out.push(i);
+  for (let i = i0; i <= i1; i++) if (present(i) && !neighbour(i, -1) && !neighbour(i, 1)) out.push(i);
   return out;
 }
 
