@@ -35,6 +35,7 @@ import { BadgeCard } from "./detail/BadgeCard";
 import { CheckResultPanel } from "./detail/CheckResultPanel";
 import { DetailsCard } from "./detail/DetailsCard";
 import { HistoryCard } from "./detail/HistoryCard";
+import { LocationsCard } from "./detail/LocationsCard";
 import { SectionTitle } from "./detail/layout";
 import { PushCard } from "./detail/PushCard";
 import { ResponseChartCard } from "./detail/ResponseChart";
@@ -357,6 +358,8 @@ export default function MonitorDetail() {
       )}
 
       <ResponseChartCard range={range} onRange={setRange} series={series} error={seriesError} />
+
+      {monitor.type !== "push" && <LocationsCard monitor={monitor} />}
 
       <MaintenancePanel target={{ type: "monitor", id: monitor.id, name: monitor.name }} />
 

@@ -5,7 +5,24 @@ import { parseCheckError } from "../../../server/monitors/check-errors";
 
 export function translateCheckError(t: TFunction, message: string): string {
   const { code, params } = parseCheckError(message);
-  const values = code === "STATUS" ? { ...params, expected: params.expected.replace(/ or /g, t("monitors.checkErrors.or")) } : params;
+  let values = params;
+  if (code === "STATUS") values = { ...params, expected: params.expected.replace(/ or /g, t("monitors.checkErrors.or")) };
+  else if (code === "LOCATIONS_DOWN") values = { ...params, names: translateLocationErrors(t, params.names) };
   // `as never`: the codes contain "_", which i18next's key typing reads as a context separator.
   return t(`monitors.checkErrors.${code}` as never, values) as string;
+}
+
+/**
+ * The locations of a combined down verdict, "Vigil (connection refused), tokyo (timeout after 30 s)", with each
+ * location's own error translated (names stay as they are). Best effort: a part that does not read as
+ * "name (error)" is kept as it came.
+ */
+export function translateLocationErrors(t: TFunction, names: string): string {
+  return names
+    .split(/(?<=\)), /)
+    .map((part) => {
+      const m = /^(.+?) \((.*)\)$/.exec(part);
+      return m ? t("monitors.locations.nameWithError", { name: m[1], error: translateCheckError(t, m[2]) }) : part;
+    })
+    .join(t("monitors.locations.separator"));
 }
