@@ -201,7 +201,7 @@ export async function createServices(
       },
       inMaintenance: maintenance.inMaintenance,
   });
-  const status = createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, incidents, now });
+  const status = createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, incidents, locations: probes.publicLocations, now });
   const subscribers = createSubscriberService({
     db,
     bus: events,

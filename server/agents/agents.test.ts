@@ -16,7 +16,7 @@ async function withAgent() {
   });
   expect(reg.status).toBe(201);
   const send = (samples: Sample[], credential = reg.body.credential) =>
-    t.call<{ accepted: number; maxBytes: number }>("POST", "/api/agents/report", { token: credential, body: report(samples) });
+    t.call<{ accepted: number; maxBytes: number; probes: string }>("POST", "/api/agents/report", { token: credential, body: report(samples) });
   return { ...t, token, agentId: reg.body.agentId, credential: reg.body.credential, registrationToken: created.body.token, send };
 }
 

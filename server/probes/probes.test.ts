@@ -214,3 +214,33 @@ describe("the verdict of several locations", () => {
     expect(isDownByRule("any", null, 0, 0)).toBe(false);
   });
 });
+
+describe("on a status page", () => {
+  test("a page that shows locations lists each one's status and response time; others and server-only monitors do not", async () => {
+    const t = await setUp();
+    const a = await t.agent("frankfurt");
+    await a.report();
+    const id = await t.monitor({ name: "Shop" });
+    const plain = await t.monitor({ name: "Blog" });
+    await t.put(id, { checkFromServer: true, agentIds: [a.id], rule: "majority" });
+    await a.probe("", [t.result(id, true, { responseTime: 42 })]);
+    await t.check(id);
+    const page = (slug: string, showLocations?: boolean) =>
+      t.call<{ page: { showLocations: boolean } }>("POST", "/api/status-pages", {
+        token: t.admin.token,
+        body: { slug, title: slug, description: "", logo: null, customDomain: null, visibility: "public", announcement: null, groups: [{ name: "", items: [{ type: "monitor", id }, { type: "monitor", id: plain }] }], ...(showLocations === undefined ? {} : { showLocations }) },
+      });
+    expect((await page("shop", true)).body.page.showLocations).toBe(true);
+    expect((await page("quiet")).body.page.showLocations).toBe(false);
+    type Shown = { page: { monitors: { name: string; locations?: { name: string; status: string; responseTime: number | null }[] }[] } };
+    const shown = (await t.call<Shown>("GET", "/api/status/pages/shop")).body.page.monitors;
+    expect(shown.find((m) => m.name === "Shop")?.locations).toEqual([
+      { name: "Vigil", status: "up", responseTime: expect.any(Number) },
+      { name: "frankfurt", status: "up", responseTime: 42 },
+    ]);
+    expect(shown.find((m) => m.name === "Blog")).not.toHaveProperty("locations");
+    const quiet = (await t.call<Shown>("GET", "/api/status/pages/quiet")).body.page.monitors;
+    expect(quiet.find((m) => m.name === "Shop")).not.toHaveProperty("locations");
+    expect((await t.call("POST", "/api/status-pages", { token: t.admin.token, body: { slug: "bad", title: "", description: "", logo: null, customDomain: null, visibility: "public", announcement: null, groups: [], showLocations: "yes" } })).status).toBe(400);
+  });
+});

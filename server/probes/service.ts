@@ -296,9 +296,16 @@ export function createProbeService(o: ProbeServiceOptions) {
     await db.orm.delete(t.probeResults).where(lt(t.probeResults.time, now() - (o.retentionMs ?? 7 * 86_400_000)));
   }
 
+  /** A status page's row of locations: each one's status and latest response time (null: the server alone). */
+  async function publicLocations(monitorId: number): Promise<{ name: string; status: LocationView["status"]; responseTime: number | null }[] | null> {
+    if (!hasAgents(monitorId) || !monitors.get(monitorId)) return null;
+    return (await view(monitorId)).locations.map((l) => ({ name: l.name, status: l.status, responseTime: l.status === "no data" ? null : (l.latest?.responseTime ?? null) }));
+  }
+
   return {
     load,
     view,
+    publicLocations,
     save,
     assignmentsOf,
     /** The version of an agent's assignments ("" when it has none), told in each report's reply. */

@@ -42,6 +42,7 @@ const pageBody = t.Object({
     [t.Null(), t.Object({ severity: t.UnionEnum([...ANNOUNCEMENT_SEVERITIES]), text: t.String({ maxLength: ANNOUNCEMENT_MAX }) })],
     { error: `announcement must be null or { severity: info|warning|outage, text } (at most ${ANNOUNCEMENT_MAX} characters)` },
   ),
+  showLocations: t.Optional(t.Boolean({ error: "showLocations must be true or false" })),
   groups: t.Array(
     t.Object({
       name: t.String({ maxLength: STATUS_GROUP_NAME_MAX, error: `A group's name must be at most ${STATUS_GROUP_NAME_MAX} characters` }),
@@ -71,6 +72,7 @@ export function statusPageRoutes({ status, session, exists, publicUrl, trustProx
     visibility: p.visibility,
     hasPassword: p.passwordHash !== null,
     announcement: p.announcement,
+    showLocations: p.showLocations,
     groups: p.groups,
     url: `${serverUrl(request, publicUrl, trustProxy)}/status${p.id === DEFAULT_PAGE_ID ? "" : `/${p.slug}`}`,
     createdAt: p.createdAt,
@@ -119,6 +121,7 @@ export function statusPageRoutes({ status, session, exists, publicUrl, trustProx
       visibility: input.visibility,
       passwordHash,
       announcement: input.announcement ? { severity: input.announcement.severity, text } : null,
+      showLocations: input.showLocations ?? before?.showLocations ?? false,
       groups: groups.filter((g) => g.items.length > 0),
     };
   }

@@ -45,12 +45,15 @@ export interface StatusPageInput {
   /** visibility "password": a new password (at least 6 characters); omitted keeps the current one. */
   password?: string;
   announcement: { severity: AnnouncementSeverity; text: string } | null;
+  /** Monitors checked from several locations show each one's status and response time (omitted: unchanged, else off). */
+  showLocations?: boolean;
   groups: StatusPageGroup[];
 }
 
 /** A page as the signed-in API shows it (never its password). */
-export interface StatusPageSettings extends Omit<StatusPageInput, "password" | "announcement"> {
+export interface StatusPageSettings extends Omit<StatusPageInput, "password" | "announcement" | "showLocations"> {
   id: number;
+  showLocations: boolean;
   isDefault: boolean;
   hasPassword: boolean;
   announcement: Announcement | null;
@@ -116,6 +119,14 @@ export interface StatusMonitor {
   days: StatusDay[];
   /** Hourly average response times over the last 24 hours (null: no answer that hour). */
   responseTimes: { times: number[]; values: (number | null)[] };
+  /** On a page that shows them, for a monitor checked from agents: each location's status and latest response time. */
+  locations?: StatusLocation[];
+}
+
+export interface StatusLocation {
+  name: string;
+  status: "up" | "down" | "no data";
+  responseTime: number | null;
 }
 
 export type PublicAgentStatus = "online" | "offline" | "connecting" | "maintenance";

@@ -9,7 +9,7 @@ import type { EventBus } from "../events";
 import type { IncidentService } from "../incidents/service";
 import type { MaintenanceService } from "../maintenance/service";
 import type { MonitorService } from "../monitors/service";
-import type { PublicStatusPage, StatusPageConfigInput } from "./public";
+import type { PublicStatusPage, StatusLocation, StatusPageConfigInput } from "./public";
 import { createStatusStore, DEFAULT_PAGE_ID, type PageValues, type StoredConfig, type StoredPage } from "./store";
 import { createViewBuilder } from "./view";
 
@@ -39,11 +39,13 @@ export interface StatusServiceOptions {
   agents: AgentService;
   maintenance: MaintenanceService;
   incidents: IncidentService;
+  /** Each location of a monitor checked from agents (server/probes), for pages that show them. */
+  locations?: (monitorId: number) => Promise<StatusLocation[] | null>;
   now?: () => number;
   ttlMs?: number;
 }
 
-export function createStatusService({ db, bus, monitors, agents, maintenance, incidents, now = Date.now, ttlMs = VIEW_TTL_MS }: StatusServiceOptions) {
+export function createStatusService({ db, bus, monitors, agents, maintenance, incidents, locations, now = Date.now, ttlMs = VIEW_TTL_MS }: StatusServiceOptions) {
   const store = createStatusStore(db, now);
   const builder = createViewBuilder({
     db,
@@ -53,6 +55,7 @@ export function createStatusService({ db, bus, monitors, agents, maintenance, in
     inMaintenance: maintenance.inMaintenance,
     maintenance: (monitorIds, agentIds, horizon) => maintenance.around(monitorIds, agentIds, horizon),
     flush: () => monitors.writer.flush(),
+    locations,
   });
   /** Every page (null: read again on next use). */
   let pages: StoredPage[] | null = null;

@@ -19,6 +19,7 @@ export interface StoredPage {
   passwordHash: string | null;
   passwordVersion: number;
   announcement: Announcement | null;
+  showLocations: boolean;
   /** In page order; "" is the unnamed group. */
   groups: StatusPageGroup[];
   /** Every monitor and agent of the page, in page order. */
@@ -42,6 +43,7 @@ export interface PageValues {
   /** undefined: keep; null: none; text: a new hash (ends every unlock token). */
   passwordHash?: string | null;
   announcement: { severity: Announcement["severity"]; text: string } | null;
+  showLocations: boolean;
   groups: StatusPageGroup[];
 }
 
@@ -63,6 +65,7 @@ export function createStatusStore(db: Db, now: () => number = Date.now) {
     passwordHash: null,
     passwordVersion: 0,
     announcement: null,
+    showLocations: false,
     groups: [],
     monitorIds: [],
     agentIds: [],
@@ -88,6 +91,7 @@ export function createStatusStore(db: Db, now: () => number = Date.now) {
         passwordHash: r.passwordHash,
         passwordVersion: r.passwordVersion,
         announcement: r.announcementSeverity && r.announcementText ? { severity: r.announcementSeverity, text: r.announcementText, updatedAt: r.announcementAt ?? r.updatedAt } : null,
+        showLocations: r.showLocations,
         groups: [],
         monitorIds: [],
         agentIds: [],
@@ -138,6 +142,7 @@ export function createStatusStore(db: Db, now: () => number = Date.now) {
       description: v.description,
       logo: v.logo,
       customDomain: v.customDomain,
+      showLocations: v.showLocations,
       visibility: v.visibility,
       announcementSeverity: a?.severity ?? null,
       announcementText: a?.text ?? null,
@@ -226,6 +231,7 @@ export function createStatusStore(db: Db, now: () => number = Date.now) {
         customDomain: p.customDomain,
         visibility: p.visibility,
         announcement: input.announcement,
+        showLocations: p.showLocations,
         groups: items.length ? [{ name: "", items }] : [],
       });
       return store.config();

@@ -26,6 +26,8 @@ export const statusPage = sqliteTable(
     announcementSeverity: text("announcement_severity").$type<AnnouncementSeverity>(),
     announcementText: text("announcement_text"),
     announcementAt: integer("announcement_at"),
+    /** Monitors checked from several locations show each location's status and response time. */
+    showLocations: integer("show_locations", { mode: "boolean" }).notNull().default(false),
     createdAt: integer("created_at").notNull().default(0),
     updatedAt: integer("updated_at").notNull(),
   },

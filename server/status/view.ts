@@ -9,7 +9,7 @@ import { percent } from "../monitors/store";
 import type { MonitorEntry } from "../monitors/store";
 import type { MaintenanceService } from "../maintenance/service";
 import type { StatusMaintenance } from "../maintenance/public";
-import type { PublicStatusPage, StatusAgent, StatusDay, StatusMonitor } from "./public";
+import type { PublicStatusPage, StatusAgent, StatusDay, StatusLocation, StatusMonitor } from "./public";
 import type { PublicIncident, StatusIncident } from "../incidents/public";
 import { DEFAULT_PAGE_ID, type StoredPage } from "./store";
 
@@ -41,6 +41,8 @@ export interface ViewSources {
   inMaintenance: (type: "monitor" | "agent", id: number) => boolean;
   /** Windows in progress or coming soon that cover items of the page. */
   maintenance: MaintenanceService["around"];
+  /** Each location of a monitor checked from agents (null: checked from the server alone). */
+  locations?: (monitorId: number) => Promise<StatusLocation[] | null>;
   /** Writes the check results still queued, so today's bar includes the latest checks. */
   flush: () => Promise<unknown>;
 }
@@ -84,7 +86,8 @@ const HOUR_SQL = sql.raw(String(HOUR));
 /** How far ahead the page announces maintenance. */
 export const MAINTENANCE_HORIZON_MS = 7 * DAY;
 
-export function createViewBuilder({ db, monitor, uptime24h, agent, inMaintenance, maintenance, flush }: ViewSources) {
+export function createViewBuilder(sources: ViewSources) {
+  const { db, monitor, uptime24h, agent, inMaintenance, maintenance, flush } = sources;
   /**
    * Per selected monitor: its pieces of history from `from` to now — whole days before the daily watermark, hours
    * up to the hourly one, then hours grouped from the raw results.
@@ -197,6 +200,12 @@ export function createViewBuilder({ db, monitor, uptime24h, agent, inMaintenance
       const incidents = incidentsOf(config, allIncidents);
       const ms = config.monitorIds.length ? await monitors(config.id, config.monitorIds, now, incidents) : [];
       const as = config.agentIds.length ? agents(config.agentIds) : [];
+      if (config.showLocations && sources.locations) {
+        for (const m of ms) {
+          const locations = await sources.locations(m.id);
+          if (locations) m.locations = locations;
+        }
+      }
       const down = ms.filter((m) => m.status === "down").map(({ id, name }) => ({ id, name }));
       const offline = as.filter((a) => a.status === "offline").map(({ id, name }) => ({ id, name }));
       const names = new Map<string, string>([...ms.map((m) => [`m${m.id}`, m.name] as const), ...as.map((a) => [`a${a.id}`, a.name] as const)]);

@@ -20,6 +20,7 @@ CREATE TABLE "probe_results" (
 );
 --> statement-breakpoint
 ALTER TABLE "agents" ADD COLUMN "location" text;--> statement-breakpoint
+ALTER TABLE "status_page" ADD COLUMN "show_locations" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "monitor_locations" ADD CONSTRAINT "monitor_locations_monitor_id_monitors_id_fk" FOREIGN KEY ("monitor_id") REFERENCES "monitors"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "probe_results" ADD CONSTRAINT "probe_results_monitor_id_monitors_id_fk" FOREIGN KEY ("monitor_id") REFERENCES "monitors"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "probe_results_monitor_agent_time" ON "probe_results" USING btree ("monitor_id","agent_id","time");--> statement-breakpoint

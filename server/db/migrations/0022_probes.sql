@@ -23,4 +23,5 @@ CREATE TABLE `probe_results` (
 --> statement-breakpoint
 CREATE UNIQUE INDEX `probe_results_monitor_agent_time` ON `probe_results` (`monitor_id`,`agent_id`,`time`);--> statement-breakpoint
 CREATE INDEX `probe_results_time` ON `probe_results` (`time`);--> statement-breakpoint
-ALTER TABLE `agents` ADD `location` text;
+ALTER TABLE `agents` ADD `location` text;--> statement-breakpoint
+ALTER TABLE `status_page` ADD `show_locations` integer DEFAULT false NOT NULL;
