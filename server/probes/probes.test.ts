@@ -232,10 +232,10 @@ describe("on a status page", () => {
       });
     expect((await page("shop", true)).body.page.showLocations).toBe(true);
     expect((await page("quiet")).body.page.showLocations).toBe(false);
-    type Shown = { page: { monitors: { name: string; locations?: { name: string; status: string; responseTime: number | null }[] }[] } };
+    type Shown = { page: { monitors: { name: string; locations?: { name: string; server?: true; status: string; responseTime: number | null }[] }[] } };
     const shown = (await t.call<Shown>("GET", "/api/status/pages/shop")).body.page.monitors;
     expect(shown.find((m) => m.name === "Shop")?.locations).toEqual([
-      { name: "Vigil", status: "up", responseTime: expect.any(Number) },
+      { name: "Vigil", server: true, status: "up", responseTime: expect.any(Number) },
       { name: "frankfurt", status: "up", responseTime: 42 },
     ]);
     expect(shown.find((m) => m.name === "Blog")).not.toHaveProperty("locations");

@@ -16,6 +16,7 @@ import type { MonitorFields } from "../monitors/schemas";
 import type { MonitorService } from "../monitors/service";
 import type { CheckOutcome } from "../monitors/types";
 import type { TargetPolicy } from "../net/targets";
+import type { StatusLocation } from "../status/public";
 import type { ProbeAssignments, ProbeResult } from "./protocol";
 import type { LocationRule } from "./tables";
 
@@ -297,9 +298,14 @@ export function createProbeService(o: ProbeServiceOptions) {
   }
 
   /** A status page's row of locations: each one's status and latest response time (null: the server alone). */
-  async function publicLocations(monitorId: number): Promise<{ name: string; status: LocationView["status"]; responseTime: number | null }[] | null> {
+  async function publicLocations(monitorId: number): Promise<StatusLocation[] | null> {
     if (!hasAgents(monitorId) || !monitors.get(monitorId)) return null;
-    return (await view(monitorId)).locations.map((l) => ({ name: l.name, status: l.status, responseTime: l.status === "no data" ? null : (l.latest?.responseTime ?? null) }));
+    return (await view(monitorId)).locations.map((l) => ({
+      name: l.name,
+      ...(l.agentId === null ? { server: true as const } : {}),
+      status: l.status,
+      responseTime: l.status === "no data" ? null : (l.latest?.responseTime ?? null),
+    }));
   }
 
   return {

@@ -125,6 +125,8 @@ export interface StatusMonitor {
 
 export interface StatusLocation {
   name: string;
+  /** The Vigil server itself (the page names it in the reader's language). */
+  server?: true;
   status: "up" | "down" | "no data";
   responseTime: number | null;
 }

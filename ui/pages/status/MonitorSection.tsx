@@ -119,6 +119,17 @@ const MonitorRow = memo(
             )}
           </div>
         </div>
+        {m.locations && m.locations.length > 0 && (
+          <ul className="mt-2 flex flex-wrap gap-2" aria-label={t("statusPage.locations")} data-testid={`status-locations-${m.id}`}>
+            {m.locations.map((l, i) => (
+              <li key={i} className="flex items-center gap-1.5 rounded-full bg-slate-50 px-2.5 py-0.5 text-xs text-slate-600 ring-1 ring-slate-200">
+                <span className={`size-2 rounded-full ${l.status === "up" ? "bg-emerald-500" : l.status === "down" ? "bg-red-500" : "bg-slate-300"}`} aria-hidden />
+                <span className="font-medium">{l.server ? t("statusPage.serverLocation") : l.name}</span>
+                <span className="tabular-nums">{l.status === "no data" ? t("statusPage.locationNoData") : l.status === "down" ? t("statusPage.locationDown") : l.responseTime === null ? "—" : formatMs(l.responseTime)}</span>
+              </li>
+            ))}
+          </ul>
+        )}
         <DayBars monitor={m} text={text} tip={tip} />
         <div className="mt-1 flex justify-between gap-2 text-[11px] text-slate-400">
           <span>{t("statusPage.daysAgo")}</span>

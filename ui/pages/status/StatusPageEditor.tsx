@@ -23,7 +23,7 @@ import {
 } from "../../api/status";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card, CardHeader, PageHeader } from "../../components/Card";
-import { Field, FormMessage, SelectInput, TextInput } from "../../components/form";
+import { Field, FormMessage, SelectInput, TextInput, Toggle } from "../../components/form";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { TargetPicker } from "../../components/TargetPicker";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
@@ -158,6 +158,14 @@ function PageForm({ id, initial, choices, url }: { id: number | null; initial: D
               {(fid) => <TextInput id={fid} type="password" autoComplete="new-password" value={draft.password} onChange={(e) => update({ password: e.target.value })} data-testid="page-password" />}
             </Field>
           )}
+          <Toggle
+            name="showLocations"
+            label={t("statusPages.form.showLocations")}
+            hint={t("statusPages.form.showLocationsHint")}
+            checked={draft.showLocations ?? false}
+            onChange={(showLocations) => update({ showLocations })}
+            data-testid="page-show-locations"
+          />
         </div>
       </Card>
 
