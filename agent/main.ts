@@ -1,17 +1,21 @@
-// vigil-agent: registers with a Vigil server once, then reports this machine's metrics at an interval.
+// vigil-agent: registers with a Vigil server once, then reports this machine's metrics at an interval, and runs the
+// checks an admin assigned to it.
+import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { VERSION } from "../server/version";
 import { Collector } from "./collect";
 import { ContainerCollector } from "./collect/containers";
 import { defaultConfigPath, readConfig, SYSTEM_CONFIG_PATH } from "./config";
 import { AgentError, EXIT_USAGE, exitWith, installCrashHandlers } from "./errors";
+import { ProbeRunner } from "./probes";
 import { register } from "./register";
 import { Reporter, backoff } from "./report";
 
 // Before anything else: whatever goes wrong from here on is one line on stderr, never a stack or the binary's source.
 installCrashHandlers();
 
-const HELP = `vigil-agent ${VERSION}: reports CPU, memory, disk, network and load to a Vigil server.
+const HELP = `vigil-agent ${VERSION}: reports CPU, memory, disk, network and load to a Vigil server, and runs the
+monitor checks (HTTP, TCP, DNS, ping) an admin assigns to it there, from this machine's network.
 
 Usage:
   vigil-agent register --server URL --token TOKEN [--name NAME] [--config PATH]
@@ -32,6 +36,9 @@ Options (each also read from the environment variable in brackets):
   --docker-socket PATH Docker or Podman API socket to list containers from, or "off"     [VIGIL_DOCKER_SOCKET]
                        (default: the first of /var/run/docker.sock, /run/podman/podman.sock,
                        $XDG_RUNTIME_DIR/podman/podman.sock that exists; no root needed, the docker group is)
+
+Assigned checks run with the server's own check modules and its address policy; their results wait in
+probe-results.json beside the --config file until the server has them, so an outage or a restart loses none.
 `;
 
 const OPTION_ENV = {
@@ -48,6 +55,9 @@ const OPTION_ENV = {
 
 /** How often the agent looks at its containers. */
 const CONTAINERS_EVERY_MS = 30_000;
+
+/** The agent asks for its check assignments at least this often, even when no report's reply says they changed. */
+const PROBES_EVERY_MS = 60_000;
 
 /** Exit code for "this agent is no longer accepted": the systemd unit does not restart on it. */
 export const EXIT_REVOKED = 78;
@@ -101,6 +111,39 @@ async function run(opts: ReturnType<typeof options>) {
   const reporter = new Reporter({ server: config.server, credential: config.credential, capacity, interval });
   const containers = new ContainerCollector(opts.get("docker-socket"));
   let containersAt = 0;
+  // Unsent check results live beside the credential: the directory the agent can write (0700 for root's).
+  const probes = new ProbeRunner({ statePath: join(dirname(configPath), "probe-results.json") });
+  let probesAt = 0;
+  let probesNotBefore = 0;
+  let probesAttempt = 0;
+  let probesSyncing = false;
+  /** Sends the check results and learns the assignments, beside the reports (a slow call never holds them up). */
+  const syncProbes = async () => {
+    probesSyncing = true;
+    probesAt = Date.now();
+    try {
+      const synced = await probes.sync(config.server, config.credential);
+      if (synced === "revoked") revoked();
+      // After a failed sync, not again before its back-off; a server without the call is asked once a minute.
+      if (synced === "retry") probesNotBefore = Date.now() + backoff(probesAttempt++);
+      else if (synced === "unsupported") probesNotBefore = Date.now() + PROBES_EVERY_MS;
+      else probesAttempt = 0;
+    } catch (e) {
+      console.error(`check results not sent: ${(e as Error)?.message ?? e}`);
+      probesNotBefore = Date.now() + backoff(probesAttempt++);
+    } finally {
+      probesSyncing = false;
+    }
+  };
+  // Unsent check results are written before exiting (they are also written within a second of every change).
+  const revoked = (): never => {
+    probes.stop();
+    process.exit(EXIT_REVOKED);
+  };
+  const stop = () => {
+    probes.stop();
+    process.exit(0);
+  };
   console.log(`vigil-agent ${VERSION} reporting to ${config.server} every ${interval} s`);
 
   let attempt = 0;
@@ -119,9 +162,16 @@ async function run(opts: ReturnType<typeof options>) {
         containersAt = Date.now();
       }
       const outcome = await reporter.flush(collector.host(), listed);
-      if (outcome === "revoked") process.exit(EXIT_REVOKED);
+      if (outcome === "revoked") revoked();
       if (outcome === "retry") nextTry = Date.now() + backoff(attempt++);
-      else attempt = 0;
+      else {
+        attempt = 0;
+        // Checks from agents: when the report's reply says the assignments changed, when results wait, or every
+        // minute (an older server's reply says nothing; a server without the call costs one 404 a minute).
+        const stated = reporter.lastProbesVersion;
+        const due = (stated !== undefined && stated !== probes.version) || probes.pending > 0 || Date.now() - probesAt >= PROBES_EVERY_MS;
+        if (due && !probesSyncing && Date.now() >= probesNotBefore) void syncProbes();
+      }
     } finally {
       flushing = false;
     }
@@ -135,7 +185,6 @@ async function run(opts: ReturnType<typeof options>) {
     setTimeout(loop, next - Date.now());
   };
   setTimeout(loop, 1000); // first sample soon, once the CPU and network counters have a baseline
-  const stop = () => process.exit(0);
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 }
