@@ -960,6 +960,7 @@ const enUS: Messages = {
       chart: {
         title: "Response time by location",
         failed: "Could not load the chart data",
+        range: "Range of the chart by location",
       },
       form: {
         title: "Edit locations",

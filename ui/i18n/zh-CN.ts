@@ -956,6 +956,7 @@ const zhCN = {
       chart: {
         title: "各位置响应时间",
         failed: "获取图表数据失败",
+        range: "各位置图表的时间范围",
       },
       form: {
         title: "编辑检查位置",

@@ -119,7 +119,7 @@ function LocationsChart({ series, error, range, onRange, interval }: { series: L
           ranges={LOCATION_RANGES}
           range={range}
           onChange={onRange}
-          label={t("monitors.detail.chart.range.label")}
+          label={t("monitors.locations.chart.range")}
           name={(r) => t(`monitors.detail.chart.range.${r}`)}
           testIdPrefix="locations-range-"
         />
@@ -252,16 +252,19 @@ export function LocationsCard({ monitor }: { monitor: PublicMonitor }) {
               <LocationRow key={locationKey(l)} location={l} />
             ))}
           </ul>
-          <div className="space-y-0.5 border-t border-slate-100 px-5 py-3 text-sm sm:px-6">
-            <p data-testid="locations-rule" data-rule={data.rule}>
-              <span className="font-medium text-slate-700">{t("monitors.locations.ruleLabel")}:</span>{" "}
-              <span className="text-slate-600">{explain(data.rule, data.count, total)}</span>
-            </p>
-            {total > 1 && <p className="text-xs text-slate-500">{t("monitors.locations.leftOut")}</p>}
-          </div>
+          {total > 1 && (
+            <div className="space-y-0.5 border-t border-slate-100 px-5 py-3 text-sm sm:px-6">
+              <p data-testid="locations-rule" data-rule={data.rule}>
+                <span className="font-medium text-slate-700">{t("monitors.locations.ruleLabel")}:</span>{" "}
+                <span className="text-slate-600">{explain(data.rule, data.count, total)}</span>
+              </p>
+              <p className="text-xs text-slate-500">{t("monitors.locations.leftOut")}</p>
+            </div>
+          )}
         </>
       )}
-      {data && (
+      {/* The server alone keeps its results with the monitor's own checks (the chart above): no second chart. */}
+      {data && data.agentIds.length > 0 && (
         <div className="border-t border-slate-100">
           <LocationsChart series={series} error={seriesError} range={range} onRange={setRange} interval={monitor.interval} />
         </div>

@@ -130,7 +130,7 @@ export function LocationsForm({ monitorId, current, onSaved, onCancel }: { monit
       <div className="grid gap-4 sm:grid-cols-2">
         <Field label={t("monitors.locations.form.rule")}>
           {(id) => (
-            <SelectInput id={id} name="rule" value={rule} onChange={(e) => setRule(e.target.value as LocationRule)} data-testid="locations-rule">
+            <SelectInput id={id} name="rule" value={rule} onChange={(e) => setRule(e.target.value as LocationRule)} data-testid="locations-rule-select">
               {LOCATION_RULES.map((r) => (
                 <option key={r} value={r}>
                   {t(`monitors.locations.rules.${r}`)}
