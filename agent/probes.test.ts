@@ -195,6 +195,17 @@ describe("ProbeRunner", () => {
     expect(fresh.logs.some((l) => l.includes("cannot read unsent check results"))).toBe(true);
   });
 
+  test("a state file that cannot be written is said once; the results stay in memory", async () => {
+    const statePath = join(tempDir(), "missing-dir", "probe-results.json");
+    const r = runner({ statePath, persistEveryMs: 5 });
+    r.apply(assign("v1", [http(4)]));
+    await runChecks(r, [4, 4, 4]);
+    await Bun.sleep(30);
+    r.stop();
+    expect(r.logs.filter((l) => l.includes("cannot save unsent check results")).length).toBe(1);
+    expect(r.pending).toBe(3);
+  });
+
   test("a monitor no longer assigned stops; one whose fields changed restarts; an unchanged one keeps its loop", async () => {
     const r = runner({ firstDelay: () => 0 });
     r.apply(assign("v1", [http(1, "/ok"), http(2, "/ok2")]));

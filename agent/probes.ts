@@ -75,6 +75,7 @@ export class ProbeRunner {
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private lastPersist = 0;
   private dirty = false;
+  private persistFailing = false;
   private stopped = false;
   private unsupportedLogged = false;
   private readonly capacity: number;
@@ -330,8 +331,14 @@ export class ProbeRunner {
     try {
       writeFileSync(tmp, JSON.stringify({ format: STATE_FORMAT, results: this.buffer }), { mode: 0o600 });
       renameSync(tmp, path);
+      if (this.persistFailing) this.log(`unsent check results are saved to ${path} again`);
+      this.persistFailing = false;
     } catch (e) {
-      this.log(`cannot save unsent check results to ${path}: ${(e as Error).message}`);
+      // Said once until it works again (a read-only directory would otherwise log every second).
+      if (!this.persistFailing) {
+        this.log(`cannot save unsent check results to ${path} (${(e as Error).message}): they are kept in memory only; the directory must be writable (systemd: ReadWritePaths=${dirname(path)})`);
+      }
+      this.persistFailing = true;
     }
   }
 

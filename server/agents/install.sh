@@ -118,6 +118,8 @@ ProtectSystem=strict
 ProtectHome=yes
 PrivateTmp=yes
 ReadOnlyPaths=/
+# The one place it writes: unsent results of the checks assigned to it (probe-results.json beside its config).
+ReadWritePaths=$CONFIG_DIR
 
 [Install]
 WantedBy=multi-user.target

@@ -117,6 +117,7 @@ describe.skipIf(!canRun)("install.sh", () => {
     const unit = readFileSync(join(root, "etc/systemd/system/vigil-agent.service"), "utf8");
     expect(unit).toContain("User=vigil-agent");
     expect(unit).toContain("ExecStart=/usr/local/bin/vigil-agent run --config /etc/vigil-agent/agent.json --interval 5");
+    expect(unit).toContain("ReadWritePaths=/etc/vigil-agent"); // probe-results.json, beside the config
     expect(unit).not.toContain("vgl_");
     const log = run.calls;
     expect(log).toContain("useradd --system --no-create-home --shell /usr/sbin/nologin vigil-agent");
