@@ -130,6 +130,8 @@ for (const [locale, m] of LANGUAGES) {
       const monitorId = await createMonitor(vigil, admin, { name: "Shop API", url: "http://127.0.0.1:9/health", active: false });
       const push = (await vigil.api("POST", "/api/monitors", { name: "Backup job", type: "push", interval: 60 }, admin.token)).body.monitor.id as number;
       const tokyo = await registerAgent(vigil, admin, "tokyo");
+      // Its checks go by its location name.
+      expect((await vigil.api("PUT", `/api/agents/${tokyo.id}`, { name: "tokyo", location: "Tokyo DC" }, admin.token)).status).toBe(200);
       expect((await vigil.api("PUT", `/api/monitors/${monitorId}/locations`, { checkFromServer: true, agentIds: [tokyo.id], rule: "all" }, admin.token)).status).toBe(200);
       for (const [name, role] of [["vera", "viewer"], ["eddie", "editor"]] as const) {
         const someone = await vigil.register(name);
@@ -137,7 +139,7 @@ for (const [locale, m] of LANGUAGES) {
         const session = (await vigil.api("POST", "/api/auth/login", { username: name, password: "correct horse" })).body;
         await withSession(page, session, `/monitors/${monitorId}`);
         await expect(page.getByTestId("locations-list").locator("li")).toHaveCount(2);
-        await expect(page.getByTestId(`location-${tokyo.id}-name`)).toHaveText("tokyo");
+        await expect(page.getByTestId(`location-${tokyo.id}-name`)).toHaveText("Tokyo DC");
         await expect(page.getByTestId("locations-rule")).toContainText(tr(m, "monitors.locations.explain.all"));
         await expect(page.getByTestId("locations-edit")).toHaveCount(0);
         expect((await vigil.api("PUT", `/api/monitors/${monitorId}/locations`, { checkFromServer: true, agentIds: [], rule: "majority" }, session.token)).status).toBe(403);

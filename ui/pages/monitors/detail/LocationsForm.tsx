@@ -116,9 +116,10 @@ export function LocationsForm({ monitorId, current, onSaved, onCancel }: { monit
                     className="size-4 shrink-0 cursor-pointer rounded border-slate-300 accent-indigo-600"
                   />
                   <span className="min-w-0">
-                    <span className="block truncate text-sm font-medium text-slate-700">{agent.name}</span>
+                    {/* As its checks are named among the locations (its location name, else its name). */}
+                    <span className="block truncate text-sm font-medium text-slate-700">{agent.location || agent.name}</span>
                     <span className="block truncate text-xs text-slate-500">
-                      {agent.hostname} · {t(`agents.status.${agent.status}`)}
+                      {[agent.location ? agent.name : null, agent.hostname, t(`agents.status.${agent.status}`)].filter(Boolean).join(" · ")}
                     </span>
                   </span>
                 </label>
