@@ -9,14 +9,9 @@ import { createCheckTypes, type CheckOutcome, type CheckTypes } from "../server/
 import type { TargetPolicy } from "../server/net/targets";
 import type { ProbeAssignment, ProbeAssignments, ProbeReply, ProbeResult } from "../server/probes/protocol";
 
-// The wire limits of server/probes/protocol.ts, repeated here because importing its values would bundle elysia into
-// the agent (probes.test.ts checks they are equal).
-/** Most results one call may carry. */
-export const MAX_PROBE_RESULTS = 1000;
-/** Longest error sentence the server keeps. */
-export const MAX_PROBE_ERROR = 500;
-/** The longest response time the server takes (ms). */
-const MAX_RESPONSE_TIME = 3_600_000;
+import { MAX_PROBE_ERROR, MAX_PROBE_RESPONSE_MS as MAX_RESPONSE_TIME, MAX_PROBE_RESULTS } from "../server/probes/limits";
+
+export { MAX_PROBE_ERROR, MAX_PROBE_RESULTS };
 
 /** How a sync ended. "sent": every result buffered at its start reached the server (there may have been none).
  * "dropped": likewise, but the server refused some results on their own and they were dropped. "retry": the server

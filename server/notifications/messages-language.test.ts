@@ -3,6 +3,7 @@
 // name, URL, host, address; HTTP, DNS, TCP, TLS, JSON, UTC, CPU, record types, status classes like 2xx).
 import { describe, expect, test } from "bun:test";
 import {
+  locationsDownError,
   pingLossError,
   CHECK_ERROR_TEXT,
   dnsEmptyError,
@@ -33,6 +34,8 @@ const MONITORS: { facts: NotificationEvent["facts"]; error: string }[] = [
   { facts: { checkType: "push", url: "", lastPushAt: at - 3_600_000 }, error: pushMissedError(5, 60) },
   { facts: { checkType: "push", url: "", lastPushAt: null }, error: pushMissedError(5, 60) },
   { facts: { checkType: "ping", url: "10.0.0.1", packets: 3 }, error: pingLossError(67, 1, 3) },
+  // Checked from several locations: each one's own error is translated inside the sentence.
+  { facts: { checkType: "http", url: "https://shop.example.com/" }, error: locationsDownError(2, 3, `Vigil (${CHECK_ERROR_TEXT.REFUSED}), Tokyo (${timeoutError(30)})`) },
 ];
 
 /** Every error sentence with a translation (the raw details of OTHER, TLS_OTHER, DNS_FAILED are the cause's own words). */
@@ -47,6 +50,7 @@ const ERRORS = [
   tlsExpiresSoonError(7),
   dnsNotFoundError("app.example.com"),
   dnsUnexpectedError("10.0.0.1", ["10.0.0.2"]),
+  locationsDownError(1, 2, `Frankfurt (${statusError(503, "2xx")})`),
 ];
 
 const monitorTarget = { type: "monitor" as const, id: 1, name: monitorName };
@@ -71,7 +75,7 @@ function allEvents(): NotificationEvent[] {
 
 /** The values a message repeats as they are: names, targets, hosts, addresses, mount points, keywords, paths. */
 const VALUES = [monitorName, agentName, "Ops Slack", "https://shop.example.com/health", "https://shop.example.com/", "db.internal:5432",
-  "app.example.com AAAA", "app.example.com", "db-1.internal", "/var/lib", '"OK"', "OK", "$.status", '"ok"', '"error"'];
+  "app.example.com AAAA", "app.example.com", "db-1.internal", "/var/lib", '"OK"', "OK", "$.status", '"ok"', '"error"', "Tokyo", "Frankfurt"];
 const ALLOWED_LATIN = new Set(["HTTP", "DNS", "TCP", "TLS", "JSON", "UTC", "CPU", "Vigil", "xx", "ping", "Ping", "ICMP", "IPv", ...DNS_RECORD_TYPES]);
 const CJK = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
 

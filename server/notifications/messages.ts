@@ -157,8 +157,21 @@ const fill = (template: string, values: Record<string, string | number | undefin
 /** A check's error sentence in the message's language (the UI's own translations, so both read the same). */
 export function translateError(message: string, lang: NotificationLanguage): string {
   const { code, params } = parseCheckError(message);
-  const dict = (lang === "zh-CN" ? zhCN : enUS).monitors.checkErrors;
-  const values = code === "STATUS" ? { ...params, expected: params.expected.replace(/ or /g, dict.or) } : params;
+  const ui = lang === "zh-CN" ? zhCN : enUS;
+  const dict = ui.monitors.checkErrors;
+  let values = params;
+  if (code === "STATUS") values = { ...params, expected: params.expected.replace(/ or /g, dict.or) };
+  else if (code === "LOCATIONS_DOWN") {
+    // "Vigil (connection refused), tokyo (timeout after 30 s)": each location's own error translated too.
+    const names = params.names
+      .split(/(?<=\)), /)
+      .map((part) => {
+        const m = /^(.+?) \((.*)\)$/.exec(part);
+        return m ? fill(ui.monitors.locations.nameWithError, { name: m[1], error: translateError(m[2], lang) }) : part;
+      })
+      .join(ui.monitors.locations.separator);
+    values = { ...params, names };
+  }
   return fill(dict[code], values);
 }
 

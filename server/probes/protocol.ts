@@ -1,12 +1,10 @@
 import { t, type Static } from "elysia";
+import { MAX_PROBE_ERROR, MAX_PROBE_RESPONSE_MS, MAX_PROBE_RESULTS } from "./limits";
 
 // Checks from agents ("locations"): what an agent and the server say to each other on POST /api/agents/probes.
-// The server validates with these schemas; the agent imports the types only (agent/probes.ts).
+// The server validates with these schemas; the agent imports the types only (agent/probes.ts) and the limits.
 
-/** Most results one call may carry; an agent with more sends several calls. */
-export const MAX_PROBE_RESULTS = 1000;
-/** Longest error sentence kept from an agent. */
-export const MAX_PROBE_ERROR = 500;
+export { MAX_PROBE_ERROR, MAX_PROBE_RESPONSE_MS, MAX_PROBE_RESULTS };
 
 export const pingStatsSchema = t.Object({
   sent: t.Integer({ minimum: 0, maximum: 100 }),
@@ -23,7 +21,7 @@ export const probeResultSchema = t.Object({
   /** When the check started (Unix ms): with the monitor and agent it identifies the result, so a resend is not doubled. */
   time: t.Integer({ minimum: 0 }),
   up: t.Boolean(),
-  responseTime: t.Union([t.Integer({ minimum: 0, maximum: 3_600_000 }), t.Null()]),
+  responseTime: t.Union([t.Integer({ minimum: 0, maximum: MAX_PROBE_RESPONSE_MS }), t.Null()]),
   httpStatus: t.Union([t.Integer({ minimum: 100, maximum: 999 }), t.Null()]),
   error: t.Union([t.String({ maxLength: MAX_PROBE_ERROR }), t.Null()]),
   ping: t.Optional(pingStatsSchema),

@@ -111,7 +111,8 @@ describe("status pages", () => {
     const [row] = await t.db.rows<{ password_hash: string }>(sql`SELECT password_hash FROM status_page WHERE slug = 'partners'`);
     expect(settings).not.toContain(row.password_hash);
     expect(settings).not.toContain("new secret");
-  });
+    // Two password hashes and a dozen checks of them (memory-hard on purpose): seconds on a busy 2-core machine.
+  }, 30_000);
 
   test("a private page is for signed-in users only", async () => {
     const t = await setup();
