@@ -188,5 +188,35 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId(`location-${tokyo.id}-error`)).toHaveCount(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     });
+
+    test("an agent's location name comes from its edit page; a status page that shows locations lists them", async ({ page, vigil, target }) => {
+      const { admin, monitorId, tokyo } = await setUp(vigil, target.url("/health"));
+      await withSession(page, admin, `/agents/edit/${tokyo.id}`);
+      await page.getByTestId("agent-edit-form").locator("input[name=location]").fill("Tokyo DC");
+      await page.getByTestId("agent-edit-submit").click();
+      await expect(toast(page, tr(m, "agents.updated"))).toBeVisible();
+      expect((await vigil.api("GET", `/api/agents/${tokyo.id}`, undefined, admin.token)).body.agent.location).toBe("Tokyo DC");
+
+      expect((await vigil.api("PUT", `/api/monitors/${monitorId}/locations`, { checkFromServer: true, agentIds: [tokyo.id], rule: "majority" }, admin.token)).status).toBe(200);
+      await probe(vigil, tokyo, monitorId, { up: true, responseTime: 42, error: null });
+      const groups = [{ name: "", items: [{ type: "monitor", id: monitorId }] }];
+      const created = await vigil.api("POST", "/api/status-pages", { slug: "shop", title: "Shop", description: "", logo: null, customDomain: null, visibility: "public", announcement: null, groups }, admin.token);
+      expect(created.status).toBe(201);
+      await page.goto(`/status/shop`);
+      await expect(page.getByTestId(`status-monitor-${monitorId}`)).toBeVisible();
+      await expect(page.getByTestId(`status-locations-${monitorId}`)).toHaveCount(0);
+
+      // Switched on in the page's editor.
+      await page.goto(`/status-pages/${created.body.page.id}`);
+      await page.getByTestId("page-show-locations").check();
+      await page.getByTestId("page-save").click();
+      await expect(toast(page, tr(m, "statusPages.saved"))).toBeVisible();
+      await page.goto(`/status/shop`);
+      const chips = page.getByTestId(`status-locations-${monitorId}`);
+      await expect(chips.locator("li")).toHaveCount(2);
+      await expect(chips).toContainText(tr(m, "statusPage.serverLocation"));
+      await expect(chips).toContainText("Tokyo DC");
+      await expect(chips).toContainText("42 ms");
+    });
   });
 }
