@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ProbeAssignments, ProbeResult } from "../server/probes/protocol";
+import { systemPinger } from "../server/monitors/types/ping/pinger";
 import { MAX_PROBE_RESULTS } from "../server/probes/limits";
 import { MAX_PROBE_ERROR, ProbeRunner, toResult, type ProbeRunnerOptions } from "./probes";
 
@@ -238,6 +239,23 @@ describe("ProbeRunner", () => {
     expect(r.monitorIds).toEqual([2]);
     await r.runNow(2); // type, method, timeout, expected status… from defaultFields()
     expect(r.pending).toBe(1);
+  });
+
+  test.skipIf(!systemPinger())("ping and TCP monitors run here with the server's modules: 127.0.0.1 answers, the round trips recorded", async () => {
+    const r = runner();
+    r.apply({
+      version: "v1",
+      policy: { allowPrivate: true },
+      monitors: [
+        { id: 7, interval: 1, fields: { type: "ping", host: "127.0.0.1", pingCount: 2, timeout: 5 } },
+        { id: 8, interval: 1, fields: { type: "tcp", host: "127.0.0.1", port: probeServer.port, timeout: 5 } },
+      ],
+    });
+    await runChecks(r, [7, 8]);
+    expect(await r.sync(SERVER, "good")).toBe("sent");
+    const ping = hub.stored.find((x) => x.monitorId === 7)!;
+    expect(ping).toMatchObject({ up: true, error: null, ping: { sent: 2, received: 2, loss: 0 } });
+    expect(hub.stored.find((x) => x.monitorId === 8)).toMatchObject({ up: true, error: null });
   });
 
   test("the address policy is enforced here too: with private targets refused, 127.0.0.1 is not contacted", async () => {
