@@ -106,6 +106,7 @@ for (const [locale, m] of LANGUAGES) {
       const statusError = tr(m, "monitors.checkErrors.STATUS", { status: 500, expected: "2xx" });
       await expect(page.getByTestId("location-server-error")).toHaveText(statusError);
       await expect(page.getByTestId(`location-${frankfurt.id}-status`)).toHaveAttribute("data-status", "no data");
+      await expect(page.getByTestId("locations-down")).toHaveText(tr(m, "monitors.locations.downFrom", { down: 2, total: 2, names: `${tr(m, "monitors.locations.server")}, tokyo` }));
 
       // The verdict's sentence names the locations that found it down, each with its own error, translated.
       const names = [

@@ -956,6 +956,7 @@ const enUS: Messages = {
         count: "Down when at least {{count}} of the {{total}} locations find it down.",
         countUnset: "Down when at least N locations find it down.",
       },
+      downFrom: "Down from {{down}} of {{total}} locations: {{names}}",
       leftOut: "A location without a recent result (an offline agent, or none within the interval plus a minute) is left out.",
       chart: {
         title: "Response time by location",

@@ -952,6 +952,7 @@ const zhCN = {
         count: "{{total}} 个位置中至少 {{count}} 个判定故障时，监控为故障。",
         countUnset: "至少 N 个位置判定故障时，监控为故障。",
       },
+      downFrom: "{{total}} 个位置中有 {{down}} 个判定故障：{{names}}",
       leftOut: "没有近期结果的位置（客户端离线，或在检查间隔加一分钟内未上报）不参与判定。",
       chart: {
         title: "各位置响应时间",

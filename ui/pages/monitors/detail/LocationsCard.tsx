@@ -27,7 +27,7 @@ import { formatMs } from "../model";
 import { Ago } from "../parts";
 import { SectionTitle } from "./layout";
 import { LocationsForm, useRuleExplanation } from "./LocationsForm";
-import { gapMs, locationKey, locationLines, RANGE_MS, shownStatus } from "./locationsModel";
+import { downFrom, gapMs, locationKey, locationLines, RANGE_MS, shownStatus } from "./locationsModel";
 
 /** Without live events (or besides them), the card reloads this often. */
 const POLL_MS = 30_000;
@@ -157,6 +157,7 @@ export function LocationsCard({ monitor }: { monitor: PublicMonitor }) {
   useSignals();
   const { t } = useTranslation();
   const explain = useRuleExplanation();
+  const nameOf = useLocationName();
   const id = monitor.id;
   const [data, setData] = useState<MonitorLocations | null>(null);
   const [error, setError] = useState("");
@@ -224,6 +225,7 @@ export function LocationsCard({ monitor }: { monitor: PublicMonitor }) {
   };
 
   const total = data ? data.locations.length : 0;
+  const downNow = data ? downFrom(data.locations, nameOf) : null;
   return (
     <Card data-testid="monitor-locations">
       <SectionTitle
@@ -254,6 +256,11 @@ export function LocationsCard({ monitor }: { monitor: PublicMonitor }) {
           </ul>
           {total > 1 && (
             <div className="space-y-0.5 border-t border-slate-100 px-5 py-3 text-sm sm:px-6">
+              {downNow && (
+                <p data-testid="locations-down" className="font-medium text-red-700">
+                  {t("monitors.locations.downFrom", downNow)}
+                </p>
+              )}
               <p data-testid="locations-rule" data-rule={data.rule}>
                 <span className="font-medium text-slate-700">{t("monitors.locations.ruleLabel")}:</span>{" "}
                 <span className="text-slate-600">{explain(data.rule, data.count, total)}</span>

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import i18n, { type TFunction } from "i18next";
 import { i18nOptions } from "../../../i18n";
 import { translateCheckError } from "../checkError";
-import { bucketMs, gapMs, locationLines, locationProblem, shownStatus } from "./locationsModel";
+import { bucketMs, downFrom, gapMs, locationLines, locationProblem, shownStatus } from "./locationsModel";
 
 describe("locationProblem: what the server would refuse, found before asking", () => {
   test("no location at all", () => {
@@ -79,5 +79,17 @@ describe("a combined down verdict in the reader's language", () => {
     await i18n.changeLanguage("en-US");
     expect(translateCheckError(i18n.t as TFunction, "down from 2 of 2: Vigil, tokyo")).toBe("Down from 2 of 2 locations: Vigil, tokyo");
     expect(translateCheckError(i18n.t as TFunction, 'down from 1 of 2: tokyo (JSON $.ok is false (got "no"))')).toBe('Down from 1 of 2 locations: tokyo (JSON $.ok is false (got "no"))');
+  });
+});
+
+describe("downFrom: the locations that see it down among those that reported", () => {
+  const at = (agentId: number | null, name: string, status: "up" | "down" | "no data", online = true) => ({ agentId, name, online, status, latest: null });
+  const name = (l: { name: string }) => l.name;
+  test("one of three down, whatever the verdict; an offline agent is not counted", () => {
+    expect(downFrom([at(null, "Vigil", "up"), at(1, "frankfurt", "up"), at(2, "tokyo", "down")], name)).toEqual({ down: 1, total: 3, names: "tokyo" });
+    expect(downFrom([at(null, "Vigil", "down"), at(1, "frankfurt", "down", false), at(2, "tokyo", "no data")], name)).toEqual({ down: 1, total: 1, names: "Vigil" });
+  });
+  test("none down: nothing to say", () => {
+    expect(downFrom([at(null, "Vigil", "up"), at(2, "tokyo", "no data")], name)).toBeNull();
   });
 });

@@ -19,6 +19,16 @@ export function shownStatus(l: MonitorLocation): LocationStatus {
   return l.agentId !== null && !l.online ? "no data" : l.status;
 }
 
+/**
+ * The locations that see the monitor down among those that reported ("down from 1 of 3: tokyo"), whatever the
+ * verdict; null when none does.
+ */
+export function downFrom(locations: readonly MonitorLocation[], nameOf: (l: MonitorLocation) => string): { down: number; total: number; names: string } | null {
+  const reported = locations.filter((l) => shownStatus(l) !== "no data");
+  const down = reported.filter((l) => shownStatus(l) === "down");
+  return down.length ? { down: down.length, total: reported.length, names: down.map(nameOf).join(", ") } : null;
+}
+
 /** How many locations a choice makes. */
 export const locationTotal = (fromServer: boolean, agentIds: readonly number[]) => agentIds.length + (fromServer ? 1 : 0);
 
