@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
+import { Database } from "bun:sqlite";
 
 const ROOT = resolve(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "vigil-agent-probes-it-"));
@@ -124,7 +125,17 @@ test("an assigned monitor is checked by the compiled agent; its result outlives 
     const view = await api("GET", `/api/monitors/${monitorId}/locations`, undefined, token);
     return (view.locations as any[]).find((l) => l.agentId === agentRow.id);
   };
-  await waitFor(async () => (await agentLocation())?.latest?.time === result.time, 15_000);
+  // Stored as the killed run made it (the new run also checks again at once, from the assignments it kept).
+  const stored = () => {
+    const db = new Database(join(dir, "data", "vigil.db"), { readonly: true });
+    try {
+      return db.query("SELECT up, http_status AS httpStatus FROM probe_results WHERE monitor_id = ? AND agent_id = ? AND time = ?").get(monitorId, agentRow.id, result.time);
+    } finally {
+      db.close();
+    }
+  };
+  await waitFor(() => stored() !== null, 15_000);
+  expect(stored()).toEqual({ up: 1, httpStatus: 200 });
   expect(await agentLocation()).toMatchObject({ name: "probe-agent", latest: { up: true, httpStatus: 200, error: null } });
   await waitFor(() => unsent().length === 0, 10_000);
   agent.kill("SIGTERM");

@@ -180,6 +180,28 @@ describe("ProbeRunner", () => {
     expect(hub.stored).toHaveLength(2);
   });
 
+  test("the assignments outlive a restart: the next run checks them before it reaches the server", async () => {
+    const statePath = join(tempDir(), "probe-results.json");
+    const first = runner({ statePath, persistEveryMs: 10 });
+    first.apply(assign("v1", [http(3), http(6)]));
+    first.stop();
+    expect(JSON.parse(readFileSync(statePath, "utf8")).assignments).toMatchObject({ version: "v1", monitors: [{ id: 3 }, { id: 6 }] });
+
+    // The server is out of reach, and still the checks run and wait for it.
+    const second = runner({ statePath, persistEveryMs: 10 });
+    expect(second.version).toBe("v1");
+    expect(second.monitorIds).toEqual([3, 6]);
+    await runChecks(second, [3]);
+    expect(await second.sync(DOWN, "good")).toBe("retry");
+    expect(second.pending).toBe(1);
+    // The server's word wins once it answers: nothing assigned any more.
+    hub.assignments = assign("v2", []);
+    expect(await second.sync(SERVER, "good")).toBe("sent");
+    expect(second.monitorIds).toEqual([]);
+    second.stop();
+    expect(JSON.parse(readFileSync(statePath, "utf8")).assignments).toMatchObject({ version: "v2", monitors: [] });
+  });
+
   test("stop() writes the buffer at once; a damaged state file is reported and the runner starts empty", async () => {
     const dir = tempDir();
     const statePath = join(dir, "probe-results.json");

@@ -66,6 +66,8 @@ export class ProbeRunner {
   private buffer: ProbeResult[] = [];
   private loops = new Map<number, Loop>();
   private assignedVersion = "";
+  /** The assignments being run, kept in the state file: a restart while the server is away keeps checking. */
+  private assigned: ProbeAssignments | null = null;
   private syncing: Promise<ProbeSyncOutcome> | undefined;
   private persistTimer: ReturnType<typeof setTimeout> | undefined;
   private lastPersist = 0;
@@ -124,6 +126,10 @@ export class ProbeRunner {
     for (const loop of this.loops.values()) if (!wanted.has(loop.id)) this.stopLoop(loop);
     if (assignments.version !== this.assignedVersion) {
       this.log(`checks assigned by the server: ${wanted.size} monitor(s)${wanted.size ? ` (${[...wanted].join(", ")})` : ""}`);
+    }
+    if (assignments.version !== this.assignedVersion || !this.assigned) {
+      this.assigned = assignments;
+      this.changed();
     }
     this.assignedVersion = assignments.version;
   }
@@ -324,7 +330,7 @@ export class ProbeRunner {
     this.lastPersist = Date.now();
     const tmp = join(dirname(path), `.${basename(path)}.tmp`);
     try {
-      writeFileSync(tmp, JSON.stringify({ format: STATE_FORMAT, results: this.buffer }), { mode: 0o600 });
+      writeFileSync(tmp, JSON.stringify({ format: STATE_FORMAT, assignments: this.assigned, results: this.buffer }), { mode: 0o600 });
       renameSync(tmp, path);
       if (this.persistFailing) this.log(`unsent check results are saved to ${path} again`);
       this.persistFailing = false;
@@ -341,10 +347,12 @@ export class ProbeRunner {
     const path = this.options.statePath;
     if (!path || !existsSync(path)) return;
     try {
-      const saved = JSON.parse(readFileSync(path, "utf8")) as { results?: unknown };
+      const saved = JSON.parse(readFileSync(path, "utf8")) as { results?: unknown; assignments?: unknown };
       const results = Array.isArray(saved?.results) ? saved.results.filter(isResult) : [];
       this.buffer = results.slice(-this.capacity);
       if (this.buffer.length) this.log(`${this.buffer.length} unsent check result(s) from ${path}`);
+      // The checks assigned before the restart run until the server says otherwise (it may be out of reach now).
+      if (isAssignments(saved?.assignments)) this.apply(saved.assignments);
     } catch (e) {
       this.log(`cannot read unsent check results from ${path} (${(e as Error).message}); starting without them`);
     }
