@@ -3,8 +3,8 @@ import type { Logger } from "../log";
 import type { ContainersSnapshot, HostInfo, Report } from "./protocol";
 import type { AgentCounts, OfflineAgent } from "./public";
 import { hashSecret, newSecret } from "../auth/secrets";
-import { rollUp, sampleToSeries } from "./series";
-import type { Orm } from "../db/database";
+import { rollUpAgents } from "./rollup";
+import { sampleToSeries } from "./series";
 import type { AgentStore, LatestReport, Resolution, RollupRow, SampleRow } from "./store";
 import type { AgentRow } from "./tables";
 
@@ -27,7 +27,6 @@ export interface AgentServiceOptions {
 }
 
 const MINUTE = 60_000;
-const HOUR = 3_600_000;
 const DAY = 86_400_000;
 /** Samples may be this far in the future (clock skew) … */
 const MAX_FUTURE_MS = 5 * MINUTE;
@@ -397,7 +396,7 @@ export class AgentService {
         const live = ids.slice(i, i + chunk).filter((id) => this.states.has(id)); // deleted meanwhile: skipped
         if (live.length === 0) continue;
         await this.o.store.tx(async (q) => {
-          await this.rollUpAgents(q, live, from, closedMinute, late);
+          await rollUpAgents(this.o.store, q, live, from, closedMinute, late);
           if (prune) {
             await this.o.store.prune(live, "raw", now - r.rawMs, q);
             await this.o.store.prune(live, "minute", now - r.minuteMs, q);
@@ -421,59 +420,6 @@ export class AgentService {
         }
       }
     }
-  }
-
-  /**
-   * Some agents, in one transaction (`q`): the closed minutes in [from, closedMinute) plus their late ones, then
-   * every hour those touch. One read and one upsert for the whole chunk, plus one read per hour touched (and one
-   * per late minute, after an outage). Only database calls are awaited here.
-   */
-  private async rollUpAgents(q: Orm, ids: number[], from: number, closedMinute: number, late: Map<number, Set<number>>) {
-    const store = this.o.store;
-    /** "agent minute" → its rows */
-    const byMinute = new Map<string, { agentId: number; minute: number; rows: RollupRow[] }>();
-    const collect = (rows: RollupRow[]) => {
-      for (const row of rows) {
-        const minute = Math.floor(row.time / MINUTE) * MINUTE;
-        if (minute >= closedMinute) continue;
-        const key = `${row.agentId} ${minute}`;
-        const bucket = byMinute.get(key);
-        if (bucket) bucket.rows.push(row);
-        else byMinute.set(key, { agentId: row.agentId, minute, rows: [row] });
-      }
-    };
-    collect(await store.rangeOf(ids, "raw", from, closedMinute, q));
-    for (const id of ids) {
-      for (const minute of late.get(id) ?? []) {
-        if (minute < from && minute < closedMinute) collect(await store.range(id, "raw", minute, minute + MINUTE, q));
-      }
-    }
-    if (byMinute.size === 0) return;
-
-    const minutes: RollupRow[] = [];
-    /** hour → the agents with a minute rolled up in it */
-    const hours = new Map<number, Set<number>>();
-    for (const { agentId, minute, rows } of byMinute.values()) {
-      minutes.push({ agentId, time: minute, ...rollUp(rows) });
-      const hour = Math.floor(minute / HOUR) * HOUR;
-      if (!hours.has(hour)) hours.set(hour, new Set());
-      hours.get(hour)!.add(agentId);
-    }
-    // In key order: two nodes upserting the same rows lock them in the same order.
-    await store.upsertRollups("minute", minutes.sort((a, b) => a.agentId - b.agentId || a.time - b.time), q);
-
-    // An hour is re-rolled whenever one of its minutes changed, so the current hour is always up to date.
-    const hourRows: RollupRow[] = [];
-    for (const [hour, agentIds] of hours) {
-      const byAgent = new Map<number, RollupRow[]>();
-      for (const row of await store.rangeOf([...agentIds], "minute", hour, hour + HOUR, q)) {
-        const list = byAgent.get(row.agentId);
-        if (list) list.push(row);
-        else byAgent.set(row.agentId, [row]);
-      }
-      for (const [agentId, rows] of byAgent) hourRows.push({ agentId, time: hour, ...rollUp(rows) });
-    }
-    await store.upsertRollups("hour", hourRows.sort((a, b) => a.agentId - b.agentId || a.time - b.time), q);
   }
 
   start(): void {
