@@ -7,11 +7,12 @@ import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
 import { createTlsProbe, type TlsProbe } from "./tls-probe";
 import type { Checker } from "./types/http/http";
-import { createCheckTypes, type CheckOutcome, type CheckState } from "./types";
+import { createCheckTypes, type CheckOutcome } from "./types";
 import { PUSH_MIN_GAP_MS, newPushToken, pushOutcome } from "./types/push/push";
 import { conflict, HttpError, notFound } from "../http/errors";
 import { createHistory, DAY, type HistoryOptions } from "./history";
-import type { CheckResult, MonitorChangeEvent, MonitorStatus, PublicMonitor, RecentCheck, SeriesRange } from "./public";
+import type { CheckResult, MonitorChangeEvent, PublicMonitor, RecentCheck, SeriesRange } from "./public";
+import { checkStateOf, createAnnouncer } from "./announce";
 import { createRecentChecks } from "./recent";
 import { createScheduler, systemClock, type Clock } from "./scheduler";
 import { ALLOW_PRIVATE, type TargetPolicy } from "../net/targets";
@@ -155,12 +156,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
     entry.unsaved = false;
   };
 
-  const checkState = (entry: MonitorEntry): CheckState => ({
-    lastPushAt: entry.state.lastPushAt,
-    tlsExpiresAt: entry.state.tlsExpiresAt,
-    pushWatch: entry.pushWatch,
-  });
   const validate = types.validate;
+  const announce = createAnnouncer({ bus, store, types, now: () => clock.now() });
 
   const publicOf = (entry: MonitorEntry) => store.toPublic(entry, clock.now());
   const changed = (action: MonitorChangeEvent["action"], monitorId: number, entry?: MonitorEntry, remote = false) => {
@@ -182,41 +179,6 @@ export function createMonitorService(options: MonitorServiceOptions) {
       entry.pushWatch = { since: clock.now(), missedAt: null };
       scheduler.schedule(entry.id, cadence(fields), { kick: fields.type !== "push" });
     } else if (!scheduler.has(entry.id)) scheduler.schedule(entry.id, cadence(fields));
-  }
-
-  /** The check and status events of a recorded check (this node's, or another node's when `remote`). */
-  function announce(entry: MonitorEntry, outcome: CheckOutcome, result: CheckResult, from: MonitorStatus, remote: boolean) {
-    const extra = remote ? { remote } : {};
-    if (bus.has("monitor.check")) {
-      bus.emit("monitor.check", {
-        monitorId: entry.id,
-        result,
-        status: entry.state.status,
-        consecutiveFailures: entry.state.consecutiveFailures,
-        uptime24h: store.uptime24h(entry, clock.now()),
-        lastPushAt: entry.state.lastPushAt,
-        ...extra,
-      });
-    }
-    const to = entry.state.status;
-    if (from !== to) {
-      bus.emit("monitor.status", {
-        monitorId: entry.id,
-        name: entry.fields.name,
-        type: entry.fields.type,
-        url: types.of(entry.fields.type).target(entry.fields),
-        facts: types.of(entry.fields.type).facts(entry.fields, checkState(entry)),
-        from,
-        to,
-        at: outcome.time,
-        ...(to === "down" ? { failingSince: entry.failingSince ?? outcome.time } : {}),
-        ...(outcome.maintenance ? { maintenance: true } : {}),
-        error: outcome.error,
-        responseTime: outcome.responseTime,
-        httpStatus: outcome.httpStatus,
-        ...extra,
-      });
-    }
   }
 
   /** Another node's check: memory follows it (state, hourly ring, recent checks); that node wrote it and notifies. */
@@ -278,8 +240,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
   /** One check of a monitor: its own type's, or its locations' combined verdict. */
   async function checkOf(entry: MonitorEntry, signal?: AbortSignal): Promise<CheckOutcome | null> {
     const fields = entry.fields;
-    if (!locations || fields.type === "push" || !locations.has(entry.id)) return types.run(fields, checkState(entry), signal);
-    const own = locations.fromServer(entry.id) ? await types.run(fields, checkState(entry), signal) : null;
+    if (!locations || fields.type === "push" || !locations.has(entry.id)) return types.run(fields, checkStateOf(entry), signal);
+    const own = locations.fromServer(entry.id) ? await types.run(fields, checkStateOf(entry), signal) : null;
     if (signal?.aborted || store.get(entry.id) !== entry) return null;
     return locations.combine(entry.id, fields, own, clock.now());
   }
