@@ -3,38 +3,20 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { buildAgent, client, freePort, startServer as startVigil, waitFor } from "./integration-support";
 import { bigHostRoot } from "./test-support";
-
-const ROOT = resolve(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "vigil-agent-it-"));
 const agentBin = join(dir, "vigil-agent");
 const configPath = join(dir, "agent", "agent.json");
 const processes: Subprocess[] = [];
 const bigHost = bigHostRoot();
 
-function freePort(): number {
-  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-}
-
 async function startServer(port: number, dataDir = join(dir, "data")): Promise<Subprocess> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "server/main.ts"), "--port", String(port), "--data-dir", dataDir], {
-    stdout: "pipe",
-    stderr: "inherit",
-    env: { ...process.env, VIGIL_LOG_LEVEL: "warn" },
-  });
+  const proc = await startVigil(port, dataDir);
   processes.push(proc);
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/config`)).ok) return proc;
-    } catch {}
-    await Bun.sleep(100);
-  }
-  throw new Error("server did not start");
+  return proc;
 }
 
 async function stop(proc: Subprocess) {
@@ -42,31 +24,11 @@ async function stop(proc: Subprocess) {
   await proc.exited;
 }
 
-async function waitFor(check: () => Promise<boolean>, ms: number) {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await check()) return;
-    await Bun.sleep(200);
-  }
-  throw new Error("timed out");
-}
-
-/** A JSON call to the server at `base`. */
-const client = (base: string) => async (method: string, path: string, body?: unknown, token?: string) => {
-  const res = await fetch(base + path, {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return (await res.json()) as any;
-};
-
 /** Sample times from a 1 h series, without the null points the series inserts at holes. */
 const sampleTimes = (times: number[]) => times.filter((_, i, all) => i === 0 || all[i] !== all[i - 1] + 1);
 
 beforeAll(async () => {
-  const build = Bun.spawnSync([process.execPath, "build", "--compile", join(ROOT, "agent/main.ts"), "--outfile", agentBin], { stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(build.stderr.toString());
+  buildAgent(agentBin);
 }, 60_000);
 
 afterAll(() => {

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { buildAgent, client, freePort, startServer, waitFor } from "./integration-support";
 
-const ROOT = resolve(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "vigil-locations-it-"));
 const agentBin = join(dir, "vigil-agent");
 const processes: Subprocess[] = [];
@@ -26,26 +26,8 @@ const hook = Bun.serve({
   },
 });
 
-function freePort(): number {
-  const s = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response() });
-  const port = s.port!;
-  s.stop(true);
-  return port;
-}
-
-async function waitFor<T>(check: () => Promise<T | undefined | false>, ms: number, what: string): Promise<T> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    const value = await check();
-    if (value) return value;
-    await Bun.sleep(250);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 beforeAll(async () => {
-  const build = Bun.spawnSync([process.execPath, "build", "--compile", join(ROOT, "agent/main.ts"), "--outfile", agentBin], { stderr: "pipe" });
-  if (build.exitCode !== 0) throw new Error(build.stderr.toString());
+  buildAgent(agentBin);
 }, 60_000);
 
 afterAll(() => {
@@ -58,17 +40,9 @@ afterAll(() => {
 test("checked from the server and two agents: one location down is not a down verdict; all three are, notified once with their names", async () => {
   const port = freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = Bun.spawn([process.execPath, join(ROOT, "server/main.ts"), "--port", String(port), "--data-dir", join(dir, "data")], {
-    stdout: "ignore",
-    stderr: "inherit",
-    env: { ...process.env, VIGIL_LOG_LEVEL: "warn" },
-  });
+  const server = await startServer(port, join(dir, "data"));
   processes.push(server);
-  await waitFor(async () => (await fetch(`${base}/api/config`).catch(() => null))?.ok, 20_000, "the server");
-  const api = async (method: string, path: string, body?: unknown, token?: string) => {
-    const res = await fetch(base + path, { method, headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return (await res.json()) as any;
-  };
+  const api = client(base);
   await api("POST", "/api/auth/register", { username: "alice", password: "correct horse" });
   const { token } = await api("POST", "/api/auth/login", { username: "alice", password: "correct horse" });
   const channel = (await api("POST", "/api/notifications/channels", { name: "Hook", type: "webhook", config: { url: `http://127.0.0.1:${hook.port}/hook` } }, token)).channel.id;
