@@ -6,7 +6,7 @@ import { agentAuthDetail, doc } from "../http/openapi";
 import { monitorIdParams } from "../monitors/schemas";
 import { probeCallSchema, type ProbeReply } from "./protocol";
 import type { ProbeService } from "./service";
-import { LOCATION_RULES } from "./tables";
+import { LOCATION_RANGES, LOCATION_RULES } from "./public";
 
 export interface ProbeRouteDeps {
   probes: ProbeService;
@@ -42,7 +42,7 @@ export function probeRoutes({ probes, agents, session }: ProbeRouteDeps) {
     .get("/api/monitors/:id/locations/series", async ({ params, query }) => ({ success: true, range: query.range ?? "24h", locations: await probes.series(params.id, query.range ?? "24h") }), {
       auth: "user",
       params: monitorIdParams,
-      query: t.Object({ range: t.Optional(t.Union([t.Literal("1h"), t.Literal("24h"), t.Literal("7d")], { error: "range must be 1h, 24h or 7d" })) }),
+      query: t.Object({ range: t.Optional(t.Union(LOCATION_RANGES.map((r) => t.Literal(r)), { error: `range must be ${LOCATION_RANGES.join(", ")}` })) }),
       detail: doc("Each location's response times over a range (buckets of at least a minute)"),
     })
     .post(

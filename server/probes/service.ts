@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { and, desc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { AgentService } from "../agents/service";
-import type { Db } from "../db/database";
+import { first, type Db } from "../db/database";
 import type { EventBus } from "../events";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { silentLogger, type Logger } from "../log";
@@ -18,7 +18,7 @@ import type { CheckOutcome } from "../monitors/types";
 import type { TargetPolicy } from "../net/targets";
 import type { StatusLocation } from "../status/public";
 import type { ProbeAssignments, ProbeResult } from "./protocol";
-import type { LocationRule } from "./tables";
+import { LOCATION_RANGE_MS, locationBucketMs, type LocationRange, type LocationResult, type LocationRule, type LocationSettings, type MonitorLocation, type MonitorLocations } from "./public";
 
 /** The server's own results are kept as agent 0 (agents' ids start at 1). */
 export const SERVER_LOCATION = 0;
@@ -34,23 +34,6 @@ export interface LocationConfig {
   agentIds: number[];
   rule: LocationRule;
   count: number | null;
-}
-
-export interface LatestResult {
-  time: number;
-  up: boolean;
-  responseTime: number | null;
-  httpStatus: number | null;
-  error: string | null;
-}
-
-export interface LocationView {
-  /** null: the Vigil server itself. */
-  agentId: number | null;
-  name: string;
-  online: boolean;
-  status: "up" | "down" | "no data";
-  latest: LatestResult | null;
 }
 
 /** An agent's name among locations: its location name, else its own. */
@@ -115,16 +98,26 @@ export function createProbeService(o: ProbeServiceOptions) {
     return c !== undefined && c.agentIds.length > 0;
   };
 
-  /** Each location's latest result of a monitor since `since` (agent 0 = the server), one query. */
-  async function latestOf(monitorId: number, agentIds: number[], since: number): Promise<Map<number, LatestResult>> {
-    const rows = await db.orm
-      .select({ agentId: t.probeResults.agentId, time: t.probeResults.time, up: t.probeResults.up, responseTime: t.probeResults.responseTime, httpStatus: t.probeResults.httpStatus, error: t.probeResults.error })
-      .from(t.probeResults)
-      .where(and(eq(t.probeResults.monitorId, monitorId), inArray(t.probeResults.agentId, agentIds), gte(t.probeResults.time, since)))
-      .orderBy(desc(t.probeResults.time))
-      .limit(500);
-    const latest = new Map<number, LatestResult>();
-    for (const { agentId, ...r } of rows) if (!latest.has(agentId)) latest.set(agentId, r);
+  /**
+   * Each location's latest result of a monitor since `since` (agent 0 = the server): one index seek per location on
+   * (monitor, agent, time), however many results the others have.
+   */
+  async function latestOf(monitorId: number, agentIds: number[], since: number): Promise<Map<number, LocationResult>> {
+    const p = t.probeResults;
+    const found = await Promise.all(
+      agentIds.map((agentId) =>
+        first(
+          db.orm
+            .select({ time: p.time, up: p.up, responseTime: p.responseTime, httpStatus: p.httpStatus, error: p.error })
+            .from(p)
+            .where(and(eq(p.monitorId, monitorId), eq(p.agentId, agentId), gte(p.time, since)))
+            .orderBy(desc(p.time))
+            .limit(1),
+        ),
+      ),
+    );
+    const latest = new Map<number, LocationResult>();
+    agentIds.forEach((agentId, i) => found[i] && latest.set(agentId, found[i]));
     return latest;
   }
 
@@ -141,9 +134,9 @@ export function createProbeService(o: ProbeServiceOptions) {
         .onConflictDoNothing();
     }
     const agentIds = agentsOf(config);
-    const latest = agentIds.length ? await latestOf(monitorId, agentIds, at - fields.interval * 60_000 - LOCATION_SLACK_MS) : new Map<number, LatestResult>();
+    const latest = agentIds.length ? await latestOf(monitorId, agentIds, at - fields.interval * 60_000 - LOCATION_SLACK_MS) : new Map<number, LocationResult>();
     // In the order the locations were chosen, the server first.
-    const reported: [number, LatestResult][] = [...(own ? [[SERVER_LOCATION, own] as [number, LatestResult]] : [])];
+    const reported: [number, LocationResult][] = [...(own ? [[SERVER_LOCATION, own] as [number, LocationResult]] : [])];
     for (const id of agentIds) if (latest.has(id)) reported.push([id, latest.get(id)!]);
     if (reported.length === 0) return null;
     const down = reported.filter(([, r]) => !r.up);
@@ -167,18 +160,18 @@ export function createProbeService(o: ProbeServiceOptions) {
     return c ? { ...c, agentIds: agentsOf(c) } : DEFAULT_LOCATIONS;
   }
 
-  async function view(monitorId: number) {
+  async function view(monitorId: number): Promise<MonitorLocations> {
     const monitor = monitors.get(monitorId);
     if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found");
     const config = configOf(monitorId);
     const ids = [...(config.fromServer ? [SERVER_LOCATION] : []), ...config.agentIds];
     const fresh = now() - monitor.interval * 60_000 - LOCATION_SLACK_MS;
-    const latest = ids.length ? await latestOf(monitorId, ids, 0) : new Map<number, LatestResult>();
-    const locations: LocationView[] = ids.map((id) => {
+    // A monitor checked from the server alone keeps its results in its own checks: nothing to read here.
+    const latest = config.agentIds.length ? await latestOf(monitorId, ids, 0) : new Map<number, LocationResult>();
+    const locations: MonitorLocation[] = ids.map((id) => {
       const agent = id === SERVER_LOCATION ? undefined : agents.get(id);
       const online = id === SERVER_LOCATION || agent?.status === "online";
       let last = latest.get(id) ?? null;
-      // A monitor checked from the server alone keeps its results in its own checks, not here.
       if (id === SERVER_LOCATION && config.agentIds.length === 0 && monitor.lastCheckedAt !== null) {
         last = { time: monitor.lastCheckedAt, up: monitor.status === "up", responseTime: monitor.responseTime, httpStatus: monitor.httpStatus, error: monitor.lastError };
       }
@@ -188,7 +181,7 @@ export function createProbeService(o: ProbeServiceOptions) {
     return { checkFromServer: config.fromServer, agentIds: config.agentIds, rule: config.rule, count: config.count, locations };
   }
 
-  async function save(monitorId: number, input: { checkFromServer: boolean; agentIds: number[]; rule: LocationRule; count?: number | null }) {
+  async function save(monitorId: number, input: LocationSettings) {
     const monitor = monitors.get(monitorId);
     if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found");
     const agentIds = [...new Set(input.agentIds)];
@@ -254,14 +247,13 @@ export function createProbeService(o: ProbeServiceOptions) {
     return results.length;
   }
 
-  const RANGES = { "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000 } as const;
   /** Each location's results over a range, for a chart: at most ~500 points a location (averaged per bucket). */
-  async function series(monitorId: number, range: keyof typeof RANGES) {
+  async function series(monitorId: number, range: LocationRange) {
     if (!monitors.get(monitorId)) throw notFound("MONITOR_NOT_FOUND", "Monitor not found");
     const config = configOf(monitorId);
     const ids = [...(config.fromServer ? [SERVER_LOCATION] : []), ...config.agentIds];
-    const since = now() - RANGES[range];
-    const bucketMs = Math.max(60_000, Math.ceil(RANGES[range] / 500 / 60_000) * 60_000);
+    const since = now() - LOCATION_RANGE_MS[range];
+    const bucketMs = locationBucketMs(range);
     const rows = ids.length
       ? await db.orm
           .select({ agentId: t.probeResults.agentId, time: t.probeResults.time, up: t.probeResults.up, responseTime: t.probeResults.responseTime })
@@ -319,7 +311,6 @@ export function createProbeService(o: ProbeServiceOptions) {
     ingest,
     series,
     prune,
-    RANGES,
     start() {
       pruneTimer ??= setInterval(() => void prune().catch((e) => log.error("pruning location results failed", { error: String(e?.message ?? e) })), 3_600_000);
     },

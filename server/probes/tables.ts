@@ -1,12 +1,11 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { monitors } from "../db/schema";
 import type { PingStats } from "../monitors/public";
+import { LOCATION_RULES } from "./public";
 
 // Where a monitor is checked from (re-exported by server/db/schema.ts). A monitor without a row is checked from the
 // server alone, as before locations existed: the common case costs nothing.
 
-export const LOCATION_RULES = ["majority", "any", "all", "count"] as const;
-export type LocationRule = (typeof LOCATION_RULES)[number];
 
 export const monitorLocations = sqliteTable("monitor_locations", {
   monitorId: integer("monitor_id")

@@ -2,14 +2,12 @@
 // lines on one time axis.
 import type { LocationRange, LocationRule, LocationSeries, LocationStatus, MonitorLocation } from "../../../api/locations";
 import { chartColor, type ChartSeries } from "../../../components/charts/chartData";
+import { locationBucketMs } from "../../../../server/probes/public";
 
-export const RANGE_MS: Record<LocationRange, number> = { "1h": 3_600_000, "24h": 86_400_000, "7d": 7 * 86_400_000 };
-
-/** The server's buckets for a range (server/probes/service.ts series): about 500 a location, at least a minute. */
-export const bucketMs = (range: LocationRange) => Math.max(60_000, Math.ceil(RANGE_MS[range] / 500 / 60_000) * 60_000);
+export { LOCATION_RANGE_MS as RANGE_MS, locationBucketMs as bucketMs } from "../../../../server/probes/public";
 
 /** A location's line breaks where it has no point for this long: two and a half of its slots (interval or bucket). */
-export const gapMs = (range: LocationRange, intervalMinutes: number) => 2.5 * Math.max(intervalMinutes * 60_000, bucketMs(range));
+export const gapMs = (range: LocationRange, intervalMinutes: number) => 2.5 * Math.max(intervalMinutes * 60_000, locationBucketMs(range));
 
 /** A row's key and test id: "server" for the Vigil server, else the agent's id. */
 export const locationKey = (l: { agentId: number | null }) => (l.agentId === null ? "server" : String(l.agentId));
