@@ -19,14 +19,14 @@ export function RoleBadge({ role: given }: { role: Role }) {
 }
 
 /** A pill with a coloured dot: green for a good state, grey or red otherwise. */
-export function DotBadge({ tone, children }: { tone: "green" | "red" | "grey"; children: ReactNode }) {
+export function DotBadge({ tone, children, ...attributes }: { tone: "green" | "red" | "grey"; children: ReactNode; "data-testid"?: string; "data-status"?: string }) {
   const colours = {
     green: ["bg-emerald-50 text-emerald-700 ring-emerald-600/20", "bg-emerald-500"],
     red: ["bg-red-50 text-red-700 ring-red-600/20", "bg-red-500"],
     grey: ["bg-slate-50 text-slate-500 ring-slate-500/20", "bg-slate-400"],
   }[tone];
   return (
-    <span className={`inline-flex items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${colours[0]}`}>
+    <span {...attributes} className={`inline-flex shrink-0 items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${colours[0]}`}>
       <span aria-hidden="true" className={`size-1.5 rounded-full ${colours[1]}`} />
       {children}
     </span>

@@ -27,6 +27,7 @@ import { formatMs } from "../model";
 import { Ago } from "../parts";
 import { SectionTitle } from "./layout";
 import { LocationsForm, useRuleExplanation } from "./LocationsForm";
+import { DotBadge } from "../../../components/RoleBadge";
 import { downFrom, gapMs, locationKey, locationLines, RANGE_MS, shownStatus } from "./locationsModel";
 
 /** Without live events (or besides them), the card reloads this often. */
@@ -34,24 +35,19 @@ const POLL_MS = 30_000;
 /** After pushed checks, the card reloads at most this often. */
 const RELOAD_THROTTLE_MS = 3_000;
 
-const STATUS_STYLE: Record<LocationStatus, { badge: string; dot: string; key: "up" | "down" | "noData" }> = {
-  up: { badge: "bg-emerald-50 text-emerald-700 ring-emerald-600/20", dot: "bg-emerald-500", key: "up" },
-  down: { badge: "bg-red-50 text-red-700 ring-red-600/20", dot: "bg-red-500", key: "down" },
-  "no data": { badge: "bg-slate-100 text-slate-600 ring-slate-500/20", dot: "bg-slate-400", key: "noData" },
+const STATUS_BADGE: Record<LocationStatus, { tone: "green" | "red" | "grey"; key: "up" | "down" | "noData" }> = {
+  up: { tone: "green", key: "up" },
+  down: { tone: "red", key: "down" },
+  "no data": { tone: "grey", key: "noData" },
 };
 
 function LocationBadge({ status, testId }: { status: LocationStatus; testId: string }) {
   const { t } = useTranslation();
-  const style = STATUS_STYLE[status] ?? STATUS_STYLE["no data"];
+  const { tone, key } = STATUS_BADGE[status] ?? STATUS_BADGE["no data"];
   return (
-    <span
-      data-testid={testId}
-      data-status={status}
-      className={`inline-flex shrink-0 items-center gap-1.5 rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${style.badge}`}
-    >
-      <span aria-hidden="true" className={`size-1.5 rounded-full ${style.dot}`} />
-      {t(`monitors.locations.status.${style.key}`)}
-    </span>
+    <DotBadge tone={tone} data-testid={testId} data-status={status}>
+      {t(`monitors.locations.status.${key}`)}
+    </DotBadge>
   );
 }
 
