@@ -28,8 +28,14 @@
 //   --mixed-only   skip the plain HTTP runs (--sizes)
 //   --windows      maintenance windows per plain HTTP run, each count a run of its own (default 0; e.g. 0,1000):
 //                  each names an equal slice of the monitors, every other one in progress (scripts/bench/windows.ts)
+//   --profile DIR  the floor comparison's Vigil runs write a CPU profile (Bun's --cpu-prof-md) into DIR
+//   --floor-rate   checks/s of the floor comparison (default 50; 0 skips it): per --variants (plain keep-alive,
+//                  https-close: a self-signed target closing every connection), Vigil with rate·60 monitors, then
+//                  the bare-Bun floor (floor.ts) batched and with a timer per URL, each measured over --floor-duration
+//                  (default 60) after --warmup, the whole set --floor-repeats times (default 1); see floor-runs.ts
 import { sql } from "drizzle-orm";
 import { cpus, loadavg, totalmem } from "node:os";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { LatencyHistogram } from "../../server/monitors/scheduler";
 import { dash, freshStore, parseEngines, withPg, type Engine, type PgServer } from "./engines";
@@ -37,11 +43,12 @@ import { countingTarget } from "./fixtures";
 import { MIX_TYPES, describeMix, insertMixed, parseMix, pushPinger, startMixedFixtures, type Mix, type MixedFixtures, type MixType, type PingCounts } from "./mixed";
 import { apiClient, benchDir, cpuSeconds, mb, rssBytes, startServer } from "./proc";
 import { insertWindows } from "./windows";
+import { FLOOR_MODES, parseVariants, perRequestMs, runFloor, startVariantTarget, type BenchTarget, type FloorFigures, type Variant } from "./floor-runs";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2),
   options: {
-    sizes: { type: "string", default: "1000,10000" },
+    sizes: { type: "string", default: "1000,10000,100000" },
     duration: { type: "string", default: "180" },
     warmup: { type: "string", default: "10" },
     binary: { type: "string" },
@@ -53,6 +60,11 @@ const { values: args } = parseArgs({
     engines: { type: "string", default: "sqlite" },
     windows: { type: "string", default: "0" },
     "database-url": { type: "string" },
+    "floor-rate": { type: "string", default: "50" },
+    "floor-duration": { type: "string", default: "60" },
+    "floor-repeats": { type: "string", default: "1" },
+    variants: { type: "string", default: "plain,https-close" },
+    profile: { type: "string" },
   },
 });
 args.binary ??= process.env.VIGIL_BINARY || undefined;
@@ -64,6 +76,15 @@ const warmup = Number(args.warmup);
 const mixedN = Number(args.mixed!.replace(/_/g, ""));
 const mix = parseMix(args.mix!);
 const windowCounts = args.windows!.split(",").map((s) => Number(s.trim().replace(/_/g, "")));
+const floorRate = Number(args["floor-rate"]);
+const floorDuration = Number(args["floor-duration"]);
+const floorRepeats = Number(args["floor-repeats"]);
+const variants = parseVariants(args.variants!);
+const profileDir = args.profile ? resolve(args.profile) : null;
+if (!variants || !(floorRate >= 0) || !(floorDuration > 0) || !Number.isInteger(floorRepeats) || floorRepeats < 1) {
+  console.error("usage: … [--floor-rate 50] [--floor-duration 60] [--floor-repeats 1] [--variants plain,https-close]");
+  process.exit(2);
+}
 if (windowCounts.some((w) => !Number.isInteger(w) || w < 0) || sizes.some((n) => !Number.isInteger(n) || n < 1) || !(duration > 0) || !(warmup >= 0) || !Number.isInteger(mixedN) || mixedN < 0 || !mix || !engines) {
   console.error(
     "usage: bun scripts/bench/monitors.ts [--sizes 1000,10000] [--duration 180] [--warmup 10] [--binary dist/vigil] " +
@@ -73,8 +94,9 @@ if (windowCounts.some((w) => !Number.isInteger(w) || w < 0) || sizes.some((n) =>
 }
 const PASSWORD = "bench password 1";
 
-// The target: answers every check with a small 200, counting requests.
-const target = countingTarget();
+// The target of the plain runs: answers every check with a small 200, counting requests.
+const plainTarget = countingTarget();
+const defaultTarget = { base: `http://127.0.0.1:${plainTarget.port}`, insecure: false, hits: plainTarget.hits };
 
 interface Stats {
   scheduler: { started: number; completed: number; skippedBusy: number; skippedLate: number; lateness: { histogram: [number, number][] } };
@@ -93,8 +115,19 @@ interface TypeFigures {
   errors: string[];
 }
 
-/** One run: n plain HTTP monitors (mix null), or n monitors of the mix (SQLite only), on `engine`, with `windows` maintenance windows. */
-async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | null, windows = 0) {
+/**
+ * One run: n plain HTTP monitors (mix null) against `target`, or n monitors of the mix (SQLite only), on `engine`,
+ * with `windows` maintenance windows, measured over `seconds`.
+ */
+async function run(
+  n: number,
+  mix: Mix | null,
+  engine: Engine,
+  pg: PgServer | null,
+  windows = 0,
+  target: Pick<BenchTarget, "base" | "insecure" | "hits"> = defaultTarget,
+  seconds = duration,
+) {
   if (mix && engine !== "sqlite") throw new Error("the mixed run is SQLite only");
   const temp = benchDir(`vigil-bench-${mix ? "mixed-" : ""}${engine}-${n}-`, args.keep);
   const dir = temp.path;
@@ -102,7 +135,8 @@ async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | nu
   let store: Awaited<ReturnType<typeof freshStore>> | null = null;
   try {
     store = await freshStore(engine, dir, pg, { keep: args.keep });
-    // N monitors, written straight into the database the server will open (as a restart would find them), in
+    // N monitors, written straight into the database the server will open (as a restart would find them: up for an
+    // hour, so the window measures steady checks, not every monitor's first one turning it from pending to up), in
     // chunks of one multi-row insert each on either engine (the mixed run's writer is SQLite's raw client).
     const db = await store.open();
     const now = Date.now();
@@ -112,7 +146,7 @@ async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | nu
       for (let from = 1; from <= n; from += 500) {
         const chunk = [];
         for (let i = from; i <= Math.min(n, from + 499); i++) {
-          chunk.push({ name: `bench ${i}`, url: `http://127.0.0.1:${target.port}/m/${i}`, method: "GET" as const, interval: 1, timeout: 10, expectedStatus: "2xx", retries: 1, createdAt: now, updatedAt: now });
+          chunk.push({ name: `bench ${i}`, url: `${target.base}/m/${i}`, method: "GET" as const, interval: 1, timeout: 10, expectedStatus: "2xx", retries: 1, ignoreTls: target.insecure, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now });
         }
         await db.orm.insert(db.t.monitors).values(chunk);
       }
@@ -121,7 +155,12 @@ async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | nu
     const dbBefore = (await store.sizes(db, [])).total;
     await db.close();
 
-    const server = await startServer(dir, { binary: args.binary, args: [...store.serverArgs, ...(args.concurrency ? ["--check-concurrency", args.concurrency] : [])] });
+    const profile = profileDir && target !== defaultTarget ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=vigil-${n}-${target.base.split(":")[0]}.md`] : [];
+    const server = await startServer(dir, {
+      binary: profile.length ? undefined : args.binary,
+      runtimeArgs: profile,
+      args: [...store.serverArgs, ...(args.concurrency ? ["--check-concurrency", args.concurrency] : [])],
+    });
     const { startupMs } = server;
     let pinger: ReturnType<typeof pushPinger> | null = null;
     let pings: PingCounts | null = null;
@@ -164,7 +203,7 @@ async function run(n: number, mix: Mix | null, engine: Engine, pg: PgServer | nu
       loadA = loadavg()[0];
       const tA = performance.now();
       peakRss = rssBytes(pid);
-      const end = tA + duration * 1000;
+      const end = tA + seconds * 1000;
       while (performance.now() < end) {
         await Bun.sleep(Math.min(5000, end - performance.now()));
         peakRss = Math.max(peakRss, rssBytes(pid));
@@ -292,9 +331,41 @@ const results = await withPg(plainEngines, args["database-url"], async (pg) => {
     }
     return out;
   } finally {
-    target.stop();
+    plainTarget.stop();
   }
 });
+
+// The floor comparison: per variant and repeat, Vigil then the floor's two schedules, each alone on the machine.
+interface FloorRow {
+  variant: Variant;
+  vigil: { cpuSeconds: number; requests: number; elapsed: number; p99: number | null; max: number; down: number };
+  floors: FloorFigures[];
+  /** TLS connections the target accepted over Vigil's whole run, against the requests it answered (null: not counted). */
+  reuse: { connections: number; requests: number } | null;
+}
+const floorRows: FloorRow[] = [];
+if (floorRate > 0) {
+  const n = Math.round(floorRate * 60);
+  for (let repeat = 0; repeat < floorRepeats; repeat++) {
+    for (const variant of variants!) {
+      const target = await startVariantTarget(variant);
+      try {
+        process.stderr.write(`floor comparison ${repeat + 1}/${floorRepeats}: ${variant}, ${n} monitors, Vigil then the floor (${FLOOR_MODES.join(", ")})…\n`);
+        const hitsA = target.hits();
+        const connA = target.connections();
+        const v = await run(n, null, "sqlite", null, 0, target, floorDuration);
+        const requests = Math.round(v.targetRate * v.elapsed);
+        const connections = connA === null ? null : (target.connections() ?? 0) - connA;
+        const hitsB = target.hits();
+        const floors: FloorFigures[] = [];
+        for (const mode of FLOOR_MODES) floors.push(await runFloor(target, n, mode, warmup, floorDuration));
+        floorRows.push({ variant, vigil: { cpuSeconds: v.cpuSeconds, requests, elapsed: v.elapsed, p99: v.p99, max: v.max, down: v.windowDown }, floors, reuse: connections === null ? null : { connections, requests: hitsB - hitsA } });
+      } finally {
+        target.stop();
+      }
+    }
+  }
+}
 
 const pct = (v: number) => `${v.toFixed(1)} %`;
 console.log(
@@ -365,4 +436,36 @@ for (const r of results.filter((x) => x.mix)) {
 for (const r of results.filter((x) => x.problems.length)) {
   console.log(`\nServer log, ${r.engine} ${label(r)}: WARN/ERROR lines (first ${r.problems.length}):\n`);
   for (const line of r.problems) console.log(`    ${line}`);
+}
+
+if (floorRows.length) {
+  // CPU per check for Vigil and the floor, per variant; with repeats, each variant's figures are summed over them.
+  const sum = (rows: FloorRow[], f: (r: FloorRow) => number) => rows.reduce((s, r) => s + f(r), 0);
+  const ms3 = (v: number | null) => (v === null ? "–" : `${v.toFixed(3)} ms`);
+  console.log("");
+  console.log(`Per-check CPU against the runtime's floor (${floorRate} checks/s, ${floorRepeats} × ${floorDuration} s windows per figure, each process alone):`);
+  console.log("");
+  console.log("| variant | checks/s (Vigil) | Vigil CPU per check | floor, batched 100 ms ticks | floor, a timer per URL | Vigil / batched floor | Vigil / timer floor | Vigil lateness p99 / max | down |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const variant of variants!) {
+    const rows = floorRows.filter((r) => r.variant === variant);
+    if (!rows.length) continue;
+    const vigil = perRequestMs(sum(rows, (r) => r.vigil.cpuSeconds), sum(rows, (r) => r.vigil.requests));
+    const floor = (mode: string) => perRequestMs(sum(rows, (r) => r.floors.find((f) => f.mode === mode)!.cpuSeconds), sum(rows, (r) => r.floors.find((f) => f.mode === mode)!.requests));
+    const batched = floor("batched");
+    const timers = floor("timers");
+    const ratio = (a: number | null, b: number | null) => (a !== null && b ? `${(a / b).toFixed(2)}×` : "–");
+    console.log(
+      `| ${variant} | ${(sum(rows, (r) => r.vigil.requests) / sum(rows, (r) => r.vigil.elapsed)).toFixed(1)} | ${ms3(vigil)} | ${ms3(batched)} | ${ms3(timers)} | ` +
+        `${ratio(vigil, batched)} | ${ratio(vigil, timers)} | ${rows.map((r) => `${ms(r.vigil.p99)} / ${r.vigil.max} ms`).join(", ")} | ${sum(rows, (r) => r.vigil.down)} |`,
+    );
+  }
+  console.log("");
+  for (const r of floorRows) {
+    console.log(
+      `- ${r.variant}: Vigil ${r.vigil.requests} requests, ${r.vigil.cpuSeconds.toFixed(2)} s CPU in ${r.vigil.elapsed.toFixed(0)} s; ` +
+        r.floors.map((f) => `floor ${f.mode} ${f.requests} requests, ${f.cpuSeconds.toFixed(2)} s CPU, ${f.failed} failed`).join("; ") +
+        (r.reuse ? `; the target accepted ${r.reuse.connections} TLS connections for ${r.reuse.requests} of Vigil's requests` : ""),
+    );
+  }
 }

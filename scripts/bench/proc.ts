@@ -58,8 +58,9 @@ export function benchDir(prefix: string, keep = false) {
 }
 
 /** Starts `bun server/main.ts` (or `binary`) on a free port over `dataDir` and waits for its "listening" line. */
-export async function startServer(dataDir: string, opts: { binary?: string; args?: string[] } = {}): Promise<RunningServer> {
-  const cmd = opts.binary ? [resolve(opts.binary)] : [process.execPath, join(ROOT, "server/main.ts")];
+export async function startServer(dataDir: string, opts: { binary?: string; args?: string[]; runtimeArgs?: string[] } = {}): Promise<RunningServer> {
+  // runtimeArgs: Bun's own flags (a CPU profile: --cpu-prof-md …), for `bun server/main.ts` only.
+  const cmd = opts.binary ? [resolve(opts.binary)] : [process.execPath, ...(opts.runtimeArgs ?? []), join(ROOT, "server/main.ts")];
   const proc = Bun.spawn([...cmd, "--port", "0", "--data-dir", dataDir, "--log-level", "info", ...(opts.args ?? [])], {
     cwd: dataDir,
     stdout: "pipe",
