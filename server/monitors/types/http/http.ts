@@ -13,7 +13,8 @@ import {
 } from "../../check-errors";
 import { statusMatches } from "../../expected-status";
 import { validateHttpFields, type MonitorFields } from "../../field-rules";
-import { ALLOW_PRIVATE, targetProblem, type TargetPolicy, type Resolve } from "../../../net/targets";
+import { ALLOW_PRIVATE, type TargetPolicy, type Resolve } from "../../../net/targets";
+import { createCheckSignals, createHostGuard, requestHeaders } from "./request-parts";
 import { cachedResolve } from "../../../net/cached-resolve";
 import { badRequest } from "../../../http/http-error";
 import type { CheckOutcome, CheckType } from "../check-type";
@@ -55,6 +56,19 @@ async function readPrefix(body: ReadableStream<Uint8Array> | null, limit: number
   if (!keep) return null;
   const all = Buffer.concat(chunks);
   return all.byteLength > limit ? all.subarray(0, limit) : all;
+}
+
+/**
+ * The body, or up to `limit` bytes of it. A plain body that says it is no longer than the limit is read in one native
+ * call (no stream, reader or chunks: most checks' answers); a compressed, chunked or larger one through the stream.
+ */
+async function readBody(res: Response, limit: number, keep: boolean): Promise<Uint8Array | null> {
+  const length = res.headers.get("content-length");
+  if (length !== null && !res.headers.has("content-encoding") && Number(length) <= limit) {
+    const bytes = await res.bytes();
+    return keep ? bytes.subarray(0, limit) : null;
+  }
+  return readPrefix(res.body, limit, keep);
 }
 
 /** Parsed JSON assertions by source text: a monitor's expression is parsed once, not per check. */
@@ -107,16 +121,13 @@ export interface CheckerOptions {
  * checked against the policy first, so a public URL cannot redirect a check to the metadata service.
  */
 export function createChecker({ policy = ALLOW_PRIVATE, resolve = cachedResolve() }: CheckerOptions = {}): Checker {
+  const guard = createHostGuard(policy, resolve);
+  const signals = createCheckSignals();
   return async (target, signal) => {
     const time = Date.now();
     const started = performance.now();
-    const timeout = AbortSignal.timeout(target.timeout * 1000);
-    const headers = new Headers();
-    headers.set("user-agent", USER_AGENT);
-    for (const h of target.headers) {
-      if (h.name.toLowerCase() === "user-agent") headers.set(h.name, h.value);
-      else headers.append(h.name, h.value);
-    }
+    // The monitor's headers as built once for its configuration; a Headers copy only when a redirect edits them.
+    let headers: HeadersInit = requestHeaders(target.headers, USER_AGENT);
     let httpStatus: number | null = null;
     let url = target.url;
     let method: string = target.method;
@@ -124,14 +135,15 @@ export function createChecker({ policy = ALLOW_PRIVATE, resolve = cachedResolve(
     const asserts = Boolean(target.keyword || target.jsonPath);
     try {
       for (let hop = 0; ; hop++) {
-        const problem = await targetProblem(url, policy, resolve);
+        const known = guard.known(url);
+        const problem = known !== undefined ? known : await guard.check(url);
         if (problem) return { time, up: false, responseTime: null, httpStatus: null, error: `Target refused: ${problem}` };
         const res = await fetch(url, {
           method,
           headers,
           body,
           redirect: "manual",
-          signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+          signal: signals.of(target.timeout * 1000, signal),
           // Bun's fetch option: an operator's choice for self-signed or internal certificates.
           ...(target.ignoreTls ? { tls: { rejectUnauthorized: false } } : {}),
         });
@@ -148,16 +160,20 @@ export function createChecker({ policy = ALLOW_PRIVATE, resolve = cachedResolve(
           if ((res.status === 303 && method !== "HEAD") || ((res.status === 301 || res.status === 302) && method === "POST")) {
             method = "GET";
             body = undefined;
+            headers = new Headers(headers);
             headers.delete("content-type");
           }
           // Credentials set for one host are not sent to another.
-          if (next.origin !== new URL(url).origin) headers.delete("authorization");
+          if (next.origin !== new URL(url).origin) {
+            headers = new Headers(headers);
+            headers.delete("authorization");
+          }
           url = next.href;
           continue;
         }
         let content: Uint8Array | null = null;
         if (method === "HEAD") await res.body?.cancel().catch(() => {});
-        else content = await readPrefix(res.body, asserts ? ASSERTED_BODY_BYTES : BODY_PREFIX_BYTES, asserts);
+        else content = await readBody(res, asserts ? ASSERTED_BODY_BYTES : BODY_PREFIX_BYTES, asserts);
         const responseTime = Math.round(performance.now() - started);
         const statusOk = statusMatches(target.expectedStatus, res.status);
         // The status first, then what the body says, then speed: the most telling failure is the one reported.
