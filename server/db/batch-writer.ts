@@ -17,7 +17,9 @@ export interface BatchWriterOptions<T> {
  */
 export class BatchWriter<T> {
   private queue: T[] = [];
+  /** Armed while rows wait (not a standing interval: an idle server should not wake every second for nothing). */
   private timer: Timer | undefined;
+  private started = false;
   private failures = 0;
   /** Callers waiting for what is queued now to be committed (see `committed`). */
   private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
@@ -33,10 +35,21 @@ export class BatchWriter<T> {
   push(item: T): void {
     this.queue.push(item);
     if (this.queue.length >= (this.options.maxItems ?? 5000)) void this.flush();
+    else this.arm();
   }
 
   start(): void {
-    this.timer ??= setInterval(() => void this.flush(), this.options.intervalMs ?? 1000);
+    this.started = true;
+    if (this.queue.length > 0) this.arm();
+  }
+
+  /** A flush within the interval; rows a failed write kept are tried again one interval later. */
+  private arm(): void {
+    if (!this.started || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush().then(() => this.queue.length > 0 && this.arm());
+    }, this.options.intervalMs ?? 1000);
   }
 
   /**
@@ -88,7 +101,8 @@ export class BatchWriter<T> {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.started = false;
+    clearTimeout(this.timer);
     this.timer = undefined;
     if (this.soon) clearImmediate(this.soon);
     this.soon = undefined;
