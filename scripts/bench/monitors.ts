@@ -155,7 +155,11 @@ async function run(
     const dbBefore = (await store.sizes(db, [])).total;
     await db.close();
 
-    const profile = profileDir && target !== defaultTarget ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=vigil-${n}-${target.base.split(":")[0]}.md`] : [];
+    // Bun flags for the server (a CPU profile of the floor comparison's runs; VIGIL_BENCH_RUNTIME_ARGS: e.g. --heap-prof-md).
+    const profile = [
+      ...(profileDir && target !== defaultTarget ? ["--cpu-prof-md", `--cpu-prof-dir=${profileDir}`, `--cpu-prof-name=vigil-${n}-${target.base.split(":")[0]}.md`] : []),
+      ...(process.env.VIGIL_BENCH_RUNTIME_ARGS?.split(" ").filter(Boolean) ?? []),
+    ];
     const server = await startServer(dir, {
       binary: profile.length ? undefined : args.binary,
       runtimeArgs: profile,
