@@ -37,7 +37,16 @@ export function statusMatches(expected: string, status: number): boolean {
   let match = matchers.get(expected);
   if (!match) {
     const ranges = parseExpectedStatus(expected) ?? [];
-    match = (s) => ranges.some(([low, high]) => s >= low && s <= high);
+    // Runs on every check: the usual single range ("2xx") is two comparisons, no closure per range.
+    if (ranges.length === 1) {
+      const [low, high] = ranges[0]!;
+      match = (s) => s >= low && s <= high;
+    } else {
+      match = (s) => {
+        for (const [low, high] of ranges) if (s >= low && s <= high) return true;
+        return false;
+      };
+    }
     if (matchers.size > 1000) matchers.clear();
     matchers.set(expected, match);
   }

@@ -43,7 +43,20 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
     const change = type === "monitor.change" ? (data as MonitorChangeEvent) : null;
     server.publish(VIEWER_TOPIC, change?.monitor ? JSON.stringify({ type, data: { ...change, monitor: forViewer(change.monitor) } }) : message);
   };
-  const unsubscribe = forward.map((type) => bus.on(type, (data) => publish(type, data)));
+  // The bus is heard only while a browser is connected: with nobody watching, a check emits no event at all (its
+  // announcer asks bus.has first), which is most of the time on most servers.
+  let unsubscribe: (() => void)[] = [];
+  const listen = () => {
+    if (unsubscribe.length === 0) unsubscribe = forward.map((type) => bus.on(type, (data) => publish(type, data)));
+  };
+  const stopListening = () => {
+    for (const u of unsubscribe) u();
+    unsubscribe = [];
+  };
+  const forget = (id: string) => {
+    open.delete(id);
+    if (open.size === 0) stopListening();
+  };
 
   return {
     routes: (session: ReturnType<typeof sessions>) =>
@@ -67,13 +80,14 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
               session.claims,
               () => {
                 ended = true;
-                open.delete(id);
+                forget(id);
                 ws.close(SESSION_ENDED, "session ended");
               },
               session.user.role,
             );
             if (ended) return; // the session ended while the socket was opening
             open.set(id, { socket: ws, unwatch });
+            listen();
             ws.subscribe(session.user.role === "viewer" ? VIEWER_TOPIC : TOPIC);
             ws.send(JSON.stringify({ type: "hello", data: { at: Date.now() } }));
           },
@@ -81,7 +95,7 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
           message() {},
           close(ws) {
             open.get(ws.id)?.unwatch();
-            open.delete(ws.id);
+            forget(ws.id);
           },
         }),
 
@@ -93,7 +107,7 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
 
     /** Closes every socket (going away) and stops listening to the bus: for shutdown. */
     close() {
-      for (const u of unsubscribe) u();
+      stopListening();
       for (const { socket, unwatch } of open.values()) {
         unwatch();
         socket.close(1001, "server shutting down");

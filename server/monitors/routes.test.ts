@@ -334,6 +334,8 @@ describe("live push", () => {
         headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" },
       });
       expect(plain.status).toBe(401);
+      // Nobody connected: checks emit no live event at all.
+      expect(services.events.has("monitor.check")).toBe(false);
 
       const messages: LiveMessage[] = [];
       const ws = new WebSocket(`ws://127.0.0.1:${port}/api/live?token=${token}`);
@@ -341,6 +343,7 @@ describe("live push", () => {
       await new Promise((resolve) => (ws.onopen = resolve));
       for (let i = 0; i < 50 && messages.length === 0; i++) await Bun.sleep(10);
       expect(messages[0].type).toBe("hello");
+      expect(services.events.has("monitor.check")).toBe(true);
 
       const created = await t.call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: valid() });
       await t.call("POST", `/api/monitors/${created.body.monitor.id}/check`, { token });
@@ -356,6 +359,9 @@ describe("live push", () => {
       const closed = new Promise<number>((resolve) => (ws.onclose = (e) => resolve(e.code)));
       await t.call("POST", "/api/users/1/change-password", { token, body: { currentPassword: "correct horse", newPassword: "another horse" } });
       expect(await closed).toBe(4001);
+      // The last browser gone, the bus is not heard any more.
+      for (let i = 0; i < 100 && services.events.has("monitor.check"); i++) await Bun.sleep(10);
+      expect(services.events.has("monitor.check")).toBe(false);
     } finally {
       services.live.close();
       await t.app.stop(true);
