@@ -64,7 +64,8 @@ const SHARE_MS = 100;
  * Timeout signals shared by the checks that start within SHARE_MS of each other with the same timeout (a scheduler
  * tick starts them together): one timer and one signal per tick instead of two signals per check, each kept alive
  * for the whole timeout. A shared signal fires SHARE_MS late at most, so no check is cut short: its timeout is
- * between what the monitor says and that plus 0.1 s. `outer` (the scheduler's stop) aborts them all as well.
+ * between what the monitor says and that plus 0.1 s. `outer` (the scheduler's stop) aborts them all as well, with its
+ * reason; a timeout aborts with a TimeoutError, as AbortSignal.timeout would.
  */
 export function createCheckSignals(now: () => number = () => performance.now()) {
   const shared = new Map<string, { signal: AbortSignal; until: number }>();
@@ -81,11 +82,23 @@ export function createCheckSignals(now: () => number = () => performance.now()) 
       const t = now();
       const hit = shared.get(key);
       if (hit && t < hit.until && !hit.signal.aborted) return hit.signal;
-      const timeout = AbortSignal.timeout(timeoutMs + SHARE_MS);
-      const signal = outer ? AbortSignal.any([timeout, outer]) : timeout;
+      // One controller, one timer (not AbortSignal.timeout + AbortSignal.any: the profile showed `any` at 5 % of a
+      // check's JavaScript). The listener on the long-lived outer signal goes when the timer fires.
+      const controller = new AbortController();
+      const onOuter = () => {
+        clearTimeout(timer);
+        controller.abort(outer!.reason);
+      };
+      const timer = setTimeout(() => {
+        outer?.removeEventListener("abort", onOuter);
+        controller.abort(new DOMException("The operation timed out.", "TimeoutError"));
+      }, timeoutMs + SHARE_MS);
+      timer.unref(); // a pending timeout does not keep a stopping process alive
+      if (outer?.aborted) onOuter();
+      else outer?.addEventListener("abort", onOuter, { once: true });
       if (shared.size > 256) shared.clear();
-      shared.set(key, { signal, until: t + SHARE_MS });
-      return signal;
+      shared.set(key, { signal: controller.signal, until: t + SHARE_MS });
+      return controller.signal;
     },
   };
 }
