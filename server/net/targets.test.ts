@@ -3,7 +3,7 @@ import { createChecker, runCheck, type CheckTarget } from "../monitors/types/htt
 import { createServices } from "../app";
 import { testDb } from "../db/test-db";
 import { testApp } from "../test-support";
-import { addressProblem, ALLOW_PRIVATE, guardedFetch, literalHostProblem, targetProblem, TargetRefused, type Resolve } from "./targets";
+import { addressProblem, ALLOW_PRIVATE, createTargetGuard, guardedFetch, literalHostProblem, targetProblem, TargetRefused, type Resolve, type TargetPolicy } from "./targets";
 
 const BLOCK: { allowPrivate: boolean } = { allowPrivate: false };
 
@@ -154,5 +154,30 @@ describe("the API", () => {
     const sent = await t.call("POST", `/api/notifications/channels/${channel.body.channel.id}/test`, { token });
     expect(sent.body.success).toBe(false);
     expect(String(sent.body.message)).toMatch(/127\.0\.0\.1 is a private or local address/);
+  });
+});
+
+describe("target guard (a checker's per-URL policy)", () => {
+  const noPrivate: TargetPolicy = { ...ALLOW_PRIVATE, allowPrivate: false };
+
+  test("an IP host's verdict is known without a lookup; a name is resolved on every check", async () => {
+    let lookups = 0;
+    let answer = ["93.184.216.34"];
+    const guard = createTargetGuard(noPrivate, async () => (lookups++, answer));
+    expect(guard("http://10.0.0.1/x")).toContain("10.0.0.1");
+    expect(guard("http://93.184.216.34/x")).toBeNull();
+    expect(guard("http://169.254.169.254/latest")).toContain("169.254.169.254");
+    expect(lookups).toBe(0);
+
+    expect(guard("http://example.test/x")).toBeInstanceOf(Promise);
+    expect(await guard("http://example.test/x")).toBeNull();
+    // The name now points at a private address: the next check sees it.
+    answer = ["192.168.1.5"];
+    expect(await guard("http://example.test/x")).toContain("192.168.1.5");
+    expect(lookups).toBe(3);
+  });
+
+  test("private addresses pass when the instance allows them", () => {
+    expect(createTargetGuard(ALLOW_PRIVATE, async () => [])("http://127.0.0.1:8080/")).toBeNull();
   });
 });

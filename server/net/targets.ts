@@ -94,6 +94,30 @@ export async function targetProblem(url: string, policy: TargetPolicy, resolve: 
   return host === null ? null : hostProblem(host, policy, resolve);
 }
 
+/** URLs a target guard remembers (a monitor's URL is one entry; redirect hops add theirs). */
+const GUARD_URLS = 50_000;
+
+/**
+ * targetProblem for a checker that asks about the same URLs again and again: a host written as an IP address (or a
+ * forbidden name) has a fixed verdict, returned at once without parsing the URL again; a name is resolved on every
+ * call (through the resolver's own cache), since where it points may change.
+ */
+export function createTargetGuard(policy: TargetPolicy, resolve: Resolve = defaultResolve) {
+  /** URL → its fixed verdict (null: allowed), or the host name to resolve. */
+  const seen = new Map<string, { verdict: string | null } | { host: string }>();
+  return (url: string): string | null | Promise<string | null> => {
+    let entry = seen.get(url);
+    if (!entry) {
+      const host = hostOf(url);
+      const literal = host === null ? null : literalProblem(host, policy);
+      entry = host === null || literal || isIP(host) ? { verdict: literal } : { host };
+      if (seen.size >= GUARD_URLS) seen.clear();
+      seen.set(url, entry);
+    }
+    return "verdict" in entry ? entry.verdict : hostProblem(entry.host, policy, resolve);
+  };
+}
+
 /** The problem with a bare host (TCP and DNS checks): as written, then every address it resolves to. */
 export async function hostProblem(host: string, policy: TargetPolicy, resolve: Resolve = defaultResolve): Promise<string | null> {
   const literal = literalProblem(host, policy);

@@ -13,8 +13,8 @@ import {
 } from "../../check-errors";
 import { statusMatches } from "../../expected-status";
 import { validateHttpFields, type MonitorFields } from "../../field-rules";
-import { ALLOW_PRIVATE, type TargetPolicy, type Resolve } from "../../../net/targets";
-import { createCheckSignals, createHostGuard, requestHeaders } from "./request-parts";
+import { ALLOW_PRIVATE, createTargetGuard, type TargetPolicy, type Resolve } from "../../../net/targets";
+import { createCheckSignals, requestHeaders } from "./request-parts";
 import { cachedResolve } from "../../../net/cached-resolve";
 import { badRequest } from "../../../http/http-error";
 import type { CheckOutcome, CheckType } from "../check-type";
@@ -65,8 +65,8 @@ async function readPrefix(body: ReadableStream<Uint8Array> | null, limit: number
 async function readBody(res: Response, limit: number, keep: boolean): Promise<Uint8Array | null> {
   const length = res.headers.get("content-length");
   if (length !== null && !res.headers.has("content-encoding") && Number(length) <= limit) {
-    const bytes = await res.bytes();
-    return keep ? bytes.subarray(0, limit) : null;
+    const bytes = await res.bytes(); // no more than the declared length arrives
+    return keep ? bytes : null;
   }
   return readPrefix(res.body, limit, keep);
 }
@@ -121,13 +121,14 @@ export interface CheckerOptions {
  * checked against the policy first, so a public URL cannot redirect a check to the metadata service.
  */
 export function createChecker({ policy = ALLOW_PRIVATE, resolve = cachedResolve() }: CheckerOptions = {}): Checker {
-  const guard = createHostGuard(policy, resolve);
+  const targetProblem = createTargetGuard(policy, resolve);
   const signals = createCheckSignals();
   return async (target, signal) => {
     const time = Date.now();
     const started = performance.now();
     // The monitor's headers as built once for its configuration; a Headers copy only when a redirect edits them.
     let headers: HeadersInit = requestHeaders(target.headers, USER_AGENT);
+    const editableHeaders = () => (headers instanceof Headers ? headers : (headers = new Headers(headers)));
     let httpStatus: number | null = null;
     let url = target.url;
     let method: string = target.method;
@@ -135,8 +136,7 @@ export function createChecker({ policy = ALLOW_PRIVATE, resolve = cachedResolve(
     const asserts = Boolean(target.keyword || target.jsonPath);
     try {
       for (let hop = 0; ; hop++) {
-        const known = guard.known(url);
-        const problem = known !== undefined ? known : await guard.check(url);
+        const problem = await targetProblem(url);
         if (problem) return { time, up: false, responseTime: null, httpStatus: null, error: `Target refused: ${problem}` };
         const res = await fetch(url, {
           method,
@@ -160,14 +160,10 @@ export function createChecker({ policy = ALLOW_PRIVATE, resolve = cachedResolve(
           if ((res.status === 303 && method !== "HEAD") || ((res.status === 301 || res.status === 302) && method === "POST")) {
             method = "GET";
             body = undefined;
-            headers = new Headers(headers);
-            headers.delete("content-type");
+            editableHeaders().delete("content-type");
           }
           // Credentials set for one host are not sent to another.
-          if (next.origin !== new URL(url).origin) {
-            headers = new Headers(headers);
-            headers.delete("authorization");
-          }
+          if (next.origin !== new URL(url).origin) editableHeaders().delete("authorization");
           url = next.href;
           continue;
         }

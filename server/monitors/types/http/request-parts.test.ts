@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ALLOW_PRIVATE, type TargetPolicy } from "../../../net/targets";
-import { createCheckSignals, createHostGuard, requestHeaders } from "./request-parts";
+import { createCheckSignals, requestHeaders } from "./request-parts";
 
 describe("request headers", () => {
   test("the user agent first, then the monitor's headers in order; built once per headers list", () => {
@@ -13,31 +12,6 @@ describe("request headers", () => {
 
   test("a monitor's own User-Agent replaces Vigil's", () => {
     expect(requestHeaders([{ name: "User-Agent", value: "mine" }], "Vigil/1")).toEqual([["User-Agent", "mine"]]);
-  });
-});
-
-describe("host guard", () => {
-  const noPrivate: TargetPolicy = { ...ALLOW_PRIVATE, allowPrivate: false };
-
-  test("an IP host's verdict is known without a lookup; a name is resolved on every check", async () => {
-    let lookups = 0;
-    let answer = ["93.184.216.34"];
-    const guard = createHostGuard(noPrivate, async () => (lookups++, answer));
-    expect(guard.known("http://10.0.0.1/x")).toContain("10.0.0.1");
-    expect(guard.known("http://93.184.216.34/x")).toBeNull();
-    expect(guard.known("http://169.254.169.254/latest")).toContain("169.254.169.254");
-    expect(lookups).toBe(0);
-
-    expect(guard.known("http://example.test/x")).toBeUndefined();
-    expect(await guard.check("http://example.test/x")).toBeNull();
-    // The name now points at a private address: the next check sees it.
-    answer = ["192.168.1.5"];
-    expect(await guard.check("http://example.test/x")).toContain("192.168.1.5");
-    expect(lookups).toBe(2);
-  });
-
-  test("private addresses pass when the instance allows them", () => {
-    expect(createHostGuard(ALLOW_PRIVATE, async () => []).known("http://127.0.0.1:8080/")).toBeNull();
   });
 });
 
