@@ -223,8 +223,8 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
     // Into new maps, swapped in once all are read: between chunks, the store keeps serving the monitors it had.
     const loaded = new Map<number, MonitorEntry>();
     const tokens = new Map<string, number>();
-    /** The first and last id of each chunk read, for the queries below. */
-    const ranges: [number, number][] = [];
+    const since = (Math.floor(now / HOUR) - (RING - 1)) * HOUR;
+    const watermark = Math.max(since, (await readWatermarks(db)).hourly ?? since);
     let lastId: number | undefined;
     for (;;) {
       const rows = await orm
@@ -238,55 +238,53 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
         loaded.set(row.id, entry);
         if (entry.fields.pushToken) tokens.set(entry.fields.pushToken, entry.id);
       }
-      if (rows.length > 0) ranges.push([rows[0]!.id, rows[rows.length - 1]!.id]);
+      if (rows.length > 0) await fillIn(loaded, rows[0]!.id, rows[rows.length - 1]!.id, since, watermark);
       if (rows.length < LOAD_CHUNK) break;
       lastId = rows[rows.length - 1]!.id;
     }
     entries = loaded;
     byToken = tokens;
-    if (entries.size === 0) return;
+  }
 
-    const since = (Math.floor(now / HOUR) - (RING - 1)) * HOUR;
-    const watermark = Math.max(since, (await readWatermarks(db)).hourly ?? since);
-    for (const [lo, hi] of ranges) {
-      const chunk = sql`SELECT id FROM monitors WHERE id >= ${lo} AND id <= ${hi}`;
-      // The newest result per monitor (index seek per monitor).
-      const latest = await db.rows<{ monitor_id: number; time: number; up: boolean | number; response_time: number | null; http_status: number | null; error: string | null; ping: string | PingStats | null }>(
-        sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error, c.ping FROM monitors m
-            JOIN check_results c ON c.id = (SELECT id FROM check_results WHERE monitor_id = m.id ORDER BY time DESC, id DESC LIMIT 1)
-            WHERE m.id >= ${lo} AND m.id <= ${hi}`,
-      );
-      for (const r of latest) {
-        const e = entries.get(r.monitor_id);
-        if (!e) continue;
-        // Raw SQL: SQLite hands the JSON text back, PostgreSQL the parsed jsonb.
-        if (r.ping) e.lastPing = typeof r.ping === "string" ? (JSON.parse(r.ping) as PingStats) : r.ping;
-        if ((e.state.lastCheckedAt ?? 0) >= r.time) continue;
-        e.state.lastCheckedAt = r.time;
-        e.state.lastResponseTime = r.response_time;
-        e.state.lastHttpStatus = r.http_status;
-        e.state.lastError = r.up ? null : r.error;
-      }
+  /** The latest result and the hourly ring of the monitors with ids lo..hi (one chunk of load()). */
+  async function fillIn(entries: Map<number, MonitorEntry>, lo: number, hi: number, since: number, watermark: number) {
+    const chunk = sql`SELECT id FROM monitors WHERE id >= ${lo} AND id <= ${hi}`;
+    // The newest result per monitor (index seek per monitor).
+    const latest = await db.rows<{ monitor_id: number; time: number; up: boolean | number; response_time: number | null; http_status: number | null; error: string | null; ping: string | PingStats | null }>(
+      sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error, c.ping FROM monitors m
+          JOIN check_results c ON c.id = (SELECT id FROM check_results WHERE monitor_id = m.id ORDER BY time DESC, id DESC LIMIT 1)
+          WHERE m.id >= ${lo} AND m.id <= ${hi}`,
+    );
+    for (const r of latest) {
+      const e = entries.get(r.monitor_id);
+      if (!e) continue;
+      // Raw SQL: SQLite hands the JSON text back, PostgreSQL the parsed jsonb.
+      if (r.ping) e.lastPing = typeof r.ping === "string" ? (JSON.parse(r.ping) as PingStats) : r.ping;
+      if ((e.state.lastCheckedAt ?? 0) >= r.time) continue;
+      e.state.lastCheckedAt = r.time;
+      e.state.lastResponseTime = r.response_time;
+      e.state.lastHttpStatus = r.http_status;
+      e.state.lastError = r.up ? null : r.error;
+    }
 
-      // The hourly ring: rolled-up hours from monitor_hourly, the rest from raw results.
-      const hourly = await db.rows<{ monitor_id: number; bucket_start: number; checks: number; up: number }>(
-        sql`SELECT monitor_id, bucket_start, checks, up FROM monitor_hourly
-            WHERE monitor_id IN (${chunk}) AND bucket_start >= ${since} AND bucket_start < ${watermark}`,
-      );
-      for (const r of hourly) {
-        const e = entries.get(r.monitor_id);
-        if (e) add(e.ring, r.bucket_start / HOUR, r.checks, r.up);
-      }
-      const raw = await db.rows<{ monitor_id: number; hour: number; checks: number; up: number }>(
-        // Checks made in maintenance are left out of uptime (as in the rollups).
-        sql`SELECT monitor_id, time / ${sql.raw(String(HOUR))} AS hour, count(*) AS checks, sum(CASE WHEN up THEN 1 ELSE 0 END) AS up
-            FROM check_results WHERE monitor_id IN (${chunk}) AND time >= ${watermark} AND NOT maintenance
-            GROUP BY monitor_id, time / ${sql.raw(String(HOUR))}`,
-      );
-      for (const r of raw) {
-        const e = entries.get(r.monitor_id);
-        if (e) add(e.ring, r.hour, r.checks, r.up);
-      }
+    // The hourly ring: rolled-up hours from monitor_hourly, the rest from raw results.
+    const hourly = await db.rows<{ monitor_id: number; bucket_start: number; checks: number; up: number }>(
+      sql`SELECT monitor_id, bucket_start, checks, up FROM monitor_hourly
+          WHERE monitor_id IN (${chunk}) AND bucket_start >= ${since} AND bucket_start < ${watermark}`,
+    );
+    for (const r of hourly) {
+      const e = entries.get(r.monitor_id);
+      if (e) add(e.ring, r.bucket_start / HOUR, r.checks, r.up);
+    }
+    const raw = await db.rows<{ monitor_id: number; hour: number; checks: number; up: number }>(
+      // Checks made in maintenance are left out of uptime (as in the rollups).
+      sql`SELECT monitor_id, time / ${sql.raw(String(HOUR))} AS hour, count(*) AS checks, sum(CASE WHEN up THEN 1 ELSE 0 END) AS up
+          FROM check_results WHERE monitor_id IN (${chunk}) AND time >= ${watermark} AND NOT maintenance
+          GROUP BY monitor_id, time / ${sql.raw(String(HOUR))}`,
+    );
+    for (const r of raw) {
+      const e = entries.get(r.monitor_id);
+      if (e) add(e.ring, r.hour, r.checks, r.up);
     }
   }
 
