@@ -273,6 +273,7 @@ async function run(
       elapsed: elapsed!,
       scheduled: n / 60,
       achieved: (b!.scheduler.started - a!.scheduler.started) / elapsed!,
+      hits: hits!,
       targetRate: hits! / elapsed!,
       p50: lateness.percentile(50),
       p99: lateness.percentile(99),
@@ -358,12 +359,11 @@ if (floorRate > 0) {
         const hitsA = target.hits();
         const connA = target.connections();
         const v = await run(n, null, "sqlite", null, 0, target, floorDuration);
-        const requests = Math.round(v.targetRate * v.elapsed);
         const connections = connA === null ? null : (target.connections() ?? 0) - connA;
         const hitsB = target.hits();
         const floors: FloorFigures[] = [];
         for (const mode of FLOOR_MODES) floors.push(await runFloor(target, n, mode, warmup, floorDuration));
-        floorRows.push({ variant, vigil: { cpuSeconds: v.cpuSeconds, requests, elapsed: v.elapsed, p99: v.p99, max: v.max, down: v.windowDown }, floors, reuse: connections === null ? null : { connections, requests: hitsB - hitsA } });
+        floorRows.push({ variant, vigil: { cpuSeconds: v.cpuSeconds, requests: v.hits, elapsed: v.elapsed, p99: v.p99, max: v.max, down: v.windowDown }, floors, reuse: connections === null ? null : { connections, requests: hitsB - hitsA } });
       } finally {
         target.stop();
       }
