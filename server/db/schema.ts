@@ -87,6 +87,8 @@ export const monitors = sqliteTable("monitors", {
   jsonPath: text("json_path"),
   maxResponseTime: integer("max_response_time"),
   ignoreTls: integer("ignore_tls", { mode: "boolean" }).notNull().default(false),
+  /** A new connection (and TLS handshake) for every check instead of reusing a kept-alive one. */
+  freshConnection: integer("fresh_connection", { mode: "boolean" }).notNull().default(false),
   tlsExpiryDays: integer("tls_expiry_days"),
   // tcp (host, port) and dns (host = the name looked up)
   host: text("host").notNull().default(""),

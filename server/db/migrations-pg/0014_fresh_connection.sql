@@ -1,0 +1,1 @@
+ALTER TABLE "monitors" ADD COLUMN "fresh_connection" boolean DEFAULT false NOT NULL;

@@ -1,0 +1,1 @@
+ALTER TABLE `monitors` ADD `fresh_connection` integer DEFAULT false NOT NULL;
