@@ -140,6 +140,12 @@ for (const [locale, m] of LANGUAGES) {
       await field("tlsExpiryDays").fill("");
       await field("keyword").fill("ok");
       await form.locator("input[name=keywordCaseSensitive]").check();
+      // A new connection (and TLS handshake) per check: off by default, labelled and explained, turned on here.
+      const fresh = form.locator("input[name=freshConnection]");
+      await expect(fresh).not.toBeChecked();
+      await expect(form.getByText(tr(m, "monitors.form.freshConnectionHint"))).toBeVisible();
+      await form.getByLabel(tr(m, "monitors.form.freshConnection")).check();
+      await expect(fresh).toBeChecked();
       await field("jsonPath").fill(badPath);
       await submit();
       await expect(error("jsonPath")).toHaveText(tr(m, "errors.INVALID_JSON_PATH", { message: sentence }));
@@ -166,6 +172,8 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId("monitor-info-jsonpath")).toHaveText('$.status == "ok"');
       await expect(page.getByTestId("monitor-info-max-response-time")).toHaveText("5,000 ms");
       await expect(page.getByTestId("monitor-info-tls-expiry-days")).toHaveText(tr(m, "monitors.detail.info.off"));
+      await expect(page.getByTestId("monitor-info-fresh-connection")).toHaveText(tr(m, "monitors.detail.info.connectionFresh"));
+      await expect(page.getByTestId("monitor-info-fresh-connection").locator("xpath=preceding-sibling::dt")).toHaveText(tr(m, "monitors.detail.info.connection"));
       await expect(page.getByTestId("monitor-status")).toHaveAttribute("data-status", "up", { timeout: 10_000 });
 
       const [saved] = (await vigil.api("GET", "/api/monitors", undefined, session.token)).body.monitors;
@@ -182,6 +190,7 @@ for (const [locale, m] of LANGUAGES) {
         maxResponseTime: 5000,
         tlsExpiryDays: null,
         ignoreTls: false,
+        freshConnection: true,
       });
     });
 
@@ -399,6 +408,7 @@ for (const [locale, m] of LANGUAGES) {
         await expect(field("url")).toHaveValue(target.url("/health"));
         await expect(field("keyword")).toHaveValue("ok");
         await expect(tagNames(page.getByTestId("monitor-tags"))).toHaveText(["web"]);
+        await expect(page.locator("input[name=freshConnection]")).not.toBeChecked();
 
         await radio("tcp").check();
         await field("host").fill("127.0.0.1");
@@ -415,11 +425,25 @@ for (const [locale, m] of LANGUAGES) {
         await radio("http").check();
         await expect(field("url")).toHaveValue(target.url("/health"));
         await expect(field("keyword")).toHaveValue("ok");
+        // Back on http: turn on a new connection per check with this save.
+        await expect(page.locator("input[name=freshConnection]")).not.toBeChecked();
+        await page.getByLabel(tr(m, "monitors.form.freshConnection")).check();
         await submit();
         await expect(toast(page, tr(m, "monitors.updated")).first()).toBeVisible(); // the first save's toast may still show
         await expect(page.getByTestId("monitor-type")).toHaveAttribute("data-type", "http");
         await expect(page.getByTestId("monitor-url")).toContainText(target.url("/health"));
         await expect(page.getByTestId("monitor-info-keyword")).toContainText("ok");
+        await expect(page.getByTestId("monitor-info-fresh-connection")).toHaveText(tr(m, "monitors.detail.info.connectionFresh"));
+        expect((await vigil.api("GET", `/api/monitors/${id}`, undefined, session.token)).body.monitor.freshConnection).toBe(true);
+
+        // And off again: the detail says connections are reused.
+        await page.getByTestId("monitor-edit-button").click();
+        await expect(page.locator("input[name=freshConnection]")).toBeChecked();
+        await page.getByLabel(tr(m, "monitors.form.freshConnection")).uncheck();
+        await submit();
+        await expect(page).toHaveURL(new RegExp(`/monitors/${id}$`));
+        await expect(page.getByTestId("monitor-info-fresh-connection")).toHaveText(tr(m, "monitors.detail.info.connectionReused"));
+        expect((await vigil.api("GET", `/api/monitors/${id}`, undefined, session.token)).body.monitor.freshConnection).toBe(false);
       } finally {
         await listener.close();
       }

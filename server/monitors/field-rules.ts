@@ -30,6 +30,7 @@ export interface MonitorFields {
   jsonPath: string | null;
   maxResponseTime: number | null;
   ignoreTls: boolean;
+  freshConnection: boolean;
   tlsExpiryDays: number | null;
   host: string;
   port: number | null;
@@ -88,6 +89,7 @@ export function defaultFields(): MonitorFields {
     jsonPath: null,
     maxResponseTime: null,
     ignoreTls: false,
+    freshConnection: false,
     tlsExpiryDays: null,
     host: "",
     port: null,

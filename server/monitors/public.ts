@@ -137,6 +137,8 @@ export interface MonitorInput {
   maxResponseTime?: number | null;
   /** http: accept invalid, self-signed or expired certificates. Default false. */
   ignoreTls?: boolean;
+  /** http: open a new connection (and a full TLS handshake) for every check instead of reusing a kept-alive one. Default false. */
+  freshConnection?: boolean;
   /** http: down when the TLS certificate expires within this many days (1-365). null (default) for never. */
   tlsExpiryDays?: number | null;
   // ── tcp and dns ──
@@ -186,6 +188,8 @@ export interface PublicMonitor {
   jsonPath: string | null;
   maxResponseTime: number | null;
   ignoreTls: boolean;
+  /** http: open a new connection (and a full TLS handshake) for every check instead of reusing a kept-alive one. Default false. */
+  freshConnection: boolean;
   tlsExpiryDays: number | null;
   host: string;
   port: number | null;

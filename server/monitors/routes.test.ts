@@ -119,6 +119,30 @@ describe("CRUD", () => {
     const cleared = await call<{ monitor: PublicMonitor }>("PUT", `/api/monitors/${m.id}`, { token, body: { body: null, method: "GET" } });
     expect(cleared.body.monitor).toMatchObject({ body: null, method: "GET" });
   });
+
+  test("freshConnection: off by default, set on create, turned on and off by PUT; anything but a boolean is refused", async () => {
+    const { call, token } = await signedIn();
+    const plain = (await call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: valid() })).body.monitor;
+    expect(plain.freshConnection).toBe(false);
+    const created = await call<{ monitor: PublicMonitor }>("POST", "/api/monitors", { token, body: { ...valid(), name: "Fresh", freshConnection: true } });
+    expect(created.status).toBe(201);
+    expect(created.body.monitor.freshConnection).toBe(true);
+    const id = created.body.monitor.id;
+    expect((await call<{ monitor: PublicMonitor }>("GET", `/api/monitors/${id}`, { token })).body.monitor.freshConnection).toBe(true);
+    const off = await call<{ monitor: PublicMonitor }>("PUT", `/api/monitors/${id}`, { token, body: { freshConnection: false } });
+    expect(off.body.monitor.freshConnection).toBe(false);
+    // An edit of anything else keeps it.
+    const on = await call<{ monitor: PublicMonitor }>("PUT", `/api/monitors/${plain.id}`, { token, body: { freshConnection: true } });
+    expect(on.body.monitor.freshConnection).toBe(true);
+    const renamed = await call<{ monitor: PublicMonitor }>("PUT", `/api/monitors/${plain.id}`, { token, body: { name: "Renamed" } });
+    expect(renamed.body.monitor).toMatchObject({ name: "Renamed", freshConnection: true });
+    for (const bad of ["yes", 1, null]) {
+      const res = await call("PUT", `/api/monitors/${id}`, { token, body: { freshConnection: bad } });
+      expect({ status: res.status, success: res.body.success, code: res.body.code }).toEqual({ status: 400, success: false, code: "VALIDATION" });
+      expect(res.body.message).toMatch(/^freshConnection must be true or false/);
+    }
+    expect((await call<{ monitor: PublicMonitor }>("GET", `/api/monitors/${id}`, { token })).body.monitor.freshConnection).toBe(false);
+  });
 });
 
 describe("manual check, history, series", () => {
@@ -237,6 +261,7 @@ describe("bad input", () => {
     ["10 000 headers", { name: "x", url: "http://x.test/", headers: Array.from({ length: 10_000 }, (_, i) => ({ name: `X-H${i}`, value: "1" })) }, 400, "VALIDATION", /At most 50 headers/],
     ["headers not a list", { name: "x", url: "http://x.test/", headers: { a: "b" } }, 400, "VALIDATION", /./],
     ["active not a boolean", { name: "x", url: "http://x.test/", active: "yes" }, 400, "VALIDATION", /active must be true or false/],
+    ["freshConnection not a boolean", { name: "x", url: "http://x.test/", freshConnection: "yes" }, 400, "VALIDATION", /freshConnection must be true or false/],
   ];
 
   test.each(cases)("POST with %s is refused", async (_what, body, status, code, message) => {
@@ -265,6 +290,8 @@ describe("bad input", () => {
     expect(interval.body.message).toBe('Interval must be a whole number of minutes from 1 to 1440 (got the text "five")');
     const active = await call("POST", "/api/monitors", { token, body: { ...valid(), active: "yes" } });
     expect(active.body.message).toBe('active must be true or false (got the text "yes")');
+    const fresh = await call("POST", "/api/monitors", { token, body: { ...valid(), freshConnection: "yes" } });
+    expect(fresh.body.message).toBe('freshConnection must be true or false (got the text "yes")');
     const retries = await call("POST", "/api/monitors", { token, body: { ...valid(), retries: [1] } });
     expect(retries.body.message).toMatch(/Retries .*\(got a list of 1\)/);
     // The URL is never repeated back: it may carry credentials.

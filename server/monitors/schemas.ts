@@ -81,6 +81,7 @@ const fields = {
     error: `The slow-answer limit must be a whole number of milliseconds from 1 to ${LIMITS.maxResponseTime}`,
   }),
   ignoreTls: t.Boolean({ error: "ignoreTls must be true or false" }),
+  freshConnection: t.Boolean({ error: "freshConnection must be true or false" }),
   tlsExpiryDays: t.Union([t.Null(), t.Integer({ minimum: 1, maximum: LIMITS.maxTlsExpiryDays })], {
     error: `TLS expiry warning must be a whole number of days from 1 to ${LIMITS.maxTlsExpiryDays}`,
   }),
@@ -124,6 +125,7 @@ export const createBody = t.Object({
   jsonPath: t.Optional(fields.jsonPath),
   maxResponseTime: t.Optional(fields.maxResponseTime),
   ignoreTls: t.Optional(fields.ignoreTls),
+  freshConnection: t.Optional(fields.freshConnection),
   tlsExpiryDays: t.Optional(fields.tlsExpiryDays),
   host: t.Optional(fields.host),
   port: t.Optional(fields.port),

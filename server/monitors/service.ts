@@ -94,6 +94,7 @@ const CHECK_FIELDS: (keyof MonitorFields)[] = [
   "jsonPath",
   "maxResponseTime",
   "ignoreTls",
+  "freshConnection",
   "tlsExpiryDays",
   "host",
   "port",

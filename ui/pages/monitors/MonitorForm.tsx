@@ -475,6 +475,13 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
               </Field>
             </div>
             <Toggle name="ignoreTls" label={t("monitors.form.ignoreTls")} hint={t("monitors.form.ignoreTlsHint")} checked={values.ignoreTls} onChange={(v) => update({ ignoreTls: v })} />
+            <Toggle
+              name="freshConnection"
+              label={t("monitors.form.freshConnection")}
+              hint={t("monitors.form.freshConnectionHint")}
+              checked={values.freshConnection}
+              onChange={(v) => update({ freshConnection: v })}
+            />
           </Section>
         )}
 

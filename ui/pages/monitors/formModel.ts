@@ -53,6 +53,7 @@ export interface MonitorFormValues {
   jsonPath: string;
   maxResponseTime: string;
   ignoreTls: boolean;
+  freshConnection: boolean;
   tlsExpiryDays: string;
   // tcp (host, port) and dns (host = the name to look up)
   host: string;
@@ -99,6 +100,7 @@ export function emptyForm(): MonitorFormValues {
     jsonPath: "",
     maxResponseTime: "",
     ignoreTls: false,
+    freshConnection: false,
     tlsExpiryDays: "",
     host: "",
     port: "",
@@ -141,6 +143,7 @@ export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
     jsonPath: m.jsonPath ?? "",
     maxResponseTime: optionalNumber(m.maxResponseTime),
     ignoreTls: m.ignoreTls,
+    freshConnection: m.freshConnection,
     tlsExpiryDays: optionalNumber(m.tlsExpiryDays),
     host: m.host,
     port: optionalNumber(m.port),
@@ -407,6 +410,7 @@ export function toMonitorInput(v: MonitorFormValues): MonitorInput {
         jsonPath: optional(v.jsonPath),
         maxResponseTime: optionalInt(v.maxResponseTime),
         ignoreTls: v.ignoreTls,
+        freshConnection: v.freshConnection,
         tlsExpiryDays: optionalInt(v.tlsExpiryDays),
       };
     case "tcp":

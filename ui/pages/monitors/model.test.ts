@@ -211,6 +211,7 @@ describe("payload", () => {
       jsonPath: null,
       maxResponseTime: null,
       ignoreTls: false,
+      freshConnection: false,
       tlsExpiryDays: null,
     });
   });
@@ -334,8 +335,8 @@ describe("check types: payload and round trip", () => {
     // No timeout for push: it fetches nothing.
     expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "push", pushGrace: "120", timeout: "999" }))).toEqual({ ...base, type: "push", pushGrace: 120 });
     expect(
-      toMonitorInput(form({ keyword: "OK", keywordInvert: true, keywordCaseSensitive: true, jsonPath: ' $.a == 1 ', maxResponseTime: "800", ignoreTls: true, tlsExpiryDays: "7" })),
-    ).toMatchObject({ type: "http", keyword: "OK", keywordInvert: true, keywordCaseSensitive: true, jsonPath: "$.a == 1", maxResponseTime: 800, ignoreTls: true, tlsExpiryDays: 7 });
+      toMonitorInput(form({ keyword: "OK", keywordInvert: true, keywordCaseSensitive: true, jsonPath: ' $.a == 1 ', maxResponseTime: "800", ignoreTls: true, freshConnection: true, tlsExpiryDays: "7" })),
+    ).toMatchObject({ type: "http", keyword: "OK", keywordInvert: true, keywordCaseSensitive: true, jsonPath: "$.a == 1", maxResponseTime: 800, ignoreTls: true, freshConnection: true, tlsExpiryDays: 7 });
   });
 
   test("switching the type in the form keeps what the other types had", () => {
@@ -349,7 +350,7 @@ describe("check types: payload and round trip", () => {
 
   test("a monitor of each type round-trips through the form", () => {
     const cases: Partial<PublicMonitor>[] = [
-      { type: "http", tags: ["prod", "eu"], keyword: "ok", keywordInvert: true, jsonPath: "$.ready", maxResponseTime: 900, ignoreTls: true, tlsExpiryDays: 21 },
+      { type: "http", tags: ["prod", "eu"], keyword: "ok", keywordInvert: true, jsonPath: "$.ready", maxResponseTime: 900, ignoreTls: true, freshConnection: true, tlsExpiryDays: 21 },
       { type: "tcp", host: "db.internal", port: 5432 },
       { type: "dns", host: "example.com", dnsRecordType: "TXT", dnsResolver: "[::1]:53", dnsExpected: "v=spf1 -all" },
       { type: "push", pushGrace: 300, pushToken: "abcdefghijklmnopqrstuvwx" },

@@ -37,6 +37,7 @@ export function publicMonitor(over: Partial<PublicMonitor> = {}): PublicMonitor 
     jsonPath: null,
     maxResponseTime: null,
     ignoreTls: false,
+    freshConnection: false,
     tlsExpiryDays: null,
     host: "",
     port: null,

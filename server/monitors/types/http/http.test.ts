@@ -5,6 +5,9 @@ import { describeError } from "../network-errors";
 import { normaliseExpectedStatus, parseExpectedStatus, statusMatches } from "../../expected-status";
 import { CHECK_ERROR_TEXT, parseCheckError } from "../../check-errors";
 import { closedPort, selfSignedCert, startTarget } from "../../test-target";
+import { createServer as createHttpServer, type Server as HttpServer } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
+import type { AddressInfo } from "node:net";
 
 const target = startTarget();
 afterAll(() => target.stop());
@@ -180,6 +183,52 @@ describe("TLS", () => {
     } finally {
       tls.stop();
     }
+  });
+
+  // A node server that counts what a check opens: TCP connections and, over TLS, completed handshakes.
+  async function countingServer(tlsCert?: { cert: string; key: string }) {
+    const answer = (_req: unknown, res: { end: (body: string) => void }) => res.end("ok");
+    const server: HttpServer = tlsCert ? createHttpsServer(tlsCert, answer) : createHttpServer(answer);
+    const counts = { connections: 0, handshakes: 0 };
+    server.on("connection", () => counts.connections++);
+    server.on("secureConnection", () => counts.handshakes++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      counts,
+      url: `${tlsCert ? "https" : "http"}://127.0.0.1:${port}/`,
+      stop: () => {
+        server.closeAllConnections();
+        server.close();
+      },
+    };
+  }
+
+  /** Two checks of one monitor in a row; what the server saw. */
+  async function twoChecks(freshConnection: boolean, tlsCert?: { cert: string; key: string }) {
+    const server = await countingServer(tlsCert);
+    try {
+      for (let i = 0; i < 2; i++) {
+        const r = await runCheck({
+          url: server.url, method: "GET", timeout: 5, expectedStatus: "2xx", headers: [], body: null, followRedirects: true,
+          ignoreTls: Boolean(tlsCert), freshConnection,
+        });
+        expect(r).toMatchObject({ up: true, httpStatus: 200 });
+      }
+      return { ...server.counts };
+    } finally {
+      server.stop();
+    }
+  }
+
+  test("fresh connection off: two checks reuse one kept-alive connection; on: each check opens its own", async () => {
+    expect(await twoChecks(false)).toMatchObject({ connections: 1 });
+    expect(await twoChecks(true)).toMatchObject({ connections: 2 });
+  });
+
+  test.skipIf(!cert)("fresh connection over https: one TLS handshake for two checks when off, one per check when on", async () => {
+    expect(await twoChecks(false, cert!)).toEqual({ connections: 1, handshakes: 1 });
+    expect(await twoChecks(true, cert!)).toEqual({ connections: 2, handshakes: 2 });
   });
 
   test("a certificate expiring within the monitor's days is down; further away, or off, is not", () => {

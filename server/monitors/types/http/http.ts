@@ -30,7 +30,7 @@ export const BODY_PREFIX_BYTES = 64 * 1024;
 export const ASSERTED_BODY_BYTES = 1024 * 1024;
 const USER_AGENT = `Vigil/${VERSION} (uptime monitor)`;
 
-type AssertionFields = "keyword" | "keywordInvert" | "keywordCaseSensitive" | "jsonPath" | "maxResponseTime" | "ignoreTls";
+type AssertionFields = "keyword" | "keywordInvert" | "keywordCaseSensitive" | "jsonPath" | "maxResponseTime" | "ignoreTls" | "freshConnection";
 export type CheckTarget = Pick<MonitorFields, "url" | "method" | "timeout" | "expectedStatus" | "headers" | "body" | "followRedirects"> &
   Partial<Pick<MonitorFields, AssertionFields>>;
 
@@ -146,6 +146,11 @@ export function createChecker({ policy = ALLOW_PRIVATE, resolve = cachedResolve(
           signal: signals.of(target.timeout * 1000, signal),
           // Bun's fetch option: an operator's choice for self-signed or internal certificates.
           ...(target.ignoreTls ? { tls: { rejectUnauthorized: false } } : {}),
+          // Bun's fetch option: a new socket for this request, so a new TCP connect and TLS handshake. A check over a
+          // kept-alive connection does not see a new handshake fail (a broken certificate chain, a TLS setting the
+          // server no longer accepts) until the server drops the old connection; this mode measures connect + TLS
+          // every time.
+          ...(target.freshConnection ? { keepalive: false } : {}),
         });
         httpStatus = res.status;
         const location = res.headers.get("location");

@@ -81,6 +81,9 @@ function TypeFacts({ monitor }: { monitor: PublicMonitor }) {
           <Fact label={t("monitors.detail.info.ignoreTls")} testId="monitor-info-ignore-tls">
             {monitor.ignoreTls ? t("monitors.detail.info.tlsIgnored") : t("monitors.detail.info.tlsRefused")}
           </Fact>
+          <Fact label={t("monitors.detail.info.connection")} testId="monitor-info-fresh-connection">
+            {monitor.freshConnection ? t("monitors.detail.info.connectionFresh") : t("monitors.detail.info.connectionReused")}
+          </Fact>
         </>
       );
     case "tcp":
