@@ -89,16 +89,20 @@ export async function migrateToPostgres(from: string, to: string, onProgress: (p
         const total = await countRows(source, from);
         const tableStarted = performance.now();
         let copied = 0;
-        // Keyset paging on SQLite's rowid: constant cost per page however large the table.
-        for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-          const page = await source.orm
-            .select({ ...columns, __rowid: sql<number>`rowid` })
+        // Keyset paging, constant cost per page however large the table: on the composite primary key where there
+        // is one (check_results has no rowid), else on SQLite's rowid.
+        const keyColumns = getTableConfig(from).primaryKeys[0]?.columns.map((c) => Object.keys(columns).find((k) => columns[k]!.name === c.name)!);
+        const key = keyColumns ? sql.join(keyColumns.map((k) => sql.identifier(columns[k]!.name)), sql`, `) : sql`rowid`;
+        for (let after: unknown[] | null = null; ; ) {
+          const page: Record<string, unknown>[] = await source.orm
+            .select({ ...columns, __rowid: keyColumns ? sql<null>`null` : sql<number>`rowid` })
             .from(from)
-            .where(sql`rowid > ${after}`)
-            .orderBy(sql`rowid`)
+            .where(after === null ? undefined : sql`(${key}) > (${sql.join(after.map((v) => sql`${v}`), sql`, `)})`)
+            .orderBy(key)
             .limit(BATCH_ROWS);
           if (page.length === 0) break;
-          after = page[page.length - 1]!.__rowid;
+          const last = page[page.length - 1]!;
+          after = keyColumns ? keyColumns.map((k) => last[k]) : [last.__rowid];
           const rows = page.map(({ __rowid, ...row }) => row);
           for (let i = 0; i < rows.length; i += perInsert) await tx.insert(into as SQLiteTable).values(rows.slice(i, i + perInsert));
           copied += rows.length;

@@ -306,14 +306,14 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
   async function latestResult(monitorId: number, from: number): Promise<CheckResult | null> {
     const [row] = await db.rows<RawRow>(
       sql`SELECT time, up, response_time, http_status, error, maintenance, ping FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from}
-          ORDER BY time DESC, id DESC LIMIT 1`,
+          ORDER BY time DESC LIMIT 1`,
     );
     return row ? toResult(monitorId, row) : null;
   }
 
   async function lastError(monitorId: number, from: number): Promise<HistoryWindow["error"]> {
     const [row] = await db.rows<{ time: number; error: string | null }>(
-      sql`SELECT time, error FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from} AND NOT up ORDER BY time DESC, id DESC LIMIT 1`,
+      sql`SELECT time, error FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from} AND NOT up ORDER BY time DESC LIMIT 1`,
     );
     return row ? { time: row.time, message: row.error ?? "check failed" } : null;
   }
@@ -404,7 +404,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
       if (rawSpan !== undefined) {
         const from = now - rawSpan;
         const rows = await db.rows<{ time: number; up: number | boolean; rt: number | null; m: number | boolean }>(
-          sql`SELECT time, up, response_time AS rt, maintenance AS m FROM check_results WHERE monitor_id = ${monitorId} AND time > ${from} AND time <= ${now} ORDER BY time, id`,
+          sql`SELECT time, up, response_time AS rt, maintenance AS m FROM check_results WHERE monitor_id = ${monitorId} AND time > ${from} AND time <= ${now} ORDER BY time`,
         );
         for (const r of rows) {
           base.times.push(r.time);

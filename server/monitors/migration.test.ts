@@ -36,3 +36,29 @@ test("monitors from before check types are upgraded to http monitors with every 
   expect(db.sqlite!.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 1 });
   await db.close();
 });
+
+test("check results move to a table keyed (monitor, time) without a rowid, every row kept: same-millisecond ones shifted", async () => {
+  const { dir, path, db: old } = oldDatabase("0024");
+  dirs.push(dir);
+  old.run("INSERT INTO monitors (name, url, interval, timeout, created_at, updated_at) VALUES ('a', 'https://a.test/', 1, 10, 1, 1), ('b', 'https://b.test/', 1, 10, 1, 1)");
+  // Monitor 1: two checks at 1000 and one at 1001 (the shift must not land on it), then 5000; monitor 2 untouched.
+  for (const [m, time, error] of [[1, 1000, "x"], [1, 1000, "y"], [1, 1001, "z"], [1, 5000, null], [2, 1000, null]] as const) {
+    old.run("INSERT INTO check_results (monitor_id, time, up, error) VALUES (?, ?, 1, ?)", [m, time, error]);
+  }
+  old.close();
+
+  const db = await openDatabase(path);
+  const rows = db.sqlite!.query("SELECT monitor_id AS m, time, error FROM check_results ORDER BY monitor_id, time").all();
+  expect(rows).toEqual([
+    { m: 1, time: 1000, error: "x" },
+    { m: 1, time: 1001, error: "y" },
+    { m: 1, time: 1002, error: "z" },
+    { m: 1, time: 5000, error: null },
+    { m: 2, time: 1000, error: null },
+  ]);
+  const ddl = (db.sqlite!.query("SELECT sql FROM sqlite_master WHERE name = 'check_results'").get() as { sql: string }).sql;
+  expect(ddl).toContain("WITHOUT ROWID");
+  // The key is the table: no second b-tree beside it.
+  expect(db.sqlite!.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'check_results'").all()).toEqual([]);
+  await db.close();
+});

@@ -80,7 +80,7 @@ export function createRecentChecks(db: Db, flush: () => Promise<unknown>) {
 
   async function read(id: number, recorded: CheckOutcome[]): Promise<Ring> {
     const rows = await db.rows<Row>(
-      sql`SELECT time, up, response_time, http_status, error, maintenance FROM check_results WHERE monitor_id = ${id} ORDER BY time DESC, id DESC LIMIT ${RECENT_CHECKS}`,
+      sql`SELECT time, up, response_time, http_status, error, maintenance FROM check_results WHERE monitor_id = ${id} ORDER BY time DESC LIMIT ${RECENT_CHECKS}`,
     );
     const stored: CheckOutcome[] = rows
       .reverse()

@@ -250,10 +250,10 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
   /** The latest result and the hourly ring of the monitors with ids lo..hi (one chunk of load()). */
   async function fillIn(entries: Map<number, MonitorEntry>, lo: number, hi: number, since: number, watermark: number) {
     const chunk = sql`SELECT id FROM monitors WHERE id >= ${lo} AND id <= ${hi}`;
-    // The newest result per monitor (index seek per monitor).
+    // The newest result per monitor (a seek to the end of the monitor's key range).
     const latest = await db.rows<{ monitor_id: number; time: number; up: boolean | number; response_time: number | null; http_status: number | null; error: string | null; ping: string | PingStats | null }>(
       sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error, c.ping FROM monitors m
-          JOIN check_results c ON c.id = (SELECT id FROM check_results WHERE monitor_id = m.id ORDER BY time DESC, id DESC LIMIT 1)
+          JOIN check_results c ON c.monitor_id = m.id AND c.time = (SELECT max(time) FROM check_results WHERE monitor_id = m.id)
           WHERE m.id >= ${lo} AND m.id <= ${hi}`,
     );
     for (const r of latest) {
@@ -381,6 +381,9 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
       const s = entry.state;
       const from = s.status;
       const failuresBefore = s.consecutiveFailures;
+      // A monitor's checks have distinct start times (they key check_results): one that started at or before the
+      // previous one's millisecond (a manual check beside a scheduled one, a stopped clock) is recorded just after it.
+      if (s.lastCheckedAt !== null && o.time <= s.lastCheckedAt) o.time = s.lastCheckedAt + 1;
       s.lastCheckedAt = o.time;
       s.lastResponseTime = o.responseTime;
       s.lastHttpStatus = o.httpStatus;

@@ -44,6 +44,23 @@ test("a full batch is written at once; a partial one on the tick", async () => {
   await db.close();
 });
 
+test("two checks of a monitor started in the same millisecond are both kept, the later one moved a millisecond on", async () => {
+  const { db, writer, outcome } = await setup();
+  const times = async () => (await db.rows<{ time: number; error: string | null }>(sql`SELECT time, error FROM check_results WHERE monitor_id = 1 ORDER BY time`)).map((r) => [Number(r.time), r.error]);
+  writer.addResult(1, outcome(5));
+  writer.addResult(1, { ...outcome(5), up: false, error: "manual" });
+  writer.addResult(2, outcome(5)); // no monitor 2: dropped, not retried forever
+  expect(await writer.flush()).toBe(3);
+  expect(await times()).toEqual([[5, null], [6, "manual"]]);
+  // Against rows already stored, in a later batch.
+  writer.addResult(1, { ...outcome(5), error: "again" });
+  writer.addResult(1, outcome(9));
+  await writer.flush();
+  expect(await times()).toEqual([[5, null], [6, "manual"], [7, "again"], [9, null]]);
+  expect(writer.stats().failures).toBe(0);
+  await db.close();
+});
+
 test("a result for a monitor deleted meanwhile is dropped, not failing the batch", async () => {
   const { db, writer, count, outcome } = await setup();
   writer.addResult(1, outcome(1));

@@ -37,6 +37,18 @@ export interface WriterOptions {
 type QueuedResult = { monitorId: number; outcome: CheckOutcome };
 type Batch = (rows: QueuedResult[], changed: [number, PersistedState][]) => Promise<void>;
 
+type PgRow = { monitorId: number; time: number; o: CheckOutcome };
+
+/** The rows with each monitor's start times made distinct (a later one at a taken millisecond moves to a free one). */
+function distinctTimes(rows: PgRow[]): PgRow[] {
+  const taken = new Set<string>();
+  for (const r of rows) {
+    while (taken.has(`${r.monitorId}:${r.time}`)) r.time++;
+    taken.add(`${r.monitorId}:${r.time}`);
+  }
+  return rows;
+}
+
 /** Rows per statement on PostgreSQL (a bound on one statement's size; a batch may hold several). */
 const PG_CHUNK = 5000;
 
@@ -62,7 +74,17 @@ function batchWriter(db: Db): Batch {
           "last_response_time = ?6, last_http_status = ?7, last_error = ?8, tls_expires_at = ?9, last_push_at = ?10 WHERE id = ?1",
       );
       for (const { monitorId, outcome: o } of rows) {
-        insert.run(monitorId, o.time, o.up ? 1 : 0, o.responseTime, o.httpStatus, o.error, o.maintenance ? 1 : 0, o.ping ? JSON.stringify(o.ping) : null);
+        const ping = o.ping ? JSON.stringify(o.ping) : null;
+        // A check of this monitor already stored at this millisecond (a manual check beside a scheduled one, two
+        // pushes at once): this one moves to the next free millisecond rather than being lost.
+        for (let time = o.time; ; time++) {
+          try {
+            insert.run(monitorId, time, o.up ? 1 : 0, o.responseTime, o.httpStatus, o.error, o.maintenance ? 1 : 0, ping);
+            break;
+          } catch (e) {
+            if ((e as { code?: string }).code !== "SQLITE_CONSTRAINT_PRIMARYKEY") throw e;
+          }
+        }
       }
       for (const [id, s] of changed) {
         update.run(id, s.status, s.statusChangedAt, s.consecutiveFailures, s.lastCheckedAt, s.lastResponseTime, s.lastHttpStatus, s.lastError, s.tlsExpiresAt, s.lastPushAt);
@@ -77,16 +99,28 @@ function batchWriter(db: Db): Batch {
   return async (rows, changed) => {
     await pg.begin(async (tx) => {
       for (let i = 0; i < rows.length; i += PG_CHUNK) {
-        const chunk = rows.slice(i, i + PG_CHUNK);
-        await tx`INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error, maintenance, ping)
-          SELECT r.monitor_id, r.time, r.up, r.response_time, r.http_status, r.error, r.maintenance, r.ping::jsonb FROM unnest(
-            ${tx.array(chunk.map((r) => r.monitorId), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.outcome.time), "BIGINT")}::bigint[],
-            ${tx.array(chunk.map((r) => r.outcome.up), "BOOLEAN")}::bool[], ${tx.array(chunk.map((r) => r.outcome.responseTime), "BIGINT")}::bigint[],
-            ${tx.array(chunk.map((r) => r.outcome.httpStatus), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.outcome.error), "TEXT")}::text[],
-            ${tx.array(chunk.map((r) => r.outcome.maintenance === true), "BOOLEAN")}::bool[],
-            ${tx.array(chunk.map((r) => (r.outcome.ping ? JSON.stringify(r.outcome.ping) : null)), "TEXT")}::text[]
-          ) AS r(monitor_id, time, up, response_time, http_status, error, maintenance, ping)
-          WHERE EXISTS (SELECT 1 FROM monitors WHERE id = r.monitor_id)`;
+        let chunk = distinctTimes(rows.slice(i, i + PG_CHUNK).map((r) => ({ monitorId: r.monitorId, time: r.outcome.time, o: r.outcome })));
+        while (chunk.length > 0) {
+          const stored = await tx<{ monitor_id: string; time: string }[]>`INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error, maintenance, ping)
+            SELECT r.monitor_id, r.time, r.up, r.response_time, r.http_status, r.error, r.maintenance, r.ping::jsonb FROM unnest(
+              ${tx.array(chunk.map((r) => r.monitorId), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.time), "BIGINT")}::bigint[],
+              ${tx.array(chunk.map((r) => r.o.up), "BOOLEAN")}::bool[], ${tx.array(chunk.map((r) => r.o.responseTime), "BIGINT")}::bigint[],
+              ${tx.array(chunk.map((r) => r.o.httpStatus), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.o.error), "TEXT")}::text[],
+              ${tx.array(chunk.map((r) => r.o.maintenance === true), "BOOLEAN")}::bool[],
+              ${tx.array(chunk.map((r) => (r.o.ping ? JSON.stringify(r.o.ping) : null)), "TEXT")}::text[]
+            ) AS r(monitor_id, time, up, response_time, http_status, error, maintenance, ping)
+            WHERE EXISTS (SELECT 1 FROM monitors WHERE id = r.monitor_id)
+            ON CONFLICT (monitor_id, time) DO NOTHING RETURNING monitor_id, time`;
+          if (stored.length === chunk.length) break;
+          // The rest either belong to a deleted monitor (dropped) or met a check already stored at their millisecond
+          // (moved to the next one, as on SQLite).
+          const done = new Set(stored.map((r) => `${r.monitor_id}:${r.time}`));
+          const left = chunk.filter((r) => !done.has(`${r.monitorId}:${r.time}`));
+          const live = new Set(
+            (await tx<{ id: string }[]>`SELECT id FROM monitors WHERE id = ANY(${tx.array([...new Set(left.map((r) => r.monitorId))], "BIGINT")}::bigint[])`).map((r) => Number(r.id)),
+          );
+          chunk = distinctTimes(left.filter((r) => live.has(r.monitorId)).map((r) => ({ ...r, time: r.time + 1 })));
+        }
       }
       // In id order: two writers updating the same rows lock them in the same order.
       const states = [...changed].sort((a, b) => a[0] - b[0]);
