@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import pkg from "../package.json" with { type: "json" };
 import { LINUX_TARGETS, RELEASE_TARGETS } from "./build-agents";
+import { SERVER_RUNTIME_ARGS } from "./server-runtime";
 
 const SERVER = "dist/vigil";
 const AGENTS = process.env.VIGIL_AGENTS_DIR ?? "dist/agents";
@@ -46,4 +47,9 @@ describe.skipIf(!built)("the build (after npm run build)", () => {
 test("from source, both say package.json's version", () => {
   expect(run(process.execPath, "server/main.ts", "--version")).toBe(pkg.version);
   expect(run(process.execPath, "agent/main.ts", "--version")).toBe(pkg.version);
+});
+
+test("npm start runs the server with the Bun flags the executable has baked in", () => {
+  const start = pkg.scripts.start.split(" ");
+  expect(start.slice(0, 1 + SERVER_RUNTIME_ARGS.length)).toEqual(["bun", ...SERVER_RUNTIME_ARGS]);
 });

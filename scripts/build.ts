@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { buildAgents, describeFile, RELEASE_TARGETS, summary, type Built } from "./build-agents";
 import { buildUi } from "./build-ui";
+import { SERVER_RUNTIME_ARGS } from "./server-runtime";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -43,6 +44,8 @@ const args = [
   "--define", 'process.env.NODE_ENV="production"',
   "--no-compile-autoload-dotenv",
   "--no-compile-autoload-bunfig",
+  // The runtime flags the server is measured with (scripts/server-runtime.ts).
+  `--compile-exec-argv=${SERVER_RUNTIME_ARGS.join(" ")}`,
   ...(values.target ? [`--target=${values.target}`] : []),
 ];
 const proc = Bun.spawnSync([process.execPath, ...args], { stdout: "inherit", stderr: "inherit" });

@@ -86,7 +86,7 @@ async function start(argv: string[]) {
   services.notifications.start();
   services.subscribers.start();
   services.probes.start();
-  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development" });
+  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development", ...(process.execArgv.length ? { bunFlags: process.execArgv.join(" ") } : {}) });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Subprocess } from "bun";
+import { SERVER_RUNTIME_ARGS } from "../server-runtime";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
@@ -59,8 +60,9 @@ export function benchDir(prefix: string, keep = false) {
 
 /** Starts `bun server/main.ts` (or `binary`) on a free port over `dataDir` and waits for its "listening" line. */
 export async function startServer(dataDir: string, opts: { binary?: string; args?: string[]; runtimeArgs?: string[] } = {}): Promise<RunningServer> {
-  // runtimeArgs: Bun's own flags (a CPU profile: --cpu-prof-md …), for `bun server/main.ts` only.
-  const cmd = opts.binary ? [resolve(opts.binary)] : [process.execPath, ...(opts.runtimeArgs ?? []), join(ROOT, "server/main.ts")];
+  // The flags the server ships with (the executable has them baked in), then runtimeArgs: more of Bun's own flags
+  // (a CPU profile: --cpu-prof-md …), for `bun server/main.ts` only.
+  const cmd = opts.binary ? [resolve(opts.binary)] : [process.execPath, ...SERVER_RUNTIME_ARGS, ...(opts.runtimeArgs ?? []), join(ROOT, "server/main.ts")];
   const proc = Bun.spawn([...cmd, "--port", "0", "--data-dir", dataDir, "--log-level", "info", ...(opts.args ?? [])], {
     cwd: dataDir,
     stdout: "pipe",
