@@ -118,15 +118,16 @@ export const monitors = sqliteTable("monitors", {
   updatedAt: integer("updated_at").notNull(),
 });
 
-/** One row per check, kept for the raw retention (7 days by default), then only in the rollups. */
 /**
- * One row per check, clustered by (monitor, start time): the key is the only index, so a check costs one b-tree entry
- * (≈ 26 B at 100 000 monitors, against ≈ 48 B for a rowid table plus a (monitor_id, time) index), and a monitor's
- * history is read from adjacent pages. A monitor's checks therefore have distinct start times: the writer moves a
- * result that lands on a taken millisecond to the next free one (server/monitors/writer.ts).
+ * One row per check, kept for the raw retention (7 days by default), then only in the rollups. Clustered by
+ * (monitor, start time): the key is the only index, so a check costs one b-tree entry (≈ 26 B at 100 000 monitors,
+ * against ≈ 48 B for a rowid table plus a (monitor_id, time) index), and a monitor's history is read from adjacent
+ * pages. A monitor's checks therefore have distinct start times: store.apply records a
+ * check after its predecessor's millisecond, and the writer moves any row that still meets a taken key to the next
+ * free one (server/monitors/writer.ts).
  *
  * SQLite: the table is WITHOUT ROWID. drizzle-kit does not know that clause (its migration 0024 was edited by hand),
- * so a later migration that rebuilds this table must keep it; server/db/open.test.ts checks it is there.
+ * so a later migration that rebuilds this table must keep it; server/monitors/migration.test.ts checks it is there.
  */
 export const checkResults = sqliteTable(
   "check_results",

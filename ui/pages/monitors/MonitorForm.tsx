@@ -28,8 +28,10 @@ import {
   withType,
   type FormErrors,
   type MonitorFormValues,
+  type TextKey,
 } from "./formModel";
 import { INVALID, Section, TagInput, TypeChooser } from "./formParts";
+import { HttpAssertions } from "./HttpAssertions";
 import { PingFields } from "./PingFields";
 
 interface MonitorFormProps {
@@ -45,9 +47,6 @@ interface MonitorFormProps {
 const TEXTAREA =
   "block w-full rounded-lg border-0 bg-white px-3 py-2 font-mono text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 " +
   "placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none";
-
-/** Examples under the JSON path field (a click puts one in the field). */
-const JSON_PATH_EXAMPLES = ['$.status == "ok"', "$.queue.length < 100", '$.data[0].name != "x"', '$.tags contains "prod"', "$.ready"];
 
 /** The create and edit form of a monitor: checks every field of the chosen type as the server does before sending. */
 export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: MonitorFormProps) {
@@ -72,9 +71,6 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
       setServerError("");
     }
   };
-  type TextKey = {
-    [K in keyof MonitorFormValues]: MonitorFormValues[K] extends string ? K : never;
-  }[keyof MonitorFormValues];
   const text = (key: TextKey) => (e: { target: { value: string } }) => update({ [key]: e.target.value });
   const setHeader = (key: number, patch: { name?: string; value?: string }) =>
     update({ headers: values.headers.map((h) => (h.key === key ? { ...h, ...patch } : h)) });
@@ -413,75 +409,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
 
         {type === "http" && (
           <Section title={t("monitors.form.assertions")} hint={t("monitors.form.assertionsHint")} testId="monitor-assertions">
-            <div className="space-y-2">
-              <Field label={t("monitors.form.keyword")} optionalLabel={t("common.optional")} hint={t("monitors.form.keywordHint")} error={problem("keyword")} errorTestId="monitor-error-keyword">
-                {textInput("keyword")}
-              </Field>
-              <div className="grid gap-3 sm:grid-cols-2">
-                <Toggle
-                  name="keywordInvert"
-                  label={t("monitors.form.keywordInvert")}
-                  hint={t("monitors.form.keywordInvertHint")}
-                  checked={values.keywordInvert}
-                  onChange={(v) => update({ keywordInvert: v })}
-                />
-                <Toggle
-                  name="keywordCaseSensitive"
-                  label={t("monitors.form.keywordCase")}
-                  hint={t("monitors.form.keywordCaseHint")}
-                  checked={values.keywordCaseSensitive}
-                  onChange={(v) => update({ keywordCaseSensitive: v })}
-                />
-              </div>
-            </div>
-
-            <div className="space-y-2">
-              <Field label={t("monitors.form.jsonPath")} optionalLabel={t("common.optional")} hint={t("monitors.form.jsonPathHint")} error={problem("jsonPath")} errorTestId="monitor-error-jsonPath">
-                {textInput("jsonPath", { placeholder: '$.status == "ok"', className: "font-mono" })}
-              </Field>
-              <div className="flex flex-wrap items-center gap-1.5 text-xs text-slate-500" data-testid="monitor-jsonpath-examples">
-                <span>{t("monitors.form.jsonPathExamples")}:</span>
-                {JSON_PATH_EXAMPLES.map((example) => (
-                  <button
-                    key={example}
-                    type="button"
-                    onClick={() => update({ jsonPath: example })}
-                    className="cursor-pointer rounded bg-slate-100 px-1.5 py-0.5 font-mono text-slate-700 hover:bg-indigo-50 hover:text-indigo-700"
-                  >
-                    {example}
-                  </button>
-                ))}
-              </div>
-            </div>
-
-            <div className="grid gap-5 sm:grid-cols-2">
-              <Field
-                label={t("monitors.form.maxResponseTime")}
-                optionalLabel={t("common.optional")}
-                hint={t("monitors.form.maxResponseTimeHint")}
-                error={problem("maxResponseTime")}
-                errorTestId="monitor-error-maxResponseTime"
-              >
-                {numberInput("maxResponseTime", 1, LIMITS.maxResponseTime, { placeholder: "1000" })}
-              </Field>
-              <Field
-                label={t("monitors.form.tlsExpiryDays")}
-                optionalLabel={t("common.optional")}
-                hint={t("monitors.form.tlsExpiryDaysHint")}
-                error={problem("tlsExpiryDays")}
-                errorTestId="monitor-error-tlsExpiryDays"
-              >
-                {numberInput("tlsExpiryDays", 1, LIMITS.maxTlsExpiryDays, { placeholder: "14" })}
-              </Field>
-            </div>
-            <Toggle name="ignoreTls" label={t("monitors.form.ignoreTls")} hint={t("monitors.form.ignoreTlsHint")} checked={values.ignoreTls} onChange={(v) => update({ ignoreTls: v })} />
-            <Toggle
-              name="freshConnection"
-              label={t("monitors.form.freshConnection")}
-              hint={t("monitors.form.freshConnectionHint")}
-              checked={values.freshConnection}
-              onChange={(v) => update({ freshConnection: v })}
-            />
+            <HttpAssertions values={values} update={update} problem={problem} textInput={textInput} numberInput={numberInput} />
           </Section>
         )}
 

@@ -69,6 +69,11 @@ export interface MonitorFormValues {
   pingLossThreshold: string;
 }
 
+/** The form's fields that hold text (the inputs bound by name). */
+export type TextKey = {
+  [K in keyof MonitorFormValues]: MonitorFormValues[K] extends string ? K : never;
+}[keyof MonitorFormValues];
+
 export const methodHasBody = (method: MonitorMethod) => method !== "GET" && method !== "HEAD";
 
 /** Whether a type has a timeout: push fetches nothing, so it has none. */
