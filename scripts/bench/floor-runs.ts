@@ -8,11 +8,25 @@ import { join } from "node:path";
 import { selfSignedCert } from "../../server/monitors/test-target";
 import { countingTarget } from "./fixtures";
 import { ROOT, cpuSeconds } from "./proc";
+import { ALLOCATOR_ENV } from "../../server/allocator";
+import { SERVER_RUNTIME_ARGS } from "../server-runtime";
 
 export const VARIANTS = ["plain", "https-close"] as const;
 export type Variant = (typeof VARIANTS)[number];
 export const FLOOR_MODES = ["batched", "timers"] as const;
 export type FloorMode = (typeof FLOOR_MODES)[number];
+/**
+ * Whose runtime settings a floor runs with: Bun's defaults (the bare floor the targets are set against), or the
+ * server's own (its Bun flags and allocator settings: scripts/server-runtime.ts, server/allocator.ts), so the
+ * difference to Vigil is Vigil's own work alone.
+ */
+export type FloorSettings = "bun" | "server";
+/** The floors each comparison runs: both schedules on Bun's defaults, then the batched one on the server's settings. */
+export const FLOOR_RUNS: { mode: FloorMode; settings: FloorSettings }[] = [
+  { mode: "batched", settings: "bun" },
+  { mode: "timers", settings: "bun" },
+  { mode: "batched", settings: "server" },
+];
 
 /** A local target the monitors (and the floor) request `${base}/m/${i}` of. */
 export interface BenchTarget {
@@ -54,6 +68,7 @@ export async function startVariantTarget(variant: Variant): Promise<BenchTarget>
 
 export interface FloorFigures {
   mode: FloorMode;
+  settings: FloorSettings;
   cpuSeconds: number;
   requests: number;
   elapsed: number;
@@ -61,10 +76,13 @@ export interface FloorFigures {
 }
 
 /** Runs the floor against `target` for warm-up + duration and measures its CPU over the duration. */
-export async function runFloor(target: BenchTarget, n: number, mode: FloorMode, warmup: number, duration: number): Promise<FloorFigures> {
+export async function runFloor(target: BenchTarget, n: number, mode: FloorMode, settings: FloorSettings, warmup: number, duration: number): Promise<FloorFigures> {
+  // Bun's defaults: none of the server's allocator settings, even when this process was given them.
+  const env = { ...process.env };
+  for (const name of Object.keys(ALLOCATOR_ENV)) delete env[name];
   const proc = Bun.spawn(
-    [process.execPath, join(ROOT, "scripts/bench/floor.ts"), "--base", target.base, "--n", String(n), "--mode", mode, "--seconds", String(warmup + duration + 2), ...(target.insecure ? ["--insecure"] : [])],
-    { stdout: "pipe", stderr: "inherit" },
+    [process.execPath, ...(settings === "server" ? SERVER_RUNTIME_ARGS : []), join(ROOT, "scripts/bench/floor.ts"), "--base", target.base, "--n", String(n), "--mode", mode, "--seconds", String(warmup + duration + 2), ...(target.insecure ? ["--insecure"] : [])],
+    { stdout: "pipe", stderr: "inherit", env: settings === "server" ? { ...env, ...ALLOCATOR_ENV } : env },
   );
   try {
     await Bun.sleep(warmup * 1000);
@@ -77,7 +95,7 @@ export async function runFloor(target: BenchTarget, n: number, mode: FloorMode, 
     const elapsed = (performance.now() - tA) / 1000;
     await proc.exited;
     const summary = JSON.parse((await new Response(proc.stdout).text()).trim().split("\n").pop() || "{}") as { failed?: number };
-    return { mode, cpuSeconds: cpuB - cpuA, requests: hitsB - hitsA, elapsed, failed: summary.failed ?? 0 };
+    return { mode, settings, cpuSeconds: cpuB - cpuA, requests: hitsB - hitsA, elapsed, failed: summary.failed ?? 0 };
   } finally {
     if (proc.exitCode === null) proc.kill("SIGKILL");
   }

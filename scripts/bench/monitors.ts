@@ -31,8 +31,10 @@
 //   --profile DIR  the floor comparison's Vigil runs write a CPU profile (Bun's --cpu-prof-md) into DIR
 //   --floor-rate   checks/s of the floor comparison (default 50; 0 skips it): per --variants (plain keep-alive,
 //                  https-close: a self-signed target closing every connection), Vigil with rate·60 monitors, then
-//                  the bare-Bun floor (floor.ts) batched and with a timer per URL, each measured over --floor-duration
-//                  (default 60) after --warmup, the whole set --floor-repeats times (default 1); see floor-runs.ts
+//                  the bare-Bun floor (floor.ts) batched and with a timer per URL on Bun's defaults, and batched on
+//                  the server's runtime settings (its Bun flags and allocator settings), each measured over
+//                  --floor-duration (default 60) after --warmup, the whole set --floor-repeats times (default 1);
+//                  see floor-runs.ts
 import { sql } from "drizzle-orm";
 import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
@@ -43,7 +45,7 @@ import { countingTarget } from "./fixtures";
 import { MIX_TYPES, describeMix, insertMixed, parseMix, pushPinger, startMixedFixtures, type Mix, type MixedFixtures, type MixType, type PingCounts } from "./mixed";
 import { apiClient, benchDir, cpuSeconds, mb, rssBytes, startServer } from "./proc";
 import { insertWindows } from "./windows";
-import { FLOOR_MODES, parseVariants, perRequestMs, runFloor, startVariantTarget, type BenchTarget, type FloorFigures, type Variant } from "./floor-runs";
+import { FLOOR_RUNS, parseVariants, perRequestMs, runFloor, startVariantTarget, type BenchTarget, type FloorFigures, type Variant } from "./floor-runs";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2),
@@ -355,14 +357,14 @@ if (floorRate > 0) {
     for (const variant of variants!) {
       const target = await startVariantTarget(variant);
       try {
-        process.stderr.write(`floor comparison ${repeat + 1}/${floorRepeats}: ${variant}, ${n} monitors, Vigil then the floor (${FLOOR_MODES.join(", ")})…\n`);
+        process.stderr.write(`floor comparison ${repeat + 1}/${floorRepeats}: ${variant}, ${n} monitors, Vigil then the floor (${FLOOR_RUNS.map((f) => `${f.mode} on ${f.settings === "bun" ? "Bun's defaults" : "the server's settings"}`).join(", ")})…\n`);
         const hitsA = target.hits();
         const connA = target.connections();
         const v = await run(n, null, "sqlite", null, 0, target, floorDuration);
         const connections = connA === null ? null : (target.connections() ?? 0) - connA;
         const hitsB = target.hits();
         const floors: FloorFigures[] = [];
-        for (const mode of FLOOR_MODES) floors.push(await runFloor(target, n, mode, warmup, floorDuration));
+        for (const { mode, settings } of FLOOR_RUNS) floors.push(await runFloor(target, n, mode, settings, warmup, floorDuration));
         floorRows.push({ variant, vigil: { cpuSeconds: v.cpuSeconds, requests: v.hits, elapsed: v.elapsed, p99: v.p99, max: v.max, down: v.windowDown }, floors, reuse: connections === null ? null : { connections, requests: hitsB - hitsA } });
       } finally {
         target.stop();
@@ -449,26 +451,33 @@ if (floorRows.length) {
   console.log("");
   console.log(`Per-check CPU against the runtime's floor (${floorRate} checks/s, ${floorRepeats} × ${floorDuration} s windows per figure, each process alone):`);
   console.log("");
-  console.log("| variant | checks/s (Vigil) | Vigil CPU per check | floor, batched 100 ms ticks | floor, a timer per URL | Vigil / batched floor | Vigil / timer floor | Vigil lateness p99 / max | down |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log(
+    "| variant | checks/s (Vigil) | Vigil CPU per check | floor, batched 100 ms ticks | floor, a timer per URL | Vigil / batched floor | Vigil / timer floor | " +
+      "floor, batched, the server's runtime settings | Vigil / that floor | Vigil lateness p99 / max | down |",
+  );
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const variant of variants!) {
     const rows = floorRows.filter((r) => r.variant === variant);
     if (!rows.length) continue;
     const vigil = perRequestMs(sum(rows, (r) => r.vigil.cpuSeconds), sum(rows, (r) => r.vigil.requests));
-    const floor = (mode: string) => perRequestMs(sum(rows, (r) => r.floors.find((f) => f.mode === mode)!.cpuSeconds), sum(rows, (r) => r.floors.find((f) => f.mode === mode)!.requests));
-    const batched = floor("batched");
-    const timers = floor("timers");
+    const floor = (mode: string, settings: string) => {
+      const of = (r: FloorRow) => r.floors.find((f) => f.mode === mode && f.settings === settings)!;
+      return perRequestMs(sum(rows, (r) => of(r).cpuSeconds), sum(rows, (r) => of(r).requests));
+    };
+    const batched = floor("batched", "bun");
+    const timers = floor("timers", "bun");
+    const like = floor("batched", "server");
     const ratio = (a: number | null, b: number | null) => (a !== null && b ? `${(a / b).toFixed(2)}×` : "–");
     console.log(
       `| ${variant} | ${(sum(rows, (r) => r.vigil.requests) / sum(rows, (r) => r.vigil.elapsed)).toFixed(1)} | ${ms3(vigil)} | ${ms3(batched)} | ${ms3(timers)} | ` +
-        `${ratio(vigil, batched)} | ${ratio(vigil, timers)} | ${rows.map((r) => `${ms(r.vigil.p99)} / ${r.vigil.max} ms`).join(", ")} | ${sum(rows, (r) => r.vigil.down)} |`,
+        `${ratio(vigil, batched)} | ${ratio(vigil, timers)} | ${ms3(like)} | ${ratio(vigil, like)} | ${rows.map((r) => `${ms(r.vigil.p99)} / ${r.vigil.max} ms`).join(", ")} | ${sum(rows, (r) => r.vigil.down)} |`,
     );
   }
   console.log("");
   for (const r of floorRows) {
     console.log(
       `- ${r.variant}: Vigil ${r.vigil.requests} requests, ${r.vigil.cpuSeconds.toFixed(2)} s CPU in ${r.vigil.elapsed.toFixed(0)} s; ` +
-        r.floors.map((f) => `floor ${f.mode} ${f.requests} requests, ${f.cpuSeconds.toFixed(2)} s CPU, ${f.failed} failed`).join("; ") +
+        r.floors.map((f) => `floor ${f.mode}${f.settings === "server" ? " (server's settings)" : ""} ${f.requests} requests, ${f.cpuSeconds.toFixed(2)} s CPU, ${f.failed} failed`).join("; ") +
         (r.reuse ? `; the target accepted ${r.reuse.connections} TLS connections for ${r.reuse.requests} of Vigil's requests` : ""),
     );
   }

@@ -1,0 +1,77 @@
+// The server's allocator settings (server/allocator.ts): the process that serves has them in its environment, under
+// the PID it was started as, whether run from source or as the executable; an operator's own value stays.
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ALLOCATOR_ENV, missingAllocatorEnv } from "./allocator";
+import { SERVER_RUNTIME_ARGS } from "../scripts/server-runtime";
+
+const NAME = "MIMALLOC_PURGE_HOLES_MIN_INTERVAL";
+
+test("only the settings the environment lacks are added", () => {
+  expect(ALLOCATOR_ENV[NAME]).toBe("1000");
+  expect(missingAllocatorEnv({})).toEqual({ [NAME]: "1000" });
+  expect(missingAllocatorEnv({ [NAME]: "100" })).toEqual({});
+});
+
+/** Starts the server, waits for its startup line, and returns that line and the environment of the same PID. */
+async function serve(cmd: string[], env: Record<string, string | undefined>) {
+  const dir = mkdtempSync(join(tmpdir(), "vigil-allocator-"));
+  const base: Record<string, string | undefined> = { ...process.env, VIGIL_JWT_SECRET: "allocator-test-secret-allocator-test-secret", ...env };
+  for (const [k, v] of Object.entries(base)) if (v === undefined) delete base[k];
+  const proc = Bun.spawn([...cmd, "--port", "0", "--data-dir", dir], { stdout: "pipe", stderr: "pipe", env: base as Record<string, string> });
+  try {
+    const reader = proc.stdout.getReader();
+    const decoder = new TextDecoder();
+    let log = "";
+    const deadline = Date.now() + 30_000;
+    while (!log.includes("listening on") && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      log += decoder.decode(value, { stream: true });
+    }
+    reader.releaseLock();
+    const line = log.split("\n").find((l) => l.includes("listening on")) ?? log;
+    const environ = Object.fromEntries(
+      readFileSync(`/proc/${proc.pid}/environ`, "utf8")
+        .split("\0")
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+    );
+    return { line, environ };
+  } finally {
+    proc.kill("SIGTERM");
+    await proc.exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const SOURCE = [process.execPath, ...SERVER_RUNTIME_ARGS, "server/main.ts"];
+
+describe.skipIf(process.platform !== "linux")("the serving process", () => {
+  test("has the allocator settings, under the PID it was started as, and says so in its startup line", async () => {
+    const { line, environ } = await serve(SOURCE, { [NAME]: undefined, VIGIL_NO_REEXEC: undefined });
+    expect(environ[NAME]).toBe("1000");
+    expect(line).toContain(`allocator=${NAME}=1000`);
+  }, 60_000);
+
+  test("keeps an operator's own value", async () => {
+    const { line, environ } = await serve(SOURCE, { [NAME]: "100", VIGIL_NO_REEXEC: undefined });
+    expect(environ[NAME]).toBe("100");
+    expect(line).toContain(`allocator=${NAME}=100`);
+  }, 60_000);
+
+  test("VIGIL_NO_REEXEC=1 runs on Bun's defaults", async () => {
+    const { line, environ } = await serve(SOURCE, { [NAME]: undefined, VIGIL_NO_REEXEC: "1" });
+    expect(environ[NAME]).toBeUndefined();
+    expect(line).toContain(`allocator=${NAME}=(Bun's default)`);
+  }, 60_000);
+
+  test.skipIf(!existsSync("dist/vigil"))("the executable too (after npm run build)", async () => {
+    const { line, environ } = await serve(["dist/vigil"], { [NAME]: undefined, VIGIL_NO_REEXEC: undefined });
+    expect(environ[NAME]).toBe("1000");
+    expect(line).toContain("bunFlags=--smol");
+    expect(line).toContain(`allocator=${NAME}=1000`);
+  }, 60_000);
+});
