@@ -1,4 +1,4 @@
-import "./allocator"; // must stay the first import: it may start the process again with its allocator settings
+import "./runtime-env"; // must stay the first import: it may start the process again with its runtime settings
 import "./production"; // before Elysia loads
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,10 +14,7 @@ import { first } from "./db/database";
 import { MAX_BODY_BYTES } from "./http/limits";
 import { createLogger } from "./log";
 import { VERSION } from "./version";
-import { ALLOCATOR_ENV } from "./allocator";
-
-/** The allocator settings the process runs with (server/allocator.ts), as the startup log shows them. */
-const allocatorSettings = () => Object.keys(ALLOCATOR_ENV).map((name) => `${name}=${process.env[name] ?? "(Bun's default)"}`).join(" ");
+import { runtimeEnvSettings } from "./runtime-env";
 
 /**
  * The JWT secret: given, or generated once and kept so sessions survive restarts: in the data dir (mode 0600) on
@@ -91,7 +88,7 @@ async function start(argv: string[]) {
   services.notifications.start();
   services.subscribers.start();
   services.probes.start();
-  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development", ...(process.execArgv.length ? { bunFlags: process.execArgv.join(" ") } : {}), allocator: allocatorSettings() });
+  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development", ...(process.execArgv.length ? { bunFlags: process.execArgv.join(" ") } : {}), runtimeEnv: runtimeEnvSettings() });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { selfSignedCert } from "../../server/monitors/test-target";
 import { countingTarget } from "./fixtures";
 import { ROOT, cpuSeconds } from "./proc";
-import { ALLOCATOR_ENV } from "../../server/allocator";
+import { RUNTIME_ENV } from "../../server/runtime-env";
 import { SERVER_RUNTIME_ARGS } from "../server-runtime";
 
 export const VARIANTS = ["plain", "https-close"] as const;
@@ -17,7 +17,7 @@ export const FLOOR_MODES = ["batched", "timers"] as const;
 export type FloorMode = (typeof FLOOR_MODES)[number];
 /**
  * Whose runtime settings a floor runs with: Bun's defaults (the bare floor the targets are set against), or the
- * server's own (its Bun flags and allocator settings: scripts/server-runtime.ts, server/allocator.ts), so the
+ * server's own (its Bun flags and environment: scripts/server-runtime.ts, server/runtime-env.ts), so the
  * difference to Vigil is Vigil's own work alone.
  */
 export type FloorSettings = "bun" | "server";
@@ -77,12 +77,12 @@ export interface FloorFigures {
 
 /** Runs the floor against `target` for warm-up + duration and measures its CPU over the duration. */
 export async function runFloor(target: BenchTarget, n: number, mode: FloorMode, settings: FloorSettings, warmup: number, duration: number): Promise<FloorFigures> {
-  // Bun's defaults: none of the server's allocator settings, even when this process was given them.
+  // Bun's defaults: none of the server's runtime settings, even when this process was given them.
   const env = { ...process.env };
-  for (const name of Object.keys(ALLOCATOR_ENV)) delete env[name];
+  for (const name of Object.keys(RUNTIME_ENV)) delete env[name];
   const proc = Bun.spawn(
     [process.execPath, ...(settings === "server" ? SERVER_RUNTIME_ARGS : []), join(ROOT, "scripts/bench/floor.ts"), "--base", target.base, "--n", String(n), "--mode", mode, "--seconds", String(warmup + duration + 2), ...(target.insecure ? ["--insecure"] : [])],
-    { stdout: "pipe", stderr: "inherit", env: settings === "server" ? { ...env, ...ALLOCATOR_ENV } : env },
+    { stdout: "pipe", stderr: "inherit", env: settings === "server" ? { ...env, ...RUNTIME_ENV } : env },
   );
   try {
     await Bun.sleep(warmup * 1000);

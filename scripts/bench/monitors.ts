@@ -32,7 +32,7 @@
 //   --floor-rate   checks/s of the floor comparison (default 50; 0 skips it): per --variants (plain keep-alive,
 //                  https-close: a self-signed target closing every connection), Vigil with rate·60 monitors, then
 //                  the bare-Bun floor (floor.ts) batched and with a timer per URL on Bun's defaults, and batched on
-//                  the server's runtime settings (its Bun flags and allocator settings), each measured over
+//                  the server's runtime settings (its Bun flags and environment), each measured over
 //                  --floor-duration (default 60) after --warmup, the whole set --floor-repeats times (default 1);
 //                  see floor-runs.ts
 import { sql } from "drizzle-orm";

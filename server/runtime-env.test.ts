@@ -1,24 +1,29 @@
-// The server's allocator settings (server/allocator.ts): the process that serves has them in its environment, under
-// the PID it was started as, whether run from source or as the executable; an operator's own value stays.
+// The server's runtime settings (server/runtime-env.ts): the process that serves has them in its environment, under
+// the PID it was started as, whether run from source or as the executable (so Bun accepts them: it exits at start on a
+// JavaScriptCore option it does not know); an operator's own value stays.
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ALLOCATOR_ENV, missingAllocatorEnv } from "./allocator";
+import { RUNTIME_ENV, missingRuntimeEnv, runtimeEnvSettings } from "./runtime-env";
 import { SERVER_RUNTIME_ARGS } from "../scripts/server-runtime";
 
 const NAME = "MIMALLOC_PURGE_HOLES_MIN_INTERVAL";
+const GC = "BUN_JSC_useConcurrentGC";
+const UNSET = { [NAME]: undefined, [GC]: undefined, VIGIL_NO_REEXEC: undefined };
 
 test("only the settings the environment lacks are added", () => {
-  expect(ALLOCATOR_ENV[NAME]).toBe("1000");
-  expect(missingAllocatorEnv({})).toEqual({ [NAME]: "1000" });
-  expect(missingAllocatorEnv({ [NAME]: "100" })).toEqual({});
+  expect(RUNTIME_ENV).toEqual({ [NAME]: "1000", [GC]: "0" });
+  expect(missingRuntimeEnv({})).toEqual({ [NAME]: "1000", [GC]: "0" });
+  expect(missingRuntimeEnv({ [NAME]: "100" })).toEqual({ [GC]: "0" });
+  expect(missingRuntimeEnv({ [NAME]: "100", [GC]: "1" })).toEqual({});
+  expect(runtimeEnvSettings({ [GC]: "1" })).toBe(`${NAME}=(Bun's default) ${GC}=1`);
 });
 
 /** Starts the server, waits for its startup line, and returns that line and the environment of the same PID. */
 async function serve(cmd: string[], env: Record<string, string | undefined>) {
-  const dir = mkdtempSync(join(tmpdir(), "vigil-allocator-"));
-  const base: Record<string, string | undefined> = { ...process.env, VIGIL_JWT_SECRET: "allocator-test-secret-allocator-test-secret", ...env };
+  const dir = mkdtempSync(join(tmpdir(), "vigil-runtime-env-"));
+  const base: Record<string, string | undefined> = { ...process.env, VIGIL_JWT_SECRET: "runtime-env-test-secret-runtime-env-test-secret", ...env };
   for (const [k, v] of Object.entries(base)) if (v === undefined) delete base[k];
   const proc = Bun.spawn([...cmd, "--port", "0", "--data-dir", dir], { stdout: "pipe", stderr: "pipe", env: base as Record<string, string> });
   try {
@@ -50,28 +55,31 @@ async function serve(cmd: string[], env: Record<string, string | undefined>) {
 const SOURCE = [process.execPath, ...SERVER_RUNTIME_ARGS, "server/main.ts"];
 
 describe.skipIf(process.platform !== "linux")("the serving process", () => {
-  test("has the allocator settings, under the PID it was started as, and says so in its startup line", async () => {
-    const { line, environ } = await serve(SOURCE, { [NAME]: undefined, VIGIL_NO_REEXEC: undefined });
+  test("has the runtime settings, under the PID it was started as, and says so in its startup line", async () => {
+    const { line, environ } = await serve(SOURCE, UNSET);
     expect(environ[NAME]).toBe("1000");
-    expect(line).toContain(`allocator=${NAME}=1000`);
+    expect(environ[GC]).toBe("0");
+    expect(line).toContain(`runtimeEnv=${NAME}=1000 ${GC}=0`);
   }, 60_000);
 
   test("keeps an operator's own value", async () => {
-    const { line, environ } = await serve(SOURCE, { [NAME]: "100", VIGIL_NO_REEXEC: undefined });
+    const { line, environ } = await serve(SOURCE, { ...UNSET, [NAME]: "100" });
     expect(environ[NAME]).toBe("100");
-    expect(line).toContain(`allocator=${NAME}=100`);
+    expect(environ[GC]).toBe("0");
+    expect(line).toContain(`runtimeEnv=${NAME}=100 ${GC}=0`);
   }, 60_000);
 
   test("VIGIL_NO_REEXEC=1 runs on Bun's defaults", async () => {
-    const { line, environ } = await serve(SOURCE, { [NAME]: undefined, VIGIL_NO_REEXEC: "1" });
+    const { line, environ } = await serve(SOURCE, { ...UNSET, VIGIL_NO_REEXEC: "1" });
     expect(environ[NAME]).toBeUndefined();
-    expect(line).toContain(`allocator=${NAME}=(Bun's default)`);
+    expect(line).toContain(`runtimeEnv=${NAME}=(Bun's default) ${GC}=(Bun's default)`);
   }, 60_000);
 
   test.skipIf(!existsSync("dist/vigil"))("the executable too (after npm run build)", async () => {
-    const { line, environ } = await serve(["dist/vigil"], { [NAME]: undefined, VIGIL_NO_REEXEC: undefined });
+    const { line, environ } = await serve(["dist/vigil"], UNSET);
     expect(environ[NAME]).toBe("1000");
+    expect(environ[GC]).toBe("0");
     expect(line).toContain("bunFlags=--smol");
-    expect(line).toContain(`allocator=${NAME}=1000`);
+    expect(line).toContain(`runtimeEnv=${NAME}=1000 ${GC}=0`);
   }, 60_000);
 });
