@@ -1,4 +1,4 @@
-import "./runtime-env"; // must stay the first import: it may start the process again with its runtime settings
+import "./reexec"; // must stay the first import: it may start the process again with its runtime settings
 import "./production"; // before Elysia loads
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

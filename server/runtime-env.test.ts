@@ -20,6 +20,14 @@ test("only the settings the environment lacks are added", () => {
   expect(runtimeEnvSettings({ [GC]: "1" })).toBe(`${NAME}=(Bun's default) ${GC}=1`);
 });
 
+test("reading the settings restarts nothing: only main.ts's first import (server/reexec.ts) re-executes", () => {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== NAME && k !== GC && k !== "VIGIL_NO_REEXEC") env[k] = v;
+  const script = `const m = await import("./server/runtime-env.ts"); console.log(Object.keys(m.RUNTIME_ENV).length, process.env.${NAME} ?? "unset")`;
+  const out = Bun.spawnSync([process.execPath, "-e", script], { env, stdout: "pipe", stderr: "pipe" });
+  expect(out.stdout.toString().trim()).toBe("2 unset");
+});
+
 /** Starts the server, waits for its startup line, and returns that line and the environment of the same PID. */
 async function serve(cmd: string[], env: Record<string, string | undefined>) {
   const dir = mkdtempSync(join(tmpdir(), "vigil-runtime-env-"));

@@ -1,6 +1,7 @@
-// Imported first by main.ts: the runtime settings the server runs with that Bun reads from the environment only as
-// the process starts (its allocator, mimalloc, and JavaScriptCore). When they are missing, the process replaces itself
-// (execve: same PID, same arguments and open files) with one that has them, before anything else is loaded or opened.
+// The runtime settings the server runs with that Bun reads from the environment only as the process starts (its
+// allocator, mimalloc, and JavaScriptCore). When they are missing, main.ts (through server/reexec.ts, its first import)
+// has the process replace itself (execve: same PID, same arguments and open files) with one that has them, before
+// anything else is loaded or opened.
 //
 // MIMALLOC_PURGE_HOLES_MIN_INTERVAL=1000: how often (ms) mimalloc's background thread ("mi-scavenger") looks for free
 // holes in its pages to hand back to the system; Bun's default is 100 ms. That thread's work grows with the memory the
@@ -36,7 +37,8 @@ export const runtimeEnvSettings = (env: Record<string, string | undefined> = pro
     .map((name) => `${name}=${env[name] ?? "(Bun's default)"}`)
     .join(" ");
 
-function reexecWithRuntimeEnv() {
+/** Replaces the process with one that has the missing settings (returns only when nothing is missing or it cannot). */
+export function reexecWithRuntimeEnv() {
   if (process.platform !== "linux" || process.env.VIGIL_NO_REEXEC === "1") return;
   const missing = missingRuntimeEnv(process.env);
   if (Object.keys(missing).length === 0) return;
@@ -54,5 +56,3 @@ function reexecWithRuntimeEnv() {
     // Not replaced (a sandbox refusing execve): the server runs on Bun's defaults, which cost more CPU and memory.
   }
 }
-
-reexecWithRuntimeEnv();
