@@ -67,7 +67,7 @@ export const pendingSecondFactor = (user: Pick<UserRow, "twoFactorAt">, required
  * own account, its two-factor status, set-up, and enabling with a first code). Signing out needs no call (the app
  * forgets its token); signing in and registering are public. Everything else behind `auth` — the security settings
  * (single sign-on, the two-factor policy and resets), password changes, API tokens, accounts — answers 403
- * TWO_FACTOR_SETUP_REQUIRED, and so does the live socket (server/monitors/live.ts).
+ * TWO_FACTOR_SETUP_REQUIRED. Channels outside `auth` (the live socket) check pendingSecondFactor themselves.
  */
 const SECOND_FACTOR_ENROLMENT = new Set(["GET /api/auth/me", "GET /api/auth/2fa", "POST /api/auth/2fa/setup", "POST /api/auth/2fa/enable"]);
 
