@@ -35,6 +35,9 @@ const configBody = t.Object({
 /** Browsers and proxies may keep the page a few seconds; after that they revalidate (304 when unchanged). */
 const PAGE_CACHE = "public, max-age=5";
 const BADGE_CACHE = "public, max-age=60";
+/** What a page that is not public is served with: its content needs a credential, so no cache may keep it. */
+const CREDENTIALED = { "cache-control": "private, no-store", vary: "authorization, x-status-token" };
+const cacheOf = (page: StoredPage) => (page.visibility === "public" ? { "cache-control": PAGE_CACHE } : CREDENTIALED);
 /** Wrong passwords of a page from one address: at most this many per window. */
 const UNLOCK_ATTEMPTS = 10;
 const UNLOCK_WINDOW_MS = 15 * 60_000;
@@ -99,9 +102,9 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
   async function respond(page: StoredPage, request: Request) {
     const view = await status.view(page.id);
     const gzip = acceptsGzip(request);
+    const cache = cacheOf(page);
     // Vary: a shared cache keeps the plain and the gzip representation apart.
-    const cache = page.visibility === "public" ? PAGE_CACHE : "private, no-store";
-    const headers = { etag: gzip ? view.gzipEtag : view.etag, "cache-control": cache, vary: page.visibility === "public" ? "accept-encoding" : "accept-encoding, authorization, x-status-token" };
+    const headers = { etag: gzip ? view.gzipEtag : view.etag, ...cache, vary: "vary" in cache ? `accept-encoding, ${cache.vary}` : "accept-encoding" };
     if (matches(request.headers.get("if-none-match"), [view.etag, view.gzipEtag])) return new Response(null, { status: 304, headers });
     const type = { "content-type": "application/json; charset=utf-8" };
     if (gzip) return new Response(view.gzip(), { headers: { ...headers, ...type, "content-encoding": "gzip" } });
@@ -146,16 +149,18 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
       const page = await bySlug(params.slug);
       await admit(page, request, { verifySession, jwt });
       const url = pageUrl(page, request);
-      return new Response(atomFeed((await status.view(page.id)).page, url, `${serverUrl(request, publicUrl, trustProxy)}/api/status/pages/${page.slug}/feed.atom`), { headers: { ...feedType, "cache-control": PAGE_CACHE } });
+      return new Response(atomFeed((await status.view(page.id)).page, url, `${serverUrl(request, publicUrl, trustProxy)}/api/status/pages/${page.slug}/feed.atom`), { headers: { ...feedType, ...cacheOf(page) } });
     }, { params: slugParams, detail: { ...doc("A status page's incidents and maintenance as an Atom feed", 401, 404), responses: { 200: contentResponse("The feed", "application/atom+xml") } } })
     .get("/pages/:slug/feed.rss", async ({ params, request, verifySession, jwt }) => {
       const page = await bySlug(params.slug);
       await admit(page, request, { verifySession, jwt });
-      return new Response(rssFeed((await status.view(page.id)).page, pageUrl(page, request)), { headers: { "content-type": "application/rss+xml; charset=utf-8", "cache-control": PAGE_CACHE } });
+      return new Response(rssFeed((await status.view(page.id)).page, pageUrl(page, request)), { headers: { "content-type": "application/rss+xml; charset=utf-8", ...cacheOf(page) } });
     }, { params: slugParams, detail: { ...doc("A status page's incidents and maintenance as an RSS 2.0 feed", 401, 404), responses: { 200: contentResponse("The feed", "application/rss+xml") } } })
-    .get("/pages/:slug/summary.json", async ({ params, request, verifySession, jwt }) => {
+    .get("/pages/:slug/summary.json", async ({ params, request, set, verifySession, jwt }) => {
       const page = await bySlug(params.slug);
       await admit(page, request, { verifySession, jwt });
+      // A public page's summary keeps the API's no-store; another's says private too.
+      if (page.visibility !== "public") Object.assign(set.headers, CREDENTIALED);
       return { success: true, summary: summary((await status.view(page.id)).page, pageUrl(page, request)) };
     }, { params: slugParams, detail: doc("A status page in brief for other tools: overall status, components, open incidents, maintenance", 401, 404) })
     .get("/badge/:file", async ({ params }) => {
