@@ -1995,7 +1995,6 @@ const enUS: Messages = {
     EMAIL_INVALID: "Enter a valid e-mail address",
     TOO_MANY_REQUESTS: "Too many requests from your address. Try again in {{minutes}} minute(s).",
     SUBSCRIPTIONS_UNAVAILABLE: "This page does not offer e-mail subscriptions",
-    MAIL_FAILED: "The confirmation mail could not be sent. Try again later.",
     SUBSCRIBER_NOT_FOUND: "This subscriber is gone already",
     NTFY_SERVER_INVALID: "The ntfy server must be an http(s) address",
     NTFY_TOPIC_INVALID: "The topic may hold 1-64 letters, digits, - and _",

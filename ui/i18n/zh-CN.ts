@@ -1987,7 +1987,6 @@ const zhCN = {
     EMAIL_INVALID: "请输入有效的邮箱地址",
     TOO_MANY_REQUESTS: "来自你的地址的请求过多，请 {{minutes}} 分钟后再试。",
     SUBSCRIPTIONS_UNAVAILABLE: "此页面不提供邮件订阅",
-    MAIL_FAILED: "确认邮件发送失败，请稍后再试。",
     SUBSCRIBER_NOT_FOUND: "该订阅者已不存在",
     NTFY_SERVER_INVALID: "ntfy 服务器须为 http(s) 地址",
     NTFY_TOPIC_INVALID: "主题须为 1-64 个字母、数字、- 或 _",
