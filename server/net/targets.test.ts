@@ -3,7 +3,7 @@ import { createChecker, runCheck, type CheckTarget } from "../monitors/types/htt
 import { createServices } from "../app";
 import { testDb } from "../db/test-db";
 import { testApp } from "../test-support";
-import { addressProblem, ALLOW_PRIVATE, createTargetGuard, guardedFetch, literalHostProblem, targetProblem, TargetRefused, type Resolve, type TargetPolicy } from "./targets";
+import { addressProblem, ALLOW_PRIVATE, createTargetGuard, guardedFetch, hostProblem, literalHostProblem, literalProblem, targetProblem, TargetRefused, type Resolve, type TargetPolicy } from "./targets";
 
 const BLOCK: { allowPrivate: boolean } = { allowPrivate: false };
 
@@ -59,6 +59,23 @@ describe("addresses", () => {
     expect(literalHostProblem("http://127.0.0.1:8080/", ALLOW_PRIVATE)).toBeNull();
     expect(literalHostProblem("http://localhost:8080/", BLOCK)).toMatch(/local address/);
     expect(literalHostProblem("https://example.com/", BLOCK)).toBeNull();
+  });
+
+  test("hosts as written: an address in any spelling is judged as that address, without asking DNS; names are not", async () => {
+    const asked: string[] = [];
+    const resolve: Resolve = async (name) => (asked.push(name), ["93.184.216.34"]);
+    const metadata = addressProblem("169.254.169.254", ALLOW_PRIVATE);
+    for (const host of ["0xa9fea9fe", "2852039166", "169.254.43518", "[::ffff:169.254.169.254]", "::ffff:a9fe:a9fe"]) {
+      expect(literalProblem(host, ALLOW_PRIVATE)).toBe(metadata);
+      expect(await hostProblem(host, ALLOW_PRIVATE, resolve)).toBe(metadata);
+    }
+    for (const host of ["2130706433", "127.1", "0x7f.1", "[::ffff:127.0.0.1]"]) {
+      expect(literalProblem(host, ALLOW_PRIVATE)).toBeNull();
+      expect(await hostProblem(host, BLOCK, resolve)).toBe(addressProblem("127.0.0.1", BLOCK));
+    }
+    expect(asked).toEqual([]);
+    for (const host of ["db1", "example.com", "1e100.net"]) expect(await hostProblem(host, BLOCK, resolve)).toBeNull();
+    expect(asked).toEqual(["db1", "example.com", "1e100.net"]);
   });
 
   test("a name is judged by every address it resolves to; one that does not resolve is left to the request", async () => {
