@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { createChecker, runCheck, type CheckTarget } from "../monitors/types/http/http";
 import { createServices } from "../app";
 import { testDb } from "../db/test-db";
+import { createNotificationStore } from "../notifications/store";
 import { testApp } from "../test-support";
 import { addressProblem, ALLOW_PRIVATE, createTargetGuard, guardedFetch, hostProblem, literalHostProblem, literalProblem, targetProblem, TargetRefused, type Resolve, type TargetPolicy } from "./targets";
 
@@ -154,7 +155,7 @@ describe("the API", () => {
     expect([edit.status, edit.body.code]).toEqual([400, "TARGET_FORBIDDEN"]);
   });
 
-  test("an instance that blocks private targets refuses them for monitors and for webhook deliveries", async () => {
+  test("an instance that blocks private targets refuses them for monitors, webhooks on save, and webhook deliveries", async () => {
     const db = await testDb();
     const services = await createServices(db, { targets: BLOCK });
     const t = await testApp({ db, services });
@@ -163,12 +164,11 @@ describe("the API", () => {
     expect([bad.status, bad.body.code]).toEqual([400, "TARGET_FORBIDDEN"]);
     expect((await t.call("POST", "/api/monitors", { token, body: { name: "public", url: "https://example.com/" } })).status).toBe(201);
 
-    const channel = await t.call<{ channel: { id: number } }>("POST", "/api/notifications/channels", {
-      token,
-      body: { name: "hook", type: "webhook", config: { url: local("/") } },
-    });
-    expect(channel.status).toBe(201);
-    const sent = await t.call("POST", `/api/notifications/channels/${channel.body.channel.id}/test`, { token });
+    const channel = await t.call("POST", "/api/notifications/channels", { token, body: { name: "hook", type: "webhook", config: { url: local("/") } } });
+    expect([channel.status, channel.body.code]).toEqual([400, "TARGET_FORBIDDEN"]);
+    // One saved before the instance blocked private targets is refused when it sends.
+    const saved = await createNotificationStore(db).createChannel({ name: "hook", type: "webhook", config: { url: local("/") } });
+    const sent = await t.call("POST", `/api/notifications/channels/${saved.id}/test`, { token });
     expect(sent.body.success).toBe(false);
     expect(String(sent.body.message)).toMatch(/127\.0\.0\.1 is a private or local address/);
   });
