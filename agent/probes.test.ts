@@ -290,6 +290,25 @@ describe("ProbeRunner", () => {
     expect(hits.size).toBe(0);
   });
 
+  test("a tcp host written as loopback in another spelling (127.1, 2130706433, 0x7f.1) is refused too, nothing connects", async () => {
+    let accepted = 0;
+    const listener = createServer((s) => (accepted++, s.destroy()));
+    await new Promise<void>((done) => listener.listen(0, "127.0.0.1", done));
+    const port = (listener.address() as { port: number }).port;
+    try {
+      const hosts = ["127.1", "2130706433", "0x7f.1"];
+      const tcp = hosts.map((host, i) => ({ id: 20 + i, interval: 1, fields: { type: "tcp", host, port } }));
+      const r = runner();
+      r.apply(assign("v1", tcp as unknown as ReturnType<typeof http>[], false));
+      await runChecks(r, [20, 21, 22]);
+      expect(await r.sync(SERVER, "good")).toBe("sent");
+      expect(hub.stored.map((s) => s.error)).toEqual(hosts.map(() => "Target refused: 127.0.0.1 is a private or local address, which this instance does not allow as a target"));
+      expect(accepted).toBe(0);
+    } finally {
+      listener.close();
+    }
+  });
+
   test("a refused credential is 'revoked' and keeps the results; an older server without the call is 'unsupported'", async () => {
     const r = runner();
     r.apply(assign("v1", [http(6)]));

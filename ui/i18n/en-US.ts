@@ -2062,7 +2062,7 @@ const enUS: Messages = {
     INTERNAL: "Something went wrong on the server, please try again later",
     VALIDATION: "Some values are not valid: {{message}}",
     INVALID_URL: "Enter a valid URL starting with http:// or https://",
-    TARGET_FORBIDDEN: "This address may not be monitored: {{message}}",
+    TARGET_FORBIDDEN: "This address is not allowed: {{message}}",
     TIMEOUT_TOO_LONG: "Timeout must be shorter than the interval",
     BODY_NOT_ALLOWED: "GET and HEAD requests cannot have a body: choose another method or clear the body",
     RESERVED_HEADER: "One of the headers is set by Vigil and cannot be changed (Content-Length, Connection, Transfer-Encoding…)",

@@ -2054,7 +2054,7 @@ const zhCN = {
     INTERNAL: "服务器出错，请稍后重试",
     VALIDATION: "部分值无效：{{message}}",
     INVALID_URL: "请输入以 http:// 或 https:// 开头的有效 URL",
-    TARGET_FORBIDDEN: "不允许监控此地址：{{message}}",
+    TARGET_FORBIDDEN: "不允许使用此地址：{{message}}",
     TIMEOUT_TOO_LONG: "超时必须短于检查间隔",
     BODY_NOT_ALLOWED: "GET 和 HEAD 请求不能带请求体：请更换请求方法或清空请求体",
     RESERVED_HEADER: "某个请求头由 Vigil 设置，不能修改（Content-Length、Connection、Transfer-Encoding 等）",
