@@ -192,7 +192,8 @@ describe("agents' side", () => {
 
     // The rows stored are exactly the accepted ones.
     const rows = await t.db.orm.select().from(t.db.t.probeResults);
-    expect(rows.map((r) => [r.monitorId, r.agentId, r.time, r.up]).sort((x, y) => x[2] - y[2])).toEqual([[mine, a.id, now, true], [mine, a.id, now + 1, false]]);
+    const stored = rows.sort((x, y) => x.time - y.time).map((r) => [r.monitorId, r.agentId, r.time, r.up]);
+    expect(stored).toEqual([[mine, a.id, now, true], [mine, a.id, now + 1, false]]);
   });
 });
 
