@@ -18,10 +18,12 @@ export interface ShippedServer {
   stop(): Promise<void>;
 }
 
+/** How to start the server operators run: the executable when built, else the source. */
+export const shippedCommand = () => (existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "server/main.ts")]);
+
 export async function startShippedServer(): Promise<ShippedServer> {
   const dir = mkdtempSync(join(tmpdir(), "vigil-shipped-"));
-  const command = existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "server/main.ts")];
-  const server = Bun.spawn([...command, "--port", "0", "--data-dir", join(dir, "data")], {
+  const server = Bun.spawn([...shippedCommand(), "--port", "0", "--data-dir", join(dir, "data")], {
     stdout: "pipe",
     stderr: "inherit",
     env: { ...process.env, NODE_ENV: "", VIGIL_LOG_LEVEL: "info", VIGIL_AGENTS_DIR: dir },
