@@ -44,9 +44,6 @@ export const secondFactorRequired = () =>
 
 /** What a viewer meets when it tries to change something. */
 export const readOnly = () => new HttpError(403, "READ_ONLY", "Viewers can look but not change anything: ask an admin for the editor role");
-/** What a session held back by the two-factor policy meets (twoFactorPending) where it may not go. */
-export const twoFactorSetupRequired = () =>
-  new HttpError(403, "TWO_FACTOR_SETUP_REQUIRED", "Two-factor sign-in is required on this instance: set it up on your profile first");
 
 function assertScope(scope: TokenScope, needed: TokenScope) {
   if (TOKEN_SCOPES.indexOf(scope) >= TOKEN_SCOPES.indexOf(needed)) return;
@@ -129,7 +126,7 @@ export function sessions({ secret, ttl, users, tokens, twoFactorRequired = () =>
       issueToken: (user: UserRow) => jwt.sign({ sub: String(user.id), sv: user.sessionVersion }),
       verifySession: (token: string) => verify(jwt, token),
       /** Whether a user's sessions are held back until they set up two-factor sign-in (the instance requires it). */
-      twoFactorPending: (user: Pick<UserRow, "twoFactorAt">) => user.twoFactorAt === null && twoFactorRequired(),
+      twoFactorPending: (user: Pick<UserRow, "twoFactorAt">) => pendingSecondFactor(user, twoFactorRequired()),
     }))
     .macro({
       auth: (level: AuthLevel) => ({

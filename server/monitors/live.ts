@@ -5,7 +5,7 @@
 import { Elysia, t } from "elysia";
 import type { Server } from "bun";
 import type { SessionWatch } from "../auth/session-watch";
-import { twoFactorSetupRequired, type sessions } from "../auth/session";
+import { secondFactorRequired, type sessions } from "../auth/session";
 import { agentView } from "../agents/view";
 import type { EventBus, EventMap, EventType } from "../events";
 import { unauthorized } from "../http/errors";
@@ -116,7 +116,7 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = Ob
           async beforeHandle({ query, verifySession, twoFactorPending }) {
             const session = await verifySession(query.token ?? "");
             if (!session) throw unauthorized("Your session has expired, please sign in again");
-            if (twoFactorPending(session.user)) throw twoFactorSetupRequired();
+            if (twoFactorPending(session.user)) throw secondFactorRequired();
           },
           async open(ws) {
             const session = await ws.data.verifySession(ws.data.query.token ?? "");

@@ -224,6 +224,25 @@ describe("with two-factor on", () => {
   });
 });
 
+describe("status pages", () => {
+  test("a held-back session is not signed in for private pages; a password page's unlock token still opens it", async () => {
+    const { call, admin, bob, enrol } = await setup();
+    await enrol(admin);
+    const page = (slug: string, extra: Record<string, unknown>) =>
+      call("POST", "/api/status-pages", { token: admin.token, body: { slug, title: slug, description: "", logo: null, customDomain: null, announcement: null, groups: [], ...extra } });
+    expect((await page("inside", { visibility: "private" })).status).toBe(201);
+    expect((await page("partners", { visibility: "password", password: "open sesame" })).status).toBe(201);
+    expect((await call("PUT", "/api/auth/2fa/policy", { token: admin.token, body: { required: true } })).status).toBe(200);
+    for (const path of ["/api/status/pages/inside", "/api/status/pages/inside/feed.rss", "/api/status/pages/inside/summary.json", "/api/status/pages/partners"]) {
+      const held = await call("GET", path, { token: bob.token });
+      expect([path, held.status, held.body.code]).toEqual([path, 403, "TWO_FACTOR_SETUP_REQUIRED"]);
+      expect((await call("GET", path, { token: admin.token })).status).toBe(200);
+    }
+    const unlock = await call<any>("POST", "/api/status/pages/partners/unlock", { body: { password: "open sesame" } });
+    expect((await call("GET", "/api/status/pages/partners", { token: bob.token, headers: { "x-status-token": unlock.body.token } })).status).toBe(200);
+  });
+});
+
 describe("spent challenges", () => {
   test("are forgotten once past their time", async () => {
     const db = await testDb();
