@@ -4,7 +4,7 @@ import { check, createMonitor, test } from "./helpers";
 const LANGS = [
   {
     locale: "zh-CN",
-    title: "API 监控",
+    title: "监控",
     status: { up: "正常", down: "故障", pending: "等待中", paused: "已暂停" },
     nameRequired: "请输入名称",
     urlRequired: "请输入 URL",
@@ -25,7 +25,7 @@ const LANGS = [
   },
   {
     locale: "en-US",
-    title: "API monitors",
+    title: "Monitors",
     status: { up: "Up", down: "Down", pending: "Pending", paused: "Paused" },
     nameRequired: "Name is required",
     urlRequired: "URL is required",

@@ -34,7 +34,7 @@ test.describe("language from the browser", () => {
   test("an English browser gets English", async ({ page }) => {
     await page.goto("/");
     await expect(page.getByTestId("nav-login")).toHaveText("Login");
-    await expect(page.getByTestId("features")).toContainText("API monitors");
+    await expect(page.getByTestId("features")).toContainText("Monitors");
   });
 });
 

@@ -100,6 +100,26 @@ export const pingFamilyError = (family: 4 | 6, host: string) => `no IPv${family}
  */
 export const locationsDownError = (down: number, total: number, names: string) => `down from ${down} of ${total}: ${names}`;
 
+/** The name a combined verdict gives the Vigil server's own location; readers see it as "Vigil server" in their language. */
+export const SERVER_LOCATION_NAME = "Vigil";
+
+/**
+ * The locations of a combined down verdict, "Vigil (connection refused), tokyo (timeout after 30 s)", each rewritten
+ * by `each` (its name and its error, or null) and joined with `separator`. Best effort: a part that does not read as
+ * "name (error)" is kept as it came, except a leading server name (the server is always listed first).
+ */
+export function mapLocations(names: string, separator: string, each: (name: string, error: string | null) => string): string {
+  return names
+    .split(/(?<=\)), /)
+    .map((part, i) => {
+      const m = /^(.+?) \((.*)\)$/.exec(part);
+      if (m) return each(m[1]!, m[2]!);
+      const server = i === 0 && (part === SERVER_LOCATION_NAME || part.startsWith(`${SERVER_LOCATION_NAME}, `));
+      return server ? each(SERVER_LOCATION_NAME, null) + part.slice(SERVER_LOCATION_NAME.length) : part;
+    })
+    .join(separator);
+}
+
 const BY_TEXT = new Map<string, CheckErrorCode>(Object.entries(CHECK_ERROR_TEXT).map(([code, text]) => [text, code as CheckErrorCode]));
 
 /** The code and parameters of an error sentence (anything unknown is OTHER with the sentence as its detail). */

@@ -113,3 +113,19 @@ describe("every message is in one script", () => {
     expect(lines).toContain("故障时长: 1小时 2分");
   });
 });
+
+describe("the server as a location", () => {
+  const down = (error: string): NotificationEvent => ({ kind: "down", target: monitorTarget, time: at, facts: { checkType: "http", url: "https://shop.example.com/", error } });
+  const text = (error: string, lang: NotificationLanguage) => texts([down(error)], lang).join("\n");
+
+  test("an alert names it as the UI does: Vigil server, Vigil 服务器", () => {
+    const error = locationsDownError(2, 3, `Vigil (${CHECK_ERROR_TEXT.REFUSED}), Tokyo (${timeoutError(30)})`);
+    expect(text(error, "en-US")).toContain("Down from 2 of 3 locations: Vigil server (Connection refused), Tokyo (");
+    expect(text(error, "zh-CN")).toContain("3 个位置中有 2 个判定故障：Vigil 服务器（连接被拒绝），Tokyo（");
+  });
+
+  test("without an error of its own too; an agent's name is kept as it is", () => {
+    expect(text(locationsDownError(2, 2, "Vigil, Tokyo"), "en-US")).toContain("Down from 2 of 2 locations: Vigil server, Tokyo");
+    expect(text(locationsDownError(1, 2, `Vigilant (${CHECK_ERROR_TEXT.REFUSED})`), "en-US")).toContain("Down from 1 of 2 locations: Vigilant (Connection refused)");
+  });
+});

@@ -2,7 +2,7 @@
 // Providers only lay the result out (text, markdown, card, email); they never translate.
 import enUS from "../../ui/i18n/en-US";
 import zhCN from "../../ui/i18n/zh-CN";
-import { parseCheckError } from "../monitors/check-errors";
+import { mapLocations, parseCheckError, SERVER_LOCATION_NAME } from "../monitors/check-errors";
 import type { NotificationEvent, NotificationEventKind, NotificationLanguage } from "./public";
 import type { NotificationMessage } from "./providers/provider";
 
@@ -162,14 +162,11 @@ export function translateError(message: string, lang: NotificationLanguage): str
   let values = params;
   if (code === "STATUS") values = { ...params, expected: params.expected.replace(/ or /g, dict.or) };
   else if (code === "LOCATIONS_DOWN") {
-    // "Vigil (connection refused), tokyo (timeout after 30 s)": each location's own error translated too.
-    const names = params.names
-      .split(/(?<=\)), /)
-      .map((part) => {
-        const m = /^(.+?) \((.*)\)$/.exec(part);
-        return m ? fill(ui.monitors.locations.nameWithError, { name: m[1], error: translateError(m[2], lang) }) : part;
-      })
-      .join(ui.monitors.locations.separator);
+    // Each location's own error translated too, and the server named as the UI names it ("Vigil server").
+    const names = mapLocations(params.names, ui.monitors.locations.separator, (name, error) => {
+      const named = name === SERVER_LOCATION_NAME ? ui.monitors.locations.server : name;
+      return error === null ? named : fill(ui.monitors.locations.nameWithError, { name: named, error: translateError(error, lang) });
+    });
     values = { ...params, names };
   }
   return fill(dict[code], values);

@@ -11,7 +11,7 @@ import { first, type Db } from "../db/database";
 import type { EventBus } from "../events";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { silentLogger, type Logger } from "../log";
-import { locationsDownError } from "../monitors/check-errors";
+import { locationsDownError, SERVER_LOCATION_NAME } from "../monitors/check-errors";
 import type { MonitorFields } from "../monitors/schemas";
 import type { MonitorService } from "../monitors/service";
 import type { CheckOutcome } from "../monitors/types";
@@ -22,8 +22,6 @@ import { LOCATION_RANGE_MS, locationBucketMs, type LocationRange, type LocationR
 
 /** The server's own results are kept as agent 0 (agents' ids start at 1). */
 export const SERVER_LOCATION = 0;
-/** How the server is named among the locations (notifications and the API; the UI translates it). */
-export const SERVER_NAME = "Vigil";
 /** A location's result counts for this long after the monitor's interval (an agent reports every 10 s or so). */
 export const LOCATION_SLACK_MS = 60_000;
 /** An agent's result may be at most this far ahead of the server's clock. */
@@ -121,7 +119,7 @@ export function createProbeService(o: ProbeServiceOptions) {
     return latest;
   }
 
-  const nameOf = (agentId: number) => (agentId === SERVER_LOCATION ? SERVER_NAME : (locationName(agents.get(agentId)) ?? `agent ${agentId}`));
+  const nameOf = (agentId: number) => (agentId === SERVER_LOCATION ? SERVER_LOCATION_NAME : (locationName(agents.get(agentId)) ?? `agent ${agentId}`));
 
   /** The verdict of one slot: the server's own check (stored as its location's result) and the agents' latest. */
   async function combine(monitorId: number, fields: MonitorFields, own: CheckOutcome | null, at: number): Promise<CheckOutcome | null> {

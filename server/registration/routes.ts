@@ -5,7 +5,7 @@ import { doc } from "../http/openapi";
 import { idParams } from "../http/ids";
 import { SECRET_BODY } from "../auth/secrets";
 import { normaliseRole, roleField } from "../users/schemas";
-import { INVITE_HOURS, type Registration } from "./service";
+import { DEFAULT_INVITE_ROLE, INVITE_HOURS, type Registration } from "./service";
 
 /**
  * The instance's registration setting and its invite links (admin only), and the one public call: checking an invite
@@ -36,13 +36,13 @@ export function registrationRoutes({ registration, session }: { registration: Re
     .post(
       "/invites",
       async ({ body, user, set }) => {
-        const created = await registration.createInvite(user.id, normaliseRole(body.role ?? "editor"), body.hours);
+        const created = await registration.createInvite(user.id, normaliseRole(body.role ?? DEFAULT_INVITE_ROLE), body.hours);
         set.status = 201;
         return { success: true, message: "Invite created", ...created };
       },
       {
         auth: "accounts",
-        detail: doc("Create an invite link"),
+        detail: doc("Create an invite link (role default viewer, hours default 168)"),
         body: t.Object({
           role: t.Optional(roleField),
           hours: t.Optional(

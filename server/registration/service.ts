@@ -14,6 +14,8 @@ const OPEN_KEY = "registration.open";
 const ROLE_KEY = "registration.role";
 /** The role of accounts made through open registration unless an admin chose another: the least one. */
 export const DEFAULT_REGISTRATION_ROLE: Role = "viewer";
+/** The role an invite gives unless the admin chose another: the least one, as the form offers first. */
+export const DEFAULT_INVITE_ROLE: Role = "viewer";
 const REGISTRATION_ROLES: readonly Role[] = ["admin", "editor", "viewer"];
 const HOUR = 3_600_000;
 /** Invite lifetimes an admin may choose, in hours: an hour to 30 days; 7 days by default. */

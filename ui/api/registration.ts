@@ -23,6 +23,9 @@ export const INVITE_VALIDITY_HOURS = [24, 168, 720] as const;
 export type InviteValidity = (typeof INVITE_VALIDITY_HOURS)[number];
 export const DEFAULT_INVITE_VALIDITY: InviteValidity = 168;
 
+/** The role the invite form starts on: the least one, first in the list (the server's default too). */
+export const DEFAULT_INVITE_ROLE: Role = "viewer";
+
 /** The link a newcomer opens: this server's /register with the one-time token. */
 export const inviteLink = (origin: string, token: string) => `${origin.replace(/\/+$/, "")}/register?invite=${encodeURIComponent(token)}`;
 

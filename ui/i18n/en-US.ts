@@ -38,7 +38,7 @@ const enUS: Messages = {
   nav: {
     main: "Main navigation",
     dashboard: "Dashboard",
-    monitors: "API monitors",
+    monitors: "Monitors",
     agents: "Agent monitors",
     statusPage: "Status page",
     notifications: "Notifications",
@@ -83,8 +83,8 @@ const enUS: Messages = {
     featuresTitle: "Features",
     features: {
       monitors: {
-        title: "API monitors",
-        description: "HTTP checks of your endpoints at an interval, with response time, uptime and history.",
+        title: "Monitors",
+        description: "HTTP, TCP, DNS, ping and push checks at an interval, with response time, uptime and history.",
       },
       agents: {
         title: "Server agents",
@@ -415,7 +415,7 @@ const enUS: Messages = {
       loading: "Loading registration settings…",
       fetchFailed: "Failed to fetch registration settings",
       open: "Anyone can register",
-      openHint: "Anyone who can reach this server may create an account, with the User role. Off: only people you invite and accounts you create get in.",
+      openHint: "Anyone who can reach this server may create an account, with the role chosen below. Off: only people you invite and accounts you create get in.",
       opened: "Registration opened: anyone can register now",
       closed: "Registration closed: only invited people can register",
       saveFailed: "Failed to change the registration setting",
@@ -490,7 +490,7 @@ const enUS: Messages = {
   dashboard: {
     title: "Dashboard",
     subtitle: "What your monitors and agents report right now.",
-    monitorsSection: "API monitors",
+    monitorsSection: "Monitors",
     totalMonitors: "Total monitors",
     activeMonitors: "Active monitors",
     pausedCount: "{{count}} paused",
@@ -546,7 +546,7 @@ const enUS: Messages = {
         hourEmpty: "{{time}}: no checks",
       },
     },
-    title: "API monitors",
+    title: "Monitors",
     subtitle: "Websites, ports, DNS records and scheduled jobs, checked at an interval: status, response time and uptime.",
     createTitle: "Create monitor",
     editTitle: "Edit monitor",
@@ -1587,7 +1587,7 @@ const enUS: Messages = {
       settings: "Settings",
       templates: "Message templates",
       global: "Global settings",
-      monitors: "API monitors",
+      monitors: "Monitors",
       agents: "Agents",
     },
     channelCreated: "Channel created",
@@ -1888,8 +1888,8 @@ const enUS: Messages = {
       description: "These apply to every monitor and agent that has no settings of its own.",
     },
     parts: {
-      monitorTitle: "API monitors",
-      monitorHint: "Alerts about HTTP monitors.",
+      monitorTitle: "Monitors",
+      monitorHint: "Alerts about monitors of every type: HTTP, TCP, DNS, ping and push.",
       agentTitle: "Agents",
       agentHint: "Alerts about servers running the agent.",
       enabled: "Send these alerts",
@@ -1939,7 +1939,7 @@ const enUS: Messages = {
       fixErrors: "Please correct the highlighted fields.",
     },
     targets: {
-      monitorsTitle: "API monitors",
+      monitorsTitle: "Monitors",
       agentsTitle: "Agents",
       monitorsHint: "Each monitor uses the global settings unless it has its own. Choose one to see or change its settings.",
       agentsHint: "Each agent uses the global settings unless it has its own. Choose one to see or change its settings.",

@@ -30,6 +30,11 @@ describe("i18n resources", () => {
     }
   });
 
+  test("zh-CN has one word for the agent, 客户端: never Agent or 探针 beside it", () => {
+    const mixed = zh.filter(([, value]) => /(?<![-\w])Agent(?![-\w])|探针/.test(String(value))).map(([key]) => key);
+    expect(mixed).toEqual([]);
+  });
+
   test("both languages use the same interpolation placeholders", () => {
     const enMap = new Map(en);
     for (const [key, value] of zh) {

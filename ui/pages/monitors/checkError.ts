@@ -1,7 +1,7 @@
 // A failed check's reason in the reader's language: the server's sentence (server/monitors/check-errors.ts) mapped to
 // its stable code, translated with its parameters.
 import type { TFunction } from "i18next";
-import { parseCheckError } from "../../../server/monitors/check-errors";
+import { mapLocations, parseCheckError, SERVER_LOCATION_NAME } from "../../../server/monitors/check-errors";
 
 export function translateCheckError(t: TFunction, message: string): string {
   const { code, params } = parseCheckError(message);
@@ -14,15 +14,12 @@ export function translateCheckError(t: TFunction, message: string): string {
 
 /**
  * The locations of a combined down verdict, "Vigil (connection refused), tokyo (timeout after 30 s)", with each
- * location's own error translated (names stay as they are). Best effort: a part that does not read as
- * "name (error)" is kept as it came.
+ * location's own error translated and the server named as the rest of the UI names it ("Vigil server"); agents'
+ * names stay as they are.
  */
 export function translateLocationErrors(t: TFunction, names: string): string {
-  return names
-    .split(/(?<=\)), /)
-    .map((part) => {
-      const m = /^(.+?) \((.*)\)$/.exec(part);
-      return m ? t("monitors.locations.nameWithError", { name: m[1], error: translateCheckError(t, m[2]) }) : part;
-    })
-    .join(t("monitors.locations.separator"));
+  return mapLocations(names, t("monitors.locations.separator"), (name, error) => {
+    const named = name === SERVER_LOCATION_NAME ? t("monitors.locations.server") : name;
+    return error === null ? named : t("monitors.locations.nameWithError", { name: named, error: translateCheckError(t, error) });
+  });
 }

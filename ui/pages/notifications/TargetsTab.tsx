@@ -1,4 +1,4 @@
-// The API monitor and agent configuration tabs: find a monitor or an agent (search, at most TARGET_LIST_LIMIT rows so
+// The monitor and agent configuration tabs: find a monitor or an agent (search, at most TARGET_LIST_LIMIT rows so
 // thousands stay quick), see whether it uses the global settings or its own, and give it its own or send it back to
 // the global ones. The chosen one is in the URL (`?tab=monitors&monitor=3`): the monitor and agent pages link here.
 //

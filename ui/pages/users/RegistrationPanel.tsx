@@ -4,6 +4,7 @@ import { toast } from "sonner";
 import { errorMessage } from "../../api/errors";
 import {
   createInvite,
+  DEFAULT_INVITE_ROLE,
   DEFAULT_INVITE_VALIDITY,
   getRegistration,
   INVITE_VALIDITY_HOURS,
@@ -21,7 +22,7 @@ import { CopyButton } from "../../components/CodeBlock";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { Field, SelectInput, TextInput, Toggle } from "../../components/form";
 import { PlusIcon } from "../../components/icons";
-import { RoleBadge, RoleOptions } from "../../components/RoleBadge";
+import { ROLE_CHOICES, RoleBadge, RoleOptions } from "../../components/RoleBadge";
 import { loadSiteConfig } from "../../state/config";
 import { useFormatDateTime } from "../../components/time";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
@@ -30,8 +31,6 @@ type PanelState = { phase: "loading" } | { phase: "error"; message: string } | {
 
 /** An invite just created: its token is in this reply only (the server keeps a hash). */
 type CreatedInvite = { link: string; invite: PublicInvite };
-
-const ROLES: Role[] = ["viewer", "editor", "admin"];
 
 /**
  * Admin: who may register. The instance's "anyone can register" setting, invite links (created here and shown once)
@@ -42,7 +41,7 @@ export function RegistrationPanel({ usernameOf }: { usernameOf: (id: number) => 
   const formatTime = useFormatDateTime();
   const [state, setState] = useState<PanelState>({ phase: "loading" });
   const [saving, setSaving] = useState(false);
-  const [role, setRole] = useState<Role>("editor");
+  const [role, setRole] = useState<Role>(DEFAULT_INVITE_ROLE);
   const [hours, setHours] = useState<InviteValidity>(DEFAULT_INVITE_VALIDITY);
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<CreatedInvite | null>(null);
@@ -175,7 +174,7 @@ export function RegistrationPanel({ usernameOf }: { usernameOf: (id: number) => 
               <Field label={t("users.registration.role")}>
                 {(id) => (
                   <SelectInput id={id} name="role" value={role} onChange={(e) => setRole(e.target.value as Role)} data-testid="invite-role">
-                    {ROLES.map((r) => (
+                    {ROLE_CHOICES.map((r) => (
                       <option key={r} value={r}>
                         {roleName(r)}
                       </option>

@@ -69,15 +69,15 @@ describe("a combined down verdict in the reader's language", () => {
     await i18n.init({ ...i18nOptions, lng: "en-US", detection: undefined });
   });
   const message = "down from 2 of 3: Vigil (connection refused), tokyo (status 503, expected 2xx or 301)";
-  test("each location's own error translated, names kept", async () => {
+  test("each location's own error translated, the server named as the UI names it, agents' names kept", async () => {
     await i18n.changeLanguage("en-US");
-    expect(translateCheckError(i18n.t as TFunction, message)).toBe("Down from 2 of 3 locations: Vigil (Connection refused), tokyo (Status 503, expected 2xx or 301)");
+    expect(translateCheckError(i18n.t as TFunction, message)).toBe("Down from 2 of 3 locations: Vigil server (Connection refused), tokyo (Status 503, expected 2xx or 301)");
     await i18n.changeLanguage("zh-CN");
-    expect(translateCheckError(i18n.t as TFunction, message)).toBe("3 个位置中有 2 个判定故障：Vigil（连接被拒绝），tokyo（状态码 503，期望 2xx 或 301）");
+    expect(translateCheckError(i18n.t as TFunction, message)).toBe("3 个位置中有 2 个判定故障：Vigil 服务器（连接被拒绝），tokyo（状态码 503，期望 2xx 或 301）");
   });
   test("names without an error, and errors with parentheses of their own", async () => {
     await i18n.changeLanguage("en-US");
-    expect(translateCheckError(i18n.t as TFunction, "down from 2 of 2: Vigil, tokyo")).toBe("Down from 2 of 2 locations: Vigil, tokyo");
+    expect(translateCheckError(i18n.t as TFunction, "down from 2 of 2: Vigil, tokyo")).toBe("Down from 2 of 2 locations: Vigil server, tokyo");
     expect(translateCheckError(i18n.t as TFunction, 'down from 1 of 2: tokyo (JSON $.ok is false (got "no"))')).toBe('Down from 1 of 2 locations: tokyo (JSON $.ok is false (got "no"))');
   });
 });
