@@ -14,17 +14,27 @@ export interface ShippedServer {
   pid: number;
   /** Everything it printed so far. */
   log(): string;
-  /** Ends it (SIGTERM) and removes its data dir. */
+  /** Ends it (SIGTERM) and removes its data dir (unless the caller gave it). */
   stop(): Promise<void>;
 }
 
-export async function startShippedServer(): Promise<ShippedServer> {
+export interface ShippedOptions {
+  /** A data dir the caller keeps (e.g. across a restart); by default a temporary one, removed by stop(). */
+  dataDir?: string;
+  /** More command-line options (`--node-name n1`…). */
+  args?: string[];
+  /** More environment (`VIGIL_DATABASE_URL`…). */
+  env?: Record<string, string>;
+}
+
+export async function startShippedServer(options: ShippedOptions = {}): Promise<ShippedServer> {
   const dir = mkdtempSync(join(tmpdir(), "vigil-shipped-"));
   const command = existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "server/main.ts")];
-  const server = Bun.spawn([...command, "--port", "0", "--data-dir", join(dir, "data")], {
+  const dataDir = options.dataDir ?? join(dir, "data");
+  const server = Bun.spawn([...command, "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, ...(options.args ?? [])], {
     stdout: "pipe",
     stderr: "inherit",
-    env: { ...process.env, NODE_ENV: "", VIGIL_LOG_LEVEL: "info", VIGIL_AGENTS_DIR: dir },
+    env: { ...process.env, NODE_ENV: "", VIGIL_LOG_LEVEL: "info", VIGIL_AGENTS_DIR: dir, ...options.env },
   });
   let log = "";
   const reader = server.stdout.getReader();

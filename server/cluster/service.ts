@@ -64,6 +64,8 @@ export function createCluster(options: ClusterOptions) {
     });
   }
   let joined = false;
+  /** Between start() and stop(); alone (SQLite) there is nothing to run, but it was started like the rest. */
+  let started = false;
 
   const role = (): NodeRole => (!leases || !joined ? "standalone" : leases.buckets().includes(0) ? "leader" : "member");
 
@@ -100,9 +102,14 @@ export function createCluster(options: ClusterOptions) {
       return rows.map((r) => ({ ...r, self: r.name === node })).sort((a, b) => Number(b.live) - Number(a.live) || a.name.localeCompare(b.name));
     },
 
+    get running() {
+      return started;
+    },
+
     /** Joins: listens to the other nodes first (so nothing they say about gained monitors is missed), then leases. */
     async start(listeningAt?: string) {
       if (listeningAt) address = listeningAt;
+      started = true;
       if (!onPostgres || joined) return;
       const b = bridge!;
       const l = leases!;
@@ -124,6 +131,7 @@ export function createCluster(options: ClusterOptions) {
 
     /** Leaves cleanly: the monitors go back to the others at once rather than after their leases expire. */
     async stop() {
+      started = false;
       if (!joined) return;
       await leases!.stop();
       await bridge!.stop();

@@ -51,6 +51,8 @@ export interface MaintenanceServiceOptions {
   agentIds: () => Iterable<number>;
   /** Whether a monitor or agent exists (a window may only name existing ones). */
   exists: (type: TargetType, id: number) => boolean;
+  /** The monitors a window let go of while the server was stopped (restart.ts), announced once by start(). */
+  leftWhileStopped?: () => Promise<number[]>;
 }
 
 /** A schedule with only its kind's fields, defaults filled in (the rest as the empty values the table holds). */
@@ -73,7 +75,16 @@ export function normalizeSchedule(input: MaintenanceInput["schedule"], now: numb
   };
 }
 
-export function createMaintenanceService({ db, bus, log = silentLogger, clock = systemClock, monitorIds, agentIds, exists }: MaintenanceServiceOptions) {
+export function createMaintenanceService({
+  db,
+  bus,
+  log = silentLogger,
+  clock = systemClock,
+  monitorIds,
+  agentIds,
+  exists,
+  leftWhileStopped = async () => [],
+}: MaintenanceServiceOptions) {
   const store = createMaintenanceStore(db, () => clock.now());
   const windows = new Map<number, LiveWindow>();
   // In maintenance now: instance-wide windows in progress, and per target the number of its windows in progress.
@@ -162,6 +173,7 @@ export function createMaintenanceService({ db, bus, log = silentLogger, clock = 
   let timer: unknown = null;
   let running = false;
   let lastFull = 0;
+  let caughtUp = false;
 
   function tick() {
     timer = null;
@@ -268,11 +280,24 @@ export function createMaintenanceService({ db, bus, log = silentLogger, clock = 
     /** Reads the windows and works out which targets are in maintenance (before checks start). */
     load: reload,
 
-    start() {
+    get running() {
+      return running;
+    },
+    /**
+     * Arms the timer; the first time, also announces the monitors that left a window while the server was stopped,
+     * so the notification rules treat them as at any window's end (on a cluster, after it has joined: their owner acts).
+     */
+    async start() {
       if (running) return;
       running = true;
       lastFull = clock.now();
       arm();
+      if (caughtUp) return;
+      caughtUp = true;
+      const left = await leftWhileStopped();
+      if (!left.length) return;
+      log.info("monitors left maintenance while the server was stopped", { monitors: left.length });
+      bus.emit("maintenance.change", { at: clock.now(), monitors: { entered: [], left }, agents: { entered: [], left: [] } });
     },
     stop() {
       running = false;

@@ -257,6 +257,9 @@ export function createSubscriberService({ db, bus, log = silentLogger, now = Dat
       return new Map(rows.map((r) => [r.pageId, Number(r.n)]));
     },
 
+    get running() {
+      return started;
+    },
     start() {
       started = true;
       wake();
