@@ -39,7 +39,7 @@ import { statusPageRoutes } from "./status/pages";
 import { createTokenStore } from "./tokens/store";
 import { createMaintenanceService, type MaintenanceService } from "./maintenance/service";
 import { maintenanceRoutes } from "./maintenance/routes";
-import { monitorsLeftWhileStopped } from "./maintenance/restart";
+import { monitorsLeftUnseen } from "./maintenance/restart";
 import { createProbeService, type ProbeService } from "./probes/service";
 import { probeRoutes } from "./probes/routes";
 import { createIncidentService, type IncidentService } from "./incidents/service";
@@ -139,7 +139,7 @@ export async function createServices(
     monitorIds: () => monitorRef?.store.all().map((e) => e.id) ?? [],
     agentIds: () => agentRef?.list().map((a) => a.id) ?? [],
     exists: (type, id) => (type === "monitor" ? monitorRef?.store.get(id) !== undefined : agentRef?.get(id) !== undefined),
-    leftWhileStopped: () => monitorsLeftWhileStopped(db, monitorService, maintenance.monitor),
+    leftUnseen: () => monitorsLeftUnseen(db, monitorService, maintenance.monitor),
   });
   await maintenance.load();
   const monitorService = (monitorRef = createMonitorService({ db, bus: events, log, targets, maintenance: maintenance.monitor, ...monitors }));
@@ -168,7 +168,18 @@ export async function createServices(
     chores: () => cluster.leads(),
   });
   await probes.load();
-  const cluster = createCluster({ db, node, version: VERSION, monitors: monitorService, agents: agentService, bus: events, log, ...clusterTuning });
+  const cluster = createCluster({
+    db,
+    node,
+    version: VERSION,
+    monitors: monitorService,
+    agents: agentService,
+    bus: events,
+    log,
+    // Monitors gained from a node that stopped may have left a window meanwhile: told before their first check here.
+    onGained: () => maintenance.catchUp(),
+    ...clusterTuning,
+  });
   const incidents = createIncidentService({
     db,
     bus: events,

@@ -16,6 +16,8 @@ export interface ShippedServer {
   log(): string;
   /** Ends it (SIGTERM) and removes its data dir (unless the caller gave it). */
   stop(): Promise<void>;
+  /** Kills it (SIGKILL: nothing written, no lease released) and removes its data dir (unless the caller gave it). */
+  kill(): Promise<void>;
 }
 
 export interface ShippedOptions {
@@ -60,6 +62,11 @@ export async function startShippedServer(options: ShippedOptions = {}): Promise<
     log: () => log,
     async stop() {
       server.kill("SIGTERM");
+      await server.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async kill() {
+      server.kill("SIGKILL");
       await server.exited;
       rmSync(dir, { recursive: true, force: true });
     },

@@ -28,6 +28,8 @@ export interface ClusterOptions {
   tickMs?: number;
   /** How long a node that gained monitors waits for the last results of the node that had them (ms). */
   catchUpDelayMs?: number;
+  /** Monitors were gained: called (and awaited) before they are scheduled here. */
+  onGained?: () => Promise<void>;
 }
 
 export type Cluster = ReturnType<typeof createCluster>;
@@ -56,7 +58,10 @@ export function createCluster(options: ClusterOptions) {
       tickMs: options.tickMs ?? TICK_MS,
       onChange: async ({ gained, lost }) => {
         if (lost.length) await monitors.giveUp();
-        if (gained.length) monitors.takeOver(options.catchUpDelayMs ?? 1000);
+        if (gained.length) {
+          await options.onGained?.().catch((e) => log.error("catching up on gained monitors failed", { error: String((e as Error)?.message ?? e) }));
+          monitors.takeOver(options.catchUpDelayMs ?? 1000);
+        }
         const chores = leases!.buckets().includes(0);
         monitors.setChores(chores);
         agents.setChores(chores);

@@ -51,8 +51,8 @@ export interface MaintenanceServiceOptions {
   agentIds: () => Iterable<number>;
   /** Whether a monitor or agent exists (a window may only name existing ones). */
   exists: (type: TargetType, id: number) => boolean;
-  /** The monitors a window let go of while the server was stopped (restart.ts), announced once by start(). */
-  leftWhileStopped?: () => Promise<number[]>;
+  /** The monitors a window let go of while nobody watched (restart.ts): announced by catchUp(). */
+  leftUnseen?: () => Promise<number[]>;
 }
 
 /** A schedule with only its kind's fields, defaults filled in (the rest as the empty values the table holds). */
@@ -83,7 +83,7 @@ export function createMaintenanceService({
   monitorIds,
   agentIds,
   exists,
-  leftWhileStopped = async () => [],
+  leftUnseen = async () => [],
 }: MaintenanceServiceOptions) {
   const store = createMaintenanceStore(db, () => clock.now());
   const windows = new Map<number, LiveWindow>();
@@ -174,6 +174,14 @@ export function createMaintenanceService({
   let running = false;
   let lastFull = 0;
   let caughtUp = false;
+
+  /** Announces the monitors that left a window while nobody watched, as at any window's end (their owner notifies). */
+  async function catchUp() {
+    const left = await leftUnseen();
+    if (!left.length) return;
+    log.info("monitors left maintenance while no node watched them", { monitors: left.length });
+    bus.emit("maintenance.change", { at: clock.now(), monitors: { entered: [], left }, agents: { entered: [], left: [] } });
+  }
 
   function tick() {
     timer = null;
@@ -284,8 +292,8 @@ export function createMaintenanceService({
       return running;
     },
     /**
-     * Arms the timer; the first time, also announces the monitors that left a window while the server was stopped,
-     * so the notification rules treat them as at any window's end (on a cluster, after it has joined: their owner acts).
+     * Arms the timer; the first time, also announces the monitors that left a window while the server was stopped
+     * (on a cluster it has joined by now: their owner notifies).
      */
     async start() {
       if (running) return;
@@ -294,11 +302,13 @@ export function createMaintenanceService({
       arm();
       if (caughtUp) return;
       caughtUp = true;
-      const left = await leftWhileStopped();
-      if (!left.length) return;
-      log.info("monitors left maintenance while the server was stopped", { monitors: left.length });
-      bus.emit("maintenance.change", { at: clock.now(), monitors: { entered: [], left }, agents: { entered: [], left: [] } });
+      await catchUp();
     },
+    /**
+     * The same for monitors this node has just taken over (a cluster node that stopped or died, its windows ending
+     * meanwhile): called before their first check here. Repeats are harmless: the rules act on what was sent.
+     */
+    catchUp,
     stop() {
       running = false;
       if (timer !== null) clock.clearTimeout(timer);
