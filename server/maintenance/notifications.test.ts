@@ -96,22 +96,16 @@ describe("notifications and maintenance", () => {
     expect(titles()).toEqual(["🔴 Monitor down: Shop", "🟢 Monitor recovered: Shop", "🔴 Monitor down: Shop"]);
   });
 
-  test("a window that ended while the server was stopped: at start-up the monitor leaves maintenance and a fresh down is sent, once", async () => {
-    const t = await setup();
-    await t.check(200);
-    const w = await t.startWindow();
-    await t.check(500);
-    expect(titles()).toEqual([]);
-    // The server stops (everything written); the window ends meanwhile.
+  /** The server stops (everything written) and the window ends meanwhile; `restart()` starts it again. */
+  async function stoppedWhileWindowEnds(t: Awaited<ReturnType<typeof setup>>, w: number, status: "up" | "down") {
     await t.services.notifications.stop();
     await t.services.monitors.stop();
     // (Windows follow the system clock; the harness's moves only the rules and the outbox.)
     const ended = Date.now();
     await t.db.orm.update(t.db.t.maintenanceWindows).set({ cutAt: ended, endsAt: ended }).where(eq(t.db.t.maintenanceWindows.id, w));
-
-    const restart = async () => {
+    return async () => {
       const services = await createServices(t.db, { now: t.now, notifications: { send: { timeoutMs: 1_000 } } });
-      expect(services.monitors.get(t.monitor)).toMatchObject({ status: "down", maintenance: false });
+      expect(services.monitors.get(t.monitor)).toMatchObject({ status, maintenance: false });
       await services.maintenance.start();
       await services.notifications.idle();
       t.advanceClock(1_000);
@@ -119,6 +113,25 @@ describe("notifications and maintenance", () => {
       services.maintenance.stop();
       await services.notifications.stop();
     };
+  }
+
+  test("down before the window, recovered in it, which ends while the server is stopped: the recovery at start-up", async () => {
+    const t = await setup();
+    await t.check(500);
+    const w = await t.startWindow();
+    await t.check(200);
+    expect(titles()).toEqual(["🔴 Monitor down: Shop"]);
+    await (await stoppedWhileWindowEnds(t, w, "up"))();
+    expect(titles()).toEqual(["🔴 Monitor down: Shop", "🟢 Monitor recovered: Shop"]);
+  });
+
+  test("a window that ended while the server was stopped: at start-up the monitor leaves maintenance and a fresh down is sent, once", async () => {
+    const t = await setup();
+    await t.check(200);
+    const w = await t.startWindow();
+    await t.check(500);
+    expect(titles()).toEqual([]);
+    const restart = await stoppedWhileWindowEnds(t, w, "down");
     await restart();
     expect(titles()).toEqual(["🔴 Monitor down: Shop"]);
     // Started again: that alert is known, nothing more.
