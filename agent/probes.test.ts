@@ -32,12 +32,15 @@ const hub = {
   status: 200,
   /** Results of these monitors make the whole call a 400 (a result the server refuses). */
   refuse: new Set<number>(),
+  /** Results of these monitors are refused one by one, NOT_ASSIGNED (listed in the reply, not stored). */
+  notAssigned: new Set<number>(),
   stored: [] as ProbeResult[],
   calls: [] as { version: string; count: number }[],
   reset() {
     this.assignments = { version: "", policy: { allowPrivate: true }, monitors: [] };
     this.status = 200;
     this.refuse.clear();
+    this.notAssigned.clear();
     this.stored = [];
     this.calls = [];
   },
@@ -54,10 +57,14 @@ const probeServer = Bun.serve({
     if (body.results.length > MAX_PROBE_RESULTS || body.results.some((r) => hub.refuse.has(r.monitorId))) {
       return Response.json({ success: false, code: "VALIDATION", message: "Invalid result" }, { status: 400 });
     }
+    const taken = body.results.filter((r) => !hub.notAssigned.has(r.monitorId));
+    const refused = body.results
+      .filter((r) => hub.notAssigned.has(r.monitorId))
+      .map((r) => ({ monitorId: r.monitorId, time: r.time, reason: "NOT_ASSIGNED", message: "This monitor is not assigned to this agent" }));
     // De-duplicated by (monitor, agent, time), like the server's table.
-    for (const r of body.results) if (!hub.stored.some((s) => s.monitorId === r.monitorId && s.time === r.time)) hub.stored.push(r);
+    for (const r of taken) if (!hub.stored.some((s) => s.monitorId === r.monitorId && s.time === r.time)) hub.stored.push(r);
     const changed = body.version !== hub.assignments.version;
-    return Response.json({ success: true, accepted: body.results.length, ...(changed ? { assignments: hub.assignments } : {}) });
+    return Response.json({ success: true, accepted: taken.length, refused, ...(changed ? { assignments: hub.assignments } : {}) });
   },
 });
 const SERVER = `http://127.0.0.1:${probeServer.port}`;
@@ -290,6 +297,25 @@ describe("ProbeRunner", () => {
     expect(hits.size).toBe(0);
   });
 
+  test("a tcp host written as loopback in another spelling (127.1, 2130706433, 0x7f.1) is refused too, nothing connects", async () => {
+    let accepted = 0;
+    const listener = createServer((s) => (accepted++, s.destroy()));
+    await new Promise<void>((done) => listener.listen(0, "127.0.0.1", done));
+    const port = (listener.address() as { port: number }).port;
+    try {
+      const hosts = ["127.1", "2130706433", "0x7f.1"];
+      const tcp = hosts.map((host, i) => ({ id: 20 + i, interval: 1, fields: { type: "tcp", host, port } }));
+      const r = runner();
+      r.apply(assign("v1", tcp as unknown as ReturnType<typeof http>[], false));
+      await runChecks(r, [20, 21, 22]);
+      expect(await r.sync(SERVER, "good")).toBe("sent");
+      expect(hub.stored.map((s) => s.error)).toEqual(hosts.map(() => "Target refused: 127.0.0.1 is a private or local address, which this instance does not allow as a target"));
+      expect(accepted).toBe(0);
+    } finally {
+      listener.close();
+    }
+  });
+
   test("a refused credential is 'revoked' and keeps the results; an older server without the call is 'unsupported'", async () => {
     const r = runner();
     r.apply(assign("v1", [http(6)]));
@@ -317,6 +343,23 @@ describe("ProbeRunner", () => {
     expect(hub.stored.map((s) => s.monitorId)).toEqual([1, 1, 1]);
     expect(r.pending).toBe(0);
     expect(r.logs.some((l) => l.includes("dropped it (monitor 99"))).toBe(true);
+  });
+
+  test("results the server refuses in its reply are dropped and said once per reason, not at every sync", async () => {
+    hub.assignments = assign("v1", [http(1), http(5)]);
+    hub.notAssigned.add(5);
+    const r = runner();
+    r.apply(hub.assignments);
+    await runChecks(r, [1, 5, 5]);
+    expect(await r.sync(SERVER, "good")).toBe("dropped");
+    expect(hub.stored.map((s) => s.monitorId)).toEqual([1]);
+    expect(r.pending).toBe(0);
+    const said = (logs: string[]) => logs.filter((l) => l.includes("refused"));
+    expect(said(r.logs)).toEqual(["the server refused 2 check result(s) of monitor(s) 5: This monitor is not assigned to this agent (NOT_ASSIGNED); dropped them"]);
+    await runChecks(r, [5]);
+    expect(await r.sync(SERVER, "good")).toBe("dropped");
+    expect(r.pending).toBe(0);
+    expect(said(r.logs)).toHaveLength(1);
   });
 
   test("a long backlog goes in calls of at most MAX_PROBE_RESULTS, oldest first; past capacity the oldest are dropped", async () => {

@@ -7,7 +7,7 @@ import { basename, dirname, join } from "node:path";
 import { defaultFields, type MonitorFields } from "../server/monitors/field-rules";
 import { createCheckTypes, type CheckOutcome, type CheckTypes } from "../server/monitors/types";
 import type { TargetPolicy } from "../server/net/targets";
-import type { ProbeAssignment, ProbeAssignments, ProbeReply, ProbeResult } from "../server/probes/protocol";
+import type { ProbeAssignment, ProbeAssignments, ProbeRefusal, ProbeReply, ProbeResult } from "../server/probes/protocol";
 
 import { MAX_PROBE_ERROR, MAX_PROBE_RESPONSE_MS as MAX_RESPONSE_TIME, MAX_PROBE_RESULTS } from "../server/probes/limits";
 
@@ -52,11 +52,13 @@ interface Loop {
 }
 
 type Reply =
-  | { kind: "accepted"; assignments?: ProbeAssignments }
+  | { kind: "accepted"; assignments?: ProbeAssignments; refused: ProbeRefusal[] }
   | { kind: "invalid"; message: string }
   | { kind: "revoked" | "retry" | "unsupported" };
 
 const STATE_FORMAT = 1;
+/** A reason the server refuses results for is logged at most this often (a refusal may repeat at every sync). */
+const REFUSAL_LOG_EVERY_MS = 3_600_000;
 
 /**
  * Runs the checks assigned to this agent and holds their results until the server has them. `apply` (re)schedules
@@ -75,6 +77,8 @@ export class ProbeRunner {
   private persistFailing = false;
   private stopped = false;
   private unsupportedLogged = false;
+  /** When each reason for refused results was last logged. */
+  private refusalsLogged = new Map<string, number>();
   private readonly capacity: number;
   private readonly fetch: typeof fetch;
   private readonly now: () => number;
@@ -231,6 +235,11 @@ export class ProbeRunner {
           this.forget(batch);
           cap = MAX_PROBE_RESULTS;
           this.unsupportedLogged = false;
+          // Refused results are forgotten with the rest: the server would refuse them again.
+          if (reply.refused.length) {
+            dropped = true;
+            this.logRefusals(reply.refused);
+          }
           if (reply.assignments) this.apply(reply.assignments);
           break;
         case "invalid":
@@ -253,6 +262,18 @@ export class ProbeRunner {
       }
     } while (queue.length > 0);
     return dropped ? "dropped" : "sent";
+  }
+
+  /** One line per reason (its count, monitors and the server's sentence), each reason at most once an hour. */
+  private logRefusals(refused: ProbeRefusal[]): void {
+    const byReason = new Map<string, ProbeRefusal[]>();
+    for (const r of refused) byReason.set(r.reason, [...(byReason.get(r.reason) ?? []), r]);
+    for (const [reason, list] of byReason) {
+      if (this.now() - (this.refusalsLogged.get(reason) ?? -Infinity) < REFUSAL_LOG_EVERY_MS) continue;
+      this.refusalsLogged.set(reason, this.now());
+      const monitors = [...new Set(list.map((r) => r.monitorId))];
+      this.log(`the server refused ${list.length} check result(s) of monitor(s) ${monitors.join(", ")}: ${list[0].message} (${reason}); dropped them`);
+    }
   }
 
   /** Removes results the server has (or refused for good); `add` may have dropped some of them meanwhile. */
@@ -285,11 +306,14 @@ export class ProbeRunner {
     }
     if (res.ok) {
       // The status decides: results the server took are never sent again because its reply was unreadable.
-      const assignments = (body as Partial<ProbeReply> | undefined)?.assignments;
-      if (assignments === undefined) return { kind: "accepted" };
-      if (isAssignments(assignments)) return { kind: "accepted", assignments };
+      const reply = body as Partial<ProbeReply> | undefined;
+      // An older server sends no refusals.
+      const refused = Array.isArray(reply?.refused) ? reply.refused.filter(isRefusal) : [];
+      const assignments = reply?.assignments;
+      if (assignments === undefined) return { kind: "accepted", refused };
+      if (isAssignments(assignments)) return { kind: "accepted", assignments, refused };
       this.log("the server sent check assignments this agent cannot read; keeping the current ones");
-      return { kind: "accepted" };
+      return { kind: "accepted", refused };
     }
     if (res.status === 401 || res.status === 403) {
       this.log(`the server no longer accepts this agent's credential (${res.status}); register again`);
@@ -396,6 +420,10 @@ function isResult(v: unknown): v is ProbeResult {
 
 function isAssignment(v: unknown): v is ProbeAssignment {
   return isObject(v) && Number.isSafeInteger(v.id) && typeof v.interval === "number" && Number.isFinite(v.interval) && v.interval > 0 && isObject(v.fields);
+}
+
+function isRefusal(v: unknown): v is ProbeRefusal {
+  return isObject(v) && Number.isSafeInteger(v.monitorId) && typeof v.reason === "string" && typeof v.message === "string";
 }
 
 function isAssignments(v: unknown): v is ProbeAssignments {

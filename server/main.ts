@@ -12,6 +12,7 @@ import { helpText, loadConfig, type Config } from "./config";
 import { DatabaseUnavailableError, NewerDatabaseError, openDatabase, type Db } from "./db/open";
 import { first } from "./db/database";
 import { MAX_BODY_BYTES } from "./http/limits";
+import { LISTEN_ALONE, listenFailure, listenProblem } from "./http/listen";
 import { startServices, stopServices } from "./lifecycle";
 import { createLogger } from "./log";
 import { VERSION } from "./version";
@@ -47,6 +48,12 @@ async function start(argv: string[]) {
     process.exit(2);
   }
   const log = createLogger(config.logLevel);
+  // A port in use (another Vigil, say) ends the start before the data dir is created, claimed or migrated.
+  const cannotListen = listenProblem(config.host, config.port);
+  if (cannotListen) {
+    console.error(cannotListen);
+    process.exit(1);
+  }
   // Everything Vigil writes (database, WAL, secret, backups) is for its own user alone.
   process.umask(0o077);
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
@@ -79,7 +86,15 @@ async function start(argv: string[]) {
     notifications: { send: { endpoints: { telegram: config.telegramApi, resend: config.resendApi } }, publicUrl: config.publicUrl },
   });
   const app = createApp({ db, jwtSecret: await jwtSecret(config, db), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
-  app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES });
+  try {
+    app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES, ...LISTEN_ALONE });
+  } catch (e) {
+    // Taken since the check above. Nothing has started yet: the database is closed and the data dir released.
+    console.error(listenFailure(config.host, config.port, e));
+    await db.close();
+    releaseDataDir();
+    process.exit(1);
+  }
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
   // Every service with a timer, in order (server/lifecycle.ts); the log line names those running.
   const running = await startServices(services, { url });

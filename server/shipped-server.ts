@@ -29,11 +29,13 @@ export interface ShippedOptions {
   env?: Record<string, string>;
 }
 
+/** How to start the server operators run: the executable when built, else the source. */
+export const shippedCommand = () => (existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "server/main.ts")]);
+
 export async function startShippedServer(options: ShippedOptions = {}): Promise<ShippedServer> {
   const dir = mkdtempSync(join(tmpdir(), "vigil-shipped-"));
-  const command = existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "server/main.ts")];
   const dataDir = options.dataDir ?? join(dir, "data");
-  const server = Bun.spawn([...command, "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, ...(options.args ?? [])], {
+  const server = Bun.spawn([...shippedCommand(), "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, ...(options.args ?? [])], {
     stdout: "pipe",
     stderr: "inherit",
     env: { ...process.env, NODE_ENV: "", VIGIL_LOG_LEVEL: "info", VIGIL_AGENTS_DIR: dir, ...options.env },

@@ -6,9 +6,9 @@ export type { AgentStatus } from "./service";
 export type PublicAgent = AgentState & { maintenance: boolean };
 export type { Sample, DiskSample, InterfaceSample, ContainerInfo, ContainersSnapshot } from "./protocol";
 
-/** What /api/live pushes about agents. */
+/** What /api/live pushes about agents (through agentView, as REST replies: no report address). */
 export type AgentLiveMessages = {
-  "agent.status": import("./service").AgentStatusEvent;
+  "agent.status": Omit<import("./service").AgentStatusEvent, "lastAddress">;
   "agent.report": import("./service").AgentState;
   "agent.change": { agentId: number; kind: "created" | "updated" | "deleted" };
 };

@@ -8,6 +8,7 @@ import { MAX_BODY_BYTES } from "../http/limits";
 import { hostSchema, reportSchema } from "./protocol";
 import { buildSeries, SERIES_RANGES } from "./series";
 import { AgentService, SampleTimeError } from "./service";
+import { agentView } from "./view";
 
 const agentNotFound = () => notFound("AGENT_NOT_FOUND", "Agent not found");
 // Not blank, and no control characters (PostgreSQL cannot store NUL; none belongs in a name).
@@ -118,16 +119,16 @@ export function agentRoutes({ agents, session, trustProxy = 0, inMaintenance = (
         },
         { auth: "user", params: idParams("token"), detail: doc("Revoke a registration token") },
       )
-      .get("/", () => ({ success: true, agents: agents.list().map((a) => ({ ...a, maintenance: inMaintenance(a.id) })) }), {
+      .get("/", ({ user }) => ({ success: true, agents: agents.list().map((a) => agentView(user.role, { ...a, maintenance: inMaintenance(a.id) })) }), {
         auth: "user",
         detail: doc("List the agents with their latest figures (maintenance: in a maintenance window now)"),
       })
       .get(
         "/:id",
-        ({ params }) => {
+        ({ params, user }) => {
           const agent = agents.get(params.id);
           if (!agent) throw agentNotFound();
-          return { success: true, agent: { ...agent, maintenance: inMaintenance(agent.id) } };
+          return { success: true, agent: agentView(user.role, { ...agent, maintenance: inMaintenance(agent.id) }) };
         },
         { auth: "user", params: idParams("agent"), detail: doc("An agent") },
       )
@@ -167,12 +168,12 @@ export function agentRoutes({ agents, session, trustProxy = 0, inMaintenance = (
       )
       .put(
         "/:id",
-        async ({ params, body }) => {
+        async ({ params, body, user }) => {
           // A blank location name means "its name".
           const location = body.location === undefined ? undefined : body.location?.trim() || null;
           const agent = await agents.rename(params.id, body.name.trim(), location);
           if (!agent) throw agentNotFound();
-          return { success: true, message: "Agent updated", agent };
+          return { success: true, message: "Agent updated", agent: agentView(user.role, agent) };
         },
         { auth: "user", params: idParams("agent"), body: t.Object({ name: nameField, location: t.Optional(t.Union([locationField, t.Null()])) }),
           detail: doc("Rename an agent; `location` names its checks among a monitor's locations (null or blank: its name)"),

@@ -143,7 +143,7 @@ describe("login", () => {
 
   test("an address that guesses across many accounts is limited too", async () => {
     const { call, signUp } = await testApp({
-      limits: { byAccount: new FailureLimiter(100, 60_000), byIp: new FailureLimiter(3, 60_000) },
+      limits: { byAccount: new FailureLimiter(100, 60_000), byIp: new FailureLimiter(3, 60_000), codes: new FailureLimiter(100, 60_000) },
     });
     await signUp("alice");
     for (const username of ["a1", "a2", "a3"]) {
@@ -197,7 +197,7 @@ describe("login", () => {
   test("behind a trusted proxy the address is the one the proxy added, not what the client wrote", async () => {
     const { call, signUp } = await testApp({
       config: { tokenTtl: "7d", trustProxy: 1, links: { blog: "", video: "", tempMail: "" } },
-      limits: { byAccount: new FailureLimiter(100, 60_000), byIp: new FailureLimiter(3, 60_000) },
+      limits: { byAccount: new FailureLimiter(100, 60_000), byIp: new FailureLimiter(3, 60_000), codes: new FailureLimiter(100, 60_000) },
     });
     await signUp("alice");
     // The attacker varies the left-most entry on every try; the proxy appends the real address on the right.

@@ -54,9 +54,14 @@ export interface Limiter {
 }
 
 export interface LoginLimits {
-  /** Keyed by the account the typed name resolved to (or by the unknown name). */
+  /** Wrong passwords, keyed by the account the typed name resolved to (or by the unknown name). */
   byAccount: Limiter;
   byIp: Limiter;
+  /**
+   * Wrong second-factor codes, keyed by the account: at sign-in (whichever challenge or address they come with) and
+   * where a signed-in user confirms a change. A right password does not clear it; only a right code does.
+   */
+  codes: Limiter;
 }
 
 /**
@@ -69,7 +74,7 @@ export class DatabaseFailureLimiter implements Limiter {
 
   constructor(
     private readonly db: Db,
-    private readonly scope: "account" | "ip",
+    private readonly scope: "account" | "ip" | "code",
     private readonly max: number,
     private readonly windowMs: number,
     private readonly now: () => number = Date.now,
@@ -109,12 +114,17 @@ const storable = (key: string) => (key.includes("\u0000") ? key.replaceAll("\u00
 const LOGIN_WINDOW_MS = 15 * 60_000;
 
 /**
- * 5 wrong passwords per account and 20 per address in 15 minutes: slow enough to stop guessing, kind to typos.
- * Counted in memory on SQLite (one node), in the database on PostgreSQL (every node counts the same attempts).
+ * 5 wrong passwords per account, 20 per address and 5 wrong second-factor codes per account in 15 minutes: slow
+ * enough to stop guessing, kind to typos. Counted in memory on SQLite (one node), in the database on PostgreSQL
+ * (every node counts the same attempts).
  */
 export function defaultLoginLimits(db?: Db, now: () => number = Date.now): LoginLimits {
   if (db?.engine === "postgres") {
-    return { byAccount: new DatabaseFailureLimiter(db, "account", 5, LOGIN_WINDOW_MS, now), byIp: new DatabaseFailureLimiter(db, "ip", 20, LOGIN_WINDOW_MS, now) };
+    return {
+      byAccount: new DatabaseFailureLimiter(db, "account", 5, LOGIN_WINDOW_MS, now),
+      byIp: new DatabaseFailureLimiter(db, "ip", 20, LOGIN_WINDOW_MS, now),
+      codes: new DatabaseFailureLimiter(db, "code", 5, LOGIN_WINDOW_MS, now),
+    };
   }
-  return { byAccount: new FailureLimiter(5, LOGIN_WINDOW_MS), byIp: new FailureLimiter(20, LOGIN_WINDOW_MS) };
+  return { byAccount: new FailureLimiter(5, LOGIN_WINDOW_MS), byIp: new FailureLimiter(20, LOGIN_WINDOW_MS), codes: new FailureLimiter(5, LOGIN_WINDOW_MS) };
 }

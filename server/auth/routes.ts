@@ -32,6 +32,7 @@ const tooManyAttempts = (seconds: number) =>
   });
 
 const invalidCredentials = () => new HttpError(401, "INVALID_CREDENTIALS", "Incorrect username or password");
+const challengeInvalid = () => new HttpError(401, "TWO_FACTOR_CHALLENGE_INVALID", "This sign-in has expired: enter your password again");
 
 /** How long the second step of a sign-in may take. */
 const CHALLENGE_TTL_S = 300;
@@ -40,11 +41,11 @@ type Signer = { sign: (claims: Record<string, string | number>) => Promise<strin
 
 /**
  * The reply to a first sign-in step that proved who the user is (a password, or single sign-on): a session, or — with
- * two-factor on — a challenge for /login/2fa.
+ * two-factor on — a challenge for /login/2fa, good for one session (its `jti` is spent then).
  */
 export async function signInReply(user: UserRow, jwt: Signer, issueToken: (user: UserRow) => Promise<string>) {
   if (user.twoFactorAt !== null) {
-    const challenge = await jwt.sign({ kind: "2fa", sub: String(user.id), sv: user.sessionVersion, exp: Math.floor(Date.now() / 1000) + CHALLENGE_TTL_S });
+    const challenge = await jwt.sign({ kind: "2fa", sub: String(user.id), sv: user.sessionVersion, jti: crypto.randomUUID(), exp: Math.floor(Date.now() / 1000) + CHALLENGE_TTL_S });
     return { success: true, message: "Enter the code from your authenticator app", twoFactor: true, challenge } as const;
   }
   return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) } as const;
@@ -93,27 +94,34 @@ export function authRoutes({ users, twoFactor, passwords, registration, limits, 
       async ({ body, request, server, issueToken, set, jwt }) => {
         const claims = await jwt.verify(body.challenge);
         const user = claims && claims.kind === "2fa" && typeof claims.sub === "string" ? await users.byId(Number(claims.sub)) : undefined;
-        // Expired, forged, or the account changed since (disabled, password changed): sign in again.
-        if (!user || user.status !== "active" || claims === false || claims.sv !== user.sessionVersion || user.twoFactorAt === null) {
-          throw new HttpError(401, "TWO_FACTOR_CHALLENGE_INVALID", "This sign-in has expired: enter your password again");
+        const jti = claims && typeof claims.jti === "string" ? claims.jti : undefined;
+        // Expired, forged, signed in with already, or the account changed since (disabled, password changed): sign in
+        // again.
+        if (!user || user.status !== "active" || claims === false || claims.sv !== user.sessionVersion || user.twoFactorAt === null || !jti || (await twoFactor.challengeSpent(jti))) {
+          throw challengeInvalid();
         }
         const ip = clientIp(request, server, trustProxy);
+        // Wrong codes count against the account whatever the challenge or address (a fresh challenge is only a
+        // password away), and against the address.
         const key = `user:${user.id}`;
-        const wait = Math.max(await limits.byIp.retryAfter(ip), await limits.byAccount.retryAfter(key));
+        const wait = Math.max(await limits.byIp.retryAfter(ip), await limits.codes.retryAfter(key));
         if (wait > 0) {
           set.headers["retry-after"] = String(wait);
           throw tooManyAttempts(wait);
         }
         if (!(await twoFactor.verify(user, body.code, { recovery: true }))) {
           await limits.byIp.fail(ip);
-          await limits.byAccount.fail(key);
+          await limits.codes.fail(key);
           throw wrongCode(401);
         }
-        await limits.byAccount.reset(key);
+        // Spent once the code was right (a typo keeps the challenge), before the session: of two requests racing on
+        // one challenge, one signs in. Remembered while the challenge could still be valid.
+        if (!(await twoFactor.spendChallenge(jti, Date.now() + CHALLENGE_TTL_S * 1000))) throw challengeInvalid();
+        await limits.codes.reset(key);
         return { success: true, message: "Login successful", token: await issueToken(user), user: toPublicUser(user) };
       },
       {
-        detail: doc("Second step of a sign-in with two-factor on: the challenge from /login and a code (or a recovery code)", 401, 429),
+        detail: doc("Second step of a sign-in with two-factor on: the challenge from /login (good for one session) and a code (or a recovery code)", 401, 429),
         body: t.Object({ challenge: t.String({ maxLength: 2048, error: "challenge is required" }), code: codeField }),
       },
     )

@@ -10,7 +10,7 @@ import type { TokenStore } from "../tokens/store";
 export interface SessionOptions {
   /**
    * Whether the instance requires two-factor sign-in of everyone (cached; server/auth/two-factor/): a session of a
-   * user without it then reaches only /api/auth/ (to set it up) until they do.
+   * user without it then reaches only SECOND_FACTOR_ENROLMENT (to set it up) until they do.
    */
   twoFactorRequired?: () => boolean;
   secret: string;
@@ -38,6 +38,10 @@ export type AuthLevel = "user" | "editor" | "admin" | "accounts" | "self" | "ses
 
 const READS = new Set(["GET", "HEAD"]);
 
+/** What a session held back by pendingSecondFactor meets outside its enrolment. */
+export const secondFactorRequired = () =>
+  new HttpError(403, "TWO_FACTOR_SETUP_REQUIRED", "Two-factor sign-in is required on this instance: set it up on your profile first");
+
 /** What a viewer meets when it tries to change something. */
 export const readOnly = () => new HttpError(403, "READ_ONLY", "Viewers can look but not change anything: ask an admin for the editor role");
 
@@ -51,6 +55,21 @@ function assertScope(scope: TokenScope, needed: TokenScope) {
       : "This API token is read-only: it can only read (GET)",
   );
 }
+
+/**
+ * Whether a session of `user` is held back until they set up a second factor: the instance requires one of everyone
+ * and they have none yet.
+ */
+export const pendingSecondFactor = (user: Pick<UserRow, "twoFactorAt">, required: boolean) => required && user.twoFactorAt === null;
+
+/**
+ * The only routes a session held back by pendingSecondFactor may call: what the app's /profile needs to enrol (its
+ * own account, its two-factor status, set-up, and enabling with a first code). Signing out needs no call (the app
+ * forgets its token); signing in and registering are public. Everything else behind `auth` — the security settings
+ * (single sign-on, the two-factor policy and resets), password changes, API tokens, accounts — answers 403
+ * TWO_FACTOR_SETUP_REQUIRED. Channels outside `auth` (the live socket) check pendingSecondFactor themselves.
+ */
+const SECOND_FACTOR_ENROLMENT = new Set(["GET /api/auth/me", "GET /api/auth/2fa", "POST /api/auth/2fa/setup", "POST /api/auth/2fa/enable"]);
 
 /** What a verified token says: who, which session version, and when it expires (Unix seconds). */
 export interface SessionClaims {
@@ -106,6 +125,8 @@ export function sessions({ secret, ttl, users, tokens, twoFactorRequired = () =>
     .derive({ as: "global" }, ({ jwt }) => ({
       issueToken: (user: UserRow) => jwt.sign({ sub: String(user.id), sv: user.sessionVersion }),
       verifySession: (token: string) => verify(jwt, token),
+      /** Whether a user's sessions are held back until they set up two-factor sign-in (the instance requires it). */
+      twoFactorPending: (user: Pick<UserRow, "twoFactorAt">) => pendingSecondFactor(user, twoFactorRequired()),
     }))
     .macro({
       auth: (level: AuthLevel) => ({
@@ -144,8 +165,9 @@ export function sessions({ secret, ttl, users, tokens, twoFactorRequired = () =>
           }
           if (level === "session" && via === "token") throw forbidden("API tokens cannot manage API tokens: sign in to Vigil to do this");
           if (scope) assertScope(scope, scopeNeeded(level, request.method));
-          if (via === "session" && user.twoFactorAt === null && twoFactorRequired() && !new URL(request.url).pathname.startsWith("/api/auth/")) {
-            throw new HttpError(403, "TWO_FACTOR_SETUP_REQUIRED", "Two-factor sign-in is required on this instance: set it up on your profile first");
+          if (via === "session" && pendingSecondFactor(user, twoFactorRequired())) {
+            const path = new URL(request.url).pathname.replace(/\/+$/, "");
+            if (!SECOND_FACTOR_ENROLMENT.has(`${request.method} ${path}`)) throw secondFactorRequired();
           }
           callers.set(request, { user, via });
         },

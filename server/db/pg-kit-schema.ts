@@ -38,6 +38,7 @@ export const statusSubscribers = t.statusSubscribers;
 export const statusNotices = t.statusNotices;
 export const userTotp = t.userTotp;
 export const recoveryCodes = t.recoveryCodes;
+export const usedChallenges = t.usedChallenges;
 export const ssoIdentities = t.ssoIdentities;
 export const ssoLogins = t.ssoLogins;
 export const monitorLocations = t.monitorLocations;

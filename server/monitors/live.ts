@@ -1,47 +1,90 @@
 // Live push to browsers: GET /api/live upgrades to a WebSocket (session token in ?token=, as browsers cannot set
-// headers on one) and receives bus events as JSON messages. One pub/sub topic; every signed-in user sees the same
-// monitors, so everyone gets everything. Later features forward their events here too (agents…).
+// headers on one) and receives bus events as JSON messages. Each message carries what the same caller's REST calls
+// show: every event goes through the view its kinds have for each role (monitors/viewer.ts, agents/view.ts), and is
+// published once per role topic that has sockets on it.
 import { Elysia, t } from "elysia";
 import type { Server } from "bun";
 import type { SessionWatch } from "../auth/session-watch";
-import type { sessions } from "../auth/session";
-import type { EventBus, EventType } from "../events";
+import { secondFactorRequired, type sessions } from "../auth/session";
+import { agentView } from "../agents/view";
+import type { EventBus, EventMap, EventType } from "../events";
 import { unauthorized } from "../http/errors";
 import { silentLogger, type Logger } from "../log";
-import type { MonitorChangeEvent } from "./public";
-import { forViewer } from "./viewer";
+import type { Role } from "../users/public";
+import { monitorChangeView, monitorStatusView } from "./viewer";
 
-const TOPIC = "live";
-const VIEWER_TOPIC = "live.viewer";
 /** Close code for a session that stopped being valid: the UI clears the session as for a 401. */
 export const SESSION_ENDED = 4001;
+/**
+ * Close code for a session the instance now holds back until its user sets up two-factor sign-in: not signed out (it
+ * may still set it up); reconnecting is refused with 403 until then.
+ */
+export const TWO_FACTOR_REQUIRED = 4003;
+
+const ROLES: readonly Role[] = ["admin", "editor", "viewer"];
+const topicOf = (role: Role) => `live.${role}`;
+/** Events that carry ids, states and check results only: every role's REST calls show them as they are. */
+const asIs = <T>(_role: Role, data: T) => data;
+
+/** How each role sees each event pushed to browsers; an event not listed here is never pushed. */
+const VIEWS = {
+  "monitor.status": monitorStatusView,
+  "monitor.check": asIs,
+  "monitor.change": monitorChangeView,
+  "agent.status": agentView,
+  "agent.report": agentView,
+  "agent.change": asIs,
+  "maintenance.change": asIs,
+} satisfies { [K in EventType]?: (role: Role, data: EventMap[K]) => unknown };
+export type LiveEventType = keyof typeof VIEWS;
 
 export interface LiveOptions {
   bus: EventBus;
   /** Ends a socket the moment its session ends (expiry, disabled or deleted user, password changed). */
   sessionWatch: SessionWatch;
   log?: Logger;
-  /** Event types pushed to browsers. */
-  forward?: EventType[];
+  /** Event types pushed to browsers (default: all that have views). */
+  forward?: LiveEventType[];
 }
 
 interface Socket {
   close(code?: number, reason?: string): void;
   send(data: string): unknown;
+  unsubscribe(topic: string): unknown;
 }
 
-export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["monitor.status", "monitor.check", "monitor.change", "agent.status", "agent.report", "agent.change", "maintenance.change"] }: LiveOptions) {
+export function createLive({ bus, sessionWatch, log = silentLogger, forward = Object.keys(VIEWS) as LiveEventType[] }: LiveOptions) {
   let server: Server<unknown> | null = null;
   /** Open sockets by id, each with the function that stops watching its session. */
   const open = new Map<string, { socket: Socket; unwatch: () => void }>();
+  /**
+   * Sockets of users without a second factor when they opened: closed once the instance requires one (checked as
+   * messages go out, so a held-back session is told nothing more); one who has set it up since reconnects at once.
+   */
+  const unenrolled = new Map<string, { socket: Socket; topic: string; pending: () => boolean }>();
 
-  const publish = (type: string, data: unknown) => {
+  function closePending() {
+    for (const [id, { socket, topic, pending }] of unenrolled) {
+      if (!pending()) continue;
+      socket.unsubscribe(topic); // told nothing more, whenever the close completes
+      open.get(id)?.unwatch();
+      forget(id);
+      socket.close(TWO_FACTOR_REQUIRED, "two-factor sign-in required");
+    }
+  }
+
+  const publish = (type: LiveEventType, data: unknown) => {
     if (!server || open.size === 0) return;
-    const message = JSON.stringify({ type, data });
-    server.publish(TOPIC, message);
-    // Viewers get a monitor without what could be a credential (monitors/viewer.ts); everything else as it is.
-    const change = type === "monitor.change" ? (data as MonitorChangeEvent) : null;
-    server.publish(VIEWER_TOPIC, change?.monitor ? JSON.stringify({ type, data: { ...change, monitor: forViewer(change.monitor) } }) : message);
+    if (unenrolled.size > 0) closePending();
+    const view = VIEWS[type] as (role: Role, data: unknown) => unknown;
+    // A role that sees the event as it is shares one serialisation of it (admins and editors always do).
+    let whole: string | undefined;
+    for (const role of ROLES) {
+      const topic = topicOf(role);
+      if (server.subscriberCount(topic) === 0) continue;
+      const seen = view(role, data);
+      server.publish(topic, seen === data ? (whole ??= JSON.stringify({ type, data })) : JSON.stringify({ type, data: seen }));
+    }
   };
   // The bus is heard only while a browser is connected: with nobody watching, a check emits no event at all (its
   // announcer asks bus.has first), which is most of the time on most servers.
@@ -55,6 +98,7 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
   };
   const forget = (id: string) => {
     open.delete(id);
+    unenrolled.delete(id);
     if (open.size === 0) stopListening();
   };
 
@@ -67,13 +111,18 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
         })
         .ws("/api/live", {
           query: t.Object({ token: t.Optional(t.String({ maxLength: 4096 })) }),
-          // Refused before the upgrade: a plain 401 with the usual envelope.
-          async beforeHandle({ query, verifySession }) {
-            if (!(await verifySession(query.token ?? ""))) throw unauthorized("Your session has expired, please sign in again");
+          // Refused before the upgrade with the usual envelope: 401 without a valid session, 403 for one held back by
+          // the two-factor policy (which may set up its second factor and sign out, nothing else).
+          async beforeHandle({ query, verifySession, twoFactorPending }) {
+            const session = await verifySession(query.token ?? "");
+            if (!session) throw unauthorized("Your session has expired, please sign in again");
+            if (twoFactorPending(session.user)) throw secondFactorRequired();
           },
           async open(ws) {
             const session = await ws.data.verifySession(ws.data.query.token ?? "");
             if (!session) return ws.close(SESSION_ENDED, "session ended");
+            const { user } = session;
+            if (ws.data.twoFactorPending(user)) return ws.close(TWO_FACTOR_REQUIRED, "two-factor sign-in required");
             const id = ws.id;
             let ended = false;
             const unwatch = sessionWatch.watch(
@@ -83,12 +132,14 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
                 forget(id);
                 ws.close(SESSION_ENDED, "session ended");
               },
-              session.user.role,
+              user.role,
             );
             if (ended) return; // the session ended while the socket was opening
             open.set(id, { socket: ws, unwatch });
+            const topic = topicOf(user.role);
+            if (user.twoFactorAt === null) unenrolled.set(id, { socket: ws, topic, pending: () => ws.data.twoFactorPending(user) });
             listen();
-            ws.subscribe(session.user.role === "viewer" ? VIEWER_TOPIC : TOPIC);
+            ws.subscribe(topic);
             ws.send(JSON.stringify({ type: "hello", data: { at: Date.now() } }));
           },
           // Browsers only listen; anything they send is ignored.
@@ -99,8 +150,6 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
           },
         }),
 
-    /** Sends a message to every open socket (also what bus events do). */
-    publish,
     get connections() {
       return open.size;
     },
@@ -113,6 +162,7 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = ["
         socket.close(1001, "server shutting down");
       }
       open.clear();
+      unenrolled.clear();
       log.debug("live sockets closed");
     },
   };

@@ -415,7 +415,10 @@ export interface MonitorChangeEvent {
 /**
  * Messages on the `/api/live` WebSocket (JSON text frames, one message per frame).
  * Connect to `/api/live?token=<session token>`; an invalid session is refused (HTTP 401 before the upgrade), and a
- * session that stops being valid later (expiry, sign-out elsewhere, disabled) is closed with code 4001.
+ * session that stops being valid later (expiry, sign-out elsewhere, disabled) is closed with code 4001. A session
+ * held back until its user sets up two-factor sign-in (the instance requires it) is refused with 403
+ * TWO_FACTOR_SETUP_REQUIRED, or closed with code 4003 when the requirement comes while it is open. Each message is
+ * the caller's role's view, as REST replies show it (a viewer's monitors without credentials).
  */
 export type LiveMessage =
   | { type: "hello"; data: { at: number } }

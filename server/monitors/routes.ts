@@ -1,4 +1,3 @@
-import { forViewer } from "./viewer";
 import { Elysia } from "elysia";
 import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
@@ -6,6 +5,7 @@ import { doc } from "../http/openapi";
 import { createBody, monitorIdParams, pushParams, pushQuery, recentChecksQuery, seriesQuery, updateBody } from "./schemas";
 import type { RecentCheck } from "./public";
 import type { MonitorService } from "./service";
+import { monitorView } from "./viewer";
 
 export interface MonitorRouteDeps {
   monitors: MonitorService;
@@ -14,20 +14,23 @@ export interface MonitorRouteDeps {
 
 const monitorNotFound = () => notFound("MONITOR_NOT_FOUND", "Monitor not found");
 
-/** Every signed-in user shares the instance's monitors: all calls need a session, none needs admin but /stats. */
+/**
+ * Every signed-in user shares the instance's monitors: all calls need a session, none needs admin but /stats. Every
+ * monitor in a reply is the caller's role's view of it (viewer.ts), as on /api/live.
+ */
 export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
   return new Elysia({ prefix: "/api", detail: { tags: ["monitors"] } })
     .use(session)
-    .get("/monitors", ({ user }) => ({ success: true, monitors: user.role === "viewer" ? monitors.list().map(forViewer) : monitors.list() }), {
+    .get("/monitors", ({ user }) => ({ success: true, monitors: monitors.list().map((m) => monitorView(user.role, m)) }), {
       auth: "user",
       detail: doc("List the monitors with their current status (viewers: without header values, body, URL password, push token)"),
     })
     .post(
       "/monitors",
-      async ({ body, set }) => {
+      async ({ body, set, user }) => {
         const monitor = await monitors.create(body);
         set.status = 201;
-        return { success: true, message: "Monitor created", monitor };
+        return { success: true, message: "Monitor created", monitor: monitorView(user.role, monitor) };
       },
       { auth: "user", body: createBody, detail: doc("Create a monitor") },
     )
@@ -42,16 +45,16 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
       ({ params, user }) => {
         const monitor = monitors.get(params.id);
         if (!monitor) throw monitorNotFound();
-        return { success: true, monitor: user.role === "viewer" ? forViewer(monitor) : monitor };
+        return { success: true, monitor: monitorView(user.role, monitor) };
       },
       { auth: "user", params: monitorIdParams, detail: doc("A monitor") },
     )
     .put(
       "/monitors/:id",
-      async ({ params, body }) => {
+      async ({ params, body, user }) => {
         const monitor = await monitors.update(params.id, body);
         if (!monitor) throw monitorNotFound();
-        return { success: true, message: "Monitor updated", monitor };
+        return { success: true, message: "Monitor updated", monitor: monitorView(user.role, monitor) };
       },
       { auth: "user", params: monitorIdParams, body: updateBody, detail: doc("Update a monitor") },
     )
@@ -65,10 +68,10 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     )
     .post(
       "/monitors/:id/check",
-      async ({ params }) => {
+      async ({ params, user }) => {
         const done = await monitors.checkNow(params.id);
         if (!done) throw monitorNotFound();
-        return { success: true, message: done.result.status === "up" ? "Check passed" : "Check failed", ...done };
+        return { success: true, message: done.result.status === "up" ? "Check passed" : "Check failed", result: done.result, monitor: monitorView(user.role, done.monitor) };
       },
       { auth: "user", params: monitorIdParams, detail: doc("Check a monitor now") },
     )
@@ -101,10 +104,10 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     )
     .post(
       "/monitors/:id/push-token",
-      async ({ params }) => {
+      async ({ params, user }) => {
         const monitor = await monitors.regeneratePushToken(params.id);
         if (!monitor) throw monitorNotFound();
-        return { success: true, message: "Push URL replaced", monitor };
+        return { success: true, message: "Push URL replaced", monitor: monitorView(user.role, monitor) };
       },
       { auth: "user", params: monitorIdParams, detail: doc("Replace a push monitor's push URL (the old one stops working)") },
     )

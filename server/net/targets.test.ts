@@ -2,8 +2,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { createChecker, runCheck, type CheckTarget } from "../monitors/types/http/http";
 import { createServices } from "../app";
 import { testDb } from "../db/test-db";
+import { createNotificationStore } from "../notifications/store";
 import { testApp } from "../test-support";
-import { addressProblem, ALLOW_PRIVATE, createTargetGuard, guardedFetch, literalHostProblem, targetProblem, TargetRefused, type Resolve, type TargetPolicy } from "./targets";
+import { addressProblem, ALLOW_PRIVATE, createTargetGuard, guardedFetch, hostProblem, literalHostProblem, literalProblem, targetProblem, TargetRefused, type Resolve, type TargetPolicy } from "./targets";
 
 const BLOCK: { allowPrivate: boolean } = { allowPrivate: false };
 
@@ -59,6 +60,23 @@ describe("addresses", () => {
     expect(literalHostProblem("http://127.0.0.1:8080/", ALLOW_PRIVATE)).toBeNull();
     expect(literalHostProblem("http://localhost:8080/", BLOCK)).toMatch(/local address/);
     expect(literalHostProblem("https://example.com/", BLOCK)).toBeNull();
+  });
+
+  test("hosts as written: an address in any spelling is judged as that address, without asking DNS; names are not", async () => {
+    const asked: string[] = [];
+    const resolve: Resolve = async (name) => (asked.push(name), ["93.184.216.34"]);
+    const metadata = addressProblem("169.254.169.254", ALLOW_PRIVATE);
+    for (const host of ["0xa9fea9fe", "2852039166", "169.254.43518", "[::ffff:169.254.169.254]", "::ffff:a9fe:a9fe"]) {
+      expect(literalProblem(host, ALLOW_PRIVATE)).toBe(metadata);
+      expect(await hostProblem(host, ALLOW_PRIVATE, resolve)).toBe(metadata);
+    }
+    for (const host of ["2130706433", "127.1", "0x7f.1", "[::ffff:127.0.0.1]"]) {
+      expect(literalProblem(host, ALLOW_PRIVATE)).toBeNull();
+      expect(await hostProblem(host, BLOCK, resolve)).toBe(addressProblem("127.0.0.1", BLOCK));
+    }
+    expect(asked).toEqual([]);
+    for (const host of ["db1", "example.com", "1e100.net"]) expect(await hostProblem(host, BLOCK, resolve)).toBeNull();
+    expect(asked).toEqual(["db1", "example.com", "1e100.net"]);
   });
 
   test("a name is judged by every address it resolves to; one that does not resolve is left to the request", async () => {
@@ -137,7 +155,7 @@ describe("the API", () => {
     expect([edit.status, edit.body.code]).toEqual([400, "TARGET_FORBIDDEN"]);
   });
 
-  test("an instance that blocks private targets refuses them for monitors and for webhook deliveries", async () => {
+  test("an instance that blocks private targets refuses them for monitors, webhooks on save, and webhook deliveries", async () => {
     const db = await testDb();
     const services = await createServices(db, { targets: BLOCK });
     const t = await testApp({ db, services });
@@ -146,12 +164,11 @@ describe("the API", () => {
     expect([bad.status, bad.body.code]).toEqual([400, "TARGET_FORBIDDEN"]);
     expect((await t.call("POST", "/api/monitors", { token, body: { name: "public", url: "https://example.com/" } })).status).toBe(201);
 
-    const channel = await t.call<{ channel: { id: number } }>("POST", "/api/notifications/channels", {
-      token,
-      body: { name: "hook", type: "webhook", config: { url: local("/") } },
-    });
-    expect(channel.status).toBe(201);
-    const sent = await t.call("POST", `/api/notifications/channels/${channel.body.channel.id}/test`, { token });
+    const channel = await t.call("POST", "/api/notifications/channels", { token, body: { name: "hook", type: "webhook", config: { url: local("/") } } });
+    expect([channel.status, channel.body.code]).toEqual([400, "TARGET_FORBIDDEN"]);
+    // One saved before the instance blocked private targets is refused when it sends.
+    const saved = await createNotificationStore(db).createChannel({ name: "hook", type: "webhook", config: { url: local("/") } });
+    const sent = await t.call("POST", `/api/notifications/channels/${saved.id}/test`, { token });
     expect(sent.body.success).toBe(false);
     expect(String(sent.body.message)).toMatch(/127\.0\.0\.1 is a private or local address/);
   });

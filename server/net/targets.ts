@@ -7,6 +7,7 @@
 // instances whose users should not reach the internal network.
 import { BlockList, isIP } from "node:net";
 import { lookup as dnsLookup } from "node:dns/promises";
+import { ipOf } from "./host-address";
 
 export interface TargetPolicy {
   /** Loopback, RFC 1918, ULA, CGNAT… allowed (true by default). Link-local never is. */
@@ -64,14 +65,23 @@ function hostOf(url: string): string | null {
   }
 }
 
-/** The problem with a host as written (an IP literal or a metadata name), without asking DNS. */
+/**
+ * The address a host stands for when written as one, in any spelling (host-address.ts: "2852039166", "127.1",
+ * "[::ffff:127.0.0.1]"), else null: a name, to resolve. Checks and connections use this address, never the spelling.
+ */
+export function literalAddress(host: string): string | null {
+  return ipOf(host) ?? (isIP(host) ? host : null);
+}
+
+/** The problem with a host as written (an IP address in any spelling, or a metadata name), without asking DNS. */
 export function literalProblem(host: string, policy: TargetPolicy): string | null {
-  const name = host.replace(/\.$/, "").toLowerCase();
+  const name = host.trim().replace(/\.$/, "").toLowerCase();
   if (METADATA_NAMES.has(name)) return `${name} is a cloud metadata service, which Vigil never contacts`;
   if (!policy.allowPrivate && (name === "localhost" || name.endsWith(".localhost"))) {
     return `${name} is a local address, which this instance does not allow as a target`;
   }
-  return addressProblem(name, policy);
+  const address = literalAddress(host);
+  return address === null ? null : addressProblem(address, policy);
 }
 
 /** The problem with a URL's host as written (an IP literal or a metadata name), without asking DNS. */
@@ -110,7 +120,7 @@ export function createTargetGuard(policy: TargetPolicy, resolve: Resolve = defau
     if (!entry) {
       const host = hostOf(url);
       const literal = host === null ? null : literalProblem(host, policy);
-      entry = host === null || literal || isIP(host) ? { verdict: literal } : { host };
+      entry = host === null || literal || literalAddress(host) ? { verdict: literal } : { host };
       if (seen.size >= GUARD_URLS) seen.clear();
       seen.set(url, entry);
     }
@@ -121,7 +131,7 @@ export function createTargetGuard(policy: TargetPolicy, resolve: Resolve = defau
 /** The problem with a bare host (TCP and DNS checks): as written, then every address it resolves to. */
 export async function hostProblem(host: string, policy: TargetPolicy, resolve: Resolve = defaultResolve): Promise<string | null> {
   const literal = literalProblem(host, policy);
-  if (literal || isIP(host)) return literal;
+  if (literal || literalAddress(host)) return literal;
   let addresses: string[];
   try {
     addresses = await resolve(host);

@@ -18,7 +18,7 @@ export interface NotificationServiceOptions {
   agentNow?: RulesOptions["agentNow"];
   inMaintenance?: RulesOptions["inMaintenance"];
   now?: () => number;
-  /** Which addresses webhooks may reach (server/net/targets.ts); private ones by default. */
+  /** Which addresses channels may be saved with and send to (server/net/targets.ts); private ones by default. */
   targets?: TargetPolicy;
   /** This node's name in the outbox's claims (several nodes may share one PostgreSQL database). */
   node?: string;
@@ -35,7 +35,7 @@ export interface NotificationServiceOptions {
 export const SEND_TIMEOUT_MS = 10_000;
 
 export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides, publicUrl }: NotificationServiceOptions) {
-  const store = createNotificationStore(db, now, () => bus.emit("settings.change", { area: "notifications" }));
+  const store = createNotificationStore(db, now, () => bus.emit("settings.change", { area: "notifications" }), targets);
   bus.on("settings.change", (e) => e.remote && e.area === "notifications" && store.dropCaches());
   const ctx: SendContext = {
     // Provider requests never follow redirects (http.ts), so checking the first address covers them.

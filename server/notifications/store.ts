@@ -2,6 +2,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { first, type Db, type Orm } from "../db/database";
 import { badRequest, notFound } from "../http/errors";
+import { ALLOW_PRIVATE, literalHostProblem, literalProblem, type TargetPolicy } from "../net/targets";
 import { maskConfig, mergeSecrets } from "./providers/mask";
 import { providerFor } from "./providers/index";
 import { validateTemplates } from "./templates";
@@ -61,10 +62,17 @@ export function toPublicChannel(row: ChannelRow): PublicChannel {
   };
 }
 
-/** The provider's verdict on a config, as a 400 with its code and spec message. */
-function validConfig(type: ChannelType, config: Record<string, unknown>): Record<string, unknown> {
-  const checked = providerFor(type).validate(config);
+/**
+ * The provider's verdict on a config, as a 400 with its code and spec message; then the address policy's on where it
+ * sends, as written (400 TARGET_FORBIDDEN with the monitors' message; names are resolved and checked at each send).
+ */
+function validConfig(type: ChannelType, config: Record<string, unknown>, policy: TargetPolicy): Record<string, unknown> {
+  const provider = providerFor(type);
+  const checked = provider.validate(config);
   if (!checked.ok) throw badRequest(checked.error.code, checked.error.message);
+  const target = provider.target?.(checked.config);
+  const problem = !target ? null : "url" in target ? literalHostProblem(target.url, policy) : literalProblem(target.host, policy);
+  if (problem) throw badRequest("TARGET_FORBIDDEN", problem);
   return checked.config as Record<string, unknown>;
 }
 
@@ -84,8 +92,9 @@ function validType(type: unknown): ChannelType {
 
 /**
  * `onWrite`: settings or overrides were written here (the cluster tells the other nodes, which drop their caches).
+ * `targets`: the address policy channels are saved under (--block-private-targets).
  */
-export function createNotificationStore(db: Db, now: () => number = Date.now, onWrite: () => void = () => {}) {
+export function createNotificationStore(db: Db, now: () => number = Date.now, onWrite: () => void = () => {}, targets: TargetPolicy = ALLOW_PRIVATE) {
   const { orm } = db;
   const { settings: settingsTable, notificationAlerts, notificationChannels, notificationEvents, notificationMessages, notificationOverrides } = db.t;
   const channelRow = (id: number, q: Orm = orm) => first(q.select().from(notificationChannels).where(eq(notificationChannels.id, id)));
@@ -142,7 +151,7 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
     async createChannel(input: { name: unknown; type: unknown; enabled?: boolean; config: Record<string, unknown>; templates?: unknown }): Promise<PublicChannel> {
       const name = validName(input.name);
       const type = validType(input.type);
-      const config = validConfig(type, input.config ?? {});
+      const config = validConfig(type, input.config ?? {}, targets);
       const templates = validateTemplates(input.templates, type);
       const at = now();
       const [row] = await orm.insert(notificationChannels).values({ name, type, enabled: input.enabled ?? true, config, templates, createdAt: at, updatedAt: at }).returning();
@@ -159,7 +168,7 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
       if (input.config !== undefined || type !== row.type) {
         // A new type starts from nothing: another type's secrets must not leak into it.
         const incoming = input.config ?? {};
-        config = validConfig(type, type === row.type ? mergeSecrets(providerFor(type), row.config, incoming) : incoming);
+        config = validConfig(type, type === row.type ? mergeSecrets(providerFor(type), row.config, incoming) : incoming, targets);
       }
       // Templates are checked against the (new) type: a webhook JSON body is only JSON for a webhook.
       const templates = input.templates !== undefined || type !== row.type ? validateTemplates(input.templates ?? row.templates, type) : row.templates;

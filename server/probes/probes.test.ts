@@ -143,8 +143,9 @@ describe("agents' side", () => {
     expect((await a.probe("", [result])).body.accepted).toBe(1);
     // Resent after a lost reply: still one.
     expect((await a.probe("", [result])).body.accepted).toBe(1);
-    // Another agent cannot write into this monitor's results.
-    expect((await b.probe("", [t.result(id, true, { time: result.time + 1 })])).body.accepted).toBe(1);
+    // Another agent cannot write into this monitor's results, and is told so.
+    const stranger = await b.probe("", [t.result(id, true, { time: result.time + 1 })]);
+    expect(stranger.body).toMatchObject({ accepted: 0, refused: [{ monitorId: id, time: result.time + 1, reason: "NOT_ASSIGNED" }] });
     const series = await t.call<{ locations: { agentId: number; points: unknown[] }[] }>("GET", `/api/monitors/${id}/locations/series?range=1h`, { token: t.admin.token });
     expect(series.body.locations).toEqual([expect.objectContaining({ agentId: a.id, name: "frankfurt", points: [expect.objectContaining({ up: false })] })]);
     expect((await t.call("GET", `/api/monitors/${id}/locations/series?range=2y`, { token: t.admin.token })).status).toBe(400);
@@ -155,6 +156,44 @@ describe("agents' side", () => {
     expect(bad.status).toBe(400);
     expect((await a.probe("", [{ ...result, error: "x".repeat(501) }])).status).toBe(400);
     expect((await a.probe("", Array.from({ length: 1001 }, (_, i) => t.result(id, true, { time: i })))).status).toBe(400);
+  });
+
+  test("the reply counts the results stored and names each refused one with its reason (issue 37.10)", async () => {
+    const t = await setUp();
+    const a = await t.agent("frankfurt");
+    const b = await t.agent("tokyo");
+    const mine = await t.monitor({ name: "Mine" });
+    const theirs = await t.monitor({ name: "Theirs" });
+    const paused = await t.monitor({ name: "Paused" });
+    await t.put(mine, { checkFromServer: true, agentIds: [a.id], rule: "majority" });
+    await t.put(theirs, { checkFromServer: true, agentIds: [b.id], rule: "majority" });
+    await t.put(paused, { checkFromServer: true, agentIds: [a.id], rule: "majority" });
+    await t.call("PUT", `/api/monitors/${paused}`, { token: t.admin.token, body: { active: false } });
+    const now = Date.now();
+
+    const mixed = await a.probe("", [t.result(mine, true, { time: now }), t.result(theirs, false, { time: now })]);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body).toMatchObject({
+      success: true,
+      accepted: 1,
+      refused: [{ monitorId: theirs, time: now, reason: "NOT_ASSIGNED", message: "This monitor is not assigned to this agent" }],
+    });
+    // A monitor that does not exist reads the same: an agent learns nothing of monitors beyond its own.
+    const times = await a.probe("", [
+      t.result(4242, true, { time: now }),
+      t.result(paused, true, { time: now }),
+      t.result(mine, true, { time: now + 10 * 60_000 }),
+      t.result(mine, true, { time: now - 8 * 86_400_000 }),
+      t.result(mine, false, { time: now + 1 }),
+    ]);
+    expect(times.body.accepted).toBe(1);
+    expect(times.body.refused.map((r) => [r.monitorId, r.reason])).toEqual([[4242, "NOT_ASSIGNED"], [paused, "MONITOR_PAUSED"], [mine, "TIME_AHEAD"], [mine, "TOO_OLD"]]);
+    expect(times.body.refused.every((r) => r.message.length > 0)).toBe(true);
+
+    // The rows stored are exactly the accepted ones.
+    const rows = await t.db.orm.select().from(t.db.t.probeResults);
+    const stored = rows.sort((x, y) => x.time - y.time).map((r) => [r.monitorId, r.agentId, r.time, r.up]);
+    expect(stored).toEqual([[mine, a.id, now, true], [mine, a.id, now + 1, false]]);
   });
 });
 

@@ -54,12 +54,28 @@ export interface ProbeAssignments {
 }
 
 /**
- * The reply to POST /api/agents/probes: how many results were taken (results of monitors no longer assigned to
- * this agent are dropped and counted, so the agent forgets them too), and the assignments when the agent's version
- * is not the current one.
+ * Why a result was not stored. NOT_ASSIGNED: the monitor is not (or no longer) assigned to this agent, or does not
+ * exist — an agent is not told which monitors exist beyond its own. MONITOR_PAUSED: assigned, but paused.
+ * TIME_AHEAD / TOO_OLD: its time is more than 5 minutes ahead of the server's clock, or older than the results kept.
+ */
+export type ProbeRefusalReason = "NOT_ASSIGNED" | "MONITOR_PAUSED" | "TIME_AHEAD" | "TOO_OLD";
+
+/** One result the server did not store: which (monitor and time), a stable code, and a sentence. */
+export interface ProbeRefusal {
+  monitorId: number;
+  time: number;
+  reason: ProbeRefusalReason;
+  message: string;
+}
+
+/**
+ * The reply to POST /api/agents/probes: how many results the server now holds (stored by this call, or already by
+ * an earlier send of the same result), the ones it refused and why (the agent forgets those too: resending would not
+ * help), and the assignments when the agent's version is not the current one.
  */
 export interface ProbeReply {
   success: true;
   accepted: number;
+  refused: ProbeRefusal[];
   assignments?: ProbeAssignments;
 }

@@ -49,13 +49,13 @@ export function probeRoutes({ probes, agents, session }: ProbeRouteDeps) {
       "/api/agents/probes",
       async ({ body, request }): Promise<ProbeReply> => {
         const agentId = calling.get(request)!;
-        const accepted = await probes.ingest(agentId, body.results);
+        const { accepted, refused } = await probes.ingest(agentId, body.results);
         const assignments = probes.assignmentsOf(agentId);
-        return { success: true, accepted, ...(assignments.version !== body.version ? { assignments } : {}) };
+        return { success: true, accepted, refused, ...(assignments.version !== body.version ? { assignments } : {}) };
       },
       {
         body: probeCallSchema,
-        detail: { ...agentAuthDetail, ...doc("Agent: send the results of assigned checks; the assignments come back when the agent's version is not the current one") },
+        detail: { ...agentAuthDetail, ...doc("Agent: send the results of assigned checks; the reply counts those stored, lists those refused and why, and brings the assignments when the agent's version is not the current one") },
         // The credential is checked before the body is validated: an unknown caller learns nothing about the format.
         transform({ request }) {
           const header = request.headers.get("authorization") ?? "";

@@ -17,7 +17,7 @@ import type { MonitorService } from "../monitors/service";
 import type { CheckOutcome } from "../monitors/types";
 import type { TargetPolicy } from "../net/targets";
 import type { StatusLocation } from "../status/public";
-import type { ProbeAssignments, ProbeResult } from "./protocol";
+import type { ProbeAssignments, ProbeRefusal, ProbeRefusalReason, ProbeResult } from "./protocol";
 import { LOCATION_RANGE_MS, locationBucketMs, type LocationRange, type LocationResult, type LocationRule, type LocationSettings, type MonitorLocation, type MonitorLocations } from "./public";
 
 /** The server's own results are kept as agent 0 (agents' ids start at 1). */
@@ -232,19 +232,34 @@ export function createProbeService(o: ProbeServiceOptions) {
   }
 
   /**
-   * Stores an agent's results of the monitors assigned to it; the others (unassigned meanwhile, or never its own)
-   * are dropped — and counted, so the agent forgets them too. A resend stores nothing twice.
+   * Stores an agent's results of the monitors assigned to it and says why each other one was refused (unassigned
+   * meanwhile, never its own, paused, or a time out of bounds). A resend stores nothing twice; it counts as accepted,
+   * the result being stored.
    */
-  async function ingest(agentId: number, results: ProbeResult[]): Promise<number> {
+  async function ingest(agentId: number, results: ProbeResult[]): Promise<{ accepted: number; refused: ProbeRefusal[] }> {
     const mine = new Set(assignmentsOf(agentId).monitors.map((m) => m.id));
+    const retentionMs = o.retentionMs ?? 7 * 86_400_000;
     const latest = now() + MAX_AHEAD_MS;
-    const oldest = now() - (o.retentionMs ?? 7 * 86_400_000);
-    const rows = results
-      .filter((r) => mine.has(r.monitorId) && r.time <= latest && r.time >= oldest)
-      .map((r) => ({ monitorId: r.monitorId, agentId, time: r.time, up: r.up, responseTime: r.responseTime, httpStatus: r.httpStatus, error: r.error, ping: r.ping ?? null }));
+    const oldest = now() - retentionMs;
+    const refusalOf = (r: ProbeResult): [ProbeRefusalReason, string] | null => {
+      if (!mine.has(r.monitorId)) {
+        const paused = configs.get(r.monitorId)?.agentIds.includes(agentId) && monitors.store.get(r.monitorId)?.fields.active === false;
+        return paused ? ["MONITOR_PAUSED", "This monitor is paused: its results are not kept"] : ["NOT_ASSIGNED", "This monitor is not assigned to this agent"];
+      }
+      if (r.time > latest) return ["TIME_AHEAD", "This result is more than 5 minutes ahead of the server's clock: check the agent's clock"];
+      if (r.time < oldest) return ["TOO_OLD", `This result is older than the ${Math.round(retentionMs / 86_400_000)} days of results kept`];
+      return null;
+    };
+    const refused: ProbeRefusal[] = [];
+    const rows = [];
+    for (const r of results) {
+      const refusal = refusalOf(r);
+      if (refusal) refused.push({ monitorId: r.monitorId, time: r.time, reason: refusal[0], message: refusal[1] });
+      else rows.push({ monitorId: r.monitorId, agentId, time: r.time, up: r.up, responseTime: r.responseTime, httpStatus: r.httpStatus, error: r.error, ping: r.ping ?? null });
+    }
     // Chunks keep each statement under the engines' parameter limits.
     for (let i = 0; i < rows.length; i += 100) await db.orm.insert(t.probeResults).values(rows.slice(i, i + 100)).onConflictDoNothing();
-    return results.length;
+    return { accepted: rows.length, refused };
   }
 
   /** Each location's results over a range, for a chart: at most ~500 points a location (averaged per bucket). */

@@ -6,6 +6,16 @@ import type { PublicStatusPage } from "./public";
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
 const iso = (ms: number) => new Date(ms).toISOString();
+/**
+ * RSS readers render a description as HTML (the spec allows entity-encoded HTML there): the text is HTML-escaped first,
+ * so after the XML decoding a reader sees `&lt;b&gt;` and shows `<b>`, never markup; line breaks become <br>.
+ */
+const rssHtml = (s: string) => escapeXml(escapeXml(s).replace(/\r?\n/g, "<br>\n"));
+/**
+ * An RSS title is plain text by the spec, yet many readers render it as HTML too: `<` and `>` reach them escaped, and so
+ * does an `&` that could start a character reference; a plain `&` ("Shop & Co") stays as typed.
+ */
+const rssTitle = (s: string) => escapeXml(s.replace(/&(?=[#A-Za-z0-9])|[<>]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;" })[c]!));
 
 interface Entry {
   id: string;
@@ -59,13 +69,13 @@ export function rssFeed(page: PublicStatusPage, url: string): string {
   const items = entries(page, url);
   const title = page.title || "Status";
   return (
-    `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0">\n<channel>\n<title>${escapeXml(title)}</title>\n<link>${escapeXml(url)}</link>\n` +
-    `<description>${escapeXml(page.description || title)}</description>\n<lastBuildDate>${new Date(page.generatedAt).toUTCString()}</lastBuildDate>\n` +
+    `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0">\n<channel>\n<title>${rssTitle(title)}</title>\n<link>${escapeXml(url)}</link>\n` +
+    `<description>${rssHtml(page.description || title)}</description>\n<lastBuildDate>${new Date(page.generatedAt).toUTCString()}</lastBuildDate>\n` +
     items
       .map(
         (e) =>
-          `<item>\n<title>${escapeXml(e.title)}</title>\n<link>${escapeXml(url)}</link>\n<guid isPermaLink="false">${escapeXml(e.id)}:${e.updated}</guid>\n` +
-          `<pubDate>${new Date(e.updated).toUTCString()}</pubDate>\n<description>${escapeXml(e.text)}</description>\n</item>\n`,
+          `<item>\n<title>${rssTitle(e.title)}</title>\n<link>${escapeXml(url)}</link>\n<guid isPermaLink="false">${escapeXml(e.id)}:${e.updated}</guid>\n` +
+          `<pubDate>${new Date(e.updated).toUTCString()}</pubDate>\n<description>${rssHtml(e.text)}</description>\n</item>\n`,
       )
       .join("") +
     `</channel>\n</rss>\n`

@@ -150,12 +150,58 @@ describe("status pages", () => {
     expect(atomText).toContain("DB upgrade");
     const rss = await (await t.app.handle(new Request("http://localhost/api/status/pages/shop/feed.rss"))).text();
     expect(rss).toContain("<rss version=\"2.0\">");
-    expect(rss).toContain("Checkout &lt;errors&gt;");
+    expect(rssTexts(rss, "title")).toContain("[investigating] Checkout &lt;errors&gt;");
     const summary = (await t.call<{ summary: { status: string; components: { name: string; status: string }[]; incidents: { title: string }[]; maintenance: { title: string }[] } }>("GET", "/api/status/pages/shop/summary.json")).body.summary;
     expect(summary.components).toEqual([{ type: "monitor", name: "Shop", status: "maintenance", uptime: { day: null, month: null, quarter: null } }] as never);
     expect(summary.incidents.map((i) => i.title)).toEqual(["Checkout <errors>"]);
     expect(summary.maintenance.map((m) => m.title)).toEqual(["DB upgrade"]);
   });
+
+  test("RSS: stored text reaches the reader as text, never as markup it would render", async () => {
+    const t = await setup();
+    const shop = await t.monitor("<img src=x onerror=alert(1)>", { active: true });
+    await t.page({ slug: "shop", title: "Ops <b>bold</b> & Co", description: "<script>alert(0)</script>\nSecond line", groups: [{ name: "", items: [{ type: "monitor", id: shop }] }] });
+    await t.call("POST", "/api/incidents", { token: t.token, body: { title: "<script>alert(2)</script>", impact: "major", monitorIds: [shop], update: { state: "investigating", message: '<a href="javascript:alert(3)">click</a> & more' } } });
+    await t.call("POST", "/api/maintenance/start", { token: t.token, body: { title: "<iframe src=//evil>", description: "<script>alert(4)</script>", monitorIds: [shop], minutes: 30 } });
+    const rss = await (await t.app.handle(new Request("http://localhost/api/status/pages/shop/feed.rss"))).text();
+    // What a reader has after decoding the XML once: descriptions are HTML to it, and many render titles as HTML too.
+    const titles = rssTexts(rss, "title");
+    const descriptions = rssTexts(rss, "description");
+    expect(titles[0]).toBe("Ops &lt;b&gt;bold&lt;/b&gt; & Co");
+    expect(titles.slice(1).sort()).toEqual(["[investigating] &lt;script&gt;alert(2)&lt;/script&gt;", "[maintenance, in progress] &lt;iframe src=//evil&gt;"]);
+    expect(descriptions[0]).toBe("&lt;script&gt;alert(0)&lt;/script&gt;<br>\nSecond line");
+    const maintenance = descriptions.find((d) => d.includes("alert(4)"))!;
+    const incident = descriptions.find((d) => d.includes("alert(3)"))!;
+    expect(maintenance).toContain("&lt;script&gt;alert(4)&lt;/script&gt;");
+    expect(maintenance).toContain("Affects: &lt;img src=x onerror=alert(1)&gt;");
+    expect(incident).toContain("investigating: &lt;a href=&quot;javascript:alert(3)&quot;&gt;click&lt;/a&gt; &amp; more");
+    for (const text of [...titles, ...descriptions]) expect(text.replaceAll("<br>", "")).not.toContain("<");
+    // Atom says its text is text (type="text"): readers show it as it is.
+    const atom = await (await t.app.handle(new Request("http://localhost/api/status/pages/shop/feed.atom"))).text();
+    expect(atom).toContain('<content type="text">');
+    expect(atom).toContain("<title>[investigating] &lt;script&gt;alert(2)&lt;/script&gt;</title>");
+  });
+
+  test("feeds of a password or private page are never kept by a shared cache; a public page's briefly", async () => {
+    const t = await setup();
+    await t.page({ slug: "open", title: "Open" });
+    await t.page({ slug: "partners", title: "Partners", visibility: "password", password: "open sesame" });
+    await t.page({ slug: "team", title: "Team", visibility: "private" });
+    const unlock = (await t.call<{ token: string }>("POST", "/api/status/pages/partners/unlock", { body: { password: "open sesame" } })).body.token;
+    const get = (path: string, headers: Record<string, string> = {}) => t.app.handle(new Request(`http://localhost/api/status/pages/${path}`, { headers }));
+    for (const feed of ["feed.atom", "feed.rss"]) {
+      expect((await get(`open/${feed}`)).headers.get("cache-control")).toBe("public, max-age=5");
+      for (const res of [await get(`partners/${feed}?token=${unlock}`), await get(`partners/${feed}`, { "x-status-token": unlock }), await get(`team/${feed}`, { authorization: `Bearer ${t.token}` })]) {
+        expect([res.status, res.headers.get("cache-control")]).toEqual([200, "private, no-store"]);
+        expect(res.headers.get("vary")).toContain("authorization");
+      }
+      // Without the credential: refused (a private page's feed takes a signed-in user's Authorization header only).
+      expect((await get(`partners/${feed}`)).status).toBe(401);
+      expect((await get(`team/${feed}?token=${unlock}`)).status).toBe(401);
+    }
+    const summary = await get("team/summary.json", { authorization: `Bearer ${t.token}` });
+    expect([summary.status, summary.headers.get("cache-control")]).toEqual([200, "private, no-store"]);
+  }, 30_000);
 
   test("planted secrets: nothing private on any page, its feeds or its summary", async () => {
     const t = await setup();
@@ -181,3 +227,11 @@ describe("status pages", () => {
     }
   });
 });
+
+/** The text of each <tag> in an RSS document with its XML decoded once: what a feed reader gets. */
+function rssTexts(xml: string, tag: string): string[] {
+  const named: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
+  return [...xml.matchAll(new RegExp(`<${tag}>([^<]*)</${tag}>`, "g"))].map(([, raw]) =>
+    raw.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (_, e: string) => (e[0] === "#" ? String.fromCodePoint(e[1].toLowerCase() === "x" ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : named[e])),
+  );
+}

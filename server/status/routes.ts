@@ -1,6 +1,7 @@
 // /api/status: the public page (no sign-in; cached, ETag / 304), its badges, and its configuration (signed in).
 import { Elysia, t } from "elysia";
-import type { sessions } from "../auth/session";
+import { secondFactorRequired, type sessions } from "../auth/session";
+import type { UserRow } from "../db/schema";
 import { acceptsGzip } from "../http/compression";
 import { badRequest, HttpError, notFound } from "../http/errors";
 import { clientIp } from "../http/client-ip";
@@ -35,6 +36,9 @@ const configBody = t.Object({
 /** Browsers and proxies may keep the page a few seconds; after that they revalidate (304 when unchanged). */
 const PAGE_CACHE = "public, max-age=5";
 const BADGE_CACHE = "public, max-age=60";
+/** What a page that is not public is served with: its content needs a credential, so no cache may keep it. */
+const CREDENTIALED = { "cache-control": "private, no-store", vary: "authorization, x-status-token" };
+const cacheOf = (page: StoredPage) => (page.visibility === "public" ? { "cache-control": PAGE_CACHE } : CREDENTIALED);
 /** Wrong passwords of a page from one address: at most this many per window. */
 const UNLOCK_ATTEMPTS = 10;
 const UNLOCK_WINDOW_MS = 15 * 60_000;
@@ -77,21 +81,34 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
     return page;
   }
 
+  /** What admit needs from the session plugin. */
+  interface Admission {
+    verifySession: (t: string) => Promise<{ user: UserRow } | null>;
+    twoFactorPending: (user: UserRow) => boolean;
+    jwt: { verify: (t?: string) => Promise<false | Record<string, unknown>> };
+  }
+
   /**
    * Whether the caller may see a page: anyone a public one; a signed-in user any; a password page also whoever
    * brings its unlock token (x-status-token header or ?token=). Refused: 401 saying only what it takes.
    */
-  async function admit(page: StoredPage, request: Request, ctx: { verifySession: (t: string) => Promise<unknown>; jwt: { verify: (t?: string) => Promise<false | Record<string, unknown>> } }) {
+  async function admit(page: StoredPage, request: Request, ctx: Admission) {
     if (page.visibility === "public") return;
     const auth = request.headers.get("authorization") ?? "";
     const bearer = auth.startsWith("Bearer ") ? auth.slice(7).trim() : "";
-    if (bearer && (await ctx.verifySession(bearer))) return;
+    const session = bearer ? await ctx.verifySession(bearer) : null;
+    // A session held back by the two-factor policy is not yet signed in for anything but its enrolment; a password
+    // page's unlock token still opens that page.
+    const pending = session !== null && ctx.twoFactorPending(session.user);
+    if (session && !pending) return;
     if (page.visibility === "password") {
       const token = request.headers.get("x-status-token") || new URL(request.url).searchParams.get("token") || "";
       const claims = token ? await ctx.jwt.verify(token) : false;
       if (claims && claims.kind === "status" && claims.page === page.id && claims.pv === page.passwordVersion) return;
+      if (pending) throw secondFactorRequired();
       throw new HttpError(401, "STATUS_PAGE_PASSWORD", "This status page needs its password", { visibility: "password" });
     }
+    if (pending) throw secondFactorRequired();
     throw new HttpError(401, "STATUS_PAGE_PRIVATE", "Sign in to see this status page", { visibility: "private" });
   }
 
@@ -99,9 +116,9 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
   async function respond(page: StoredPage, request: Request) {
     const view = await status.view(page.id);
     const gzip = acceptsGzip(request);
+    const cache = cacheOf(page);
     // Vary: a shared cache keeps the plain and the gzip representation apart.
-    const cache = page.visibility === "public" ? PAGE_CACHE : "private, no-store";
-    const headers = { etag: gzip ? view.gzipEtag : view.etag, "cache-control": cache, vary: page.visibility === "public" ? "accept-encoding" : "accept-encoding, authorization, x-status-token" };
+    const headers = { etag: gzip ? view.gzipEtag : view.etag, ...cache, vary: "vary" in cache ? `accept-encoding, ${cache.vary}` : "accept-encoding" };
     if (matches(request.headers.get("if-none-match"), [view.etag, view.gzipEtag])) return new Response(null, { status: 304, headers });
     const type = { "content-type": "application/json; charset=utf-8" };
     if (gzip) return new Response(view.gzip(), { headers: { ...headers, ...type, "content-encoding": "gzip" } });
@@ -115,15 +132,15 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
   return new Elysia({ prefix: "/api/status", detail: { tags: ["status"] } })
     .use(session)
     // The default page — or, on a custom domain, the page of that domain.
-    .get("/", async ({ request, verifySession, jwt }) => {
+    .get("/", async ({ request, verifySession, jwt, twoFactorPending }) => {
       const host = request.headers.get("host");
       const page = (host && (await status.byDomain(host))) || (await status.page(DEFAULT_PAGE_ID))!;
-      await admit(page, request, { verifySession, jwt });
+      await admit(page, request, { verifySession, jwt, twoFactorPending });
       return respond(page, request);
     }, { detail: pageDoc("The default status page, or the page of the custom domain asked (no sign-in for public pages; cached briefly, ETag)") })
-    .get("/pages/:slug", async ({ params, request, verifySession, jwt }) => {
+    .get("/pages/:slug", async ({ params, request, verifySession, jwt, twoFactorPending }) => {
       const page = await bySlug(params.slug);
-      await admit(page, request, { verifySession, jwt });
+      await admit(page, request, { verifySession, jwt, twoFactorPending });
       return respond(page, request);
     }, { params: slugParams, detail: pageDoc("A status page by its address") })
     .post("/pages/:slug/unlock", async ({ params, body, request, server, jwt }) => {
@@ -142,20 +159,22 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
       unlockAttempts.delete(key);
       return { success: true, token: await jwt.sign({ kind: "status", page: page.id, pv: page.passwordVersion }) };
     }, { params: slugParams, body: t.Object({ password: t.String({ maxLength: 200 }) }), detail: doc("Unlock a password-protected status page: a token for x-status-token (or ?token=)", 401, 404, 429) })
-    .get("/pages/:slug/feed.atom", async ({ params, request, verifySession, jwt }) => {
+    .get("/pages/:slug/feed.atom", async ({ params, request, verifySession, jwt, twoFactorPending }) => {
       const page = await bySlug(params.slug);
-      await admit(page, request, { verifySession, jwt });
+      await admit(page, request, { verifySession, jwt, twoFactorPending });
       const url = pageUrl(page, request);
-      return new Response(atomFeed((await status.view(page.id)).page, url, `${serverUrl(request, publicUrl, trustProxy)}/api/status/pages/${page.slug}/feed.atom`), { headers: { ...feedType, "cache-control": PAGE_CACHE } });
+      return new Response(atomFeed((await status.view(page.id)).page, url, `${serverUrl(request, publicUrl, trustProxy)}/api/status/pages/${page.slug}/feed.atom`), { headers: { ...feedType, ...cacheOf(page) } });
     }, { params: slugParams, detail: { ...doc("A status page's incidents and maintenance as an Atom feed", 401, 404), responses: { 200: contentResponse("The feed", "application/atom+xml") } } })
-    .get("/pages/:slug/feed.rss", async ({ params, request, verifySession, jwt }) => {
+    .get("/pages/:slug/feed.rss", async ({ params, request, verifySession, jwt, twoFactorPending }) => {
       const page = await bySlug(params.slug);
-      await admit(page, request, { verifySession, jwt });
-      return new Response(rssFeed((await status.view(page.id)).page, pageUrl(page, request)), { headers: { "content-type": "application/rss+xml; charset=utf-8", "cache-control": PAGE_CACHE } });
+      await admit(page, request, { verifySession, jwt, twoFactorPending });
+      return new Response(rssFeed((await status.view(page.id)).page, pageUrl(page, request)), { headers: { "content-type": "application/rss+xml; charset=utf-8", ...cacheOf(page) } });
     }, { params: slugParams, detail: { ...doc("A status page's incidents and maintenance as an RSS 2.0 feed", 401, 404), responses: { 200: contentResponse("The feed", "application/rss+xml") } } })
-    .get("/pages/:slug/summary.json", async ({ params, request, verifySession, jwt }) => {
+    .get("/pages/:slug/summary.json", async ({ params, request, set, verifySession, jwt, twoFactorPending }) => {
       const page = await bySlug(params.slug);
-      await admit(page, request, { verifySession, jwt });
+      await admit(page, request, { verifySession, jwt, twoFactorPending });
+      // A public page's summary keeps the API's no-store; another's says private too.
+      if (page.visibility !== "public") Object.assign(set.headers, CREDENTIALED);
       return { success: true, summary: summary((await status.view(page.id)).page, pageUrl(page, request)) };
     }, { params: slugParams, detail: doc("A status page in brief for other tools: overall status, components, open incidents, maintenance", 401, 404) })
     .get("/badge/:file", async ({ params }) => {

@@ -52,15 +52,25 @@ function mail(subject: string, lines: string[], severity: keyof typeof COLOURS, 
   return { subject, text: [subject, "", ...lines].join("\n"), html: html(subject, lines, COLOURS[severity]), headers };
 }
 
-export function confirmMail(page: string, link: string, lang: NotificationLanguage): Mail {
-  const T = TEXT[lang];
-  return mail(fill(T.confirmSubject, { page }), T.confirmLines.map((l) => fill(l, { page, link })), "info");
-}
-
 /** A notice as stored (subject and lines), before each subscriber's unsubscribe line is added. */
 export interface Notice {
   subject: string;
   lines: string[];
+}
+
+/** Stands for the confirmation link's token in a queued confirmation mail: the worker makes it when it sends. */
+const TOKEN = "⟨token⟩";
+
+/** The confirmation mail as queued, its link's token still to come. */
+export function confirmNotice(page: string, baseUrl: string, lang: NotificationLanguage): Notice {
+  const T = TEXT[lang];
+  const link = `${baseUrl}/status/confirm?token=${TOKEN}`;
+  return { subject: fill(T.confirmSubject, { page }), lines: T.confirmLines.map((l) => fill(l, { page, link })) };
+}
+
+/** A queued confirmation mail with its link's token. */
+export function confirmMail(notice: Notice, token: string): Mail {
+  return mail(notice.subject, notice.lines.map((l) => l.replace(TOKEN, token)), "info");
 }
 
 export function incidentNotice(page: string, pageUrl: string, incident: PublicIncident, update: { state: string; message: string; at: number }, lang: NotificationLanguage, timeZone: string): Notice {

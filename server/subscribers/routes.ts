@@ -46,13 +46,13 @@ export function subscriberRoutes({ subscribers, status, session, publicUrl, trus
         const page = await bySlug(params.slug);
         await subscribers.subscribe(page, body.email, clientIp(request, server, trustProxy), serverUrl(request, publicUrl, trustProxy));
         set.status = 202;
-        // The same answer whether the address was new, pending or already subscribed.
+        // The same answer, after the same work, whether the address was new, pending or already subscribed.
         return { success: true, message: "Check your inbox: follow the link in the mail to confirm" };
       },
       {
         params: slugParams,
         body: t.Object({ email: t.String({ maxLength: EMAIL_MAX, error: "Enter a valid e-mail address" }) }),
-        detail: doc("Subscribe an e-mail address to a page's incident and maintenance notices (a confirmation mail is sent)", 400, 404, 429, 502),
+        detail: doc("Subscribe an e-mail address to a page's incident and maintenance notices (a confirmation mail is queued)", 400, 404, 429),
       },
     )
     .post(

@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { simpleParser, type ParsedMail } from "mailparser";
+import type { SMTPServerOptions } from "smtp-server";
 import { createServices, type Services } from "../app";
 import type { Db } from "../db/database";
 import { testDb } from "../db/test-db";
 import { startSmtp, stopSmtp, type Arrived } from "../notifications/providers/test-smtp";
 import { testApp } from "../test-support";
-import { CONFIRM_TTL_MS, IP_LIMIT } from "./service";
+import { CONFIRM_TTL_MS, RESEND_MS, RETRY_MS } from "./mailer";
+import { IP_LIMIT } from "./service";
 
 // Status-page subscribers end to end against a real local SMTP server: subscribe, the confirmation mail and its
 // link, incident and maintenance notices with one-click unsubscribe, the admin's list, rate limits, bad input, and
@@ -21,8 +23,8 @@ afterEach(async () => {
   await stopSmtp();
 });
 
-async function setup({ smtp = true } = {}) {
-  const { port, arrived } = await startSmtp();
+async function setup({ smtp = true, server = {} as SMTPServerOptions } = {}) {
+  const { port, arrived } = await startSmtp(server);
   const db = await testDb();
   let skew = 0;
   const services = await createServices(db, { now: () => Date.now() + skew });
@@ -44,7 +46,7 @@ async function setup({ smtp = true } = {}) {
     return Promise.all(arrived.map((a: Arrived) => simpleParser(a.raw)));
   };
   const subscribe = (email: unknown, slug = "default") => t.call("POST", `/api/status/pages/${slug}/subscribe`, { body: { email } });
-  return { ...t, token, arrived, mails, subscribe, skew: (ms: number) => (skew = ms) };
+  return { ...t, token, services, arrived, mails, subscribe, skew: (ms: number) => (skew = ms) };
 }
 
 const linkToken = (mail: ParsedMail, path: string) => new RegExp(`${path.replace(/[/?]/g, "\\$&")}\\?token=([\\w-]+)`).exec(mail.text ?? "")?.[1];
@@ -146,6 +148,77 @@ describe("subscribing", () => {
     const { call, subscribe } = await setup({ smtp: false });
     expect((await call<any>("GET", "/api/status/pages/default/subscriptions")).body.available).toBe(false);
     expect((await subscribe("x@example.com")).body.code).toBe("SUBSCRIPTIONS_UNAVAILABLE");
+  });
+});
+
+describe("nobody learns whether an address is known", () => {
+  test("new, pending and confirmed addresses get the same reply", async () => {
+    const { call, subscribe, mails, skew } = await setup();
+    const replies: unknown[] = [];
+    const ask = async (email: string) => {
+      const r = await subscribe(email);
+      replies.push([r.status, r.body]);
+    };
+    await ask("new@example.com");
+    const [mail] = await mails(1);
+    await ask("new@example.com"); // pending, mailed a moment ago
+    const confirmToken = linkToken(mail!, "http://localhost/status/confirm");
+    expect((await call("POST", "/api/status/subscriptions/confirm", { body: { token: confirmToken } })).status).toBe(200);
+    await ask("new@example.com"); // confirmed
+    skew(RESEND_MS + 1_000);
+    await ask("other@example.com"); // new again
+    expect(replies).toHaveLength(4);
+    for (const r of replies) expect(r).toEqual(replies[0]);
+    expect(replies[0]).toEqual([202, { success: true, message: "Check your inbox: follow the link in the mail to confirm" }]);
+  });
+
+  test("the reply does not wait for the mail server; the confirmation mail follows", async () => {
+    // A slow mail server: it takes 1.5 s to accept each message.
+    const slow: SMTPServerOptions = {
+      onRcptTo(_address, _session, done) {
+        setTimeout(() => done(), 1_500);
+      },
+    };
+    const { subscribe, mails, arrived } = await setup({ server: slow });
+    const started = performance.now();
+    const r = await subscribe("slow@example.com");
+    expect(r.status).toBe(202);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(arrived).toHaveLength(0);
+    const [mail] = await mails(1);
+    expect(arrived[0]!.to).toEqual(["slow@example.com"]);
+    expect(mail!.subject).toBe("Confirm your subscription to Acme status");
+  });
+
+  test("a confirmation the mail server turns away is kept and sent later, across a restart", async () => {
+    let down = true;
+    let tries = 0;
+    const flaky: SMTPServerOptions = {
+      onRcptTo(_address, _session, done) {
+        tries++;
+        done(down ? Object.assign(new Error("Try again later"), { responseCode: 451 }) : undefined);
+      },
+    };
+    const { call, token, subscribe, mails, arrived, services, skew } = await setup({ server: flaky });
+    // The same reply while the mail cannot go out (no 502 that would tell a new address from a known one).
+    const r = await subscribe("patient@example.com");
+    expect(r.status).toBe(202);
+    await services.subscribers.idle();
+    expect([tries, arrived.length]).toEqual([1, 0]);
+
+    // The server is back; the node restarts after the first retry is due: the mail goes out then, once.
+    down = false;
+    await services.subscribers.stop();
+    skew(RETRY_MS[0]! + 1_000);
+    services.subscribers.start();
+    const [mail] = await mails(1);
+    expect(tries).toBe(2);
+    expect(arrived.map((a) => a.to)).toEqual([["patient@example.com"]]);
+    const confirmed = await call("POST", "/api/status/subscriptions/confirm", { body: { token: linkToken(mail!, "http://localhost/status/confirm") } });
+    expect(confirmed.status).toBe(200);
+    expect((await call<any>("GET", "/api/status-pages/1/subscribers", { token })).body.confirmed).toBe(1);
+    await Bun.sleep(200);
+    expect(arrived).toHaveLength(1);
   });
 });
 

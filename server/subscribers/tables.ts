@@ -33,6 +33,8 @@ export const statusSubscribers = sqliteTable(
 /**
  * A notice for a page's subscribers (an incident update, a maintenance window), kept until every confirmed
  * subscriber has it: `cursor` is the last subscriber id mailed, so a restart resumes after them, not from the start.
+ * With `email` set it is instead a subscribe request: a confirmation mail for that one address, which the worker
+ * sends (or drops, for an address already confirmed or just mailed) and then deletes.
  */
 export const statusNotices = sqliteTable(
   "status_notices",
@@ -47,6 +49,9 @@ export const statusNotices = sqliteTable(
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: integer("next_attempt_at").notNull(),
     doneAt: integer("done_at"),
+    email: text("email"),
+    /** The address the visitor used (a subscribe request's). */
+    baseUrl: text("base_url"),
   },
   (t) => [index("status_notices_due").on(t.doneAt, t.nextAttemptAt)],
 );

@@ -20,16 +20,16 @@ export interface TwoFactorRouteDeps {
 
 /**
  * Checks a signed-in user's code where a sensitive change needs one (with two-factor on): missing → 403, wrong →
- * 400, and wrong ones count against the account like wrong passwords (429 past the limit).
+ * 400, and wrong ones count against the account's limit on wrong codes (429 past it).
  */
 export async function requireCode(twoFactor: TwoFactor, limits: LoginLimits, user: Parameters<TwoFactor["verify"]>[0], code: string | undefined, recovery = true) {
   if (user.twoFactorAt === null) return;
   if (!code) throw codeRequired();
   const key = `user:${user.id}`;
-  const wait = await limits.byAccount.retryAfter(key);
+  const wait = await limits.codes.retryAfter(key);
   if (wait > 0) throw tooManyCodes(wait);
   if (!(await twoFactor.verify(user, code, { recovery }))) {
-    await limits.byAccount.fail(key);
+    await limits.codes.fail(key);
     throw wrongCode();
   }
 }
@@ -50,13 +50,13 @@ export function twoFactorRoutes({ twoFactor, users, limits, session }: TwoFactor
       "/enable",
       async ({ user, body }) => {
         const key = `user:${user.id}`;
-        const wait = await limits.byAccount.retryAfter(key);
+        const wait = await limits.codes.retryAfter(key);
         if (wait > 0) throw tooManyCodes(wait);
         try {
           const recoveryCodes = await twoFactor.enable(user, body.code);
           return { success: true, message: "Two-factor sign-in is on: keep the recovery codes somewhere safe", recoveryCodes };
         } catch (e) {
-          if ((e as { code?: string }).code === "TWO_FACTOR_WRONG_CODE") await limits.byAccount.fail(key);
+          if ((e as { code?: string }).code === "TWO_FACTOR_WRONG_CODE") await limits.codes.fail(key);
           throw e;
         }
       },

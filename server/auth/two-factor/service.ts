@@ -2,7 +2,7 @@
 // reads), ten single-use recovery codes, and the instance's "everyone must use it" policy. A code is accepted once
 // (its time step is remembered) and within one step of the clock either way; wrong codes are limited like passwords.
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import QRCode from "qrcode";
 import { first, type Db } from "../../db/database";
@@ -42,7 +42,7 @@ export interface TwoFactorStatus {
 
 export function createTwoFactor(db: Db, now: () => number = Date.now) {
   const { orm } = db;
-  const { userTotp, recoveryCodes, users, settings } = db.t;
+  const { userTotp, recoveryCodes, users, settings, usedChallenges } = db.t;
   let policy: { value: boolean; at: number } | null = null;
 
   const totpFor = (user: Pick<UserRow, "username">, secret: string) =>
@@ -132,6 +132,21 @@ export function createTwoFactor(db: Db, now: () => number = Date.now) {
         .where(and(eq(recoveryCodes.userId, user.id), eq(recoveryCodes.codeHash, sha256(normaliseRecovery(code))), isNull(recoveryCodes.usedAt)))
         .returning({ id: recoveryCodes.id });
       return spent.length > 0;
+    },
+
+    /** Whether a sign-in challenge (its `jti`) has produced a session already. */
+    async challengeSpent(jti: string): Promise<boolean> {
+      return (await first(orm.select({ jti: usedChallenges.jti }).from(usedChallenges).where(eq(usedChallenges.jti, jti)))) !== undefined;
+    },
+
+    /**
+     * Marks a sign-in challenge as used, until `expiresAt` (no sooner than its own expiry; wall-clock ms, as the
+     * token's is checked): false when another request used it first. Those past their time are forgotten here.
+     */
+    async spendChallenge(jti: string, expiresAt: number): Promise<boolean> {
+      await orm.delete(usedChallenges).where(lt(usedChallenges.expiresAt, Date.now()));
+      const won = await orm.insert(usedChallenges).values({ jti, expiresAt }).onConflictDoNothing().returning({ jti: usedChallenges.jti });
+      return won.length > 0;
     },
 
     /** Turns two-factor off (by the user, with a code; or reset by an admin): the secret and codes are forgotten. */

@@ -1,7 +1,8 @@
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { users } from "../../db/schema";
 
-// Two-factor sign-in (TOTP): each user's secret and single-use recovery codes. Times are Unix ms.
+// Two-factor sign-in (TOTP): each user's secret, single-use recovery codes and spent sign-in challenges. Times are
+// Unix ms.
 
 /**
  * A user's TOTP secret (base32). Pending until confirmed with a first code (`users.two_factor_at` is set then).
@@ -28,4 +29,18 @@ export const recoveryCodes = sqliteTable(
     usedAt: integer("used_at"),
   },
   (t) => [index("recovery_codes_user").on(t.userId)],
+);
+
+/**
+ * Sign-in challenges (the password step's token for /api/auth/login/2fa) that have produced a session, by their id
+ * (`jti`): a challenge signs in once. Kept until the challenge would have expired anyway, in the database so every
+ * node of a cluster refuses the same ones.
+ */
+export const usedChallenges = sqliteTable(
+  "used_challenges",
+  {
+    jti: text("jti").primaryKey(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("used_challenges_expires").on(t.expiresAt)],
 );

@@ -1,6 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { Secret, TOTP } from "otpauth";
+import type { AppDeps } from "../../app";
+import { openDatabase } from "../../db/open";
+import { testDb, testEngine, testSchema } from "../../db/test-db";
 import { PASSWORD, testApp } from "../../test-support";
+import { createTwoFactor } from "./service";
 
 // Two-factor sign-in through the API with a fixed clock: enrolment (secret, QR, first code, recovery codes), the
 // two-step sign-in, recovery codes, replayed and wrong codes, the limit on guesses, codes asked for by password
@@ -8,9 +12,9 @@ import { PASSWORD, testApp } from "../../test-support";
 
 const T0 = Date.UTC(2026, 10, 25, 9, 0, 0);
 
-async function setup() {
+async function setup(overrides: Partial<AppDeps> = {}) {
   let now = T0;
-  const t = await testApp({ clock: () => now });
+  const t = await testApp({ clock: () => now, ...overrides });
   const admin = await t.signUp("alice");
   const bob = await t.signUp("bob");
   const code = (secret: string, at = now) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate({ timestamp: at });
@@ -22,7 +26,7 @@ async function setup() {
     expect(enabled.status).toBe(200);
     return { secret: setup.body.secret as string, recovery: enabled.body.recoveryCodes as string[] };
   };
-  const login = (username: string) => t.call<any>("POST", "/api/auth/login", { body: { username, password: PASSWORD } });
+  const login = (username: string, headers?: Record<string, string>) => t.call<any>("POST", "/api/auth/login", { headers, body: { username, password: PASSWORD } });
   return { ...t, admin, bob, code, enrol, login, tick: (ms: number) => (now += ms) };
 }
 
@@ -98,6 +102,48 @@ describe("signing in", () => {
     const blocked = await call("POST", "/api/auth/login/2fa", { body: { challenge, code: code(secret) } });
     expect([blocked.status, blocked.body.code]).toEqual([429, "TOO_MANY_ATTEMPTS"]);
   });
+
+  test("wrong codes count per account whatever the challenge and address: a fresh challenge per guess still locks", async () => {
+    const { call, bob, code, enrol, login, tick } = await setup({ config: { tokenTtl: "7d", trustProxy: 1, links: { blog: "", video: "", tempMail: "" } } });
+    const { secret } = await enrol(bob);
+    tick(30_000);
+    // The password is known: each guess gets a fresh challenge, from an address of its own.
+    const guess = async (i: number, guessed: string) => {
+      const headers = { "x-forwarded-for": `198.51.100.${i}` };
+      const { challenge } = (await login("bob", headers)).body;
+      return call<any>("POST", "/api/auth/login/2fa", { headers, body: { challenge, code: guessed } });
+    };
+    for (let i = 0; i < 5; i++) expect((await guess(i, "000000")).status).toBe(401);
+    expect((await guess(5, "000000")).status).toBe(429);
+    const blocked = await guess(6, code(secret));
+    expect([blocked.status, blocked.body.code, blocked.body.token]).toEqual([429, "TOO_MANY_ATTEMPTS", undefined]);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The right password alone does not clear the count; the signed-in user's code checks share it.
+    expect((await call("POST", "/api/auth/2fa/disable", { token: bob.token, body: { code: code(secret) } })).status).toBe(429);
+  });
+
+  test("a challenge signs in once: after a code or a recovery code, it is spent", async () => {
+    const { call, bob, code, enrol, login, tick } = await setup();
+    const { secret, recovery } = await enrol(bob);
+    tick(30_000);
+    const byCode = (await login("bob")).body.challenge;
+    expect((await call("POST", "/api/auth/login/2fa", { body: { challenge: byCode, code: code(secret) } })).status).toBe(200);
+    tick(30_000);
+    const again = await call<any>("POST", "/api/auth/login/2fa", { body: { challenge: byCode, code: code(secret) } });
+    expect([again.status, again.body.code, again.body.token]).toEqual([401, "TWO_FACTOR_CHALLENGE_INVALID", undefined]);
+
+    const byRecovery = (await login("bob")).body.challenge;
+    const first = await call<any>("POST", "/api/auth/login/2fa", { body: { challenge: byRecovery, code: recovery[0] } });
+    expect(first.status).toBe(200);
+    const second = await call<any>("POST", "/api/auth/login/2fa", { body: { challenge: byRecovery, code: recovery[1] } });
+    expect([second.status, second.body.code, second.body.token]).toEqual([401, "TWO_FACTOR_CHALLENGE_INVALID", undefined]);
+    // Refused before the code was looked at: the second recovery code is still there.
+    expect((await call<any>("GET", "/api/auth/2fa", { token: first.body.token })).body.recoveryCodesLeft).toBe(9);
+    // A wrong code leaves the challenge usable (a typo does not cost the password step).
+    const typo = (await login("bob")).body.challenge;
+    expect((await call("POST", "/api/auth/login/2fa", { body: { challenge: typo, code: "000000" } })).status).toBe(401);
+    expect((await call("POST", "/api/auth/login/2fa", { body: { challenge: typo, code: recovery[1] } })).status).toBe(200);
+  });
 });
 
 describe("with two-factor on", () => {
@@ -133,8 +179,10 @@ describe("with two-factor on", () => {
   });
 
   test("an admin requires it of everyone: until they set it up, others reach only their two-factor set-up", async () => {
-    const { call, admin, bob, code } = await setup();
+    const { call, admin, bob, code, enrol } = await setup();
+    await enrol(admin);
     expect((await call("PUT", "/api/auth/2fa/policy", { token: bob.token, body: { required: true } })).status).toBe(403);
+    expect((await call("PUT", "/api/auth/2fa/policy", { token: admin.token, body: { required: "yes" } })).status).toBe(400);
     expect((await call("PUT", "/api/auth/2fa/policy", { token: admin.token, body: { required: true } })).status).toBe(200);
     expect((await call<any>("GET", "/api/auth/2fa", { token: bob.token })).body.required).toBe(true);
     const blocked = await call("GET", "/api/monitors", { token: bob.token });
@@ -143,6 +191,99 @@ describe("with two-factor on", () => {
     const s = await call<any>("POST", "/api/auth/2fa/setup", { token: bob.token });
     expect((await call("POST", "/api/auth/2fa/enable", { token: bob.token, body: { code: code(s.body.secret) } })).status).toBe(200);
     expect((await call("GET", "/api/monitors", { token: bob.token })).status).toBe(200);
-    expect((await call("PUT", "/api/auth/2fa/policy", { token: admin.token, body: { required: "yes" } })).status).toBe(400);
+  });
+
+  test("a held-back session may enrol and nothing else: not the security settings, even an admin's", async () => {
+    const { call, admin, bob, code, enrol, tick } = await setup();
+    const { secret } = await enrol(bob);
+    // The admin requires it of everyone without having it: their own session is held back from then on.
+    expect((await call("PUT", "/api/auth/2fa/policy", { token: admin.token, body: { required: true } })).status).toBe(200);
+    const refused = [
+      await call("PUT", "/api/auth/sso/settings", { token: admin.token, body: { name: "Corp" } }),
+      await call("GET", "/api/auth/sso/settings", { token: admin.token }),
+      await call("PUT", "/api/auth/2fa/policy", { token: admin.token, body: { required: false } }),
+      await call("POST", `/api/auth/2fa/reset/${bob.user.id}`, { token: admin.token }),
+      await call("POST", "/api/auth/2fa/disable", { token: admin.token, body: { code: "000000" } }),
+      await call("POST", `/api/users/${admin.user.id}/change-password`, { token: admin.token, body: { currentPassword: PASSWORD, newPassword: "a new correct horse" } }),
+      await call("POST", "/api/tokens", { token: admin.token, body: { name: "ci" } }),
+      await call("GET", "/api/users", { token: admin.token }),
+    ];
+    for (const r of refused) expect([r.status, r.body.code]).toEqual([403, "TWO_FACTOR_SETUP_REQUIRED"]);
+    // Bob's second factor is untouched, and the policy is still on.
+    tick(30_000);
+    expect((await call<any>("POST", "/api/auth/login/2fa", { body: { challenge: (await call<any>("POST", "/api/auth/login", { body: { username: "bob", password: PASSWORD } })).body.challenge, code: code(secret) } })).status).toBe(200);
+
+    // What the profile page needs to enrol still answers; signing out is the app forgetting its token.
+    expect((await call<any>("GET", "/api/auth/me", { token: admin.token })).body.user.username).toBe("alice");
+    expect((await call<any>("GET", "/api/auth/2fa/", { token: admin.token })).body).toMatchObject({ enabled: false, required: true });
+    const s = await call<any>("POST", "/api/auth/2fa/setup", { token: admin.token });
+    expect((await call("POST", "/api/auth/2fa/enable", { token: admin.token, body: { code: code(s.body.secret) } })).status).toBe(200);
+    // Enrolled: the same session reaches the settings again.
+    expect((await call("PUT", "/api/auth/2fa/policy", { token: admin.token, body: { required: false } })).status).toBe(200);
+    expect((await call("GET", "/api/auth/sso/settings", { token: admin.token })).status).toBe(200);
+  });
+});
+
+describe("status pages", () => {
+  test("a held-back session is not signed in for private pages; a password page's unlock token still opens it", async () => {
+    const { call, admin, bob, enrol } = await setup();
+    await enrol(admin);
+    const page = (slug: string, extra: Record<string, unknown>) =>
+      call("POST", "/api/status-pages", { token: admin.token, body: { slug, title: slug, description: "", logo: null, customDomain: null, announcement: null, groups: [], ...extra } });
+    expect((await page("inside", { visibility: "private" })).status).toBe(201);
+    expect((await page("partners", { visibility: "password", password: "open sesame" })).status).toBe(201);
+    expect((await call("PUT", "/api/auth/2fa/policy", { token: admin.token, body: { required: true } })).status).toBe(200);
+    for (const path of ["/api/status/pages/inside", "/api/status/pages/inside/feed.rss", "/api/status/pages/inside/summary.json", "/api/status/pages/partners"]) {
+      const held = await call("GET", path, { token: bob.token });
+      expect([path, held.status, held.body.code]).toEqual([path, 403, "TWO_FACTOR_SETUP_REQUIRED"]);
+      expect((await call("GET", path, { token: admin.token })).status).toBe(200);
+    }
+    const unlock = await call<any>("POST", "/api/status/pages/partners/unlock", { body: { password: "open sesame" } });
+    expect((await call("GET", "/api/status/pages/partners", { token: bob.token, headers: { "x-status-token": unlock.body.token } })).status).toBe(200);
+  });
+});
+
+describe("spent challenges", () => {
+  test("are forgotten once past their time", async () => {
+    const db = await testDb();
+    try {
+      const twoFactor = createTwoFactor(db);
+      expect(await twoFactor.spendChallenge("old", Date.now() - 1)).toBe(true);
+      expect(await twoFactor.spendChallenge("new", Date.now() + 60_000)).toBe(true);
+      expect([await twoFactor.challengeSpent("old"), await twoFactor.challengeSpent("new")]).toEqual([false, true]);
+      expect(await twoFactor.spendChallenge("new", Date.now() + 60_000)).toBe(false);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
+describe.skipIf(testEngine !== "postgres")("two nodes sharing PostgreSQL", () => {
+  test("wrong codes sent to either node count together, and a challenge spent on one is refused on the other", async () => {
+    const schema = await testSchema();
+    const [dbA, dbB] = [await openDatabase(schema.url), await openDatabase(schema.url)];
+    try {
+      const a = await setup({ db: dbA });
+      const b = await testApp({ db: dbB, clock: () => T0 + 30_000 });
+      const { secret, recovery } = await a.enrol(a.bob);
+      a.tick(30_000);
+      const challenge = (await a.login("bob")).body.challenge;
+      expect((await a.call("POST", "/api/auth/login/2fa", { body: { challenge, code: recovery[0] } })).status).toBe(200);
+      const reused = await b.call<any>("POST", "/api/auth/login/2fa", { body: { challenge, code: recovery[1] } });
+      expect([reused.status, reused.body.code]).toEqual([401, "TWO_FACTOR_CHALLENGE_INVALID"]);
+      for (let i = 0; i < 5; i++) {
+        const node = i % 2 ? b : a;
+        const fresh = (await node.call<any>("POST", "/api/auth/login", { body: { username: "bob", password: PASSWORD } })).body.challenge;
+        expect((await node.call("POST", "/api/auth/login/2fa", { body: { challenge: fresh, code: "000000" } })).status).toBe(401);
+      }
+      for (const node of [a, b]) {
+        const fresh = (await node.call<any>("POST", "/api/auth/login", { body: { username: "bob", password: PASSWORD } })).body.challenge;
+        expect((await node.call("POST", "/api/auth/login/2fa", { body: { challenge: fresh, code: a.code(secret) } })).status).toBe(429);
+      }
+    } finally {
+      await dbA.close();
+      await dbB.close();
+      await schema.drop();
+    }
   });
 });

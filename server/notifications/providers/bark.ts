@@ -23,6 +23,7 @@ export const bark: Provider<"bark"> = {
   // Bark sets no limit of its own; Apple throttles a device that gets too many pushes.
   perMinute: 60,
 
+  target: (config) => ({ url: config.server }),
   validate: (input) =>
     check(input, (config) => {
       const server = serverUrl(config, "BARK_SERVER_INVALID");

@@ -26,6 +26,7 @@ export const dingtalk: Provider<"dingtalk"> = {
   // 20 messages per minute per robot.
   perMinute: 20,
 
+  target: (config) => ({ url: config.url }),
   validate: (input) => check(input, (config) => urlWithSecret(config, "dingtalk")),
 
   async send(config, message, ctx) {

@@ -53,6 +53,7 @@ export const discord: Provider<"discord"> = {
   // 30 messages per minute per webhook.
   perMinute: 30,
 
+  target: (config) => ({ url: config.url }),
   validate: (input) => check(input, (config) => ({ url: webhookUrl(config, "discord") })),
 
   async send(config, message, ctx) {

@@ -28,6 +28,7 @@ export const feishu: Provider<"feishu"> = {
   secretFields: ["url", "secret"],
   perMinute: 100,
 
+  target: (config) => ({ url: config.url }),
   validate: (input) => check(input, (config) => urlWithSecret(config, "feishu")),
 
   async send(config, message, ctx) {

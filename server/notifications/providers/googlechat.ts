@@ -22,6 +22,7 @@ export const googlechat: Provider<"googlechat"> = {
   // One message per second per space.
   perMinute: 60,
 
+  target: (config) => ({ url: config.url }),
   validate: (input) => check(input, (config) => ({ url: webhookUrl(config, "googlechat") })),
 
   async send(config, message, ctx) {

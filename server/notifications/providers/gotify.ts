@@ -20,6 +20,7 @@ export const gotify: Provider<"gotify"> = {
   // Gotify sets no limit; one a second keeps a small self-hosted server comfortable.
   perMinute: 60,
 
+  target: (config) => ({ url: config.server }),
   validate: (input) =>
     check(input, (config) => {
       const server = serverUrl(config, "GOTIFY_SERVER_INVALID");

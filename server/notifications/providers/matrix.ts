@@ -46,6 +46,7 @@ export const matrix: Provider<"matrix"> = {
   // Synapse's default: a burst, then one message every 5 s per user.
   perMinute: 12,
 
+  target: (config) => ({ url: config.homeserver }),
   validate: (input) =>
     check(input, (config) => {
       const server = homeserver(config);

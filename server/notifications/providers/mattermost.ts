@@ -20,6 +20,7 @@ export const mattermost: Provider<"mattermost"> = {
   secretFields: ["url"],
   perMinute: 60,
 
+  target: (config) => ({ url: config.url }),
   validate: (input) => check(input, (config) => ({ url: webhookUrl(config, "mattermost") })),
 
   async send(config, message, ctx) {

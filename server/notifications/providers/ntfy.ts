@@ -77,6 +77,7 @@ export const ntfy: Provider<"ntfy"> = {
   // ntfy.sh allows a burst of 60 requests, then one every 5 s per visitor; a 429 says when to retry.
   perMinute: 60,
 
+  target: (config) => ({ url: config.server }),
   validate: (input) =>
     check(input, (config) => {
       const server = serverUrl(config, "NTFY_SERVER_INVALID");

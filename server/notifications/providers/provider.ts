@@ -59,6 +59,11 @@ export interface Provider<T extends ChannelType = ChannelType> {
    * Called with the merged config on update (secrets already restored), so it sees complete values.
    */
   validate(config: Record<string, unknown>): { ok: true; config: ChannelConfigs[T] } | { ok: false; error: ConfigError };
+  /**
+   * Where the config sends: a URL, or SMTP's host. Refused on save when the address policy forbids it as written
+   * (store.ts), and checked again, resolved, at every send. Absent for the fixed API hosts (the operator's flags).
+   */
+  target?: (config: ChannelConfigs[T]) => { url: string } | { host: string };
   /** Fields returned masked and kept when an update leaves them out or sends the mask back. */
   secretFields: readonly (keyof ChannelConfigs[T] & string)[];
   /** How a secret field is masked when not by `mask` (mask.ts): e.g. a URL whose path may stay visible. */

@@ -20,6 +20,7 @@ export const rocketchat: Provider<"rocketchat"> = {
   secretFields: ["url"],
   perMinute: 60,
 
+  target: (config) => ({ url: config.url }),
   validate: (input) => check(input, (config) => ({ url: webhookUrl(config, "rocketchat") })),
 
   async send(config, message, ctx) {

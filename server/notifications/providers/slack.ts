@@ -15,6 +15,7 @@ export const slack: Provider<"slack"> = {
   // Incoming webhooks allow about one message per second.
   perMinute: 60,
 
+  target: (config) => ({ url: config.url }),
   validate: (input) => check(input, (config) => ({ url: webhookUrl(config, "slack") })),
 
   async send(config, message, ctx) {

@@ -3,6 +3,7 @@
 // The server's reply code decides: 4xx is transient (retried), 5xx final (a wrong password, a refused sender).
 import { isIP } from "node:net";
 import nodemailer from "nodemailer";
+import { ipOf } from "../../net/host-address";
 import { COLOURS, html, recipients, sender } from "./email";
 import { check, describe, fail, requiredText, text } from "./fields";
 import { OK, redact, snippet } from "./http";
@@ -39,6 +40,7 @@ export const smtp: Provider<"smtp"> = {
   // Mail servers rarely say; one message every two seconds keeps clear of most relays' limits.
   perMinute: 30,
 
+  target: (config) => ({ host: config.host }),
   validate: (input) =>
     check(input, (config) => {
       const host = requiredText(config, "host", { code: "SMTP_HOST_REQUIRED", message: "SMTP server is required" });
@@ -55,7 +57,8 @@ export const smtp: Provider<"smtp"> = {
       const ignoreTls = config.ignoreTls === true;
       if (config.ignoreTls !== undefined && typeof config.ignoreTls !== "boolean") fail("VALIDATION", `ignoreTls must be true or false (got ${describe(config.ignoreTls)})`);
       return {
-        host,
+        // An address in another spelling ("2130706433") is kept as the address it stands for, which is what is reached.
+        host: ipOf(host) ?? host,
         port,
         security: sec,
         ...(username ? { username } : {}),

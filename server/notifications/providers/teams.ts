@@ -41,6 +41,7 @@ export const teams: Provider<"teams"> = {
   secretFields: ["url"],
   perMinute: 60,
 
+  target: (config) => ({ url: config.url }),
   validate: (input) => check(input, (config) => ({ url: webhookUrl(config, "teams") })),
 
   async send(config, message, ctx) {

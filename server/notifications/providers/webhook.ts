@@ -22,6 +22,7 @@ export const webhook: Provider<"webhook"> = {
   masks: { url: maskUrlKeys },
   perMinute: 60,
 
+  target: (config) => ({ url: config.url }),
   validate: (input) => check(input, (config) => urlWithSecret(config, "webhook")),
 
   async send(config, message, ctx) {

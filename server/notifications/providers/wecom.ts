@@ -18,6 +18,7 @@ export const wecom: Provider<"wecom"> = {
   // 20 messages per minute per robot.
   perMinute: 20,
 
+  target: (config) => ({ url: config.url }),
   validate: (input) => check(input, (config) => ({ url: webhookUrl(config, "wecom") })),
 
   async send(config, message, ctx) {

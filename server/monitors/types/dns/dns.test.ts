@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parseCheckError } from "../../check-errors";
 import { parseResolver } from "../address";
-import { checkDns, DnsError, queryDns, type DnsCheckFields } from "./dns";
+import { checkDns, dnsType, DnsError, queryDns, type DnsCheckFields } from "./dns";
+import { defaultFields } from "../../field-rules";
 import { startDnsResponder, type DnsResponder } from "./responder";
 import { decodeQuestion, encodeRdata, encodeRecord } from "./wire";
 
@@ -225,6 +226,19 @@ describe("checkDns", () => {
     const outs = await Promise.all(Array.from({ length: 500 }, () => checkDns(fields("example.com"))));
     expect(outs.every((o) => o.up)).toBe(true);
     expect(dns.queries - before).toBe(500);
+  });
+});
+
+describe("the resolver and the address policy at check time", () => {
+  test("a resolver the policy forbids (saved before --block-private-targets) is not asked", async () => {
+    const before = dns.queries;
+    const monitor = { ...defaultFields(), ...fields("example.com") };
+    const ctx = { resolve: async () => [], now: Date.now };
+    const refused = await dnsType.check(monitor, { ...ctx, policy: { allowPrivate: false } }, { lastPushAt: null, tlsExpiresAt: null, pushWatch: { since: 0, missedAt: null } });
+    expect(refused).toMatchObject({ up: false, error: `Target refused: ${dns.host} is a private or local address, which this instance does not allow as a target` });
+    expect(dns.queries).toBe(before);
+    const allowed = await dnsType.check(monitor, { ...ctx, policy: { allowPrivate: true } }, { lastPushAt: null, tlsExpiresAt: null, pushWatch: { since: 0, missedAt: null } });
+    expect(allowed?.up).toBe(true);
   });
 });
 

@@ -369,7 +369,13 @@ export const dnsType: CheckType = {
     const host = isIP(resolver.host) === 6 ? `[${resolver.host}]` : resolver.host;
     fields.dnsResolver = resolver.port === 53 ? resolver.host : `${host}:${resolver.port}`;
   },
-  check: (fields, ctx) => checkDns(fields, ctx.signal),
+  check: (fields, ctx) => {
+    // Checked again at each check (a monitor saved before --block-private-targets, or run by an agent).
+    const resolver = fields.dnsResolver === null ? null : parseResolver(fields.dnsResolver);
+    const problem = resolver && literalProblem(resolver.host, ctx.policy);
+    if (problem) return Promise.resolve({ time: Date.now(), up: false, responseTime: null, httpStatus: null, error: `Target refused: ${problem}` });
+    return checkDns(fields, ctx.signal);
+  },
   target: (fields) => `${fields.host} ${fields.dnsRecordType}`,
   facts: (fields) => ({ record: fields.dnsRecordType, ...(fields.dnsResolver ? { resolver: fields.dnsResolver } : {}) }),
 };

@@ -79,6 +79,17 @@ describe("checks", () => {
     expect(refused.error).toStartWith("Target refused: inside.example resolves to");
   });
 
+  test("a host written as an address in another spelling is pinged at that address, and judged as it", async () => {
+    const seen: string[] = [];
+    const spy: Pinger = { method: "socket", ping: async (a, f, count) => (seen.push(`${a}/${f}`), { sent: count, rtts: Array(count).fill(0.5) }) };
+    expect((await checkPing(target({ host: "0x7f.1" }), spy, ALLOW_PRIVATE, noResolve)).up).toBe(true);
+    expect(seen).toEqual(["127.0.0.1/4"]);
+    const metadata = await checkPing(target({ host: "2852039166" }), spy, ALLOW_PRIVATE, noResolve);
+    expect(metadata.error).toStartWith("Target refused: 169.254.169.254 is a link-local");
+    expect((await checkPing(target({ host: "127.1" }), spy, { allowPrivate: false }, noResolve)).error).toStartWith("Target refused: 127.0.0.1 is a private");
+    expect(seen).toHaveLength(1);
+  });
+
   const pingers: [string, Pinger | null, string][] = [
     ["the ICMP datagram socket", socketAllowed ? socketPinger() : null, `net.ipv4.ping_group_range is "${range}"`],
     ["the ping program", program, "no ping program on the PATH"],

@@ -4,12 +4,12 @@
 // the average round trip passes the limit (maxResponseTime).
 import { isIP } from "node:net";
 import { badRequest } from "../../../http/http-error";
-import { addressProblem, literalProblem, type Resolve, type TargetPolicy } from "../../../net/targets";
+import { addressProblem, literalAddress, literalProblem, type Resolve, type TargetPolicy } from "../../../net/targets";
 import { CHECK_ERROR_TEXT, pingFamilyError, pingLossError, tooSlowError } from "../../check-errors";
 import type { PingStats } from "../../public";
 import type { MonitorFields } from "../../field-rules";
 import type { CheckOutcome, CheckType } from "../check-type";
-import { normaliseHost } from "../host";
+import { normaliseTargetHost } from "../host";
 import { describeError } from "../network-errors";
 import { systemPinger, type Pinger, type PingRun } from "./pinger";
 
@@ -39,8 +39,10 @@ async function addressOf(target: PingTarget, policy: TargetPolicy, resolve: Reso
   const literal = literalProblem(target.host, policy);
   if (literal) return { error: `Target refused: ${literal}` };
   const want = target.pingFamily === "ipv4" ? 4 : target.pingFamily === "ipv6" ? 6 : 0;
+  // A host written as an address in another spelling ("127.1") is pinged at the address it stands for.
+  const written = literalAddress(target.host);
   let addresses: string[];
-  if (isIP(target.host)) addresses = [target.host];
+  if (written) addresses = [written];
   else {
     try {
       addresses = await resolve(target.host);
@@ -81,7 +83,7 @@ export function pingType(pinger: () => Pinger | null = systemPinger): CheckType 
   return {
     type: "ping",
     validate(fields, policy) {
-      fields.host = normaliseHost(fields.host);
+      fields.host = normaliseTargetHost(fields.host);
       const problem = literalProblem(fields.host, policy);
       if (problem) throw badRequest("TARGET_FORBIDDEN", problem);
       const literal = isIP(fields.host);

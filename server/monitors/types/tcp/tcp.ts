@@ -1,11 +1,11 @@
 // The tcp check type: up when a connection to host:port opens within the timeout; response time = connect time.
 import { isIP, createConnection } from "node:net";
 import { badRequest } from "../../../http/http-error";
-import { addressProblem, literalProblem, type Resolve, type TargetPolicy } from "../../../net/targets";
+import { addressProblem, literalAddress, literalProblem, type Resolve, type TargetPolicy } from "../../../net/targets";
 import { CHECK_ERROR_TEXT, timeoutError } from "../../check-errors";
 import type { MonitorFields } from "../../field-rules";
 import type { CheckOutcome, CheckType } from "../check-type";
-import { normaliseHost } from "../host";
+import { normaliseTargetHost } from "../host";
 import { describeError } from "../network-errors";
 
 export type TcpTarget = Pick<MonitorFields, "host" | "port" | "timeout">;
@@ -40,11 +40,12 @@ export async function checkTcp(target: TcpTarget, policy: TargetPolicy, resolve:
   const down = (error: string): CheckOutcome => ({ time, up: false, responseTime: null, httpStatus: null, error });
   const literal = literalProblem(target.host, policy);
   if (literal) return down(`Target refused: ${literal}`);
-  let address = target.host;
-  if (!isIP(address)) {
+  // A host written as an address in another spelling ("127.1") is reached at the address it stands for.
+  let address = literalAddress(target.host) ?? "";
+  if (!address) {
     let addresses: string[];
     try {
-      addresses = await resolve(address);
+      addresses = await resolve(target.host);
     } catch {
       return down(CHECK_ERROR_TEXT.DNS);
     }
@@ -66,7 +67,7 @@ export async function checkTcp(target: TcpTarget, policy: TargetPolicy, resolve:
 export const tcpType: CheckType = {
   type: "tcp",
   validate(fields, policy) {
-    fields.host = normaliseHost(fields.host);
+    fields.host = normaliseTargetHost(fields.host);
     if (fields.port == null) throw badRequest("PORT_REQUIRED", "Port is required: a whole number from 1 to 65535");
     const problem = literalProblem(fields.host, policy);
     if (problem) throw badRequest("TARGET_FORBIDDEN", problem);
