@@ -39,6 +39,7 @@ import { statusPageRoutes } from "./status/pages";
 import { createTokenStore } from "./tokens/store";
 import { createMaintenanceService, type MaintenanceService } from "./maintenance/service";
 import { maintenanceRoutes } from "./maintenance/routes";
+import { monitorsLeftUnseen } from "./maintenance/restart";
 import { createProbeService, type ProbeService } from "./probes/service";
 import { probeRoutes } from "./probes/routes";
 import { createIncidentService, type IncidentService } from "./incidents/service";
@@ -93,9 +94,8 @@ export interface Services {
 }
 
 /**
- * Builds the services over a database and loads what they keep in memory. Nothing starts: main.ts calls
- * `monitors.start()` after listening and stops them on shutdown; tests start them only when they want timers (or
- * drive them with a fake clock).
+ * Builds the services over a database and loads what they keep in memory. Nothing starts: main.ts starts and stops
+ * them through server/lifecycle.ts; tests start them only when they want timers (or drive them with a fake clock).
  */
 export async function createServices(
   db: Db,
@@ -139,6 +139,7 @@ export async function createServices(
     monitorIds: () => monitorRef?.store.all().map((e) => e.id) ?? [],
     agentIds: () => agentRef?.list().map((a) => a.id) ?? [],
     exists: (type, id) => (type === "monitor" ? monitorRef?.store.get(id) !== undefined : agentRef?.get(id) !== undefined),
+    leftUnseen: () => monitorsLeftUnseen(db, monitorService, maintenance.monitor),
   });
   await maintenance.load();
   const monitorService = (monitorRef = createMonitorService({ db, bus: events, log, targets, maintenance: maintenance.monitor, ...monitors }));
@@ -167,7 +168,18 @@ export async function createServices(
     chores: () => cluster.leads(),
   });
   await probes.load();
-  const cluster = createCluster({ db, node, version: VERSION, monitors: monitorService, agents: agentService, bus: events, log, ...clusterTuning });
+  const cluster = createCluster({
+    db,
+    node,
+    version: VERSION,
+    monitors: monitorService,
+    agents: agentService,
+    bus: events,
+    log,
+    // Monitors gained from a node that stopped may have left a window meanwhile: told before their first check here.
+    onGained: () => maintenance.catchUp(),
+    ...clusterTuning,
+  });
   const incidents = createIncidentService({
     db,
     bus: events,

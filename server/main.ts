@@ -13,6 +13,7 @@ import { DatabaseUnavailableError, NewerDatabaseError, openDatabase, type Db } f
 import { first } from "./db/database";
 import { MAX_BODY_BYTES } from "./http/limits";
 import { LISTEN_ALONE, listenFailure, listenProblem } from "./http/listen";
+import { startServices, stopServices } from "./lifecycle";
 import { createLogger } from "./log";
 import { VERSION } from "./version";
 import { runtimeEnvSettings } from "./runtime-env";
@@ -95,34 +96,20 @@ async function start(argv: string[]) {
     process.exit(1);
   }
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
-  // On PostgreSQL: join the other nodes and take a share of the monitors first (on SQLite this node checks them all),
-  // so no check runs here that another node makes too.
-  await services.cluster.start(url);
-  services.monitors.start();
-  services.agents.start();
-  services.notifications.start();
-  services.subscribers.start();
-  services.probes.start();
-  log.info(`Vigil ${VERSION} listening on ${url}`, { dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development", ...(process.execArgv.length ? { bunFlags: process.execArgv.join(" ") } : {}), runtimeEnv: runtimeEnvSettings() });
+  // Every service with a timer, in order (server/lifecycle.ts); the log line names those running.
+  const running = await startServices(services, { url });
+  log.info(`Vigil ${VERSION} listening on ${url}`, { services: running.join(","), dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development", ...(process.execArgv.length ? { bunFlags: process.execArgv.join(" ") } : {}), runtimeEnv: runtimeEnvSettings() });
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info("shutting down", { signal });
-    // Browsers' live sockets first (the HTTP server waits for open connections), then HTTP, then the checks and
-    // timers, writing every pending result and state before the database closes.
-    services.live.close();
-    // In-flight requests get 5 s; a client that holds its connection open does not hold up the shutdown.
-    const stopped = await Promise.race([app.stop().then(() => true), Bun.sleep(5000).then(() => false)]);
-    if (!stopped) app.server?.stop(true);
-    // Hands this node's monitors to the others at once instead of after its leases expire.
-    await services.cluster.stop();
-    await services.monitors.stop();
-    await services.agents.stop();
-    await services.notifications.stop();
-    await services.subscribers.stop();
-    services.probes.stop();
+    await stopServices(services, async () => {
+      // In-flight requests get 5 s; a client that holds its connection open does not hold up the shutdown.
+      const stopped = await Promise.race([app.stop().then(() => true), Bun.sleep(5000).then(() => false)]);
+      if (!stopped) app.server?.stop(true);
+    });
     await db.close();
     releaseDataDir();
     process.exit(0);

@@ -14,19 +14,31 @@ export interface ShippedServer {
   pid: number;
   /** Everything it printed so far. */
   log(): string;
-  /** Ends it (SIGTERM) and removes its data dir. */
+  /** Ends it (SIGTERM) and removes its data dir (unless the caller gave it). */
   stop(): Promise<void>;
+  /** Kills it (SIGKILL: nothing written, no lease released) and removes its data dir (unless the caller gave it). */
+  kill(): Promise<void>;
+}
+
+export interface ShippedOptions {
+  /** A data dir the caller keeps (e.g. across a restart); by default a temporary one, removed by stop(). */
+  dataDir?: string;
+  /** More command-line options (`--node-name n1`…). */
+  args?: string[];
+  /** More environment (`VIGIL_DATABASE_URL`…). */
+  env?: Record<string, string>;
 }
 
 /** How to start the server operators run: the executable when built, else the source. */
 export const shippedCommand = () => (existsSync(BINARY) ? [BINARY] : [process.execPath, join(ROOT, "server/main.ts")]);
 
-export async function startShippedServer(): Promise<ShippedServer> {
+export async function startShippedServer(options: ShippedOptions = {}): Promise<ShippedServer> {
   const dir = mkdtempSync(join(tmpdir(), "vigil-shipped-"));
-  const server = Bun.spawn([...shippedCommand(), "--port", "0", "--data-dir", join(dir, "data")], {
+  const dataDir = options.dataDir ?? join(dir, "data");
+  const server = Bun.spawn([...shippedCommand(), "--host", "127.0.0.1", "--port", "0", "--data-dir", dataDir, ...(options.args ?? [])], {
     stdout: "pipe",
     stderr: "inherit",
-    env: { ...process.env, NODE_ENV: "", VIGIL_LOG_LEVEL: "info", VIGIL_AGENTS_DIR: dir },
+    env: { ...process.env, NODE_ENV: "", VIGIL_LOG_LEVEL: "info", VIGIL_AGENTS_DIR: dir, ...options.env },
   });
   let log = "";
   const reader = server.stdout.getReader();
@@ -52,6 +64,11 @@ export async function startShippedServer(): Promise<ShippedServer> {
     log: () => log,
     async stop() {
       server.kill("SIGTERM");
+      await server.exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async kill() {
+      server.kill("SIGKILL");
       await server.exited;
       rmSync(dir, { recursive: true, force: true });
     },

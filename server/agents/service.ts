@@ -422,6 +422,11 @@ export class AgentService {
     }
   }
 
+  /** Whether its timers run (between start() and stop()). */
+  get running(): boolean {
+    return this.timers.length > 0;
+  }
+
   start(): void {
     this.writer.start();
     this.timers.push(setInterval(() => this.checkPresence(), 5_000));

@@ -28,6 +28,8 @@ export interface ClusterOptions {
   tickMs?: number;
   /** How long a node that gained monitors waits for the last results of the node that had them (ms). */
   catchUpDelayMs?: number;
+  /** Monitors were gained: called (and awaited) before they are scheduled here. */
+  onGained?: () => Promise<void>;
 }
 
 export type Cluster = ReturnType<typeof createCluster>;
@@ -56,7 +58,10 @@ export function createCluster(options: ClusterOptions) {
       tickMs: options.tickMs ?? TICK_MS,
       onChange: async ({ gained, lost }) => {
         if (lost.length) await monitors.giveUp();
-        if (gained.length) monitors.takeOver(options.catchUpDelayMs ?? 1000);
+        if (gained.length) {
+          await options.onGained?.().catch((e) => log.error("catching up on gained monitors failed", { error: String((e as Error)?.message ?? e) }));
+          monitors.takeOver(options.catchUpDelayMs ?? 1000);
+        }
         const chores = leases!.buckets().includes(0);
         monitors.setChores(chores);
         agents.setChores(chores);
@@ -64,6 +69,8 @@ export function createCluster(options: ClusterOptions) {
     });
   }
   let joined = false;
+  /** Between start() and stop(); alone (SQLite) there is nothing to run, but it was started like the rest. */
+  let started = false;
 
   const role = (): NodeRole => (!leases || !joined ? "standalone" : leases.buckets().includes(0) ? "leader" : "member");
 
@@ -100,9 +107,14 @@ export function createCluster(options: ClusterOptions) {
       return rows.map((r) => ({ ...r, self: r.name === node })).sort((a, b) => Number(b.live) - Number(a.live) || a.name.localeCompare(b.name));
     },
 
+    get running() {
+      return started;
+    },
+
     /** Joins: listens to the other nodes first (so nothing they say about gained monitors is missed), then leases. */
     async start(listeningAt?: string) {
       if (listeningAt) address = listeningAt;
+      started = true;
       if (!onPostgres || joined) return;
       const b = bridge!;
       const l = leases!;
@@ -124,6 +136,7 @@ export function createCluster(options: ClusterOptions) {
 
     /** Leaves cleanly: the monitors go back to the others at once rather than after their leases expire. */
     async stop() {
+      started = false;
       if (!joined) return;
       await leases!.stop();
       await bridge!.stop();

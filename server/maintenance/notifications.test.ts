@@ -3,7 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startFake, type Fake } from "../notifications/providers/test-fake";
 import { notificationHarness } from "../notifications/test-harness";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { createServices } from "../app";
 
 // Maintenance and notifications end to end: real checks against a local target, the rules, the outbox and a local
 // webhook. Inside a window nothing is sent; when it ends, what was last sent is compared with how the target is.
@@ -93,6 +94,49 @@ describe("notifications and maintenance", () => {
     await t.check(500);
     await t.endWindow(second);
     expect(titles()).toEqual(["🔴 Monitor down: Shop", "🟢 Monitor recovered: Shop", "🔴 Monitor down: Shop"]);
+  });
+
+  /** The server stops (everything written) and the window ends meanwhile; `restart()` starts it again. */
+  async function stoppedWhileWindowEnds(t: Awaited<ReturnType<typeof setup>>, w: number, status: "up" | "down") {
+    await t.services.notifications.stop();
+    await t.services.monitors.stop();
+    // (Windows follow the system clock; the harness's moves only the rules and the outbox.)
+    const ended = Date.now();
+    await t.db.orm.update(t.db.t.maintenanceWindows).set({ cutAt: ended, endsAt: ended }).where(eq(t.db.t.maintenanceWindows.id, w));
+    return async () => {
+      const services = await createServices(t.db, { now: t.now, notifications: { send: { timeoutMs: 1_000 } } });
+      expect(services.monitors.get(t.monitor)).toMatchObject({ status, maintenance: false });
+      await services.maintenance.start();
+      await services.notifications.idle();
+      t.advanceClock(1_000);
+      await services.notifications.outbox.tick();
+      services.maintenance.stop();
+      await services.notifications.stop();
+    };
+  }
+
+  test("down before the window, recovered in it, which ends while the server is stopped: the recovery at start-up", async () => {
+    const t = await setup();
+    await t.check(500);
+    const w = await t.startWindow();
+    await t.check(200);
+    expect(titles()).toEqual(["🔴 Monitor down: Shop"]);
+    await (await stoppedWhileWindowEnds(t, w, "up"))();
+    expect(titles()).toEqual(["🔴 Monitor down: Shop", "🟢 Monitor recovered: Shop"]);
+  });
+
+  test("a window that ended while the server was stopped: at start-up the monitor leaves maintenance and a fresh down is sent, once", async () => {
+    const t = await setup();
+    await t.check(200);
+    const w = await t.startWindow();
+    await t.check(500);
+    expect(titles()).toEqual([]);
+    const restart = await stoppedWhileWindowEnds(t, w, "down");
+    await restart();
+    expect(titles()).toEqual(["🔴 Monitor down: Shop"]);
+    // Started again: that alert is known, nothing more.
+    await restart();
+    expect(titles()).toEqual(["🔴 Monitor down: Shop"]);
   });
 
   test("uptime leaves maintenance out and says how many checks it left out", async () => {

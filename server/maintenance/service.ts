@@ -51,6 +51,8 @@ export interface MaintenanceServiceOptions {
   agentIds: () => Iterable<number>;
   /** Whether a monitor or agent exists (a window may only name existing ones). */
   exists: (type: TargetType, id: number) => boolean;
+  /** The monitors a window let go of while nobody watched (restart.ts): announced by catchUp(). */
+  leftUnseen?: () => Promise<number[]>;
 }
 
 /** A schedule with only its kind's fields, defaults filled in (the rest as the empty values the table holds). */
@@ -73,7 +75,16 @@ export function normalizeSchedule(input: MaintenanceInput["schedule"], now: numb
   };
 }
 
-export function createMaintenanceService({ db, bus, log = silentLogger, clock = systemClock, monitorIds, agentIds, exists }: MaintenanceServiceOptions) {
+export function createMaintenanceService({
+  db,
+  bus,
+  log = silentLogger,
+  clock = systemClock,
+  monitorIds,
+  agentIds,
+  exists,
+  leftUnseen = async () => [],
+}: MaintenanceServiceOptions) {
   const store = createMaintenanceStore(db, () => clock.now());
   const windows = new Map<number, LiveWindow>();
   // In maintenance now: instance-wide windows in progress, and per target the number of its windows in progress.
@@ -162,6 +173,15 @@ export function createMaintenanceService({ db, bus, log = silentLogger, clock = 
   let timer: unknown = null;
   let running = false;
   let lastFull = 0;
+  let caughtUp = false;
+
+  /** Announces the monitors that left a window while nobody watched, as at any window's end (their owner notifies). */
+  async function catchUp() {
+    const left = await leftUnseen();
+    if (!left.length) return;
+    log.info("monitors left maintenance while no node watched them", { monitors: left.length });
+    bus.emit("maintenance.change", { at: clock.now(), monitors: { entered: [], left }, agents: { entered: [], left: [] } });
+  }
 
   function tick() {
     timer = null;
@@ -268,12 +288,27 @@ export function createMaintenanceService({ db, bus, log = silentLogger, clock = 
     /** Reads the windows and works out which targets are in maintenance (before checks start). */
     load: reload,
 
-    start() {
+    get running() {
+      return running;
+    },
+    /**
+     * Arms the timer; the first time, also announces the monitors that left a window while the server was stopped
+     * (on a cluster it has joined by now: their owner notifies).
+     */
+    async start() {
       if (running) return;
       running = true;
       lastFull = clock.now();
       arm();
+      if (caughtUp) return;
+      caughtUp = true;
+      await catchUp();
     },
+    /**
+     * The same for monitors this node has just taken over (a cluster node that stopped or died, its windows ending
+     * meanwhile): called before their first check here. Repeats are harmless: the rules act on what was sent.
+     */
+    catchUp,
     stop() {
       running = false;
       if (timer !== null) clock.clearTimeout(timer);

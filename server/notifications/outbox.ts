@@ -330,6 +330,9 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
       return result;
     },
 
+    get running() {
+      return running;
+    },
     start() {
       running = true;
       wake(); // what a previous run left pending

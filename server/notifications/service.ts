@@ -56,6 +56,10 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     rules,
     /** Resolves once the events received so far are handled (their notifications queued): for tests. */
     idle: () => rules.idle(),
+    /** Whether it sends (between start() and stop()). */
+    get running() {
+      return outbox.running;
+    },
     /** Starts sending (and resumes what a previous run left pending). */
     start: () => outbox.start(),
     async stop() {

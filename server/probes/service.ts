@@ -324,6 +324,9 @@ export function createProbeService(o: ProbeServiceOptions) {
     ingest,
     series,
     prune,
+    get running() {
+      return pruneTimer !== null;
+    },
     start() {
       pruneTimer ??= setInterval(() => void prune().catch((e) => log.error("pruning location results failed", { error: String(e?.message ?? e) })), 3_600_000);
     },

@@ -170,6 +170,9 @@ export function createSubscriberMailer({ db, log, now, settings, send, leads, sm
       await orm.insert(notices).values({ pageId, subject, lines, email, baseUrl, createdAt: now(), nextAttemptAt: now() });
       wake();
     },
+    get running() {
+      return started;
+    },
     start() {
       started = true;
       wake();

@@ -141,6 +141,9 @@ export function createSubscriberService({ db, bus, log = silentLogger, now = Dat
       return new Map(rows.map((r) => [r.pageId, Number(r.n)]));
     },
 
+    get running() {
+      return mailer.running;
+    },
     start: mailer.start,
     stop: mailer.stop,
     /** Resolves when the mail in progress is done (tests). */
