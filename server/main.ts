@@ -1,40 +1,20 @@
 import "./reexec"; // must stay the first import: it may start the process again with its runtime settings
 import "./production"; // before Elysia loads
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
 import { isProduction } from "elysia/error";
 import { createApp, createServices } from "./app";
+import { jwtSecret } from "./auth/secret-store";
 import { runSubcommand, SUBCOMMANDS } from "./cli/commands";
 import { claimDataDir } from "./cli/data-dir";
 import { helpText, loadConfig, type Config } from "./config";
 import { DatabaseUnavailableError, NewerDatabaseError, openDatabase, type Db } from "./db/open";
-import { first } from "./db/database";
 import { MAX_BODY_BYTES } from "./http/limits";
 import { LISTEN_ALONE, listenFailure, listenProblem } from "./http/listen";
 import { startServices, stopServices } from "./lifecycle";
 import { createLogger } from "./log";
 import { VERSION } from "./version";
 import { runtimeEnvSettings } from "./runtime-env";
-
-/**
- * The JWT secret: given, or generated once and kept so sessions survive restarts: in the data dir (mode 0600) on
- * SQLite, in the database on PostgreSQL, where every node of a cluster must sign and check sessions alike.
- */
-async function jwtSecret(config: Config, db: Db): Promise<string> {
-  if (config.jwtSecret) return config.jwtSecret;
-  if (db.engine === "postgres") {
-    const { settings } = db.t;
-    await db.orm.insert(settings).values({ key: "jwt_secret", value: randomBytes(48).toString("base64url") }).onConflictDoNothing();
-    return (await first(db.orm.select().from(settings).where(eq(settings.key, "jwt_secret"))))!.value;
-  }
-  const file = join(config.dataDir, "jwt-secret");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  const secret = randomBytes(48).toString("base64url");
-  writeFileSync(file, secret + "\n", { mode: 0o600 });
-  return secret;
-}
 
 async function start(argv: string[]) {
   if (argv.includes("--help") || argv.includes("-h")) return console.log(helpText());

@@ -268,6 +268,7 @@ describe("migrate", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain("users: 2/2 rows");
     expect(r.out).toMatch(/Migrated \d+ rows in \d+ tables in [\d.]+ s/);
+    expect(r.out).toContain(`No session secret found in ${dataDir}: everyone will need to sign in again`);
     expect(await usernames(target.url)).toEqual(["alice", "bob"]);
     expect(await usernames(file)).toEqual(["alice", "bob"]);
 

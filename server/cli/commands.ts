@@ -1,14 +1,14 @@
 // The subcommands beside `vigil serve`: backup, restore, reset-password, install-service, migrate. Each takes
 // --data-dir (or VIGIL_DATA_DIR) and --database-url (or VIGIL_DATABASE_URL) like the server where they apply, and has
 // its own --help. They return an exit code.
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { isPostgresUrl, redactUrl } from "../db/database";
 import { openDatabase } from "../db/open";
 import { backupDatabase } from "./backup";
 import { databaseFile } from "./data-dir";
 import { installService, serviceUnit } from "./install-service";
-import { migrateToPostgres, progressPrinter } from "./migrate";
+import { migrateToPostgres, progressPrinter, sessionsLine } from "./migrate";
 import { resetPassword } from "./reset-password";
 import { restoreDatabase } from "./restore";
 
@@ -50,7 +50,8 @@ export const HELP: Record<Exclude<(typeof SUBCOMMANDS)[number], "serve">, string
     "",
     "Copies an instance from its SQLite database (e.g. data/vigil.db) into an empty PostgreSQL database (14+), which",
     "is created and migrated if needed: every table in one transaction (a failure leaves the target empty), each",
-    "table's row count checked. Refused while a server uses the SQLite file, and for a target that holds any row.",
+    "table's row count checked. The session secret (jwt-secret beside the file) comes along, so nobody is signed out.",
+    "Refused while a server uses the SQLite file, and for a target that holds any row.",
     "Then start Vigil with --database-url <postgres url>.",
     "",
     "  --from <file>       The SQLite database to copy (the server stopped)",
@@ -170,6 +171,7 @@ export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], 
       console.log(`Copying ${source} into ${shown(to)}`);
       const report = await migrateToPostgres(source, to, progressPrinter());
       console.log(`Migrated ${report.rows.toLocaleString("en-US")} rows in ${report.tables.length} tables in ${(report.ms / 1000).toFixed(1)} s.`);
+      console.log(sessionsLine(report.sessionsKept, dirname(source)));
       console.log(`Start Vigil with --database-url (or VIGIL_DATABASE_URL) set to this URL to use it; ${source} is left as it was.`);
       return 0;
     }

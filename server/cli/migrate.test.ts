@@ -11,7 +11,9 @@ import { openPostgres } from "../db/postgres";
 import { sqliteTables } from "../db/pg-schema";
 import { openSqlite } from "../db/sqlite";
 import { TEST_DATABASE_URL, testSchema } from "../db/test-db";
-import { copyOrder, migrateToPostgres, progressLine, type TableProgress } from "./migrate";
+import { jwtSecret } from "../auth/secret-store";
+import { testApp } from "../test-support";
+import { copyOrder, migrateToPostgres, progressLine, sessionsLine, type TableProgress } from "./migrate";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -111,6 +113,43 @@ describe.skipIf(!TEST_DATABASE_URL)("vigil migrate (SQLite → PostgreSQL)", () 
     expect(await existing.orm.select().from(existing.t.users)).toEqual([]);
   }, 30_000);
 
+  /** A SQLite instance with one signed-in account; its data dir holds a jwt-secret file when `keepSecret`. */
+  async function signedIn(keepSecret: boolean): Promise<{ path: string; token: string }> {
+    const dir = mkdtempSync(join(tmpdir(), "vigil-migrate-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const path = join(dir, "vigil.db");
+    const db = openSqlite(path);
+    // As the server does: the secret generated into the data dir, or given by --jwt-secret (and so not kept).
+    const secret = keepSecret ? await jwtSecret({ dataDir: dir }, db) : "given-by-flag-given-by-flag-given-by-flag";
+    const { token } = await (await testApp({ db, jwtSecret: secret })).signUp("alice");
+    await db.close();
+    return { path, token };
+  }
+
+  /** The session's answer from an app on the migrated database, with the secret the server would use there. */
+  async function meAfterMigrate(url: string, token: string): Promise<number> {
+    const copy = await openPostgres(url);
+    cleanups.push(() => copy.close());
+    const secret = await jwtSecret({ dataDir: "/nonexistent" }, copy);
+    return (await (await testApp({ db: copy, jwtSecret: secret })).call("GET", "/api/auth/me", { token })).status;
+  }
+
+  test("carries the session secret: a session signed on SQLite is still valid on PostgreSQL", async () => {
+    const { path, token } = await signedIn(true);
+    const target = await testSchema();
+    cleanups.push(target.drop);
+    expect((await migrateToPostgres(path, target.url)).sessionsKept).toBe(true);
+    expect(await meAfterMigrate(target.url, token)).toBe(200);
+  }, 30_000);
+
+  test("without a jwt-secret file it says so, and old sessions end", async () => {
+    const { path, token } = await signedIn(false);
+    const target = await testSchema();
+    cleanups.push(target.drop);
+    expect((await migrateToPostgres(path, target.url)).sessionsKept).toBe(false);
+    expect(await meAfterMigrate(target.url, token)).toBe(401);
+  }, 30_000);
+
   test("a missing source file is a clear error", async () => {
     await expect(migrateToPostgres("/nonexistent/vigil.db", TEST_DATABASE_URL!)).rejects.toThrow("No such file: /nonexistent/vigil.db");
   });
@@ -132,5 +171,11 @@ describe("migrate progress", () => {
       "check_results: 50,000/150,000 rows, 25,000 rows/s, 4 s left",
     );
     expect(progressLine({ table: "users", copied: 3, total: 3, elapsedMs: 500, done: true })).toBe("users: 3/3 rows in 0.5 s (6 rows/s)");
+  });
+
+  test("the closing line says whether sessions were carried over", () => {
+    expect(sessionsLine(true, "/var/lib/vigil")).toContain("Sessions carried over");
+    expect(sessionsLine(false, "/var/lib/vigil")).toContain("No session secret found in /var/lib/vigil: everyone will need to sign in again");
+    expect(sessionsLine(false, "/var/lib/vigil")).toContain("VIGIL_JWT_SECRET");
   });
 });

@@ -1,10 +1,12 @@
 // `vigil migrate --from data/vigil.db --to postgres://…`: copies a SQLite instance into an empty PostgreSQL
 // database, table by table in one transaction (a failure leaves the target empty), checks every table's row count,
-// and moves the identity sequences past the copied ids. Refuses a target that holds any row.
+// moves the identity sequences past the copied ids, and carries the session secret (the data dir's jwt-secret file)
+// into the target's settings so nobody is signed out. Refuses a target that holds any row.
 import { getTableColumns, sql, type Table } from "drizzle-orm";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
+import { JWT_SECRET_KEY, secretInDir } from "../auth/secret-store";
 import type { Db, Orm } from "../db/database";
 import { openPostgres } from "../db/postgres";
 import { pgTables, sqliteTables, type Tables } from "../db/pg-schema";
@@ -47,6 +49,8 @@ export interface MigrateReport {
   tables: { table: string; rows: number; ms: number }[];
   rows: number;
   ms: number;
+  /** Whether the source's session secret was carried over (sessions signed before stay valid). */
+  sessionsKept: boolean;
 }
 
 const BATCH_ROWS = 2000;
@@ -77,7 +81,8 @@ export async function migrateToPostgres(from: string, to: string, onProgress: (p
       if (n > 0) throw new Error(`The target is not empty (${getTableConfig(sqliteTables[name] as SQLiteTable).name} has ${n} rows): migrate into a new, empty database.`);
     }
     const started = performance.now();
-    const report: MigrateReport = { tables: [], rows: 0, ms: 0 };
+    const report: MigrateReport = { tables: [], rows: 0, ms: 0, sessionsKept: false };
+    const secret = secretInDir(dirname(from));
     const dest = target;
     await dest.tx(async (tx) => {
       for (const name of order) {
@@ -122,6 +127,11 @@ export async function migrateToPostgres(from: string, to: string, onProgress: (p
         report.rows += total;
         onProgress({ table, copied, total, elapsedMs: ms, done: true });
       }
+      // SQLite keeps the secret in a file, PostgreSQL in settings (server/auth/secret-store.ts).
+      if (secret) {
+        await tx.insert(dest.t.settings).values({ key: JWT_SECRET_KEY, value: secret }).onConflictDoNothing();
+        report.sessionsKept = true;
+      }
     });
     report.ms = performance.now() - started;
     return report;
@@ -129,6 +139,14 @@ export async function migrateToPostgres(from: string, to: string, onProgress: (p
     await source.close();
     await target?.close();
   }
+}
+
+/** What becomes of the sessions signed by the SQLite instance, told after the copy. */
+export function sessionsLine(kept: boolean, dataDir: string): string {
+  return kept
+    ? "Sessions carried over: the session secret is now in the database, so nobody has to sign in again."
+    : `No session secret found in ${dataDir}: everyone will need to sign in again, unless the old instance had it ` +
+        "from --jwt-secret / VIGIL_JWT_SECRET: give the same one to the new instance to keep its sessions.";
 }
 
 const fmt = (n: number) => n.toLocaleString("en-US");
