@@ -13,11 +13,20 @@ for (const [locale, m] of LANGUAGES) {
     test.use({ locale });
 
     test("set it up on the profile, sign in with a code, then with a recovery code; an admin resets it", async ({ page, browser, vigil }) => {
+      test.slow(); // four sign-ins and two wrong passwords: argon2 at its real cost, on a shared machine
       const admin = await vigil.register("alice");
       const bob = await vigil.register("bob");
       await withSession(page, bob, "/profile");
       const card = page.getByTestId("two-factor-card");
       await expect(card).toHaveAttribute("data-enabled", "false");
+      // Setting up asks for the current password before showing the key.
+      await page.getByTestId("two-factor-setup").click();
+      await expect(page.getByTestId("two-factor-error")).toHaveText(tr(m, "errors.CURRENT_PASSWORD_REQUIRED"));
+      await page.getByTestId("two-factor-password").fill("not my password");
+      await page.getByTestId("two-factor-setup").click();
+      await expect(page.getByTestId("two-factor-error")).toHaveText(tr(m, "errors.WRONG_CURRENT_PASSWORD"));
+      await expect(page.getByTestId("two-factor-qr")).toHaveCount(0);
+      await page.getByTestId("two-factor-password").fill(PASSWORD);
       await page.getByTestId("two-factor-setup").click();
       await expect(page.getByTestId("two-factor-qr")).toBeVisible();
       const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim();
@@ -80,6 +89,7 @@ for (const [locale, m] of LANGUAGES) {
       await withSession(page, bob, "/monitors");
       await expect(page).toHaveURL(/\/profile$/);
       await expect(page.getByTestId("two-factor-required")).toHaveText(tr(m, "twoFactor.required"));
+      await page.getByTestId("two-factor-password").fill(PASSWORD);
       await page.getByTestId("two-factor-setup").click();
       const secret = (await page.getByTestId("two-factor-secret").textContent())!.trim();
       await page.getByTestId("two-factor-code").fill(codeFor(secret, 0));

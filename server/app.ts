@@ -294,7 +294,7 @@ export function createApp(deps: AppDeps) {
     }, { detail: { tags: ["instance"], ...doc("Version, links, first run, whether anyone may register, the status page of this host name, how one signs in") } })
     .use(authRoutes({ users, twoFactor, passwords, registration, session, limits, trustProxy: deps.config.trustProxy, passwordLogin }))
     .use(ssoRoutes({ sso, settings: ssoSettings, accounts: ssoAccounts, provider: ssoProvider, session, log, publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
-    .use(twoFactorRoutes({ twoFactor, users, limits, session }))
+    .use(twoFactorRoutes({ twoFactor, users, limits, session, passwords, ssoLinked: (userId) => ssoAccounts.hasIdentity(userId) }))
     .use(userRoutes({ users, passwords, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
     .use(registrationRoutes({ registration, session }))
     .use(tokenRoutes({ tokens, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))

@@ -12,7 +12,7 @@ import { testApp } from "../test-support";
 
 // Routes whose only inputs are the caller and the path: any body is well-formed for them, so a signed-in caller
 // legitimately changes the database. They are fuzzed with bad credentials and bad paths only.
-const INPUTLESS = new Set(["POST /api/agents/tokens", "POST /api/registration/invites", "POST /api/auth/2fa/setup"]);
+const INPUTLESS = new Set(["POST /api/agents/tokens", "POST /api/registration/invites"]);
 /** Patches whose every field is optional: a fuzzed object with one well-typed field is a real change. */
 const PATCHES = new Set(["PUT /api/auth/sso/settings"]);
 

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Secret, TOTP } from "otpauth";
 import { testHost, testSample } from "../agents/test-fixtures";
-import { testApp } from "../test-support";
+import { PASSWORD, testApp } from "../test-support";
 
 // What viewers must never be shown (a URL's password, a header value, a request body; the push token is added once
 // known), and what REST shows no one (the address an agent's reports come from).
@@ -86,7 +86,7 @@ async function listening() {
   const code = (secret: string) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate();
   /** Turns two-factor sign-in on for a user (their session stays good). */
   async function enrol(who: { token: string }) {
-    const setup = await t.call<{ secret: string }>("POST", "/api/auth/2fa/setup", { token: who.token });
+    const setup = await t.call<{ secret: string }>("POST", "/api/auth/2fa/setup", { token: who.token, body: { currentPassword: PASSWORD } });
     expect((await t.call("POST", "/api/auth/2fa/enable", { token: who.token, body: { code: code(setup.body.secret) } })).status).toBe(200);
   }
   const requireTwoFactor = async (required: boolean) =>

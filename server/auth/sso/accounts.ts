@@ -70,10 +70,10 @@ export function createSsoAccounts({ db, users, passwords, log }: { db: Db; users
   }
 
   return {
-    /** Whether this user has signed in through the provider at least once. */
-    async hasIdentity(userId: number, issuer: string): Promise<boolean> {
-      return (await first(orm.select({ userId: ssoIdentities.userId }).from(ssoIdentities)
-        .where(and(eq(ssoIdentities.userId, userId), eq(ssoIdentities.issuer, issuer))).limit(1))) !== undefined;
+    /** Whether this user has signed in through the provider (any provider, without `issuer`) at least once. */
+    async hasIdentity(userId: number, issuer?: string): Promise<boolean> {
+      const which = issuer === undefined ? eq(ssoIdentities.userId, userId) : and(eq(ssoIdentities.userId, userId), eq(ssoIdentities.issuer, issuer));
+      return (await first(orm.select({ userId: ssoIdentities.userId }).from(ssoIdentities).where(which).limit(1))) !== undefined;
     },
 
     /** The account this provider user signs in as; refusals are 403s with a code the sign-in page explains. */

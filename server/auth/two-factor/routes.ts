@@ -2,9 +2,10 @@
 // and an admin's reset of someone's second factor. Signing in with a code is in auth/routes.ts (/api/auth/login/2fa).
 import { Elysia, t } from "elysia";
 import { doc } from "../../http/openapi";
-import { HttpError, notFound } from "../../http/errors";
+import { badRequest, HttpError, notFound } from "../../http/errors";
 import { userIdParams } from "../../users/schemas";
 import type { UserStore } from "../../users/store";
+import type { PasswordHasher } from "../passwords";
 import type { LoginLimits } from "../rate-limit";
 import type { sessions } from "../session";
 import { codeRequired, wrongCode, type TwoFactor } from "./service";
@@ -16,6 +17,12 @@ export interface TwoFactorRouteDeps {
   users: UserStore;
   limits: LoginLimits;
   session: ReturnType<typeof sessions>;
+  passwords: PasswordHasher;
+  /**
+   * Whether the account signs in through single sign-on (linked to a provider): one it created has a random password
+   * nobody knows, so setting up asks for the password only when one is given.
+   */
+  ssoLinked: (userId: number) => Promise<boolean>;
 }
 
 /**
@@ -34,17 +41,53 @@ export async function requireCode(twoFactor: TwoFactor, limits: LoginLimits, use
   }
 }
 
+/**
+ * Checks the signed-in user's current password where setting up two-factor sign-in reveals its secret (a session
+ * left open must not be enough): missing → 400 CURRENT_PASSWORD_REQUIRED, wrong → 400 WRONG_CURRENT_PASSWORD (not
+ * 401: that would read as "your session ended"), counted with the account's wrong sign-in passwords (429 past them).
+ */
+async function requirePassword({ passwords, limits, ssoLinked }: TwoFactorRouteDeps, user: Parameters<TwoFactor["setup"]>[0], password: string | undefined) {
+  if (!password) {
+    if (await ssoLinked(user.id)) return;
+    throw badRequest("CURRENT_PASSWORD_REQUIRED", "Enter your current password to set up two-factor sign-in");
+  }
+  const key = `user:${user.id}`;
+  const wait = await limits.byAccount.retryAfter(key);
+  if (wait > 0) throw tooManyPasswords(wait);
+  if (!(await passwords.verify(password, user.passwordHash))) {
+    await limits.byAccount.fail(key);
+    throw badRequest("WRONG_CURRENT_PASSWORD", "Current password is incorrect");
+  }
+}
+
+const tooManyPasswords = (seconds: number) =>
+  new HttpError(429, "TOO_MANY_ATTEMPTS", `Too many wrong passwords. Try again in ${Math.ceil(seconds / 60)} minute(s).`, { retryAfter: seconds });
+
 export const tooManyCodes = (seconds: number) =>
   new HttpError(429, "TOO_MANY_ATTEMPTS", `Too many wrong codes. Try again in ${Math.ceil(seconds / 60)} minute(s).`, { retryAfter: seconds });
 
-export function twoFactorRoutes({ twoFactor, users, limits, session }: TwoFactorRouteDeps) {
+export function twoFactorRoutes(deps: TwoFactorRouteDeps) {
+  const { twoFactor, users, limits, session, ssoLinked } = deps;
   return new Elysia({ prefix: "/api/auth/2fa", detail: { tags: ["auth"] } })
     .use(session)
-    .get("/", async ({ user }) => ({ success: true, ...(await twoFactor.status(user)) }), { auth: "session", detail: doc("Your two-factor sign-in: on or off, recovery codes left, whether the instance requires it") })
+    .get(
+      "/",
+      async ({ user }) => ({ success: true, ...(await twoFactor.status(user)), passwordRequired: !(await ssoLinked(user.id)) }),
+      { auth: "session", detail: doc("Your two-factor sign-in: on or off, recovery codes left, whether the instance requires it, whether setting it up asks for your password") },
+    )
     .post(
       "/setup",
-      async ({ user }) => ({ success: true, ...(await twoFactor.setup(user)) }),
-      { auth: "session", detail: doc("Start setting up two-factor sign-in: a new secret, its otpauth:// URI and QR code (confirm with /enable)", 409) },
+      // The password is asked here, not at /enable: this step reveals the secret, and /enable only confirms the
+      // secret this step stored.
+      async ({ user, body }) => {
+        await requirePassword(deps, user, body?.currentPassword);
+        return { success: true, ...(await twoFactor.setup(user)) };
+      },
+      {
+        auth: "session",
+        body: t.Optional(t.Object({ currentPassword: t.Optional(t.String({ maxLength: 1024, error: "currentPassword must be text" })) })),
+        detail: doc("Start setting up two-factor sign-in with your current password (not asked of an account that signs in through single sign-on): a new secret, its otpauth:// URI and QR code (confirm with /enable)", 400, 409, 429),
+      },
     )
     .post(
       "/enable",

@@ -20,7 +20,7 @@ async function setup(overrides: Partial<AppDeps> = {}) {
   const code = (secret: string, at = now) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate({ timestamp: at });
   /** Enrols a user: the secret and the recovery codes. */
   const enrol = async (who: { token: string }) => {
-    const setup = await t.call<any>("POST", "/api/auth/2fa/setup", { token: who.token });
+    const setup = await t.call<any>("POST", "/api/auth/2fa/setup", { token: who.token, body: { currentPassword: PASSWORD } });
     expect(setup.status).toBe(200);
     const enabled = await t.call<any>("POST", "/api/auth/2fa/enable", { token: who.token, body: { code: code(setup.body.secret) } });
     expect(enabled.status).toBe(200);
@@ -34,7 +34,7 @@ describe("enrolment", () => {
   test("a secret with its otpauth URI and QR code, confirmed by a first code; ten recovery codes shown once", async () => {
     const { call, bob, code } = await setup();
     expect((await call<any>("GET", "/api/auth/2fa", { token: bob.token })).body).toMatchObject({ enabled: false, recoveryCodesLeft: 0, required: false });
-    const s = await call<any>("POST", "/api/auth/2fa/setup", { token: bob.token });
+    const s = await call<any>("POST", "/api/auth/2fa/setup", { token: bob.token, body: { currentPassword: PASSWORD } });
     expect(s.body.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(s.body.uri).toBe(`otpauth://totp/Vigil:bob?issuer=Vigil&secret=${s.body.secret}&algorithm=SHA1&digits=6&period=30`);
     expect(s.body.qrSvg).toStartWith("<svg");
@@ -50,8 +50,37 @@ describe("enrolment", () => {
     expect((await call<any>("GET", "/api/auth/2fa", { token: bob.token })).body).toMatchObject({ enabled: true, recoveryCodesLeft: 10 });
     expect((await call<any>("GET", "/api/auth/me", { token: bob.token })).body.user.twoFactor).toBe(true);
     // Set up again while on: refused (turn it off first).
-    expect((await call("POST", "/api/auth/2fa/setup", { token: bob.token })).body.code).toBe("TWO_FACTOR_ALREADY_ON");
+    expect((await call("POST", "/api/auth/2fa/setup", { token: bob.token, body: { currentPassword: PASSWORD } })).body.code).toBe("TWO_FACTOR_ALREADY_ON");
     expect((await call("POST", "/api/auth/2fa/enable", { token: bob.token, body: { code: code(s.body.secret) } })).status).toBe(409);
+  });
+});
+
+describe("setting up asks for the current password", () => {
+  test("missing or wrong: no secret; wrong ones count with sign-in's wrong passwords; held back by the policy, the right one still enrols", async () => {
+    const { call, admin, bob, code, login } = await setup();
+    expect((await call<any>("GET", "/api/auth/2fa", { token: bob.token })).body.passwordRequired).toBe(true);
+    for (const body of [undefined, {}, { currentPassword: "" }]) {
+      const missing = await call<any>("POST", "/api/auth/2fa/setup", { token: bob.token, body });
+      expect([missing.status, missing.body.code, missing.body.secret]).toEqual([400, "CURRENT_PASSWORD_REQUIRED", undefined]);
+    }
+    const wrong = await call<any>("POST", "/api/auth/2fa/setup", { token: bob.token, body: { currentPassword: "not my password" } });
+    expect([wrong.status, wrong.body.code, wrong.body.secret]).toEqual([400, "WRONG_CURRENT_PASSWORD", undefined]);
+    // With no secret set up, /enable has nothing to confirm.
+    expect((await call<any>("POST", "/api/auth/2fa/enable", { token: bob.token, body: { code: "123456" } })).body.code).toBe("TWO_FACTOR_NOT_SET_UP");
+    // Five wrong passwords in all (here and at sign-in) lock both for the account.
+    for (let i = 0; i < 3; i++) await call("POST", "/api/auth/2fa/setup", { token: bob.token, body: { currentPassword: "still not it" } });
+    expect((await call("POST", "/api/auth/login", { body: { username: "bob", password: "nor this" } })).status).toBe(401);
+    const locked = await call<any>("POST", "/api/auth/2fa/setup", { token: bob.token, body: { currentPassword: PASSWORD } });
+    expect([locked.status, locked.body.code]).toEqual([429, "TOO_MANY_ATTEMPTS"]);
+    expect((await login("bob")).status).toBe(429);
+    expect((await call<any>("GET", "/api/auth/me", { token: bob.token })).body.user.twoFactor).toBe(false);
+
+    // A session held back by "required of everyone" enrols with its password, and is refused without it.
+    expect((await call("PUT", "/api/auth/2fa/policy", { token: admin.token, body: { required: true } })).status).toBe(200);
+    expect((await call<any>("POST", "/api/auth/2fa/setup", { token: admin.token })).body.code).toBe("CURRENT_PASSWORD_REQUIRED");
+    const s = await call<any>("POST", "/api/auth/2fa/setup", { token: admin.token, body: { currentPassword: PASSWORD } });
+    expect(s.status).toBe(200);
+    expect((await call("POST", "/api/auth/2fa/enable", { token: admin.token, body: { code: code(s.body.secret) } })).status).toBe(200);
   });
 });
 
@@ -188,7 +217,7 @@ describe("with two-factor on", () => {
     const blocked = await call("GET", "/api/monitors", { token: bob.token });
     expect([blocked.status, blocked.body.code]).toEqual([403, "TWO_FACTOR_SETUP_REQUIRED"]);
     expect((await call("GET", "/api/auth/me", { token: bob.token })).status).toBe(200);
-    const s = await call<any>("POST", "/api/auth/2fa/setup", { token: bob.token });
+    const s = await call<any>("POST", "/api/auth/2fa/setup", { token: bob.token, body: { currentPassword: PASSWORD } });
     expect((await call("POST", "/api/auth/2fa/enable", { token: bob.token, body: { code: code(s.body.secret) } })).status).toBe(200);
     expect((await call("GET", "/api/monitors", { token: bob.token })).status).toBe(200);
   });
@@ -216,7 +245,7 @@ describe("with two-factor on", () => {
     // What the profile page needs to enrol still answers; signing out is the app forgetting its token.
     expect((await call<any>("GET", "/api/auth/me", { token: admin.token })).body.user.username).toBe("alice");
     expect((await call<any>("GET", "/api/auth/2fa/", { token: admin.token })).body).toMatchObject({ enabled: false, required: true });
-    const s = await call<any>("POST", "/api/auth/2fa/setup", { token: admin.token });
+    const s = await call<any>("POST", "/api/auth/2fa/setup", { token: admin.token, body: { currentPassword: PASSWORD } });
     expect((await call("POST", "/api/auth/2fa/enable", { token: admin.token, body: { code: code(s.body.secret) } })).status).toBe(200);
     // Enrolled: the same session reaches the settings again.
     expect((await call("PUT", "/api/auth/2fa/policy", { token: admin.token, body: { required: false } })).status).toBe(200);

@@ -1,15 +1,15 @@
-// /profile: two-factor sign-in. Off: set it up (a QR code and the secret, confirmed with a first code), then the ten
+// /profile: two-factor sign-in. Off: set it up with the current password (a QR code and the secret, confirmed with a first code), then the ten
 // recovery codes shown once. On: how many recovery codes are left, and turning it off with a code.
 //
 // data-testids: `two-factor-card` (data-enabled), `two-factor-required`, `two-factor-setup`, `two-factor-qr`,
-//   `two-factor-secret`, `two-factor-code`, `two-factor-enable`, `two-factor-recovery` (the codes, `recovery-code`),
+//   `two-factor-password`, `two-factor-secret`, `two-factor-code`, `two-factor-enable`, `two-factor-recovery` (the codes, `recovery-code`),
 //   `two-factor-done`, `two-factor-left`, `two-factor-off-code`, `two-factor-disable`, `two-factor-error`.
 import { useCallback, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { me } from "../../api/auth";
 import { errorMessage } from "../../api/errors";
-import { disableTwoFactor, enableTwoFactor, getTwoFactor, setupTwoFactor, type TwoFactorStatus } from "../../api/twoFactor";
+import { disableTwoFactor, enableTwoFactor, getTwoFactor, setupTwoFactor, type TwoFactorState } from "../../api/twoFactor";
 import { Button } from "../../components/Button";
 import { Card, CardHeader } from "../../components/Card";
 import { CopyButton } from "../../components/CodeBlock";
@@ -23,9 +23,10 @@ type Step = { kind: "idle" } | { kind: "setup"; secret: string; qrSvg: string } 
 export function TwoFactorCard() {
   const { t } = useTranslation();
   const fetch = useCallback(() => getTwoFactor(), []);
-  const { state, reload } = useLoad<TwoFactorStatus>(fetch, t("twoFactor.fetchFailed"));
+  const { state, reload } = useLoad<TwoFactorState>(fetch, t("twoFactor.fetchFailed"));
   const [step, setStep] = useState<Step>({ kind: "idle" });
   const [code, setCode] = useState("");
+  const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState("");
 
@@ -50,11 +51,16 @@ export function TwoFactorCard() {
     }
   };
 
-  const start = () => run(async () => {
-    const reply = await setupTwoFactor();
-    setStep({ kind: "setup", secret: reply.secret, qrSvg: reply.qrSvg });
-    setCode("");
-  });
+  const start = (event: FormEvent, passwordRequired: boolean) => {
+    event.preventDefault();
+    if (passwordRequired && !password) return setError(t("errors.CURRENT_PASSWORD_REQUIRED"));
+    void run(async () => {
+      const reply = await setupTwoFactor(password);
+      setStep({ kind: "setup", secret: reply.secret, qrSvg: reply.qrSvg });
+      setPassword("");
+      setCode("");
+    });
+  };
 
   const enable = (event: FormEvent) => {
     event.preventDefault();
@@ -143,12 +149,17 @@ export function TwoFactorCard() {
           </form>
         ) : (
           state.phase === "loaded" && (
-            <div className="space-y-3">
+            <form onSubmit={(e) => start(e, state.data.passwordRequired)} noValidate className="space-y-3">
               <p className="text-sm text-slate-600">{t("twoFactor.off")}</p>
-              <Button busy={busy} onClick={() => void start()} data-testid="two-factor-setup">
+              {state.data.passwordRequired && (
+                <Field label={t("twoFactor.setupPassword")} hint={t("twoFactor.setupPasswordHint")}>
+                  {(id) => <TextInput id={id} name="currentPassword" type="password" autoComplete="current-password" maxLength={1024} value={password} onChange={(e) => setPassword(e.target.value)} data-testid="two-factor-password" />}
+                </Field>
+              )}
+              <Button type="submit" busy={busy} data-testid="two-factor-setup">
                 {t("twoFactor.setup")}
               </Button>
-            </div>
+            </form>
           )
         )}
         {error && (
