@@ -105,7 +105,7 @@ test("checked from the server and two agents: one location down is not a down ve
     const found = hooks.filter((h) => /down from 3 of 3/i.test(h));
     return found.length ? found : undefined;
   }, 20_000, `the down notification (got ${hooks.length}: ${hooks.join(" | ").slice(0, 1500)})`);
-  expect(sent[0]).toContain("Vigil (Status 503");
+  expect(sent[0]).toContain("Vigil server (Status 503");
   expect(sent[0]).toContain("frankfurt (Status 503");
   expect(sent[0]).toContain("tokyo (");
   // Still down at the next look: nothing more is sent.
