@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import type { Logger } from "../log";
+import { unavailableCause } from "../db/errors";
+import { repeatMerging, type Logger } from "../log";
 import { HttpError } from "./http-error";
 
 // HttpError and its short-hands live in http-error.ts (no imports, so the agent can use the check modules).
@@ -88,8 +89,13 @@ function isUnstorableText(e: unknown): boolean {
   return false;
 }
 
+/** Seconds a client is asked to wait before trying again while the database is unreachable. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
 /** Maps every failure to `{ success: false, code, message }` with a fitting status. Never leaks internals. */
 export function errorHandling(log: Logger) {
+  // An outage fails every request alike: one line, then a count, rather than a line per request.
+  const outage = repeatMerging(log, "warn");
   return new Elysia({ name: "errors" }).error({ HttpError }).onError({ as: "global" }, ({ code, error: thrown, set, request }) => {
     let error: unknown = thrown;
     const reply = (status: number, body: ErrorBody) => {
@@ -113,6 +119,15 @@ export function errorHandling(log: Logger) {
     // Text PostgreSQL cannot store (NUL, in text or JSON): the client's fault, whatever route let it through.
     if (isUnstorableText(error)) {
       return reply(400, { success: false, code: "BAD_TEXT", message: "Text must not contain the NUL character (\\u0000)" });
+    }
+    // The database is down or restarting: the client may try again shortly (not "Vigil is broken").
+    const unavailable = unavailableCause(error);
+    if (unavailable) {
+      // The connection's error ("Failed to connect"), not the query it broke; closed or refused, one outage.
+      const msg = "the database is unreachable; answering 503";
+      outage.report(msg, { error: `${unavailable.message} (${String(unavailable.code ?? "")})` }, msg);
+      set.headers["retry-after"] = String(DATABASE_RETRY_AFTER_S);
+      return reply(503, { success: false, code: "DATABASE_UNAVAILABLE", message: "The database is unreachable; try again in a few seconds" });
     }
     // Elysia's own status errors (e.g. from a plugin) keep their 4xx status.
     const status = typeof (error as { status?: unknown }).status === "number" ? (error as { status: number }).status : 500;
