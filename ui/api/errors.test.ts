@@ -34,3 +34,11 @@ test("the agent API's error codes are translated in both languages", async () =>
     for (const code of ["AGENT_UNKNOWN", "SAMPLE_TIME"]) expect(i18n.exists(`errors.${code}`)).toBe(true);
   }
 });
+
+test("an unreachable database says so in both languages, whatever the page's fallback", async () => {
+  const outage = new ApiError(503, "DATABASE_UNAVAILABLE", "The database is unreachable; try again in a few seconds");
+  await i18n.changeLanguage("en-US");
+  expect(errorMessage(outage, "Failed to fetch data")).toBe("The database is unreachable; Vigil retries by itself. Try again in a few seconds.");
+  await i18n.changeLanguage("zh-CN");
+  expect(errorMessage(outage, "获取数据失败")).toBe("数据库无法连接；Vigil 会自动重试，请稍后再试。");
+});

@@ -2044,6 +2044,7 @@ const enUS: Messages = {
     MAINTENANCE_NOT_ACTIVE: "This maintenance window is not in progress",
     MAINTENANCE_MINUTES_INVALID: "Choose 1 minute to 7 days",
     fetchFailed: "Failed to fetch data",
+    DATABASE_UNAVAILABLE: "The database is unreachable; Vigil retries by itself. Try again in a few seconds.",
     INVALID_CREDENTIALS: "Incorrect username or password",
     TOO_MANY_ATTEMPTS: "Too many failed sign-in attempts. Try again in {{minutes}} minute(s).",
     USERNAME_EXISTS: "Username already exists",

@@ -2036,6 +2036,7 @@ const zhCN = {
     MAINTENANCE_NOT_ACTIVE: "该维护窗口当前未在进行",
     MAINTENANCE_MINUTES_INVALID: "请选择 1 分钟到 7 天",
     fetchFailed: "获取数据失败",
+    DATABASE_UNAVAILABLE: "数据库无法连接；Vigil 会自动重试，请稍后再试。",
     INVALID_CREDENTIALS: "用户名或密码错误",
     TOO_MANY_ATTEMPTS: "登录失败次数过多，请在 {{minutes}} 分钟后重试",
     USERNAME_EXISTS: "用户名已存在",
