@@ -28,7 +28,8 @@ export interface CatchUpDeps {
 }
 
 /**
- * Checks now the monitors this node owns whose latest slot (within the horizon) has no recorded check. The table
+ * Checks now the monitors this node owns whose latest slot (within the horizon, and less than half an interval ago)
+ * has no recorded check. The table
  * decides, not memory: a node killed mid-batch told the others of checks it never wrote.
  */
 export async function catchUpMissed({ db, store, scheduler, writer, clock, owns, cadence }: CatchUpDeps): Promise<void> {
@@ -40,7 +41,10 @@ export async function catchUpMissed({ db, store, scheduler, writer, clock, owns,
     const intervalMs = cadence(fields) * 60_000;
     let slot = slotAtOrAfter(now, id, intervalMs);
     if (slot > now) slot -= intervalMs;
-    if (now - slot <= CATCH_UP_HORIZON_MS && entry.createdAt < slot) due.set(id, slot);
+    // Made up only while the next regular slot is more than half an interval away: later, that slot comes soon
+    // enough, and checking now too would mean two checks close together (and a burst at the end of an outage).
+    const nextRegular = slot + intervalMs;
+    if (now - slot <= CATCH_UP_HORIZON_MS && nextRegular - now > intervalMs / 2 && entry.createdAt < slot) due.set(id, slot);
   }
   const ids = [...due.keys()];
   // This node's own checks of them, running or queued for writing, are in the table before it is asked.
