@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { createLogger } from "../log";
 import { BatchWriter } from "./batch-writer";
 
 function writer(opts: { failTimes?: number; maxItems?: number } = {}) {
@@ -98,5 +99,46 @@ describe("BatchWriter", () => {
     w.push(1);
     await w.stop();
     expect(batches).toEqual([[1]]);
+  });
+});
+
+describe("BatchWriter's log during an outage", () => {
+  function logged(failTimes: number) {
+    const lines: string[] = [];
+    let failures = failTimes;
+    const w = new BatchWriter<number>({
+      write: async () => {
+        if (failures-- > 0) throw new Error("Failed to connect");
+      },
+      log: createLogger("debug", (l) => lines.push(l)),
+    });
+    return { w, lines };
+  }
+
+  test("repeats of one failure are one line and a count; senders that were told to resend are not 'dropped'", async () => {
+    const { w, lines } = logged(12);
+    // An agent's report each time: it waits for the write, hears the failure, and sends its samples again.
+    for (let i = 0; i < 12; i++) {
+      w.push(i);
+      await expect(w.committed()).rejects.toThrow("Failed to connect");
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("ERROR batch write failed; its rows are kept and tried again error=Error: Failed to connect");
+    w.push(99);
+    await w.committed(); // the database is back
+    expect(lines.slice(1).map((l) => l.slice(25))).toEqual([
+      expect.stringMatching(/^ERROR batch write failed; its rows are kept and tried again \(repeated 11 more times\) .* failures=12 notRetried=\d+ lost=0$/),
+      expect.stringMatching(/^INFO  batch writes succeed again failures=12 notRetried=\d+ lost=0$/),
+    ]);
+    expect(lines.join("\n")).not.toContain("dropped");
+    await w.stop();
+  });
+
+  test("rows nobody waits for, given up after five failures, are said to be dropped, on a line of their own", async () => {
+    const { w, lines } = logged(5);
+    w.push(1);
+    for (let i = 0; i < 5; i++) await w.flush();
+    expect(w.pending).toBe(0);
+    expect(lines.at(-1)).toContain("ERROR batch write failed 5 times in a row; dropped rows nobody will send again error=Error: Failed to connect rows=1 lost=1");
   });
 });

@@ -1,4 +1,4 @@
-import type { Logger } from "../log";
+import { repeatMerging, type Logger, type RepeatLog } from "../log";
 
 export interface BatchWriterOptions<T> {
   /** Writes a batch in one transaction (the caller's `db.tx`). */
@@ -10,6 +10,9 @@ export interface BatchWriterOptions<T> {
   log?: Logger;
 }
 
+/** Failed writes in a row after which a batch's rows are no longer retried (so an outage cannot grow the queue for ever). */
+const MAX_TRIES = 5;
+
 /**
  * Queues rows in memory and writes them in one transaction per tick instead of one write each: SQLite does
  * thousands of rows per transaction in the time one fsync'd single write takes, and PostgreSQL one round trip.
@@ -20,13 +23,22 @@ export class BatchWriter<T> {
   /** Armed while rows wait (not a standing interval: an idle server should not wake every second for nothing). */
   private timer: Timer | undefined;
   private started = false;
+  /** Failed writes in a row of the rows now queued: after MAX_TRIES they are no longer retried. */
   private failures = 0;
+  /** Queued rows pushed since the last `committed()`: nobody waits for them, so nobody would send them again. */
+  private unwaited = 0;
+  /** Since the writes last succeeded: failed writes, rows no longer retried, and of those, rows nobody resends. */
+  private outage = { failures: 0, notRetried: 0, lost: 0 };
+  /** A database outage fails every write alike: one line and a count, not one line a second. */
+  private readonly errors: RepeatLog | undefined;
   /** Callers waiting for what is queued now to be committed (see `committed`). */
   private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   private soon: ReturnType<typeof setImmediate> | undefined;
   private running: Promise<void> | undefined;
 
-  constructor(private readonly options: BatchWriterOptions<T>) {}
+  constructor(private readonly options: BatchWriterOptions<T>) {
+    this.errors = options.log && repeatMerging(options.log, "error");
+  }
 
   get pending(): number {
     return this.queue.length;
@@ -34,6 +46,7 @@ export class BatchWriter<T> {
 
   push(item: T): void {
     this.queue.push(item);
+    this.unwaited++;
     if (this.queue.length >= (this.options.maxItems ?? 5000)) void this.flush();
     else this.arm();
   }
@@ -60,6 +73,7 @@ export class BatchWriter<T> {
   committed(): Promise<void> {
     if (this.queue.length === 0 && !this.running) return Promise.resolve();
     if (this.queue.length === 0) return this.running!.then(() => {});
+    this.unwaited = 0;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     this.soon ??= setImmediate(() => {
       this.soon = undefined;
@@ -78,25 +92,52 @@ export class BatchWriter<T> {
     while (this.queue.length > 0) {
       const batch = this.queue;
       const waiters = this.waiters;
+      const unwaited = Math.min(this.unwaited, batch.length);
       this.queue = [];
       this.waiters = [];
+      this.unwaited = 0;
       try {
         await this.options.write(batch);
         this.failures = 0;
         for (const w of waiters) w.resolve();
+        if (this.outage.failures > 0) this.errors?.end("batch writes succeed again", { ...this.outage });
+        this.outage = { failures: 0, notRetried: 0, lost: 0 };
       } catch (e) {
-        // A waiter is told at once (its caller answers "try again") rather than kept for a retry it cannot see.
+        // A waiter is told at once (its caller answers "try again", and an agent sends its samples again) rather
+        // than kept for a retry it cannot see.
         for (const w of waiters) w.reject(e);
-        // Keep the rows for the next tick rather than lose them (a busy disk, say) — but a batch that keeps failing
-        // is a bug, and must not grow the queue for ever.
-        if (++this.failures < 5) this.queue = batch.concat(this.queue);
-        this.options.log?.error(this.failures < 5 ? "batch write failed; will retry" : "batch write failed 5 times; dropped", {
-          error: String(e),
-          rows: batch.length,
-        });
-        if (this.failures >= 5) this.failures = 0;
+        this.failed(e, batch, unwaited);
         return;
       }
+    }
+  }
+
+  /**
+   * Keeps a failed batch's rows for the next tick rather than lose them (a busy disk, a database restarting) — but
+   * not for ever: after MAX_TRIES failures in a row they are no longer retried here. Every sender that waited was
+   * told each time, so only rows nobody waited for are lost, and the log says which happened.
+   */
+  private failed(e: unknown, batch: T[], unwaited: number) {
+    this.outage.failures++;
+    const error = String(e);
+    if (++this.failures < MAX_TRIES) {
+      this.queue = batch.concat(this.queue);
+      this.unwaited += unwaited;
+      this.errors?.report("batch write failed; its rows are kept and tried again", { error, rows: batch.length, ...this.outage }, error);
+      return;
+    }
+    this.failures = 0;
+    this.outage.notRetried += batch.length;
+    this.outage.lost += unwaited;
+    if (unwaited > 0) {
+      // A loss is never folded into a count.
+      this.options.log?.error(`batch write failed ${MAX_TRIES} times in a row; dropped rows nobody will send again`, { error, rows: batch.length, lost: unwaited });
+    } else {
+      this.errors?.report(
+        `batch write failed ${MAX_TRIES} times in a row; its rows are no longer retried here (nothing lost: their senders were told, and send them again)`,
+        { error, rows: batch.length, ...this.outage },
+        error,
+      );
     }
   }
 
