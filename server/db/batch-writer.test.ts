@@ -41,6 +41,21 @@ describe("BatchWriter", () => {
     await w.stop();
   });
 
+  test("committed() rejects when a full queue's write, started before the caller asked, fails", async () => {
+    const { w, batches } = writer({ failTimes: 1, maxItems: 2 });
+    w.push(1);
+    w.push(2); // full: its write starts at once
+    await expect(w.committed()).rejects.toThrow("disk I/O error");
+    // Rows of the failed batch and newer rows: the caller hears of both.
+    const { w: w2 } = writer({ failTimes: 1, maxItems: 2 });
+    w2.push(1);
+    w2.push(2);
+    w2.push(3);
+    await expect(w2.committed()).rejects.toThrow("disk I/O error");
+    await Promise.all([w.stop(), w2.stop()]);
+    expect(batches).toEqual([[1, 2]]); // kept and written on the next flush
+  });
+
   test("writes everything queued in one transaction per flush, in order", async () => {
     const { w, batches, writes } = writer();
     for (let i = 0; i < 5; i++) w.push(i);

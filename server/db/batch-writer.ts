@@ -33,6 +33,8 @@ export class BatchWriter<T> {
   private readonly errors: RepeatLog | undefined;
   /** Callers waiting for what is queued now to be committed (see `committed`). */
   private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  /** The waiters of the batch being written now (undefined between writes). */
+  private inFlight: { resolve: () => void; reject: (e: unknown) => void }[] | undefined;
   private soon: ReturnType<typeof setImmediate> | undefined;
   private running: Promise<void> | undefined;
 
@@ -71,15 +73,17 @@ export class BatchWriter<T> {
    * reports that arrive together still share one transaction (group commit), for a wait of a millisecond, not a tick.
    */
   committed(): Promise<void> {
-    if (this.queue.length === 0 && !this.running) return Promise.resolve();
-    if (this.queue.length === 0) return this.running!.then(() => {});
+    // Rows already on their way (a full queue starts its write at once) are in the batch in flight: its outcome is
+    // this caller's too, failure included — never "stored" for rows a failed write holds.
+    const inFlight = this.inFlight && new Promise<void>((resolve, reject) => this.inFlight!.push({ resolve, reject }));
+    if (this.queue.length === 0) return inFlight ?? Promise.resolve();
     this.unwaited = 0;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     this.soon ??= setImmediate(() => {
       this.soon = undefined;
       void this.flush();
     });
-    return done;
+    return inFlight ? Promise.all([inFlight, done]).then(() => {}) : done;
   }
 
   /** Writes everything queued; resolves when done (a failed write is logged and kept for the next flush). */
@@ -95,14 +99,17 @@ export class BatchWriter<T> {
       const unwaited = Math.min(this.unwaited, batch.length);
       this.queue = [];
       this.waiters = [];
+      this.inFlight = waiters;
       this.unwaited = 0;
       try {
         await this.options.write(batch);
+        this.inFlight = undefined;
         this.failures = 0;
         for (const w of waiters) w.resolve();
         if (this.outage.failures > 0) this.errors?.end("batch writes succeed again", { ...this.outage });
         this.outage = { failures: 0, notRetried: 0, lost: 0 };
       } catch (e) {
+        this.inFlight = undefined;
         // A waiter is told at once (its caller answers "try again", and an agent sends its samples again) rather
         // than kept for a retry it cannot see.
         for (const w of waiters) w.reject(e);
