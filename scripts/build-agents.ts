@@ -3,6 +3,7 @@
 // .sha256 and a .gz that the server sends with Content-Encoding: gzip; the Linux ones also an .xz (35-37 MB instead
 // of 52 MB gzipped: the Bun runtime inside is most of the file), which install.sh fetches when the host has xz.
 // Cross-compile runtimes come from the npm registry.
+import type { Subprocess } from "bun";
 import { mkdirSync, renameSync, rmSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
@@ -32,6 +33,28 @@ export function summary(built: Built[]): string {
 }
 
 /**
+ * The compilers and xz still running. They end with this process, however it ends: npm start and npm run dev build in
+ * the background and leave with process.exit on SIGTERM, which would leave them running on their own (xz for minutes).
+ */
+const running = new Set<Subprocess>();
+process.on("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
+function spawnTracked(cmd: string[], options: Parameters<typeof Bun.spawn>[1]): Subprocess {
+  const child = Bun.spawn(cmd, options);
+  running.add(child);
+  void child.exited.then(() => running.delete(child));
+  return child;
+}
+
+/** For a build run on its own: SIGINT and SIGTERM exit through process.exit, so the exit hook above ends the children. */
+export function exitOnSignals() {
+  process.once("SIGINT", () => process.exit(130));
+  process.once("SIGTERM", () => process.exit(143));
+}
+
+/**
  * xz options per target: preset 9 (a 64 MiB window: the whole runtime is one match space). x64 first runs the x86
  * branch filter, which turns relative call addresses into absolute ones that repeat (3 % smaller); arm64 has no such
  * filter, as its one needs xz 5.4, which hosts of 2022 (Debian 11, Ubuntu 22.04) lack.
@@ -42,7 +65,7 @@ const XZ_OPTIONS: Record<string, string[]> = {
 };
 
 /** Writes `${file}.xz` and its `.xz.sha256` (renamed into place, the checksum last); null without xz on this machine. */
-async function writeXz(file: string, target: string): Promise<Built | null> {
+export async function writeXz(file: string, target: string): Promise<Built | null> {
   const xz = Bun.which("xz");
   if (!xz) {
     console.warn(`xz not found: ${file} ships without its .xz copy (install xz-utils for the lighter download)`);
@@ -50,7 +73,7 @@ async function writeXz(file: string, target: string): Promise<Built | null> {
   }
   const name = basename(file);
   const tmp = join(dirname(file), `.partial-${name}.xz`);
-  const proc = Bun.spawn([xz, "--compress", "--stdout", ...XZ_OPTIONS[target]!, file], { stdout: Bun.file(tmp), stderr: "inherit" });
+  const proc = spawnTracked([xz, "--compress", "--stdout", ...XZ_OPTIONS[target]!, file], { stdout: Bun.file(tmp), stderr: "inherit" });
   if ((await proc.exited) !== 0) throw new Error(`xz of ${file} failed`);
   const built = await describeFile(tmp);
   await Bun.write(`${tmp}.sha256`, `${built.sha256}  ${name}.xz\n`);
@@ -68,7 +91,7 @@ export async function buildAgents(targets: string[], outDir = "dist/agents"): Pr
       // Build beside the final name and rename at the end: a running server (npm start) never serves a half-written
       // binary, nor a binary with the previous build's checksum.
       const tmp = `${outDir}/.partial-${name}`; // keeps ".exe" last: bun appends it otherwise
-      const proc = Bun.spawn(
+      const proc = spawnTracked(
         [process.execPath, "build", "--compile", "agent/main.ts", "--minify", `--target=bun-${target}`, "--outfile", tmp,
           "--no-compile-autoload-dotenv", "--no-compile-autoload-bunfig"],
         { stdout: "ignore", stderr: "inherit" },
@@ -92,6 +115,7 @@ export async function buildAgents(targets: string[], outDir = "dist/agents"): Pr
 }
 
 if (import.meta.main) {
+  exitOnSignals();
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: { all: { type: "boolean" }, linux: { type: "boolean" }, outdir: { type: "string", default: "dist/agents" } },

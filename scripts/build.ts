@@ -3,7 +3,7 @@
 // the lightest download); prints what it built with sizes.
 // `--target bun-linux-arm64` (etc.) cross-compiles; the runtime for that target comes from the npm registry.
 import { parseArgs } from "node:util";
-import { buildAgents, describeFile, RELEASE_TARGETS, summary, type Built } from "./build-agents";
+import { buildAgents, describeFile, exitOnSignals, RELEASE_TARGETS, summary, type Built } from "./build-agents";
 import { buildUi } from "./build-ui";
 import { SERVER_RUNTIME_ARGS } from "./server-runtime";
 
@@ -23,6 +23,7 @@ if (values["ui-outdir"]!.replace(/\/+$/, "").split("/").pop() !== "ui") {
   console.error(`--ui-outdir must end in a folder named ui (e.g. dist/mine/ui), not ${values["ui-outdir"]}`);
   process.exit(2);
 }
+exitOnSignals();
 const started = performance.now();
 await buildUi({ outdir: values["ui-outdir"] });
 const args = [

@@ -9,6 +9,7 @@ import type { Config } from "./config";
 import type { Db } from "./db/open";
 import { createCluster, type Cluster, type ClusterOptions } from "./cluster/service";
 import { clusterRoutes } from "./cluster/routes";
+import { backupRoutes } from "./backup/routes";
 import { createEventBus, type EventBus } from "./events";
 import { ALLOW_PRIVATE, hostProblem, type TargetPolicy } from "./net/targets";
 import { errorHandling } from "./http/errors";
@@ -334,6 +335,7 @@ export function createApp(deps: AppDeps) {
     .use(incidentRoutes({ incidents: services.incidents, session }))
     .use(subscriberRoutes({ subscribers: services.subscribers, status: services.status, session, publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
     .use(clusterRoutes({ cluster: services.cluster, session }))
+    .use(backupRoutes({ db: deps.db, session, log }))
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, agentInMaintenance: services.maintenance.agent, session }))
     .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, cluster: services.cluster, maintenance: services.maintenance, session }))
     .use(downloadRoutes({ dir: deps.config.agentsDir ?? defaultAgentsDir(), publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))

@@ -30,7 +30,8 @@ export type AuthVia = "session" | "token";
  *   refused with 403 READ_ONLY;
  * - "editor": editors and admins, whatever the method (reads that hold secrets: agent registration tokens);
  * - "admin": admins;
- * - "accounts": admins managing accounts (users, registration, invites) — API tokens need the `full` scope;
+ * - "accounts": admins managing accounts (users, registration, invites) or downloading a backup (which holds them)
+ *   — API tokens need the `full` scope;
  * - "self": admins, or the user whose id is the path's :id (their own account) — API tokens need `full`;
  * - "session": anyone signed in with a session, not an API token (managing API tokens).
  */

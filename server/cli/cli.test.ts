@@ -136,6 +136,22 @@ describe("backup and restore", () => {
     expect(readdirSync(out).sort()).toEqual(["dangling.db", "fresh.db", "live.db", "victim.txt"]);
   }, 60_000);
 
+  test("from source (no executable), `npm run vigil -- backup` makes the same backup", async () => {
+    const dataDir = tempDir();
+    const db = await openDatabase(join(dataDir, "vigil.db"));
+    await createUserStore(db).create({ username: "alice", email: null, passwordHash: "h", role: "admin" });
+    await db.close();
+    const backup = join(tempDir(), "source-backup.db");
+    const r = spawnSync("npm", ["run", "--silent", "vigil", "--", "backup", backup, "--data-dir", dataDir], {
+      cwd: resolve(import.meta.dir, "../.."),
+      encoding: "utf8",
+      env: { ...process.env, VIGIL_DATA_DIR: "", VIGIL_DATABASE_URL: "" },
+    });
+    expect({ code: r.status, err: r.stderr }).toEqual({ code: 0, err: "" });
+    expect(r.stdout).toContain("backup written to");
+    expect(await usernames(backup)).toEqual(["alice"]);
+  }, 60_000);
+
   test("restore refuses a damaged file, a database that is not Vigil's, one from a newer Vigil, and a missing file", async () => {
     const dataDir = tempDir();
     const other = tempDir();

@@ -90,6 +90,7 @@ const ACCESS: Record<string, Access> = {
   "PUT /api/status/config": "user",
   "GET /api/dashboard": "user",
   "GET /api/cluster/nodes": "user",
+  "GET /api/backup": "accounts", // every password hash and channel secret is in it
   "GET /api/status/pages/:slug": "public",
   "POST /api/status/pages/:slug/unlock": "public",
   "GET /api/status/pages/:slug/feed.atom": "public",

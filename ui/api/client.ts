@@ -58,15 +58,34 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
     data = null;
   }
 
-  if (response.status === 401) onUnauthorized();
-  if (!response.ok || !data || data.success !== true) {
-    const code = typeof data?.code === "string" ? data.code : undefined;
-    // The instance requires two-factor sign-in and this account has none yet: its set-up is on /profile.
-    if (code === "TWO_FACTOR_SETUP_REQUIRED" && typeof window !== "undefined" && window.location.pathname !== "/profile") navigate("/profile", { replace: true });
-    const message = typeof data?.message === "string" ? data.message : "";
-    throw new ApiError(response.status, code, message, data ?? {});
-  }
+  if (!response.ok || !data || data.success !== true) throw failure(response.status, data);
   return data as Ok<T>;
+}
+
+/** The error of a failed reply (its JSON body, when it had one); a 401 also signs out. */
+function failure(status: number, data: Record<string, unknown> | null): ApiError {
+  if (status === 401) onUnauthorized();
+  const code = typeof data?.code === "string" ? data.code : undefined;
+  // The instance requires two-factor sign-in and this account has none yet: its set-up is on /profile.
+  if (code === "TWO_FACTOR_SETUP_REQUIRED" && typeof window !== "undefined" && window.location.pathname !== "/profile") navigate("/profile", { replace: true });
+  const message = typeof data?.message === "string" ? data.message : "";
+  return new ApiError(status, code, message, data ?? {});
+}
+
+/**
+ * A file from the API (a backup): its bytes and the name the server gave it (Content-Disposition). No time-out: a
+ * large database takes as long as it takes.
+ */
+export async function fetchFile(path: string, fallbackName: string): Promise<{ blob: Blob; fileName: string }> {
+  let response: Response;
+  try {
+    response = await fetch(path, { headers: token.value ? { Authorization: `Bearer ${token.value}` } : {} });
+  } catch (error) {
+    throw new ApiError(0, undefined, "", { cause: String(error) });
+  }
+  if (!response.ok) throw failure(response.status, await response.json().catch(() => null));
+  const fileName = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? fallbackName;
+  return { blob: await response.blob(), fileName };
 }
 
 export const api = {

@@ -347,6 +347,14 @@ const enUS: Messages = {
     reset: "Reset two-factor sign-in",
     resetDone: "Two-factor sign-in reset: the user signs in with the password alone until they set it up again",
   },
+  backup: {
+    title: "Backup",
+    description: "A consistent copy of the whole database (accounts, monitors, history, channel secrets), taken while Vigil runs. Keep it private.",
+    restoreHint: "To restore it, stop Vigil and run vigil restore <file> (from source: npm run vigil -- restore <file>).",
+    download: "Download backup",
+    downloaded: "Backup downloaded",
+    failed: "The backup could not be downloaded",
+  },
   roles: {
     viewerNote: "You are a viewer: you see everything the team sees; changes need the editor role (ask an admin).",
   },
@@ -1993,6 +2001,7 @@ const enUS: Messages = {
     TWO_FACTOR_ALREADY_ON: "Two-factor sign-in is on already",
     TWO_FACTOR_NOT_SET_UP: "Set up two-factor sign-in first",
     TWO_FACTOR_SETUP_REQUIRED: "Two-factor sign-in is required: set it up on your profile first",
+    BACKUP_POSTGRES: "This Vigil keeps its data in PostgreSQL: back it up with pg_dump (restore with pg_restore).",
     READ_ONLY: "Your role is viewer: you can look but not change anything. Ask an admin for the editor role.",
     EMAIL_INVALID: "Enter a valid e-mail address",
     TOO_MANY_REQUESTS: "Too many requests from your address. Try again in {{minutes}} minute(s).",

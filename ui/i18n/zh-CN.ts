@@ -343,6 +343,14 @@ const zhCN = {
     reset: "重置两步验证",
     resetDone: "已重置两步验证：该用户在重新设置前仅凭密码登录",
   },
+  backup: {
+    title: "备份",
+    description: "整个数据库的一致副本（账户、监控、历史、通知渠道密钥），Vigil 运行时即可生成。请妥善保管。",
+    restoreHint: "恢复时先停止 Vigil，再运行 vigil restore <文件>（源码安装：npm run vigil -- restore <文件>）。",
+    download: "下载备份",
+    downloaded: "备份已下载",
+    failed: "备份下载失败",
+  },
   roles: {
     viewerNote: "你是查看者：可以查看团队的全部内容；修改需要编辑者角色（请联系管理员）。",
   },
@@ -1985,6 +1993,7 @@ const zhCN = {
     TWO_FACTOR_ALREADY_ON: "两步验证已开启",
     TWO_FACTOR_NOT_SET_UP: "请先设置两步验证",
     TWO_FACTOR_SETUP_REQUIRED: "必须开启两步验证：请先在个人资料中设置",
+    BACKUP_POSTGRES: "此 Vigil 的数据存放在 PostgreSQL 中：请用 pg_dump 备份（用 pg_restore 恢复）。",
     READ_ONLY: "你的角色是查看者：只能查看，不能修改。如需修改，请联系管理员授予编辑者角色。",
     EMAIL_INVALID: "请输入有效的邮箱地址",
     TOO_MANY_REQUESTS: "来自你的地址的请求过多，请 {{minutes}} 分钟后再试。",

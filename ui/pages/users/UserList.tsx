@@ -13,6 +13,7 @@ import { user as sessionUser } from "../../state/session";
 import { RegistrationPanel } from "./RegistrationPanel";
 import { TwoFactorPolicy } from "./TwoFactorAdmin";
 import { SsoSettings } from "./SsoSettings";
+import { BackupCard } from "./BackupCard";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 
 type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; users: PublicUser[] };
@@ -141,6 +142,7 @@ export default function UserList() {
       <div className="mt-6">
         <SsoSettings />
       </div>
+      <BackupCard />
       {deleteDialog}
     </div>
   );
