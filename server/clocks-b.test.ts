@@ -2,8 +2,8 @@
 // server/lifecycle.ts as main.ts does) on the real clock: history rollups and retention, agents' rollups, location
 // results' retention, invite and sign-in challenge expiry, and the subscriber mail queue's retry. Rows "from the past"
 // are written straight into its database, as a server stopped for days would find them. About a minute in all.
-import { afterAll, describe, expect, test } from "bun:test";
-import { and, eq, inArray } from "drizzle-orm";
+import { afterEach, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { SignJWT } from "jose";
 import { simpleParser } from "mailparser";
 import { createServices } from "./app";
@@ -16,9 +16,10 @@ import { PASSWORD, TEST_SECRET, testApp } from "./test-support";
 
 const MINUTE = 60_000;
 const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
+// After each test: its server stopped (on PostgreSQL that takes a few seconds), its database closed.
+afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
-});
+}, 30_000);
 
 async function until(what: string, ok: () => Promise<boolean> | boolean, ms: number) {
   const end = Date.now() + ms;
@@ -141,14 +142,15 @@ describe("agents and locations, on the real clock in the wired server", () => {
       },
     });
     const { agentSamples, agentMinutely, agentHourly } = s.db.t;
-    const rows = async (table: typeof agentSamples | typeof agentMinutely | typeof agentHourly) =>
+    const samples = async () => s.db.orm.select().from(agentSamples).where(eq(agentSamples.agentId, agentId));
+    const rollups = async (table: typeof agentMinutely | typeof agentHourly) =>
       (await s.db.orm.select().from(table).where(eq(table.agentId, agentId))).sort((a, b) => a.time - b.time);
 
     await s.start();
-    await until("the agents' first rollup", async () => (await rows(agentMinutely)).some((r) => r.time === minute), 10_000);
-    await until("old samples to be pruned", async () => (await rows(agentSamples)).length === 2, 5_000);
-    expect((await rows(agentMinutely)).map(({ time, avg, max }) => ({ time, avg, max }))).toEqual([{ time: minute, avg: { cpu: 20 }, max: { cpu: 30 } }]);
-    expect((await rows(agentHourly)).map(({ time, avg }) => ({ time, avg }))).toEqual([{ time: floorTo(minute, HOUR), avg: { cpu: 20 } }]);
+    await until("the agents' first rollup", async () => (await rollups(agentMinutely)).some((r) => r.time === minute), 10_000);
+    await until("old samples to be pruned", async () => (await samples()).length === 2, 5_000);
+    expect((await rollups(agentMinutely)).map(({ time, avg, max }) => ({ time, avg, max }))).toEqual([{ time: minute, avg: { cpu: 20 }, max: { cpu: 30 } }]);
+    expect((await rollups(agentHourly)).map(({ time, avg }) => ({ time, avg }))).toEqual([{ time: floorTo(minute, HOUR), avg: { cpu: 20 } }]);
     // What a user sees: the 24-hour chart (minutes) shows that minute.
     const chart = await s.call<any>("GET", `/api/agents/${agentId}/series?range=24h`, { token: s.token });
     expect([chart.body.series.times, chart.body.series.avg.cpu]).toEqual([[minute], [20]]);
