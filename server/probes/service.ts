@@ -73,7 +73,8 @@ export function createProbeService(o: ProbeServiceOptions) {
   const configs = new Map<number, LocationConfig>();
   /** Each agent's assignments as last built (dropped whenever a monitor or a location list changes). */
   const assigned = new Map<number, ProbeAssignments>();
-  let pruneTimer: ReturnType<typeof setInterval> | null = null;
+  let pruneTimer: ReturnType<typeof setTimeout> | null = null;
+  let pruning: Promise<void> | null = null;
 
   const forget = () => assigned.clear();
   bus.on("monitor.change", forget);
@@ -327,12 +328,29 @@ export function createProbeService(o: ProbeServiceOptions) {
     get running() {
       return pruneTimer !== null;
     },
-    start() {
-      pruneTimer ??= setInterval(() => void prune().catch((e) => log.error("pruning location results failed", { error: String(e?.message ?? e) })), 3_600_000);
+    /**
+     * Prunes a few seconds after start, then hourly: with only the hourly pass, a server restarted more often than
+     * that never pruned (as history's rollups, the first pass waits so start-up stays light).
+     */
+    start(firstDelayMs = 5_000) {
+      if (pruneTimer) return;
+      const pass = (delay: number) => {
+        pruneTimer = setTimeout(() => {
+          pruning = prune()
+            .catch((e) => log.error("pruning location results failed", { error: String(e?.message ?? e) }))
+            .finally(() => {
+              pruning = null;
+              if (pruneTimer) pass(3_600_000);
+            });
+        }, delay);
+      };
+      pass(firstDelayMs);
     },
-    stop() {
-      if (pruneTimer) clearInterval(pruneTimer);
+    /** Stops the timer and waits for a pass under way (before the database closes). */
+    async stop() {
+      if (pruneTimer) clearTimeout(pruneTimer);
       pruneTimer = null;
+      await pruning;
     },
   };
 }
