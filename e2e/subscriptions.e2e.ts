@@ -5,7 +5,8 @@ import { expect, test as base, withSession } from "./fixtures";
 import { LANGUAGES, tr, toast } from "./i18n";
 
 // Status-page subscriptions in the browser, both languages: a visitor subscribes on the public page, confirms by the
-// mailed link, gets an incident mail, unsubscribes by its link; the admin sees and removes subscribers.
+// mailed link, gets an incident mail, unsubscribes by its link (each link's page asks before it acts: opening a link
+// changes nothing); the admin sees and removes subscribers.
 
 interface Mailbox {
   port: number;
@@ -48,6 +49,7 @@ for (const [locale, m] of LANGUAGES) {
     test.use({ locale });
 
     test("subscribe on the page, confirm by mail, get an incident, unsubscribe by its link; the admin's list", async ({ page, browser, vigil, mailbox }) => {
+      test.slow(); // two browsers, four mails and a dozen pages: more than 30 s on a busy two-core machine
       const admin = await vigil.register("alice");
       await vigil.api("PUT", "/api/notifications/settings", { ...(await vigil.api("GET", "/api/notifications/settings", undefined, admin.token)).body.settings, language: locale }, admin.token);
       await vigil.api("PUT", "/api/status/config", { title: "Acme", description: "", monitorIds: [], agentIds: [], announcement: null }, admin.token);
@@ -67,7 +69,12 @@ for (const [locale, m] of LANGUAGES) {
       const [confirmation] = await mailbox.mails(1);
       const confirmLink = link(confirmation!, "/status/confirm");
       expect(confirmLink.startsWith(vigil.url)).toBe(true);
+      // Opening the link (as a mail scanner would) confirms nothing: the page asks, and its button confirms.
       await visitor.goto(confirmLink);
+      await expect(visitor.getByTestId("subscription-ask")).toContainText(tr(m, "statusPage.subscription.confirm.ask", { page: "Acme" }));
+      await expect(visitor.getByTestId("subscription-ask")).toContainText(tr(m, "statusPage.subscription.address", { email: "v•••@example.com" }));
+      expect((await vigil.api("GET", "/api/status-pages/1/subscribers", undefined, admin.token)).body.pending).toBe(1);
+      await visitor.getByTestId("subscription-submit").click();
       await expect(visitor.getByTestId("subscription-result")).toHaveAttribute("data-state", "ok");
       await expect(visitor.getByTestId("subscription-result")).toContainText(tr(m, "statusPage.subscription.confirm.done", { page: "Acme" }));
       await visitor.getByTestId("subscription-page-link").click();
@@ -85,8 +92,15 @@ for (const [locale, m] of LANGUAGES) {
       expect(notice!.text).toContain("Looking into it.");
       const unsubscribeLink = link(notice!, "/status/unsubscribe");
       await visitor.goto(unsubscribeLink);
+      await expect(visitor.getByTestId("subscription-ask")).toContainText(tr(m, "statusPage.subscription.unsubscribe.ask", { page: "Acme" }));
+      await expect(visitor.getByTestId("subscription-submit")).toHaveText(tr(m, "statusPage.subscription.unsubscribe.button"));
+      await visitor.reload(); // opened twice, still subscribed
+      await expect(visitor.getByTestId("subscription-ask")).toBeVisible();
+      expect((await vigil.api("GET", "/api/status-pages/1/subscribers", undefined, admin.token)).body.confirmed).toBe(1);
+      await visitor.getByTestId("subscription-submit").click();
       await expect(visitor.getByTestId("subscription-result")).toHaveAttribute("data-state", "ok");
-      await expect(visitor.getByTestId("subscription-result")).toContainText(tr(m, "statusPage.subscription.unsubscribe.done"));
+      await expect(visitor.getByTestId("subscription-result")).toContainText(tr(m, "statusPage.subscription.unsubscribe.done", { page: "Acme" }));
+      expect((await vigil.api("GET", "/api/status-pages/1/subscribers", undefined, admin.token)).body.confirmed).toBe(0);
       await visitor.goto(unsubscribeLink);
       await expect(visitor.getByTestId("subscription-result")).toHaveAttribute("data-state", "invalid");
       await expect(visitor.getByTestId("subscription-result")).toContainText(tr(m, "statusPage.subscription.unsubscribe.invalid"));

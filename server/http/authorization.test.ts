@@ -123,7 +123,9 @@ const ACCESS: Record<string, Access> = {
   "POST /api/auth/2fa/reset/:id": "accounts",
   "GET /api/status/pages/:slug/subscriptions": "public",
   "POST /api/status/pages/:slug/subscribe": "public", // rate-limited; mails only a confirmation link
+  "GET /api/status/subscriptions/confirm": "public", // says what the mailed token is for; changes nothing
   "POST /api/status/subscriptions/confirm": "public", // the mailed token in the body is the credential
+  "GET /api/status/subscriptions/unsubscribe": "public", // says what the mailed token is for; changes nothing
   "POST /api/status/subscriptions/unsubscribe": "public", // the mailed token in the URL is the credential
   "GET /api/status-pages/:id/subscribers": "admin",
   "DELETE /api/status-pages/:id/subscribers/:subscriberId": "admin",

@@ -53,9 +53,9 @@ async function readCapped(request: Request, limit: number): Promise<string> {
 /**
  * Security headers on every reply (no CORS headers at all: the UI is same-origin, and a browser on another site must
  * not read the API with a user's session); API replies are never stored by a cache (they carry tokens, credentials and
- * private data). Request bodies are JSON only, at most 1 MiB (checked before they are read) and at most 64 levels
- * deep (checked before they are parsed). The listening server's own cap is set higher so that an oversized request
- * still gets this JSON answer.
+ * private data). Request bodies are JSON only (but for the one-click unsubscribe form), at most 1 MiB (checked before
+ * they are read) and at most 64 levels deep (checked before they are parsed). The listening server's own cap is set
+ * higher so that an oversized request still gets this JSON answer.
  */
 export function security({ trustProxy = 0 }: { trustProxy?: number } = {}) {
   return new Elysia({ name: "security" })
@@ -78,8 +78,10 @@ export function security({ trustProxy = 0 }: { trustProxy?: number } = {}) {
       if (!request.body) return {};
       // Push calls (cron jobs, backup scripts) may POST anything, a log say: their body is never read.
       if (pathOf(request.url).startsWith("/api/push/")) return {};
-      // A mail client's one-click unsubscribe (RFC 8058) posts a form; the token is in the URL, the body says nothing.
-      if (pathOf(request.url) === "/api/status/subscriptions/unsubscribe" && !contentType.toLowerCase().includes("json")) return {};
+      // A mail client's one-click unsubscribe (RFC 8058) posts the form "List-Unsubscribe=One-Click": the one form read.
+      if (pathOf(request.url) === "/api/status/subscriptions/unsubscribe" && contentType.split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded") {
+        return Object.fromEntries(new URLSearchParams(await readCapped(request, MAX_BODY_BYTES)));
+      }
       if (!contentType.toLowerCase().includes("json")) {
         throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the request body as application/json");
       }

@@ -3,14 +3,14 @@
 import { Elysia, t } from "elysia";
 import type { sessions } from "../auth/session";
 import { clientIp } from "../http/client-ip";
-import { notFound } from "../http/errors";
+import { badRequest, notFound } from "../http/errors";
 import { idField, idParams } from "../http/ids";
 import { doc } from "../http/openapi";
 import { serverUrl } from "../http/server-url";
 import type { StatusService } from "../status/service";
 import { DEFAULT_PAGE_ID, type StoredPage } from "../status/store";
 import { EMAIL_MAX } from "./limits";
-import type { SubscriberService } from "./service";
+import type { LinkTarget, SubscriberService } from "./service";
 
 export interface SubscriberRouteDeps {
   subscribers: SubscriberService;
@@ -30,6 +30,10 @@ export function subscriberRoutes({ subscribers, status, session, publicUrl, trus
     return page;
   }
   const pageRef = (p: StoredPage) => ({ title: p.title, slug: p.slug, path: `/status${p.id === DEFAULT_PAGE_ID ? "" : `/${p.slug}`}` });
+  const linkReply = ({ page, email }: LinkTarget) => ({ success: true, page: pageRef(page), email });
+  const noSubscription = (): never => {
+    throw notFound("SUBSCRIPTION_NOT_FOUND", "No subscription has this link: it may have ended already");
+  };
 
   const publicRoutes = new Elysia({ prefix: "/api/status", detail: { tags: ["status"] } })
     .get(
@@ -55,21 +59,38 @@ export function subscriberRoutes({ subscribers, status, session, publicUrl, trus
         detail: doc("Subscribe an e-mail address to a page's incident and maintenance notices (a confirmation mail is queued)", 400, 404, 429),
       },
     )
+    // A mailed link opens a page that asks first (mail scanners open links): these GETs only say what it is for.
+    .get(
+      "/subscriptions/confirm",
+      async ({ query }) => linkReply(await subscribers.confirmLink(query.token)),
+      { query: t.Object({ token: tokenText }), detail: doc("What a confirmation link is for (its page, the address masked); changes nothing", 400) },
+    )
     .post(
       "/subscriptions/confirm",
       async ({ body }) => ({ success: true, message: "Subscription confirmed", page: pageRef(await subscribers.confirm(body.token)) }),
       { body: t.Object({ token: tokenText }), detail: doc("Confirm a subscription with the token of its confirmation link", 400) },
     )
-    // One-click unsubscribe: mail clients POST to the List-Unsubscribe URL (token in the query, a form body
-    // "List-Unsubscribe=One-Click", let through unread by security.ts); the unsubscribe page sends { token } in JSON.
+    .get(
+      "/subscriptions/unsubscribe",
+      async ({ query }) => linkReply((await subscribers.unsubscribeLink(query.token)) ?? noSubscription()),
+      { query: t.Object({ token: tokenText }), detail: doc("What an unsubscribe link is for (its page, the address masked); changes nothing", 400, 404) },
+    )
+    // Mail clients POST one-click unsubscribes (RFC 8058) to the List-Unsubscribe URL: the token in the query, the form
+    // body "List-Unsubscribe=One-Click" (security.ts reads that one form). The unsubscribe page sends { token } in JSON.
     .post(
       "/subscriptions/unsubscribe",
       async ({ query, body }) => {
-        const secret = (query.token ?? body?.token ?? "").slice(0, 100);
-        if (!(await subscribers.unsubscribe(secret))) throw notFound("SUBSCRIPTION_NOT_FOUND", "No subscription has this link: it may have ended already");
+        if (query.token !== undefined && body?.["List-Unsubscribe"] !== "One-Click") {
+          throw badRequest("ONE_CLICK_REQUIRED", "A one-click unsubscribe posts the form body List-Unsubscribe=One-Click");
+        }
+        if (!(await subscribers.unsubscribe(query.token ?? body?.token ?? ""))) noSubscription();
         return { success: true, message: "Unsubscribed" };
       },
-      { query: t.Object({ token: t.Optional(t.String()) }), body: t.Optional(t.Object({ token: t.Optional(t.String()) })), detail: doc("End a subscription by its unsubscribe token (?token=, or { token } in JSON)", 404) },
+      {
+        query: t.Object({ token: t.Optional(tokenText) }),
+        body: t.Optional(t.Object({ token: t.Optional(tokenText), "List-Unsubscribe": t.Optional(t.String({ maxLength: 100 })) })),
+        detail: doc("End a subscription: ?token= with the form body List-Unsubscribe=One-Click (RFC 8058), or { token } in JSON", 400, 404),
+      },
     );
 
   const adminRoutes = new Elysia({ prefix: "/api/status-pages", detail: { tags: ["status"] } })

@@ -35,6 +35,15 @@ export interface SubscriberServiceOptions {
   leads?: () => boolean;
 }
 
+/** What a mailed link is for: its page, and the address masked (the link's holder knows it; a page may be shown). */
+export interface LinkTarget {
+  page: StoredPage;
+  email: string;
+}
+
+/** "visitor@example.com" → "v•••@example.com": enough to tell which of one's addresses, not to learn one. */
+export const maskEmail = (email: string) => `${email.slice(0, 1)}•••${email.slice(email.lastIndexOf("@"))}`;
+
 const pagePath = (page: StoredPage) => `/status${page.id === DEFAULT_PAGE_ID ? "" : `/${page.slug}`}`;
 const pageName = (page: StoredPage) => page.title || "Status";
 
@@ -62,6 +71,14 @@ export function createSubscriberService({ db, bus, log = silentLogger, now = Dat
     }
     if (hit.count >= IP_LIMIT) throw new HttpError(429, "TOO_MANY_REQUESTS", "Too many subscriptions from your address: try again later", { retryAfter: Math.ceil((hit.since + IP_WINDOW_MS - at) / 1000) });
     hit.count++;
+  }
+
+  /** The pending subscription a confirmation link is for, and its page; 400 if unknown or expired. */
+  async function pendingByLink(secret: string) {
+    const row = secret ? await first(orm.select().from(subs).where(eq(subs.confirmHash, linkHash(secret)))) : undefined;
+    const page = row && row.confirmExpiresAt !== null && row.confirmExpiresAt >= now() ? (await pages()).find((p) => p.id === row.pageId) : undefined;
+    if (!row || !page) throw badRequest("SUBSCRIPTION_LINK_INVALID", "This confirmation link is invalid or has expired");
+    return { row, page };
   }
 
   const mailer = createSubscriberMailer({ db, log, now, settings, send, leads, smtp });
@@ -108,14 +125,24 @@ export function createSubscriberService({ db, bus, log = silentLogger, now = Dat
       await mailer.queue({ pageId: page.id, ...confirmNotice(pageName(page), baseUrl, language), email, baseUrl });
     },
 
+    /** What a confirmation link is for, changing nothing (its page asks before it confirms); 400 if unknown or expired. */
+    async confirmLink(secret: string): Promise<LinkTarget> {
+      const { row, page } = await pendingByLink(secret);
+      return { page, email: maskEmail(row.email) };
+    },
+
     /** Confirms by the link's token: the page it was for, or a 400 for an unknown or expired link. */
     async confirm(secret: string): Promise<StoredPage> {
-      const row = secret ? await first(orm.select().from(subs).where(eq(subs.confirmHash, linkHash(secret)))) : undefined;
-      if (!row || row.confirmExpiresAt === null || row.confirmExpiresAt < now()) throw badRequest("SUBSCRIPTION_LINK_INVALID", "This confirmation link is invalid or has expired");
+      const { row, page } = await pendingByLink(secret);
       await orm.update(subs).set({ confirmedAt: now(), confirmHash: null, confirmExpiresAt: null }).where(eq(subs.id, row.id));
-      const page = (await pages()).find((p) => p.id === row.pageId);
-      if (!page) throw badRequest("SUBSCRIPTION_LINK_INVALID", "This confirmation link is invalid or has expired");
       return page;
+    },
+
+    /** What an unsubscribe link is for, changing nothing (mail scanners open links); null if it has none. */
+    async unsubscribeLink(secret: string): Promise<LinkTarget | null> {
+      const row = secret ? await first(orm.select({ pageId: subs.pageId, email: subs.email }).from(subs).where(eq(subs.unsubscribeToken, secret))) : undefined;
+      const page = row && (await pages()).find((p) => p.id === row.pageId);
+      return row && page ? { page, email: maskEmail(row.email) } : null;
     },
 
     /** Ends a subscription by its unsubscribe token: whether there was one. */

@@ -258,3 +258,64 @@ describe("the admin's list", () => {
     expect((await call<any>("GET", "/api/status-pages/1/subscribers", { token })).body.subscribers.map((s: any) => s.email)).toEqual(["pending@example.com"]);
   });
 });
+
+describe("a mailed link asks before it acts (mail scanners open links)", () => {
+  /** A confirmed subscriber with one incident mail: its unsubscribe token and the mail's head. */
+  async function subscribed() {
+    const s = await setup();
+    await s.subscribe("visitor@example.com");
+    const [confirmation] = await s.mails(1);
+    const confirmToken = linkToken(confirmation!, "http://localhost/status/confirm")!;
+    // Opening the confirmation link tells what it is for and confirms nothing.
+    const opened = await s.call<any>("GET", `/api/status/subscriptions/confirm?token=${confirmToken}`);
+    expect([opened.status, opened.body.page, opened.body.email]).toEqual([200, { title: "Acme status", slug: "default", path: "/status" }, "v•••@example.com"]);
+    expect((await s.call<any>("GET", "/api/status-pages/1/subscribers", { token: s.token })).body).toMatchObject({ confirmed: 0, pending: 1 });
+    expect((await s.call("POST", "/api/status/subscriptions/confirm", { body: { token: confirmToken } })).status).toBe(200);
+    await s.call("POST", "/api/incidents", { token: s.token, body: { title: "Outage", impact: "major", pageIds: [1], update: { state: "investigating", message: "x" } } });
+    const [, notice] = await s.mails(2);
+    const head = s.arrived[1]!.raw.split("\r\n\r\n")[0]!.replace(/\r\n\s+/g, " ");
+    const confirmed = async () => (await s.call<any>("GET", "/api/status-pages/1/subscribers", { token: s.token })).body.confirmed;
+    return { ...s, notice: notice!, head, unsubscribe: linkToken(notice!, "http://localhost/status/unsubscribe")!, confirmed };
+  }
+
+  test("GET of a confirm or unsubscribe link changes nothing; the page's POST does; bad tokens", async () => {
+    const { call, unsubscribe, confirmed } = await subscribed();
+    expect((await call("GET", "/api/status/subscriptions/confirm?token=nope")).body.code).toBe("SUBSCRIPTION_LINK_INVALID");
+
+    for (let i = 0; i < 3; i++) {
+      const opened = await call<any>("GET", `/api/status/subscriptions/unsubscribe?token=${unsubscribe}`);
+      expect([opened.status, opened.body.page.title, opened.body.email]).toEqual([200, "Acme status", "v•••@example.com"]);
+    }
+    expect(await confirmed()).toBe(1);
+
+    const bad = await call("GET", "/api/status/subscriptions/unsubscribe?token=nope");
+    expect([bad.status, bad.body.success, bad.body.code]).toEqual([404, false, "SUBSCRIPTION_NOT_FOUND"]);
+    expect((await call("GET", "/api/status/subscriptions/unsubscribe")).status).toBe(400);
+    expect((await call("GET", `/api/status/subscriptions/unsubscribe?token=${"x".repeat(101)}`)).status).toBe(400);
+    expect((await call("POST", "/api/status/subscriptions/unsubscribe", { body: { token: "nope" } })).status).toBe(404);
+
+    expect((await call("POST", "/api/status/subscriptions/unsubscribe", { body: { token: unsubscribe } })).status).toBe(200);
+    expect(await confirmed()).toBe(0);
+    expect((await call("GET", `/api/status/subscriptions/unsubscribe?token=${unsubscribe}`)).status).toBe(404);
+  });
+
+  test("RFC 8058 one-click: the List-Unsubscribe URL takes exactly the form POST, without a session", async () => {
+    const { call, head, unsubscribe, confirmed } = await subscribed();
+    expect(head).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+    const url = /List-Unsubscribe: <(http[^>]+)>/.exec(head)![1]!;
+    expect(url).toBe(`http://localhost/api/status/subscriptions/unsubscribe?token=${unsubscribe}`);
+    const path = url.slice("http://localhost".length);
+    const post = (raw: string, type = "application/x-www-form-urlencoded", to = path) => call<any>("POST", to, { raw, headers: { "content-type": type } });
+
+    expect((await post("List-Unsubscribe=One-Click", "text/plain")).status).toBe(415);
+    expect((await post("List-Unsubscribe=Other")).body.code).toBe("ONE_CLICK_REQUIRED");
+    expect((await post("")).status).toBe(400);
+    expect((await post(`List-Unsubscribe=One-Click&pad=${"x".repeat(1024 * 1024)}`)).status).toBe(413);
+    expect((await post("List-Unsubscribe=One-Click", undefined, "/api/status/subscriptions/unsubscribe?token=nope")).status).toBe(404);
+    expect(await confirmed()).toBe(1);
+
+    const done = await post("List-Unsubscribe=One-Click", "application/x-www-form-urlencoded; charset=utf-8");
+    expect([done.status, done.body.success]).toEqual([200, true]);
+    expect(await confirmed()).toBe(0);
+  });
+});

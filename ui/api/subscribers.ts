@@ -13,6 +13,15 @@ export const subscriptionsAvailable = (slug: string) => api.get<{ available: boo
 /** Starts a subscription: the server mails a confirmation link (the same answer whoever the address is). */
 export const subscribe = (slug: string, email: string) => api.post<object>(`${page(slug)}/subscribe`, { email });
 
+/** What a mailed link is for: its page, and the address masked. Changes nothing (the page's button acts). */
+export interface SubscriptionLinkInfo {
+  page: { title: string; slug: string; path: string };
+  email: string;
+}
+
+export const subscriptionLink = (mode: "confirm" | "unsubscribe", token: string) =>
+  api.get<SubscriptionLinkInfo>(`/api/status/subscriptions/${mode}?token=${encodeURIComponent(token)}`);
+
 export const confirmSubscription = (token: string) =>
   api.post<{ page: { title: string; slug: string; path: string } }>("/api/status/subscriptions/confirm", { token });
 

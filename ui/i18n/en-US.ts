@@ -1520,8 +1520,9 @@ const enUS: Messages = {
       failed: "The subscription could not be started. Try again later.",
     },
     subscription: {
-      confirm: { title: "Confirm subscription", working: "Confirming…", done: "You are subscribed to {{page}}", hint: "You will get an e-mail when an incident is posted or maintenance is planned.", invalid: "This confirmation link is invalid or has expired. Subscribe again on the status page." },
-      unsubscribe: { title: "Unsubscribe", working: "Unsubscribing…", done: "You are unsubscribed", hint: "No more mails will be sent to this address.", invalid: "This link has no subscription: it has ended already." },
+      confirm: { title: "Confirm subscription", ask: "Subscribe to {{page}}?", button: "Confirm", working: "Confirming…", done: "You are subscribed to {{page}}", hint: "You will get an e-mail when an incident is posted or maintenance is planned.", invalid: "This confirmation link is invalid or has expired. Subscribe again on the status page." },
+      unsubscribe: { title: "Unsubscribe", ask: "Unsubscribe from {{page}}?", button: "Unsubscribe", working: "Unsubscribing…", done: "You are unsubscribed from {{page}}", hint: "No more mails will be sent to this address.", invalid: "This link has no subscription: it has ended already." },
+      address: "Mails go to {{email}}",
       failed: "Something went wrong. Try the link again later.",
       toPage: "Go to the status page",
     },

@@ -1513,8 +1513,9 @@ const zhCN = {
       failed: "订阅未能开始，请稍后再试。",
     },
     subscription: {
-      confirm: { title: "确认订阅", working: "正在确认…", done: "你已订阅 {{page}}", hint: "发布事件或计划维护时，你会收到邮件。", invalid: "此确认链接无效或已过期。请在状态页重新订阅。" },
-      unsubscribe: { title: "退订", working: "正在退订…", done: "你已退订", hint: "不会再向此地址发送邮件。", invalid: "此链接没有对应的订阅：订阅已经结束。" },
+      confirm: { title: "确认订阅", ask: "订阅 {{page}}？", button: "确认订阅", working: "正在确认…", done: "你已订阅 {{page}}", hint: "发布事件或计划维护时，你会收到邮件。", invalid: "此确认链接无效或已过期。请在状态页重新订阅。" },
+      unsubscribe: { title: "退订", ask: "退订 {{page}}？", button: "退订", working: "正在退订…", done: "你已退订 {{page}}", hint: "不会再向此地址发送邮件。", invalid: "此链接没有对应的订阅：订阅已经结束。" },
+      address: "邮件发往 {{email}}",
       failed: "出了点问题，请稍后再打开此链接。",
       toPage: "前往状态页",
     },
