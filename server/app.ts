@@ -320,6 +320,7 @@ export function createApp(deps: AppDeps) {
         agentExists: (id) => services.agents.get(id) !== undefined,
         publicUrl: deps.config.publicUrl,
         trustProxy: deps.config.trustProxy,
+        feedLocale: () => services.notifications.store.getSettings(),
       }),
     )
     .use(

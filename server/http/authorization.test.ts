@@ -101,6 +101,8 @@ const ACCESS: Record<string, Access> = {
   "GET /api/status-pages/:id": "user",
   "PUT /api/status-pages/:id": "user",
   "DELETE /api/status-pages/:id": "user",
+  "POST /api/status-pages/:id/feed-key": "editor",
+  "DELETE /api/status-pages/:id/feed-key": "editor",
   "POST /api/notifications/templates/preview": "user",
   "POST /api/auth/login/2fa": "public", // the challenge of a right password and a code are what it asks for
   "GET /api/monitors/ping-support": "user",

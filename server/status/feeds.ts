@@ -1,8 +1,40 @@
 // A status page for other tools: its incidents and maintenance as an Atom and an RSS feed, and a JSON summary. Built
-// from the page's public view, so they say nothing the page does not.
+// from the page's public view, so they say nothing the page does not. Feeds speak the instance's message language and
+// zone (as the subscriber mails do), with the state words the UI uses; their machine dates keep their formats.
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import enUS from "../../ui/i18n/en-US";
+import zhCN from "../../ui/i18n/zh-CN";
 import type { StatusIncident } from "../incidents/public";
 import type { StatusMaintenance } from "../maintenance/public";
+import { formatTime } from "../notifications/messages";
+import type { NotificationLanguage } from "../notifications/public";
 import type { PublicStatusPage } from "./public";
+
+/** The language and zone a feed is written in. */
+export interface FeedLocale {
+  language: NotificationLanguage;
+  timeZone: string;
+}
+
+const TEXT = {
+  "en-US": { ui: enUS, maintenance: "[Maintenance: {state}] {title}", said: "{time} {state}: {message}", list: ", " },
+  "zh-CN": { ui: zhCN, maintenance: "[维护：{state}] {title}", said: "{time} {state}：{message}", list: "、" },
+} as const;
+
+const fill = (s: string, values: Record<string, string>) => s.replace(/\{\{?(\w+)\}?\}/g, (_, k: string) => values[k] ?? "");
+
+/** A new feed key: 192 random bits, URL-safe. */
+export const newFeedKey = () => randomBytes(24).toString("base64url");
+
+/** Whether a key given matches the page's, in time that does not tell how much of it did. */
+export function sameSecret(given: string, key: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(key);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A page's feed address (the feed key, when one is needed, goes after it as ?key=). */
+export const feedLink = (server: string, slug: string, kind: "atom" | "rss") => `${server}/api/status/pages/${slug}/feed.${kind}`;
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -26,33 +58,38 @@ interface Entry {
 }
 
 /** Incidents (every update, newest first, in the text) and maintenance in progress or coming, newest change first. */
-function entries(page: PublicStatusPage, url: string): Entry[] {
+function entries(page: PublicStatusPage, url: string, { language, timeZone }: FeedLocale): Entry[] {
+  const T = TEXT[language];
+  const { states } = T.ui.incidents;
+  const words = T.ui.statusPage.maintenance;
+  const time = (ms: number) => formatTime(ms, timeZone);
+  const affects = (names: string[]) => (names.length ? `\n\n${fill(words.affects, { names: names.join(T.list) })}` : "");
   const incident = (x: StatusIncident): Entry => {
     const latest = x.updates[x.updates.length - 1];
     return {
       id: `${url}#incident-${x.id}`,
-      title: `[${x.state}] ${x.title}`,
+      title: `[${states[x.state]}] ${x.title}`,
       updated: latest?.at ?? x.createdAt,
       published: x.createdAt,
-      text: [...x.updates].reverse().map((u) => `${iso(u.at)} ${u.state}: ${u.message}`).join("\n\n") + (x.affects.length ? `\n\nAffects: ${x.affects.join(", ")}` : ""),
+      text: [...x.updates].reverse().map((u) => fill(T.said, { time: time(u.at), state: states[u.state], message: u.message })).join("\n\n") + affects(x.affects),
     };
   };
   const maintenance = (w: StatusMaintenance): Entry => ({
     id: `${url}#maintenance-${w.id}-${w.start}`,
-    title: `[maintenance${w.state === "active" ? ", in progress" : ", scheduled"}] ${w.title}`,
+    title: fill(T.maintenance, { state: w.state === "active" ? words.active : words.upcoming, title: w.title }),
     updated: w.start,
     published: w.start,
-    text: `${iso(w.start)} – ${w.end === null ? "until ended" : iso(w.end)}${w.description ? `\n\n${w.description}` : ""}${w.affects.length ? `\n\nAffects: ${w.affects.join(", ")}` : ""}`,
+    text: `${time(w.start)} – ${w.end === null ? words.until : time(w.end)}${w.description ? `\n\n${w.description}` : ""}${affects(w.affects)}`,
   });
   return [...page.incidents.open.map(incident), ...page.incidents.resolved.map(incident), ...page.maintenance.map(maintenance)].sort((a, b) => b.updated - a.updated);
 }
 
-export function atomFeed(page: PublicStatusPage, url: string, self: string): string {
-  const items = entries(page, url);
+export function atomFeed(page: PublicStatusPage, url: string, self: string, locale: FeedLocale): string {
+  const items = entries(page, url, locale);
   const updated = items[0]?.updated ?? page.generatedAt;
   const title = page.title || "Status";
   return (
-    `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">\n` +
+    `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${locale.language}">\n` +
     `<title>${escapeXml(title)}</title>\n<id>${escapeXml(url)}</id>\n<link href="${escapeXml(url)}"/>\n<link rel="self" href="${escapeXml(self)}"/>\n<updated>${iso(updated)}</updated>\n` +
     items
       .map(
@@ -65,11 +102,11 @@ export function atomFeed(page: PublicStatusPage, url: string, self: string): str
   );
 }
 
-export function rssFeed(page: PublicStatusPage, url: string): string {
-  const items = entries(page, url);
+export function rssFeed(page: PublicStatusPage, url: string, locale: FeedLocale): string {
+  const items = entries(page, url, locale);
   const title = page.title || "Status";
   return (
-    `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0">\n<channel>\n<title>${rssTitle(title)}</title>\n<link>${escapeXml(url)}</link>\n` +
+    `<?xml version="1.0" encoding="utf-8"?>\n<rss version="2.0">\n<channel>\n<title>${rssTitle(title)}</title>\n<link>${escapeXml(url)}</link>\n<language>${locale.language.toLowerCase()}</language>\n` +
     `<description>${rssHtml(page.description || title)}</description>\n<lastBuildDate>${new Date(page.generatedAt).toUTCString()}</lastBuildDate>\n` +
     items
       .map(

@@ -145,12 +145,13 @@ describe("status pages", () => {
     expect(atom.headers.get("content-type")).toStartWith("application/atom+xml");
     const atomText = await atom.text();
     expect(atomText).toContain("<title>Shop &amp; Co</title>");
-    expect(atomText).toContain("[investigating] Checkout &lt;errors&gt;");
+    // In the instance's message language (zh-CN unless changed).
+    expect(atomText).toContain("[调查中] Checkout &lt;errors&gt;");
     expect(atomText).toContain("Looking &amp; fixing.");
     expect(atomText).toContain("DB upgrade");
     const rss = await (await t.app.handle(new Request("http://localhost/api/status/pages/shop/feed.rss"))).text();
     expect(rss).toContain("<rss version=\"2.0\">");
-    expect(rssTexts(rss, "title")).toContain("[investigating] Checkout &lt;errors&gt;");
+    expect(rssTexts(rss, "title")).toContain("[调查中] Checkout &lt;errors&gt;");
     const summary = (await t.call<{ summary: { status: string; components: { name: string; status: string }[]; incidents: { title: string }[]; maintenance: { title: string }[] } }>("GET", "/api/status/pages/shop/summary.json")).body.summary;
     expect(summary.components).toEqual([{ type: "monitor", name: "Shop", status: "maintenance", uptime: { day: null, month: null, quarter: null } }] as never);
     expect(summary.incidents.map((i) => i.title)).toEqual(["Checkout <errors>"]);
@@ -168,18 +169,18 @@ describe("status pages", () => {
     const titles = rssTexts(rss, "title");
     const descriptions = rssTexts(rss, "description");
     expect(titles[0]).toBe("Ops &lt;b&gt;bold&lt;/b&gt; & Co");
-    expect(titles.slice(1).sort()).toEqual(["[investigating] &lt;script&gt;alert(2)&lt;/script&gt;", "[maintenance, in progress] &lt;iframe src=//evil&gt;"]);
+    expect(titles.slice(1).sort()).toEqual(["[维护：进行中] &lt;iframe src=//evil&gt;", "[调查中] &lt;script&gt;alert(2)&lt;/script&gt;"]);
     expect(descriptions[0]).toBe("&lt;script&gt;alert(0)&lt;/script&gt;<br>\nSecond line");
     const maintenance = descriptions.find((d) => d.includes("alert(4)"))!;
     const incident = descriptions.find((d) => d.includes("alert(3)"))!;
     expect(maintenance).toContain("&lt;script&gt;alert(4)&lt;/script&gt;");
-    expect(maintenance).toContain("Affects: &lt;img src=x onerror=alert(1)&gt;");
-    expect(incident).toContain("investigating: &lt;a href=&quot;javascript:alert(3)&quot;&gt;click&lt;/a&gt; &amp; more");
+    expect(maintenance).toContain("影响：&lt;img src=x onerror=alert(1)&gt;");
+    expect(incident).toContain("调查中：&lt;a href=&quot;javascript:alert(3)&quot;&gt;click&lt;/a&gt; &amp; more");
     for (const text of [...titles, ...descriptions]) expect(text.replaceAll("<br>", "")).not.toContain("<");
     // Atom says its text is text (type="text"): readers show it as it is.
     const atom = await (await t.app.handle(new Request("http://localhost/api/status/pages/shop/feed.atom"))).text();
     expect(atom).toContain('<content type="text">');
-    expect(atom).toContain("<title>[investigating] &lt;script&gt;alert(2)&lt;/script&gt;</title>");
+    expect(atom).toContain("<title>[调查中] &lt;script&gt;alert(2)&lt;/script&gt;</title>");
   });
 
   test("feeds of a password or private page are never kept by a shared cache; a public page's briefly", async () => {

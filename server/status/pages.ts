@@ -24,6 +24,8 @@ import {
   type StatusPageSettings,
 } from "./public";
 import type { StatusService } from "./service";
+import type { Role } from "../users/public";
+import { feedLink, newFeedKey } from "./feeds";
 import { DEFAULT_PAGE_ID, type PageValues, type StoredPage } from "./store";
 
 const SLUG = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
@@ -61,23 +63,31 @@ export interface PageRouteDeps {
 }
 
 export function statusPageRoutes({ status, session, exists, publicUrl, trustProxy }: PageRouteDeps) {
-  const settingsOf = (p: StoredPage, request: Request): StatusPageSettings => ({
-    id: p.id,
-    isDefault: p.id === DEFAULT_PAGE_ID,
-    slug: p.slug,
-    title: p.title,
-    description: p.description,
-    logo: p.logo,
-    customDomain: p.customDomain,
-    visibility: p.visibility,
-    hasPassword: p.passwordHash !== null,
-    announcement: p.announcement,
-    showLocations: p.showLocations,
-    groups: p.groups,
-    url: `${serverUrl(request, publicUrl, trustProxy)}/status${p.id === DEFAULT_PAGE_ID ? "" : `/${p.slug}`}`,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-  });
+  /** A page's settings as `role` may see them: the feed key (a secret) is for admins and editors only. */
+  const settingsOf = (p: StoredPage, request: Request, role: Role): StatusPageSettings => {
+    const server = serverUrl(request, publicUrl, trustProxy);
+    const key = role === "viewer" || p.visibility === "public" ? null : p.feedKey;
+    const withKey = (k: string, kind: "atom" | "rss") => `${feedLink(server, p.slug, kind)}?key=${encodeURIComponent(k)}`;
+    return {
+      id: p.id,
+      isDefault: p.id === DEFAULT_PAGE_ID,
+      slug: p.slug,
+      title: p.title,
+      description: p.description,
+      logo: p.logo,
+      customDomain: p.customDomain,
+      visibility: p.visibility,
+      hasPassword: p.passwordHash !== null,
+      announcement: p.announcement,
+      showLocations: p.showLocations,
+      groups: p.groups,
+      url: `${server}/status${p.id === DEFAULT_PAGE_ID ? "" : `/${p.slug}`}`,
+      feedKey: key,
+      feedLinks: key === null ? null : { atom: withKey(key, "atom"), rss: withKey(key, "rss") },
+      createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
+    };
+  };
 
   /** Checks what a save writes; `before` is the page being edited (its password may be kept). */
   async function values(input: StatusPageInput, before: StoredPage | null): Promise<PageValues> {
@@ -131,37 +141,57 @@ export function statusPageRoutes({ status, session, exists, publicUrl, trustProx
 
   return new Elysia({ prefix: "/api/status-pages", detail: { tags: ["status"] } })
     .use(session)
-    .get("", async ({ request }) => ({ success: true, pages: (await status.pages()).map((p) => settingsOf(p, request)) }), {
+    .get("", async ({ request, user }) => ({ success: true, pages: (await status.pages()).map((p) => settingsOf(p, request, user.role)) }), {
       auth: "user",
       detail: doc("Every status page with its settings (never its password)"),
     })
     .post(
       "",
-      async ({ body, request, set }) => {
+      async ({ body, request, set, user }) => {
         const id = await status.create(await values(body, null));
         set.status = 201;
-        return { success: true, message: "Status page created", page: settingsOf((await status.page(id))!, request) };
+        return { success: true, message: "Status page created", page: settingsOf((await status.page(id))!, request, user.role) };
       },
       { auth: "user", body: pageBody, detail: doc("Create a status page", 400, 409) },
     )
     .get(
       "/:id",
-      async ({ params: { id }, request }) => {
+      async ({ params: { id }, request, user }) => {
         const page = await status.page(id);
         if (!page) throw pageNotFound();
-        return { success: true, page: settingsOf(page, request) };
+        return { success: true, page: settingsOf(page, request, user.role) };
       },
       { auth: "user", params, detail: doc("A status page's settings") },
     )
     .put(
       "/:id",
-      async ({ params: { id }, body, request }) => {
+      async ({ params: { id }, body, request, user }) => {
         const before = await status.page(id);
         if (!before) throw pageNotFound();
         if (!(await status.update(id, await values(body, before)))) throw pageNotFound();
-        return { success: true, message: "Status page saved", page: settingsOf((await status.page(id))!, request) };
+        return { success: true, message: "Status page saved", page: settingsOf((await status.page(id))!, request, user.role) };
       },
       { auth: "user", params, body: pageBody, detail: doc("Save a status page (a password given replaces the old one and signs its visitors out)", 400, 409) },
+    )
+    // The feed link of a page that is not public: a new key (which revokes the old link), or none.
+    .post(
+      "/:id/feed-key",
+      async ({ params: { id }, request, user }) => {
+        const page = await status.page(id);
+        if (!page) throw pageNotFound();
+        if (page.visibility === "public") throw badRequest("STATUS_PAGE_PUBLIC", "A public page's feeds need no key");
+        if (!(await status.setFeedKey(id, newFeedKey()))) throw pageNotFound();
+        return { success: true, message: "New feed link created: the old one no longer works", page: settingsOf((await status.page(id))!, request, user.role) };
+      },
+      { auth: "editor", params, detail: doc("Create or replace the secret feed link of a password or private page (the old link stops working)", 400) },
+    )
+    .delete(
+      "/:id/feed-key",
+      async ({ params: { id }, request, user }) => {
+        if (!(await status.setFeedKey(id, null))) throw pageNotFound();
+        return { success: true, message: "Feed link turned off", page: settingsOf((await status.page(id))!, request, user.role) };
+      },
+      { auth: "editor", params, detail: doc("Turn off the secret feed link of a page") },
     )
     .delete(
       "/:id",

@@ -59,6 +59,10 @@ export interface StatusPageSettings extends Omit<StatusPageInput, "password" | "
   announcement: Announcement | null;
   /** Where it is public: /status for the default page, /status/{slug} for the others (and the custom domain's root). */
   url: string;
+  /** A page that is not public: the secret of its feed link, or null (none; always null for viewers). */
+  feedKey: string | null;
+  /** The Atom and RSS addresses with the key, for feed readers (null without a key). */
+  feedLinks: { atom: string; rss: string } | null;
   createdAt: number;
   updatedAt: number | null;
 }

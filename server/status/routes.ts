@@ -10,7 +10,7 @@ import { serverUrl } from "../http/server-url";
 import { badgeSvg } from "./badge";
 import { ANNOUNCEMENT_MAX, ANNOUNCEMENT_SEVERITIES, STATUS_DESCRIPTION_MAX, STATUS_ITEMS_MAX, STATUS_TITLE_MAX, type AnnouncementSeverity, type StatusMonitor, type StatusPageConfig } from "./public";
 import type { StatusService } from "./service";
-import { atomFeed, rssFeed, summary } from "./feeds";
+import { atomFeed, feedLink, rssFeed, sameSecret, summary, type FeedLocale } from "./feeds";
 import { DEFAULT_PAGE_ID, type StoredConfig, type StoredPage } from "./store";
 
 const ids = (what: string) =>
@@ -50,6 +50,8 @@ export interface StatusRouteDeps {
   agentExists: (id: number) => boolean | Promise<boolean>;
   publicUrl?: string;
   trustProxy: number;
+  /** The language and zone feeds are written in (the instance's message settings). */
+  feedLocale: () => Promise<FeedLocale>;
 }
 
 /** The first id that `exists` denies. */
@@ -69,9 +71,10 @@ function matches(header: string | null, etags: string[]): boolean {
   });
 }
 
-export function statusRoutes({ status, session, monitorExists, agentExists, publicUrl, trustProxy }: StatusRouteDeps) {
+export function statusRoutes({ status, session, monitorExists, agentExists, publicUrl, trustProxy, feedLocale }: StatusRouteDeps) {
   const reply = (config: StoredConfig, request: Request): StatusPageConfig => ({ ...config, publicUrl: `${serverUrl(request, publicUrl, trustProxy)}/status` });
   const pageUrl = (page: StoredPage, request: Request) => `${serverUrl(request, publicUrl, trustProxy)}/status${page.id === DEFAULT_PAGE_ID ? "" : `/${page.slug}`}`;
+  const feedUrl = (page: StoredPage, request: Request, kind: "atom" | "rss") => feedLink(serverUrl(request, publicUrl, trustProxy), page.slug, kind);
   const unlockAttempts = new Map<string, { count: number; since: number }>();
 
   /** The page named by its slug (404 for none). */
@@ -90,10 +93,14 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
 
   /**
    * Whether the caller may see a page: anyone a public one; a signed-in user any; a password page also whoever
-   * brings its unlock token (x-status-token header or ?token=). Refused: 401 saying only what it takes.
+   * brings its unlock token (x-status-token header or ?token=); a feed (`feed: true`) also whoever brings the page's
+   * feed key as ?key=. Refused: 401 saying only what it takes. Returns the feed key it admitted, if any.
    */
-  async function admit(page: StoredPage, request: Request, ctx: Admission) {
+  async function admit(page: StoredPage, request: Request, ctx: Admission, feed = false): Promise<string | undefined> {
     if (page.visibility === "public") return;
+    const query = new URL(request.url).searchParams;
+    const key = feed ? query.get("key") : null;
+    if (key !== null && page.feedKey !== null && sameSecret(key, page.feedKey)) return key;
     const auth = request.headers.get("authorization") ?? "";
     const bearer = auth.startsWith("Bearer ") ? auth.slice(7).trim() : "";
     const session = bearer ? await ctx.verifySession(bearer) : null;
@@ -102,13 +109,14 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
     const pending = session !== null && ctx.twoFactorPending(session.user);
     if (session && !pending) return;
     if (page.visibility === "password") {
-      const token = request.headers.get("x-status-token") || new URL(request.url).searchParams.get("token") || "";
+      const token = request.headers.get("x-status-token") || query.get("token") || "";
       const claims = token ? await ctx.jwt.verify(token) : false;
       if (claims && claims.kind === "status" && claims.page === page.id && claims.pv === page.passwordVersion) return;
-      if (pending) throw secondFactorRequired();
-      throw new HttpError(401, "STATUS_PAGE_PASSWORD", "This status page needs its password", { visibility: "password" });
     }
     if (pending) throw secondFactorRequired();
+    // A feed reader with an old link learns that the link was replaced, not that it should type a password.
+    if (key !== null) throw new HttpError(401, "STATUS_FEED_KEY_INVALID", "This feed link is not valid (it was replaced or turned off): copy the current one from the page's settings", { visibility: page.visibility });
+    if (page.visibility === "password") throw new HttpError(401, "STATUS_PAGE_PASSWORD", "This status page needs its password", { visibility: "password" });
     throw new HttpError(401, "STATUS_PAGE_PRIVATE", "Sign in to see this status page", { visibility: "private" });
   }
 
@@ -161,15 +169,17 @@ export function statusRoutes({ status, session, monitorExists, agentExists, publ
     }, { params: slugParams, body: t.Object({ password: t.String({ maxLength: 200 }) }), detail: doc("Unlock a password-protected status page: a token for x-status-token (or ?token=)", 401, 404, 429) })
     .get("/pages/:slug/feed.atom", async ({ params, request, verifySession, jwt, twoFactorPending }) => {
       const page = await bySlug(params.slug);
-      await admit(page, request, { verifySession, jwt, twoFactorPending });
+      const key = await admit(page, request, { verifySession, jwt, twoFactorPending }, true);
       const url = pageUrl(page, request);
-      return new Response(atomFeed((await status.view(page.id)).page, url, `${serverUrl(request, publicUrl, trustProxy)}/api/status/pages/${page.slug}/feed.atom`), { headers: { ...feedType, ...cacheOf(page) } });
-    }, { params: slugParams, detail: { ...doc("A status page's incidents and maintenance as an Atom feed", 401, 404), responses: { 200: contentResponse("The feed", "application/atom+xml") } } })
+      // A reader that takes the self link as the feed's address keeps the key it came with.
+      const self = `${feedUrl(page, request, "atom")}${key === undefined ? "" : `?key=${encodeURIComponent(key)}`}`;
+      return new Response(atomFeed((await status.view(page.id)).page, url, self, await feedLocale()), { headers: { ...feedType, ...cacheOf(page) } });
+    }, { params: slugParams, detail: { ...doc("A status page's incidents and maintenance as an Atom feed (a page that is not public: ?key= its feed key)", 401, 404), responses: { 200: contentResponse("The feed", "application/atom+xml") } } })
     .get("/pages/:slug/feed.rss", async ({ params, request, verifySession, jwt, twoFactorPending }) => {
       const page = await bySlug(params.slug);
-      await admit(page, request, { verifySession, jwt, twoFactorPending });
-      return new Response(rssFeed((await status.view(page.id)).page, pageUrl(page, request)), { headers: { "content-type": "application/rss+xml; charset=utf-8", ...cacheOf(page) } });
-    }, { params: slugParams, detail: { ...doc("A status page's incidents and maintenance as an RSS 2.0 feed", 401, 404), responses: { 200: contentResponse("The feed", "application/rss+xml") } } })
+      await admit(page, request, { verifySession, jwt, twoFactorPending }, true);
+      return new Response(rssFeed((await status.view(page.id)).page, pageUrl(page, request), await feedLocale()), { headers: { "content-type": "application/rss+xml; charset=utf-8", ...cacheOf(page) } });
+    }, { params: slugParams, detail: { ...doc("A status page's incidents and maintenance as an RSS 2.0 feed (a page that is not public: ?key= its feed key)", 401, 404), responses: { 200: contentResponse("The feed", "application/rss+xml") } } })
     .get("/pages/:slug/summary.json", async ({ params, request, set, verifySession, jwt, twoFactorPending }) => {
       const page = await bySlug(params.slug);
       await admit(page, request, { verifySession, jwt, twoFactorPending });

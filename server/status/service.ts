@@ -159,6 +159,11 @@ export function createStatusService({ db, bus, monitors, agents, maintenance, in
       if (done) saved();
       return done;
     },
+    async setFeedKey(id: number, key: string | null): Promise<boolean> {
+      const done = await store.setFeedKey(id, key);
+      if (done) saved();
+      return done;
+    },
     async remove(id: number): Promise<boolean> {
       const done = await store.remove(id);
       if (done) saved();

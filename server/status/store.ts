@@ -18,6 +18,8 @@ export interface StoredPage {
   visibility: StatusVisibility;
   passwordHash: string | null;
   passwordVersion: number;
+  /** The secret of the feed link of a page that is not public, or null (see tables.ts). */
+  feedKey: string | null;
   announcement: Announcement | null;
   showLocations: boolean;
   /** In page order; "" is the unnamed group. */
@@ -64,6 +66,7 @@ export function createStatusStore(db: Db, now: () => number = Date.now) {
     visibility: "public",
     passwordHash: null,
     passwordVersion: 0,
+    feedKey: null,
     announcement: null,
     showLocations: false,
     groups: [],
@@ -90,6 +93,7 @@ export function createStatusStore(db: Db, now: () => number = Date.now) {
         visibility: r.visibility,
         passwordHash: r.passwordHash,
         passwordVersion: r.passwordVersion,
+        feedKey: r.feedKey,
         announcement: r.announcementSeverity && r.announcementText ? { severity: r.announcementSeverity, text: r.announcementText, updatedAt: r.announcementAt ?? r.updatedAt } : null,
         showLocations: r.showLocations,
         groups: [],
@@ -144,6 +148,8 @@ export function createStatusStore(db: Db, now: () => number = Date.now) {
       customDomain: v.customDomain,
       showLocations: v.showLocations,
       visibility: v.visibility,
+      // A public page's feeds need no key: an old link must not come back if the page is locked again.
+      ...(v.visibility === "public" ? { feedKey: null } : {}),
       announcementSeverity: a?.severity ?? null,
       announcementText: a?.text ?? null,
       announcementAt: a === null ? null : same ? (before?.announcementAt ?? at) : at,
@@ -205,6 +211,21 @@ export function createStatusStore(db: Db, now: () => number = Date.now) {
           },
           { lock: "status.page" },
         ),
+      );
+    },
+
+    /** Gives the page a new feed key (or none), which ends the old link; false when there is no such page. */
+    async setFeedKey(id: number, key: string | null): Promise<boolean> {
+      return db.tx(
+        async (tx) => {
+          const at = now();
+          const before = await first(tx.select({ id: statusPage.id }).from(statusPage).where(eq(statusPage.id, id)));
+          if (!before && id !== DEFAULT_PAGE_ID) return false;
+          if (before) await tx.update(statusPage).set({ feedKey: key }).where(eq(statusPage.id, id));
+          else await tx.insert(statusPage).values({ id, slug: "default", feedKey: key, createdAt: at, updatedAt: at });
+          return true;
+        },
+        { lock: "status.page" },
       );
     },
 

@@ -23,6 +23,12 @@ export const statusPage = sqliteTable(
     /** visibility "password": the password's hash; unlock tokens carry `passwordVersion`, so a new password ends them. */
     passwordHash: text("password_hash"),
     passwordVersion: integer("password_version").notNull().default(0),
+    /**
+     * A page that is not public: the secret of its feed link (`feed.atom?key=…`), for feed readers that cannot sign
+     * in or unlock. A capability like an API token, kept readable so admins and editors can copy the link again; a new
+     * one (or none) revokes the old link. Null: no feed link.
+     */
+    feedKey: text("feed_key"),
     announcementSeverity: text("announcement_severity").$type<AnnouncementSeverity>(),
     announcementText: text("announcement_text"),
     announcementAt: integer("announcement_at"),

@@ -60,6 +60,9 @@ export const getStatusPage = (id: number) => api.get<{ page: StatusPageSettings 
 export const createStatusPage = (input: StatusPageInput) => api.post<{ page: StatusPageSettings }>("/api/status-pages", input);
 export const saveStatusPage = (id: number, input: StatusPageInput) => api.put<{ page: StatusPageSettings }>(`/api/status-pages/${id}`, input);
 export const deleteStatusPage = (id: number) => api.delete<object>(`/api/status-pages/${id}`);
+/** A new secret feed link for a page that is not public (the old one stops working), or none. */
+export const createFeedKey = (id: number) => api.post<{ page: StatusPageSettings }>(`/api/status-pages/${id}/feed-key`);
+export const removeFeedKey = (id: number) => api.delete<{ page: StatusPageSettings }>(`/api/status-pages/${id}/feed-key`);
 
 export const getStatusConfig = () => api.get<{ config: StatusPageConfig }>("/api/status/config");
 

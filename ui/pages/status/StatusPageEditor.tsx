@@ -28,6 +28,7 @@ import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { TargetPicker } from "../../components/TargetPicker";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLoad } from "../../components/useLoad";
+import { FeedLinkCard } from "./FeedLinkCard";
 import { SubscribersCard } from "./SubscribersCard";
 import { fetchChoices, type Choices } from "../incidents/IncidentFields";
 import { EditorOnly } from "../../components/guards";
@@ -46,7 +47,7 @@ export default function StatusPageEditor() {
   const fetch = useCallback(async () => {
     const [choices, page] = await Promise.all([fetchChoices(), id ? getStatusPage(id).then((r) => r.page) : null]);
     const draft: Draft = page ? { ...page, password: "", groups: page.groups.length ? page.groups : [{ name: "", items: [] }] } : blank();
-    return { choices, draft, url: page?.url ?? null };
+    return { choices, draft, page };
   }, [id]);
   const { state, reload } = useLoad(fetch, t("statusPages.fetchFailed"));
   return (
@@ -61,10 +62,11 @@ export default function StatusPageEditor() {
       />
       {state.phase === "loading" && <LoadingMessage data-testid="page-loading">{t("statusPages.loading")}</LoadingMessage>}
       {state.phase === "error" && <LoadError message={state.message} onRetry={() => void reload()} data-testid="page-error" />}
-      {state.phase === "loaded" && <PageForm id={id} initial={state.data.draft} choices={state.data.choices} url={state.data.url} />}
-      {state.phase === "loaded" && id !== null && (
-        <div className="mt-6">
-          <SubscribersCard pageId={id} />
+      {state.phase === "loaded" && <PageForm id={id} initial={state.data.draft} choices={state.data.choices} url={state.data.page?.url ?? null} />}
+      {state.phase === "loaded" && state.data.page && (
+        <div className="mt-6 space-y-6">
+          <FeedLinkCard page={state.data.page} />
+          <SubscribersCard pageId={state.data.page.id} />
         </div>
       )}
     </div>
