@@ -118,3 +118,32 @@ export function formOf(page: Page, m: Messages) {
     submit: () => page.getByTestId("monitor-submit").click(),
   };
 }
+
+/**
+ * Three monitors for the availability colours, checked now: "All up" (1 of 1 up), "Mostly up" (17 of 20 up: 85 %)
+ * and "All down" (0 of 1). Checks only on demand (a long interval), so nothing else moves the counts.
+ */
+export async function availabilityTrio(vigil: Vigil, session: Session, target: Target) {
+  const long = { interval: 1440, retries: 0 }; // minutes
+  const allUp = await createMonitor(vigil, session, { name: "All up", url: target.url("/all-up"), ...long });
+  const mostlyUp = await createMonitor(vigil, session, { name: "Mostly up", url: target.url("/mostly-up"), ...long }); // 1 up
+  for (let i = 0; i < 16; i++) expect((await check(vigil, session, mostlyUp)).status).toBe(200);
+  target.set("/mostly-up", 500);
+  for (let i = 0; i < 3; i++) expect((await check(vigil, session, mostlyUp)).status).toBe(200);
+  target.set("/all-down", 500);
+  const allDown = await createMonitor(vigil, session, { name: "All down", url: target.url("/all-down"), ...long });
+  return { allUp, mostlyUp, allDown };
+}
+
+/** A slot's fill as the browser paints it. */
+export const fill = (slot: Locator) => slot.evaluate((el) => getComputedStyle(el).backgroundColor);
+
+/** The colour legend under availability bars: each level with its words, in the page's language. */
+export async function expectLegend(legend: Locator, m: Messages) {
+  await expect(legend).toBeVisible();
+  await expect(legend).toHaveAttribute("aria-label", tr(m, "availability.legend"));
+  const items = legend.getByTestId("availability-legend-item");
+  await expect(items).toHaveText(["up", "degraded", "down", "maintenance", "none"].map((level) => tr(m, `availability.${level}`, { percent: 50 })));
+  const fills = await items.evaluateAll((els) => els.map((el) => getComputedStyle(el.firstElementChild!).backgroundColor));
+  expect(new Set(fills).size).toBe(5);
+}

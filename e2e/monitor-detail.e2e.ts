@@ -1,9 +1,10 @@
 import { expect, withSession } from "./fixtures";
-import { createMonitor, test } from "./helpers";
+import { availabilityTrio, createMonitor, expectLegend, fill, test } from "./helpers";
 import { LANGUAGES, toast, tr } from "./i18n";
 
 // The monitor page beyond its basics: the 1 h and 6 h chart ranges, and the Badge section (a preview, Markdown and
-// HTML to copy with the instance's public address, and what to do when the monitor is not on the status page).
+// HTML to copy with the instance's public address, and what to do when the monitor is not on the status page), and the
+// history bars' colour scale with its legend.
 
 const HOUR = 3_600_000;
 
@@ -31,6 +32,24 @@ for (const [locale, m] of LANGUAGES) {
         await expect(chart.locator("canvas")).toBeVisible();
         await expect.poll(async () => Number(await chart.getAttribute("data-x-max")) - Number(await chart.getAttribute("data-x-min"))).toBe(span);
       }
+    });
+
+    test("history bars: an hour and a day 85 % up are amber, 0 % up red, all up green; the legend says what each means", async ({ page, vigil, target }) => {
+      const admin = await vigil.register("alice");
+      const { allUp, mostlyUp, allDown } = await availabilityTrio(vigil, admin, target);
+      const fills: string[] = [];
+      for (const [id, level] of [[allUp, "up"], [mostlyUp, "degraded"], [allDown, "down"]] as const) {
+        await withSession(page, admin, `/monitors/${id}`);
+        await expect(page.getByTestId("status-bar-month")).toBeVisible({ timeout: 15_000 }); // a loaded machine is slow to start
+        for (const bar of ["status-bar-day", "status-bar-month"]) await expect(page.getByTestId(`${bar}-slot`).last()).toHaveAttribute("data-level", level);
+        fills.push(await fill(page.getByTestId("status-bar-month-slot").last()));
+        if (level === "degraded") {
+          await page.getByTestId("status-bar-month-slot").last().hover();
+          await expect(page.getByTestId("status-bar-month-tooltip")).toContainText("85%");
+        }
+        await expectLegend(page.getByTestId("history-legend"), m);
+      }
+      expect(new Set(fills).size).toBe(3);
     });
 
     test("Badge: says it will not load until the monitor is on the status page; then the preview loads and the snippets copy", async ({ page, context, vigil, target }) => {

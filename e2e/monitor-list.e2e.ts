@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, withSession, type Vigil } from "./fixtures";
-import { check, createMonitor, test, type Session, type Target } from "./helpers";
+import { availabilityTrio, check, createMonitor, expectLegend, fill, test, type Session, type Target } from "./helpers";
 import { LANGUAGES, tr } from "./i18n";
 
 // The monitor list at scale: search, status filter, sort and tags kept in the URL (a shared link opens the same view),
@@ -146,13 +146,13 @@ for (const [locale, m] of LANGUAGES) {
       const strip = page.getByTestId(`monitor-heartbeat-${flaky}`);
       const bars = strip.getByTestId("heartbeat-bar");
       await expect(bars).toHaveCount(24);
-      await expect(bars.first()).toHaveAttribute("data-status", "empty");
-      await expect(bars.last()).toHaveAttribute("data-status", "partial");
+      await expect(bars.first()).toHaveAttribute("data-level", "none");
+      await expect(bars.last()).toHaveAttribute("data-level", "degraded"); // 2 of 3 up
       await expect(strip).toHaveAttribute("aria-label", tr(m, "monitors.list.heartbeat.label", { up: 2, total: 3 }));
       const hourText = tr(m, "monitors.list.heartbeat.hour", { time: "§", up: 2, total: 3 }).split("§")[1]!;
       await expect(bars.last()).toHaveAttribute("title", new RegExp(`\\d{2}:\\d{2}.\\d{2}:\\d{2}${escape(hourText)}$`));
       await expect(bars.first()).toHaveAttribute("title", new RegExp(`${escape(tr(m, "monitors.list.heartbeat.hourEmpty", { time: "§" }).split("§")[1]!)}$`));
-      await expect(page.getByTestId(`monitor-heartbeat-${calm}`).getByTestId("heartbeat-bar").last()).toHaveAttribute("data-status", "up");
+      await expect(page.getByTestId(`monitor-heartbeat-${calm}`).getByTestId("heartbeat-bar").last()).toHaveAttribute("data-level", "up");
 
       // A check run elsewhere arrives over the socket: its row changes, the other row stays the same element.
       await expect(page.getByTestId("live-indicator")).toHaveAttribute("data-state", "open");
@@ -180,6 +180,20 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId(`monitor-heartbeat-${calm}`)).toHaveAttribute("data-checks", "2");
       await page.waitForTimeout(300);
       await expect(page.getByTestId(`monitor-heartbeat-${calm}`)).toHaveAttribute("data-checks", "2");
+    });
+
+    test("the strips' colours: an hour all up, 85 % up and 0 % up differ; the legend under the list says what each means", async ({ page, vigil, target }) => {
+      const session = await vigil.register("alice");
+      const { allUp, mostlyUp, allDown } = await availabilityTrio(vigil, session, target);
+      await withSession(page, session, "/monitors");
+      const hour = (id: number) => page.getByTestId(`monitor-heartbeat-${id}`).getByTestId("heartbeat-bar").last();
+      await expect(hour(allUp)).toHaveAttribute("data-level", "up");
+      await expect(hour(mostlyUp)).toHaveAttribute("data-level", "degraded");
+      await expect(hour(mostlyUp)).toHaveAttribute("data-up", "17");
+      await expect(hour(mostlyUp)).toHaveAttribute("data-checks", "20");
+      await expect(hour(allDown)).toHaveAttribute("data-level", "down");
+      expect(new Set([await fill(hour(allUp)), await fill(hour(mostlyUp)), await fill(hour(allDown))]).size).toBe(3);
+      await expectLegend(page.getByTestId("monitors-legend"), m);
     });
 
     test("a new monitor's row shows its checks one bar each; a bar's facts show on keyboard focus; live checks add bars", async ({ page, vigil, target }) => {

@@ -1,6 +1,6 @@
 import type { Locator } from "@playwright/test";
 import { expect, withSession } from "./fixtures";
-import { check, createMonitor, registerAgent, report, test } from "./helpers";
+import { availabilityTrio, check, createMonitor, expectLegend, fill, registerAgent, report, test } from "./helpers";
 import { LANGUAGES, tr, toast } from "./i18n";
 
 // The status page in both languages: /status/config against the real server (read back through the API), and the
@@ -153,7 +153,7 @@ for (const [locale, m] of LANGUAGES) {
       for (const range of ["day", "month", "quarter"]) await expect(row.getByTestId(`status-uptime-${range}-${shop}`)).toHaveText("100%");
       const bars = row.getByTestId("status-bar");
       await expect(bars).toHaveCount(90);
-      await expect(bars.last()).toHaveAttribute("data-level", "full");
+      await expect(bars.last()).toHaveAttribute("data-level", "up");
       await expect(bars.nth(88)).toHaveAttribute("data-level", "none");
       await expect(row.getByTestId(`status-spark-${shop}`).locator("canvas")).toHaveCount(1);
 
@@ -197,6 +197,23 @@ for (const [locale, m] of LANGUAGES) {
       expect(tip.x).toBeGreaterThanOrEqual(0);
       expect(tip.x + tip.width).toBeLessThanOrEqual(390);
       expect(await scrollWidth()).toBeLessThanOrEqual(390);
+    });
+
+    test("bar colours: all up, some downtime (85 %) and mostly down (0 %) differ; the legend says what each means", async ({ page, vigil, target }) => {
+      const admin = await vigil.register("alice");
+      const { allUp, mostlyUp, allDown } = await availabilityTrio(vigil, admin, target);
+      const config = { title: "Acme", description: "", monitorIds: [allUp, mostlyUp, allDown], agentIds: [], announcement: null };
+      expect((await vigil.api("PUT", "/api/status/config", config, admin.token)).status).toBe(200);
+      await page.goto("/status");
+      const today = (id: number) => page.getByTestId(`status-bars-${id}`).getByTestId("status-bar").last();
+      await expect(today(allUp)).toHaveAttribute("data-level", "up");
+      await expect(today(mostlyUp)).toHaveAttribute("data-level", "degraded");
+      await expect(today(mostlyUp)).toHaveAttribute("aria-label", new RegExp(`${tr(m, "statusPage.bar.availability", { value: "85%" })}$`));
+      await expect(today(allDown)).toHaveAttribute("data-level", "down");
+      const fills = [await fill(today(allUp)), await fill(today(mostlyUp)), await fill(today(allDown))];
+      expect(new Set(fills).size).toBe(3);
+      await expect(page.getByTestId(`status-bars-${allUp}`).getByTestId("status-bar").first()).toHaveAttribute("data-level", "none");
+      await expectLegend(page.getByTestId("status-legend"), m);
     });
 
     test("nothing selected: a friendly message and no sections", async ({ page, vigil }) => {
@@ -259,7 +276,8 @@ test("a monitor goes down and an agent goes offline: the open page shows it by i
       await expect(page.getByTestId(`status-monitor-status-${search}`)).toHaveAttribute("data-status", "down");
       await expect(page.getByTestId(`status-monitor-status-${search}`)).toHaveText(tr(m, "monitors.status.down"));
       await expect(page.getByTestId(`status-monitor-status-${shop}`)).toHaveAttribute("data-status", "up");
-      await expect(page.getByTestId(`status-bars-${search}`).getByTestId("status-bar").last()).toHaveAttribute("data-level", "low");
+      // Up at creation, down since (and any check the interval added): some downtime or mostly down, never "up".
+      await expect(page.getByTestId(`status-bars-${search}`).getByTestId("status-bar").last()).toHaveAttribute("data-level", /^(degraded|down)$/);
       await expect(page.getByTestId(`status-agent-status-${quiet.id}`)).toHaveText(tr(m, "agents.status.offline"));
       await expect(page.getByTestId(`status-agent-last-${quiet.id}`)).toContainText(tr(m, "statusPage.lastReport"));
       await expect(page.getByTestId(`status-agent-status-${chatty.id}`)).toHaveAttribute("data-status", "online");

@@ -1232,6 +1232,14 @@ const enUS: Messages = {
     disk: "Disk {{mountPoint}}",
     threshold: "threshold {{value}}",
   },
+  availability: {
+    legend: "What the bar colours mean",
+    up: "All checks up",
+    degraded: "Some downtime ({{percent}}% or more up)",
+    down: "Mostly down (under {{percent}}% up)",
+    maintenance: "Only checks during maintenance",
+    none: "No checks",
+  },
   incidents: {
     title: "Incidents",
     subtitle: "Tell people what is going on, in your words: a timeline of updates on the status pages of what is affected.",

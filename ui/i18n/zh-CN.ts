@@ -1225,6 +1225,14 @@ const zhCN = {
     disk: "磁盘 {{mountPoint}}",
     threshold: "阈值 {{value}}",
   },
+  availability: {
+    legend: "状态条颜色说明",
+    up: "全部检查正常",
+    degraded: "部分时间故障（至少 {{percent}}% 正常）",
+    down: "大部分时间故障（不足 {{percent}}% 正常）",
+    maintenance: "仅有维护期间的检查",
+    none: "没有检查",
+  },
   incidents: {
     title: "事件",
     subtitle: "用你自己的话告诉大家发生了什么：受影响项目的状态页上会显示一条更新时间线。",

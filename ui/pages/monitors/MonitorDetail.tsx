@@ -35,6 +35,7 @@ import { BadgeCard } from "./detail/BadgeCard";
 import { CheckResultPanel } from "./detail/CheckResultPanel";
 import { DetailsCard } from "./detail/DetailsCard";
 import { HistoryCard } from "./detail/HistoryCard";
+import { AvailabilityLegend } from "../../components/AvailabilityLegend";
 import { LocationsCard } from "./detail/LocationsCard";
 import { SectionTitle } from "./detail/layout";
 import { PushCard } from "./detail/PushCard";
@@ -349,9 +350,12 @@ export default function MonitorDetail() {
         </p>
       )}
       {history ? (
-        <div className="grid gap-6 lg:grid-cols-2">
-          <HistoryCard title={t("monitors.detail.day")} window={history.day} daily={false} testId="day" />
-          <HistoryCard title={t("monitors.detail.month")} window={history.month} daily testId="month" />
+        <div className="space-y-2">
+          <div className="grid gap-6 lg:grid-cols-2">
+            <HistoryCard title={t("monitors.detail.day")} window={history.day} daily={false} testId="day" />
+            <HistoryCard title={t("monitors.detail.month")} window={history.month} daily testId="month" />
+          </div>
+          <AvailabilityLegend className="px-1" data-testid="history-legend" />
         </div>
       ) : (
         !historyError && <PageLoading />

@@ -17,6 +17,7 @@ import { useLive } from "../../state/live";
 import { translateCheckError } from "./checkError";
 import { CheckStrip } from "./CheckStrip";
 import { HeartbeatStrip } from "./list/HeartbeatStrip";
+import { AvailabilityLegend } from "../../components/AvailabilityLegend";
 import { ListToolbar, NoMatch } from "./list/ListToolbar";
 import { createListStore, type ListStore } from "./list/store";
 import { useVisibleChecks } from "./list/useVisibleChecks";
@@ -233,6 +234,8 @@ export default function MonitorList() {
           </>
         )}
       </Card>
+      {/* The colours of the rows' 24-hour strips. */}
+      {loaded && monitors.length > 0 && <AvailabilityLegend className="px-1" data-testid="monitors-legend" />}
       {deleteDialog}
     </div>
   );

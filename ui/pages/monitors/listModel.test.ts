@@ -5,7 +5,6 @@ import {
   bumpHeartbeat,
   DEFAULT_VIEW,
   filterAndSort,
-  heartbeatCell,
   heartbeatTotals,
   HOUR_MS,
   isFiltered,
@@ -193,13 +192,6 @@ describe("filtering and sorting", () => {
 
 describe("heartbeat strip", () => {
   const strip = (...last: HeartbeatPair[]): HeartbeatPair[] => normalizeHeartbeat(last);
-
-  test("cells: all up, all down, mixed, none", () => {
-    expect(heartbeatCell([12, 12])).toBe("up");
-    expect(heartbeatCell([12, 0])).toBe("down");
-    expect(heartbeatCell([12, 11])).toBe("partial");
-    expect(heartbeatCell([0, 0])).toBe("empty");
-  });
 
   test("normalize pads at the old end to 24 hours", () => {
     expect(normalizeHeartbeat(undefined)).toHaveLength(24);

@@ -201,18 +201,8 @@ export const HEARTBEAT_HOURS = 24;
 
 /** [checks, up] of one hour. */
 export type HeartbeatPair = [number, number];
-export type HeartbeatCell = "up" | "down" | "partial" | "empty";
-
 /** The hour number (hours since the epoch, UTC, as the server counts them) of a moment. */
 export const hourOf = (time: number) => Math.floor(time / HOUR_MS);
-
-/** up: every check up; down: every check down; partial: both; empty: no checks. */
-export function heartbeatCell([checks, up]: readonly [number, number]): HeartbeatCell {
-  if (checks <= 0) return "empty";
-  if (up >= checks) return "up";
-  if (up <= 0) return "down";
-  return "partial";
-}
 
 const EMPTY_PAIR = (): HeartbeatPair => [0, 0];
 

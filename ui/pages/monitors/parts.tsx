@@ -3,6 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { CheckResult, MonitorType, StatusBucket } from "../../api/monitors";
+import { countsLevel, LEVEL_COLOR, LEVEL_HOVER } from "../../components/availability";
 import { Ago as SharedAgo } from "../../components/time";
 import { liveState } from "../../state/live";
 import { formatAvailability, formatMs, type DisplayStatus } from "./model";
@@ -61,14 +62,6 @@ function formatSlot(bucket: StatusBucket, daily: boolean, locale: string): strin
   return `${day.format(bucket.start)} ${time.format(bucket.start)} – ${time.format(bucket.end)}`;
 }
 
-const BUCKET_COLOR: Record<StatusBucket["status"], string> = {
-  up: "bg-emerald-500 hover:bg-emerald-600",
-  down: "bg-red-500 hover:bg-red-600",
-  partial: "bg-amber-400 hover:bg-amber-500",
-  maintenance: "bg-sky-400 hover:bg-sky-500",
-  empty: "bg-slate-200 hover:bg-slate-300",
-};
-
 const BUCKET_TEXT: Record<StatusBucket["status"], "bucketUp" | "bucketDown" | "bucketPartial" | "bucketMaintenance" | "bucketEmpty"> = {
   up: "bucketUp",
   down: "bucketDown",
@@ -77,8 +70,10 @@ const BUCKET_TEXT: Record<StatusBucket["status"], "bucketUp" | "bucketDown" | "b
   empty: "bucketEmpty",
 };
 
+const levelOf = (b: StatusBucket) => countsLevel(b.total, b.up, b.maintenance);
+
 /**
- * A row of slots, oldest left: green all up, red all down, amber mixed, blue only maintenance, grey no checks. Hovering
+ * A row of slots, oldest left, coloured by the shared availability scale (components/availability). Hovering
  * (or focusing) a slot shows its time, checks, availability, average response time and checks made in maintenance.
  */
 export function StatusBar({
@@ -118,11 +113,12 @@ export function StatusBar({
             tabIndex={0}
             aria-label={describe(b).join(", ")}
             data-status={b.status}
+            data-level={levelOf(b)}
             data-testid={testId ? `${testId}-slot` : undefined}
             onMouseEnter={() => setActive(i)}
             onFocus={() => setActive(i)}
             onBlur={() => setActive((a) => (a === i ? null : a))}
-            className={`min-w-0 flex-1 cursor-default rounded-[3px] outline-offset-2 transition-colors focus-visible:outline-2 focus-visible:outline-indigo-500 ${BUCKET_COLOR[b.status]}`}
+            className={`min-w-0 flex-1 cursor-default rounded-[3px] outline-offset-2 transition-colors focus-visible:outline-2 focus-visible:outline-indigo-500 ${LEVEL_COLOR[levelOf(b)]} ${LEVEL_HOVER[levelOf(b)]}`}
           />
         ))}
       </div>

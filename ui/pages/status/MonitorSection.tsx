@@ -5,16 +5,8 @@ import type { StatusDay, StatusMonitor } from "../../api/status";
 import { Sparkline } from "../../components/charts/Sparkline";
 import { formatAvailability, formatMs } from "../monitors/model";
 import { MonitorStatusBadge } from "../monitors/parts";
-import { barLevel, sameMonitor, type BarLevel } from "./model";
-
-const BAR_COLOR: Record<BarLevel, string> = {
-  none: "bg-slate-200",
-  maintenance: "bg-sky-400",
-  full: "bg-emerald-500",
-  high: "bg-emerald-300",
-  mid: "bg-amber-400",
-  low: "bg-red-500",
-};
+import { availabilityLevel, LEVEL_COLOR } from "../../components/availability";
+import { sameMonitor } from "./model";
 
 /** The texts of the bars, built once per language (a page may have tens of thousands of bars). */
 function useDayText(incidents: ReadonlyMap<number, string>) {
@@ -181,7 +173,7 @@ function DayBars({ monitor, text, tip }: { monitor: StatusMonitor; text: DayText
       onBlur={() => tip.current?.hide()}
     >
       {days.map((d, i) => {
-        const level = barLevel(d.availability, d.maintenance);
+        const level = availabilityLevel(d.availability, d.maintenance);
         return (
           <div
             key={d.date}
@@ -191,7 +183,7 @@ function DayBars({ monitor, text, tip }: { monitor: StatusMonitor; text: DayText
             data-level={level}
             data-testid="status-bar"
             aria-label={text.label(d)}
-            className={`min-w-0 flex-1 cursor-default rounded-[2px] outline-offset-1 focus-visible:outline-2 focus-visible:outline-indigo-500 ${BAR_COLOR[level]}`}
+            className={`min-w-0 flex-1 cursor-default rounded-[2px] outline-offset-1 focus-visible:outline-2 focus-visible:outline-indigo-500 ${LEVEL_COLOR[level]}`}
           />
         );
       })}

@@ -28,6 +28,7 @@ import { CheckIcon, LogoMark } from "../../components/icons";
 import { LanguageSwitch } from "../../components/LanguageSwitch";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { useFormatDateTime } from "../../components/time";
+import { AvailabilityLegend } from "../../components/AvailabilityLegend";
 import { AgentSection } from "./AgentSection";
 import { MaintenanceSection } from "./MaintenanceSection";
 import { DayTooltip, MonitorSection, type DayTip } from "./MonitorSection";
@@ -185,6 +186,7 @@ function PageBody({ page, title, stale, tip }: { page: PublicStatusPage; title: 
               {page.agents.length > 0 && <AgentSection agents={page.agents} />}
             </>
           )}
+          {page.monitors.length > 0 && <AvailabilityLegend className="px-1" data-testid="status-legend" />}
           {page.incidents.resolved.length > 0 && <IncidentHistory incidents={page.incidents.resolved} />}
         </>
       )}

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { StatusMonitor, StatusPageConfig } from "../../api/status";
 import { moveId, toggleId } from "../../components/TargetPicker";
-import { barLevel, configDraft, configInput, firstNames, sameConfig, sameMonitor, validateConfig } from "./model";
+import { configDraft, configInput, firstNames, sameConfig, sameMonitor, validateConfig } from "./model";
 
 const config: StatusPageConfig = {
   title: "Acme",
@@ -52,10 +52,6 @@ describe("the configuration draft", () => {
 });
 
 describe("the public page", () => {
-  test("bar colours: no data, 100 %, at least 99 %, at least 95 %, below", () => {
-    expect([null, 100, 99.99, 99, 98.99, 95, 94.99, 0].map(barLevel)).toEqual(["none", "full", "high", "high", "mid", "mid", "low", "low"]);
-  });
-
   const monitor = (): StatusMonitor => ({
     id: 1,
     name: "API",

@@ -12,7 +12,7 @@ import {
 } from "../../api/status";
 
 // What the status screens compute, apart from React: the configuration form's draft and checks, list moves, and the
-// public page's bar levels.
+// public page's row comparison (bar colours: ../../components/availability).
 
 // --- the configuration form ----------------------------------------------------------------------------------------
 
@@ -69,18 +69,6 @@ export function sameConfig(a: ConfigDraft, b: ConfigDraft): boolean {
 }
 
 // --- the public page -----------------------------------------------------------------------------------------------
-
-/** A daily bar's colour: no checks, 100 %, at least 99 %, at least 95 %, below. */
-export type BarLevel = "none" | "maintenance" | "full" | "high" | "mid" | "low";
-
-/** A day's colour: by availability; a day with checks made only in maintenance is "maintenance" (blue). */
-export function barLevel(availability: number | null, maintenance = 0): BarLevel {
-  if (availability === null || !Number.isFinite(availability)) return maintenance > 0 ? "maintenance" : "none";
-  if (availability >= 100) return "full";
-  if (availability >= 99) return "high";
-  if (availability >= 95) return "mid";
-  return "low";
-}
 
 /**
  * Whether a monitor's row would look the same (the page re-renders only rows that changed when a new view arrives:

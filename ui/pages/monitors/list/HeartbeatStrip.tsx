@@ -1,18 +1,12 @@
 import { memo } from "react";
 import { useTranslation } from "react-i18next";
 import { useHour } from "../../../components/time";
-import { HEARTBEAT_HOURS, HOUR_MS, heartbeatCell, heartbeatTotals, rollHeartbeat, type HeartbeatCell, type HeartbeatPair } from "../listModel";
+import { countsLevel, LEVEL_COLOR } from "../../../components/availability";
+import { HEARTBEAT_HOURS, HOUR_MS, heartbeatTotals, rollHeartbeat, type HeartbeatPair } from "../listModel";
 
 // The list's 24-hour heartbeat: one bar per hour, oldest left, from the server's in-memory hourly counters and bumped
 // by the pushed checks. One accessible name for the whole strip (24 tab stops per row would bury the row's actions);
-// each bar's hover title names its hour and "N of M checks up".
-
-const COLOR: Record<HeartbeatCell, string> = {
-  up: "bg-emerald-500",
-  down: "bg-red-500",
-  partial: "bg-amber-400",
-  empty: "bg-slate-200",
-};
+// each bar's hover title names its hour and "N of M checks up". Colours: the shared availability scale.
 
 // Formatters are costly to create: one pair per language. Every row shows the same 24 hours: each is formatted once.
 const formatters = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
@@ -53,16 +47,16 @@ export const HeartbeatStrip = memo(function HeartbeatStrip({ heartbeat, hour, "d
       {pairs.map((pair, i) => {
         const start = (last - (HEARTBEAT_HOURS - 1 - i)) * HOUR_MS;
         const time = formatHour(start, i18n.language);
-        const cell = heartbeatCell(pair);
+        const level = countsLevel(pair[0], pair[1]);
         return (
           <span
             key={start}
-            title={cell === "empty" ? t("monitors.list.heartbeat.hourEmpty", { time }) : t("monitors.list.heartbeat.hour", { time, up: pair[1], total: pair[0] })}
-            data-status={cell}
+            title={pair[0] === 0 ? t("monitors.list.heartbeat.hourEmpty", { time }) : t("monitors.list.heartbeat.hour", { time, up: pair[1], total: pair[0] })}
+            data-level={level}
             data-checks={pair[0]}
             data-up={pair[1]}
             data-testid="heartbeat-bar"
-            className={`w-1 rounded-[1px] sm:w-[5px] ${COLOR[cell]}`}
+            className={`w-1 rounded-[1px] sm:w-[5px] ${LEVEL_COLOR[level]}`}
           />
         );
       })}
