@@ -1,10 +1,13 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { expect, withSession } from "./fixtures";
 import { availabilityTrio, createMonitor, expectLegend, fill, test } from "./helpers";
 import { LANGUAGES, toast, tr } from "./i18n";
 
-// The monitor page beyond its basics: the 1 h and 6 h chart ranges, and the Badge section (a preview, Markdown and
-// HTML to copy with the instance's public address, and what to do when the monitor is not on the status page), and the
-// history bars' colour scale with its legend.
+// The monitor page beyond its basics: the 1 h and 6 h chart ranges, the Badge section (a preview, Markdown and HTML
+// to copy with the instance's public address, and what to do when the monitor is not on the status page), the
+// history bars' colour scale with its legend, and the page right after creation (its first check counted, not
+// "0 checks").
 
 const HOUR = 3_600_000;
 
@@ -50,6 +53,36 @@ for (const [locale, m] of LANGUAGES) {
         await expectLegend(page.getByTestId("history-legend"), m);
       }
       expect(new Set(fills).size).toBe(3);
+    });
+
+    test("right after creation the page counts the first check as soon as its header shows it", async ({ page, vigil }) => {
+      // A target that answers after eight seconds: the first check ends after the new page read its history.
+      const slow = createServer((_req, res) => void setTimeout(() => res.end("ok"), 8000));
+      await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+      try {
+        const admin = await vigil.register("alice");
+        await page.clock.install();
+        await withSession(page, admin, "/monitors/create");
+        const form = page.getByTestId("monitor-form");
+        await form.locator("input[name=name]").fill("Fresh");
+        await form.locator("input[name=url]").fill(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/`);
+        await page.getByTestId("monitor-submit").click();
+        const checks = page.getByTestId("history-day-checks");
+        const counted = (n: number) => `${n}${tr(m, "monitors.detail.aggregates.upDown", { up: n, down: 0 })}`;
+        await expect(checks).toHaveText(counted(0), { timeout: 10_000 });
+        // The page's clock stops: its throttled reload (3 s after a pushed check) and its regular refresh (a minute)
+        // do not come to the rescue; the page must see by itself that the history lacks the header's check.
+        await page.clock.pauseAt(await page.evaluate(() => Date.now() + 10_000));
+        await expect(page.getByTestId("monitor-status")).toHaveText(tr(m, "monitors.status.up"), { timeout: 15_000 });
+        await expect(checks).toHaveText(counted(1));
+        await expect(page.getByTestId("history-day-latest")).not.toContainText(tr(m, "monitors.detail.aggregates.none"));
+        await expect(page.getByTestId("monitor-strip")).toBeVisible();
+        await expect(page.getByTestId("monitor-chart").locator("canvas")).toBeVisible();
+        await page.clock.resume();
+      } finally {
+        slow.closeAllConnections();
+        await new Promise((resolve) => slow.close(resolve));
+      }
     });
 
     test("Badge: says it will not load until the monitor is on the status page; then the preview loads and the snippets copy", async ({ page, context, vigil, target }) => {

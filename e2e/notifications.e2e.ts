@@ -154,11 +154,16 @@ for (const [locale, m] of LANGUAGES) {
       await expect(row.getByTestId(`channel-log-${id}`).locator("[data-testid^=delivery-error-]").first()).toContainText("500");
     });
 
-    test("settings: how alerts work, message language and time zone; templates need a channel first", async ({ page, vigil }) => {
+    test("tabs say how they differ; language & time zone: how alerts work, message language and time zone; templates need a channel first", async ({ page, vigil }) => {
       const admin = await vigil.register("alice");
       await withSession(page, admin, "/notifications");
+      // Six tabs, no two with nearly one name ("Settings" beside "Global settings" was): none holds another's name.
+      const names = ["channels", "settings", "templates", "global", "monitors", "agents"].map((tab) => tr(m, `notifications.tabs.${tab}`));
+      await expect(page.getByTestId("notifications-tabs").getByRole("link")).toHaveText(names);
+      for (const a of names) for (const b of names) if (a !== b) expect(a.toLowerCase()).not.toContain(b.toLowerCase());
       await page.getByTestId("notifications-tab-settings").click();
       await expect(page).toHaveURL(/\?tab=settings$/);
+      await expect(page.getByTestId("notifications-tab-settings")).toHaveText(tr(m, "notifications.tabs.settings"));
       await expect(page.getByTestId("settings-how")).toContainText(tr(m, "notifications.settings.how.edge"));
       await expect(page.getByTestId("settings-language")).toHaveValue("zh-CN");
       await page.getByTestId("settings-language").selectOption("en-US");

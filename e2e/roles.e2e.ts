@@ -9,7 +9,8 @@ for (const [locale, m] of LANGUAGES) {
   test.describe(`roles (${locale})`, () => {
     test.use({ locale });
 
-    test("a viewer looks around: no create, edit, delete or check buttons; a change it tries anyway is refused in its language", async ({ page, vigil }) => {
+    test("a viewer looks around: no create, edit, delete or check buttons; a form opened by its address says it is read-only", async ({ page, vigil }) => {
+      test.slow(); // a dozen pages on a busy two-core machine
       const admin = await vigil.register("alice");
       const monitor = (await vigil.api("POST", "/api/monitors", { name: "Shop API", url: "http://127.0.0.1:9/health", headers: [{ name: "Authorization", value: "Bearer s3cret" }], active: false }, admin.token)).body.monitor;
       await vigil.api("POST", "/api/notifications/channels", { name: "Ops hook", type: "webhook", config: { url: "http://127.0.0.1:9/hook" } }, admin.token);
@@ -41,18 +42,48 @@ for (const [locale, m] of LANGUAGES) {
       await page.goto("/agents");
       await expect(page.getByTestId("agent-create-button")).toHaveCount(0);
 
-      // Straight to a form: the server says no, and the page says why in the viewer's language.
-      await page.goto("/monitors/create");
-      const form = page.getByTestId("monitor-form");
-      await form.locator("input[name=name]").fill("Sneaky");
-      await form.locator("input[name=url]").fill("http://127.0.0.1:9/");
-      await page.getByTestId("monitor-submit").click();
-      await expect(page.getByText(tr(m, "errors.READ_ONLY"))).toBeVisible();
+      // Straight to a form by its address: no form to fill in for nothing, the read-only notice in its place.
+      for (const path of ["/monitors/create", `/monitors/edit/${monitor.id}`, "/agents/create", "/incidents/new", "/maintenance/create"]) {
+        await page.goto(path);
+        await expect(page.getByTestId("read-only")).toContainText(tr(m, "roles.readOnly.message"));
+        await expect(page.locator("form")).toHaveCount(0);
+        await expect(page).toHaveTitle(new RegExp(tr(m, "roles.readOnly.title")));
+      }
+      // A change tried anyway (through the API with the viewer's session) is refused in the viewer's language.
+      expect((await vigil.api("POST", "/api/monitors", { name: "Sneaky", url: "http://127.0.0.1:9/" }, session.token)).status).toBe(403);
       expect((await vigil.api("GET", "/api/monitors", undefined, admin.token)).body.monitors).toHaveLength(1);
 
       // Tokens: read-only is all a viewer is offered.
       await page.goto("/profile");
       await expect(page.getByTestId("token-scope").locator("option")).toHaveCount(1);
+    });
+
+    test("a viewer meets no invitation to install an agent: the empty states say an editor or admin installs them", async ({ page, vigil }) => {
+      const admin = await vigil.register("alice");
+      const vera = await vigil.register("vera");
+      expect((await vigil.api("PUT", `/api/users/${vera.user.id}`, { username: "vera", role: "viewer" }, admin.token)).status).toBe(200);
+      const session = (await vigil.api("POST", "/api/auth/login", { username: "vera", password: "correct horse" })).body;
+
+      await withSession(page, session, "/agents");
+      await expect(page.getByTestId("agents-empty-message")).toHaveText(tr(m, "agents.empty.viewerMessage"));
+      await expect(page.getByTestId("agents-empty-create")).toHaveCount(0);
+      await expect(page.getByTestId("agent-create-button")).toHaveCount(0);
+
+      await page.goto("/dashboard");
+      await expect(page.getByTestId("dashboard-agents-empty")).toContainText(tr(m, "dashboard.editorInstallsAgents"));
+      await expect(page.getByTestId("dashboard-agents-empty-action")).toHaveCount(0);
+      await expect(page.getByTestId("dashboard-monitors-empty")).toContainText(tr(m, "dashboard.editorCreatesMonitors"));
+      await expect(page.getByTestId("dashboard-monitors-empty-action")).toHaveCount(0);
+      await expect(page.getByText(tr(m, "dashboard.addFirstAgent"))).toHaveCount(0);
+
+      // The editor still gets the invitation, and the guide.
+      await withSession(page, admin, "/dashboard");
+      await expect(page.getByTestId("dashboard-agents-empty-action")).toHaveText(tr(m, "dashboard.addFirstAgent"));
+      await page.goto("/agents");
+      await expect(page.getByTestId("agents-empty-message")).toHaveText(tr(m, "agents.empty.message"));
+      await page.getByTestId("agents-empty-create").click();
+      await expect(page).toHaveURL(/\/agents\/create$/);
+      await expect(page.getByTestId("read-only")).toHaveCount(0);
     });
 
     test("an admin gives roles on /users and chooses what open registration gives", async ({ page, vigil }) => {

@@ -3,7 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { Route, Switch } from "wouter";
 import { siteConfig } from "./state/config";
 import { ErrorBoundary } from "./components/ErrorBoundary";
-import { RequireAdmin, RequireAuth } from "./components/guards";
+import { RequireAdmin, RequireAuth, RequireEditor } from "./components/guards";
 import { Layout } from "./components/Layout";
 import { PageLoading } from "./components/PageLoading";
 
@@ -40,10 +40,11 @@ const NotFound = lazy(() => import("./pages/NotFound"));
 
 type Page = LazyExoticComponent<ComponentType>;
 
-/** A layout route: needs a session, and for /users* the admin role. */
-function authed(Page: Page, admin = false) {
+/** A layout route: needs a session; for /users* the admin role, for a screen that only changes things an editor. */
+function authed(Page: Page, role: "admin" | "editor" | null = null) {
   return function Guarded() {
-    return <RequireAuth>{admin ? <RequireAdmin><Page /></RequireAdmin> : <Page />}</RequireAuth>;
+    const page = role === "admin" ? <RequireAdmin><Page /></RequireAdmin> : role === "editor" ? <RequireEditor><Page /></RequireEditor> : <Page />;
+    return <RequireAuth>{page}</RequireAuth>;
   };
 }
 
@@ -54,27 +55,27 @@ const LAYOUT_ROUTES: [string, ComponentType][] = [
   ["/register", Register],
   ["/dashboard", authed(Dashboard)],
   ["/agents", authed(AgentList)],
-  ["/agents/create", authed(AgentCreate)],
-  ["/agents/edit/:id", authed(AgentEdit)],
+  ["/agents/create", authed(AgentCreate, "editor")],
+  ["/agents/edit/:id", authed(AgentEdit, "editor")],
   ["/agents/:id", authed(AgentDetail)],
   ["/status/config", authed(StatusConfig)],
   ["/monitors", authed(MonitorList)],
-  ["/monitors/create", authed(MonitorCreate)],
-  ["/monitors/edit/:id", authed(MonitorEdit)],
+  ["/monitors/create", authed(MonitorCreate, "editor")],
+  ["/monitors/edit/:id", authed(MonitorEdit, "editor")],
   ["/monitors/:id", authed(MonitorDetail)],
   ["/notifications", authed(Notifications)],
   ["/status-pages", authed(StatusPages)],
-  ["/status-pages/new", authed(StatusPageEditor)],
+  ["/status-pages/new", authed(StatusPageEditor, "editor")],
   ["/status-pages/:id", authed(StatusPageEditor)],
   ["/incidents", authed(IncidentList)],
-  ["/incidents/new", authed(IncidentCreate)],
+  ["/incidents/new", authed(IncidentCreate, "editor")],
   ["/incidents/:id", authed(IncidentDetail)],
   ["/maintenance", authed(MaintenanceList)],
-  ["/maintenance/create", authed(MaintenanceEditor)],
-  ["/maintenance/edit/:id", authed(MaintenanceEditor)],
-  ["/users", authed(UserList, true)],
-  ["/users/create", authed(UserCreate, true)],
-  ["/users/:id", authed(UserEdit, true)],
+  ["/maintenance/create", authed(MaintenanceEditor, "editor")],
+  ["/maintenance/edit/:id", authed(MaintenanceEditor, "editor")],
+  ["/users", authed(UserList, "admin")],
+  ["/users/create", authed(UserCreate, "admin")],
+  ["/users/:id", authed(UserEdit, "admin")],
   ["/profile", authed(Profile)],
   ["/nodes", authed(Nodes)],
 ];

@@ -27,6 +27,29 @@ export function EditorOnly({ children }: { children: ReactNode }) {
   return canEdit.value ? <>{children}</> : null;
 }
 
+/**
+ * Screens that only change things (create and edit forms): a viewer opening one by its address is told at once that
+ * it is read-only, instead of filling in a form the server then refuses.
+ */
+export function RequireEditor({ children }: { children: ReactNode }) {
+  useSignals();
+  return canEdit.value ? <>{children}</> : <ReadOnly />;
+}
+
+function ReadOnly() {
+  const { t } = useTranslation();
+  useDocumentTitle(t("roles.readOnly.title"));
+  return (
+    <div data-testid="read-only" role="alert" className="mx-auto flex max-w-md flex-col items-center py-16 text-center">
+      <span className="flex size-12 items-center justify-center rounded-full bg-sky-50 text-sky-700">
+        <ShieldIcon className="size-6" />
+      </span>
+      <h1 className="mt-4 text-xl font-semibold text-slate-900">{t("roles.readOnly.title")}</h1>
+      <p className="mt-2 text-sm text-slate-600">{t("roles.readOnly.message")}</p>
+    </div>
+  );
+}
+
 /** A viewer's reminder, on every screen, of what the role allows. */
 export function ViewerNote() {
   useSignals();

@@ -357,6 +357,10 @@ const enUS: Messages = {
   },
   roles: {
     viewerNote: "You are a viewer: you see everything the team sees; changes need the editor role (ask an admin).",
+    readOnly: {
+      title: "Read-only for viewers",
+      message: "This screen only changes things, and your viewer role changes nothing. Ask an admin for the editor role.",
+    },
   },
   users: {
     title: "User management",
@@ -514,11 +518,13 @@ const enUS: Messages = {
     fetchFailed: "Failed to fetch data",
     noMonitors: "No monitors yet.",
     createFirst: "Create your first monitor",
+    editorCreatesMonitors: "An editor or admin can create them.",
     agentsSection: "Agent monitors",
     totalAgents: "Total agents",
     viewAgents: "View agents",
     noAgents: "No agents yet.",
     addFirstAgent: "Install your first agent",
+    editorInstallsAgents: "An editor or admin can install agents.",
     problemsTitle: "Needs attention",
     allClear: "Everything is up: no monitor is down and no agent is offline.",
     downMonitor: "Monitor down",
@@ -1073,6 +1079,8 @@ const enUS: Messages = {
       title: "No agents yet",
       message:
         "Install the Vigil agent on a server to see its CPU, memory, disk, network and load here. Click Add agent for a one-time token and the commands to run; the server appears on this page as soon as it registers.",
+      viewerMessage:
+        "Install the Vigil agent on a server to see its CPU, memory, disk, network and load here. An editor or admin can install agents: ask one, or ask an admin for the editor role.",
     },
     confirmDelete: {
       title: "Delete agent",
@@ -1620,9 +1628,9 @@ const enUS: Messages = {
     tabs: {
       label: "Notification sections",
       channels: "Channels",
-      settings: "Settings",
+      settings: "Language & time zone",
       templates: "Message templates",
-      global: "Global settings",
+      global: "Global alert rules",
       monitors: "Monitors",
       agents: "Agents",
     },
@@ -1668,7 +1676,7 @@ const enUS: Messages = {
       add: "Add channel",
       loading: "Loading channels…",
       fetchFailed: "Failed to fetch the channels",
-      empty: "No channels yet. Add one, then choose it under Global settings.",
+      empty: "No channels yet. Add one, then choose it under Global alert rules.",
       enabled: "Enabled",
       enabledLabel: "Send alerts through \"{{name}}\"",
       enabledOn: "Channel \"{{name}}\" enabled",

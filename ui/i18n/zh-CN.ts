@@ -353,6 +353,10 @@ const zhCN = {
   },
   roles: {
     viewerNote: "你是查看者：可以查看团队的全部内容；修改需要编辑者角色（请联系管理员）。",
+    readOnly: {
+      title: "查看者只能查看",
+      message: "此页面仅用于修改内容，而查看者角色不能修改任何内容。如需修改，请联系管理员授予编辑者角色。",
+    },
   },
   users: {
     title: "用户管理",
@@ -510,11 +514,13 @@ const zhCN = {
     fetchFailed: "获取数据失败",
     noMonitors: "还没有监控。",
     createFirst: "创建第一个监控",
+    editorCreatesMonitors: "编辑者或管理员可以创建监控。",
     agentsSection: "客户端监控",
     totalAgents: "客户端总数",
     viewAgents: "查看客户端",
     noAgents: "还没有客户端。",
     addFirstAgent: "安装第一个客户端",
+    editorInstallsAgents: "编辑者或管理员可以安装客户端。",
     problemsTitle: "需要处理",
     allClear: "一切正常：没有故障的监控，也没有离线的客户端。",
     downMonitor: "监控故障",
@@ -1068,6 +1074,7 @@ const zhCN = {
     empty: {
       title: "还没有客户端",
       message: "在服务器上安装 Vigil 客户端后，即可在这里查看它的 CPU、内存、磁盘、网络和负载。点击“添加客户端”获取一次性令牌和安装命令；服务器注册后会立即出现在此页面。",
+      viewerMessage: "在服务器上安装 Vigil 客户端后，即可在这里查看它的 CPU、内存、磁盘、网络和负载。客户端需由编辑者或管理员安装：请联系他们，或请管理员授予你编辑者角色。",
     },
     confirmDelete: {
       title: "删除客户端",
@@ -1613,9 +1620,9 @@ const zhCN = {
     tabs: {
       label: "通知设置分区",
       channels: "通知渠道",
-      settings: "设置",
+      settings: "语言与时区",
       templates: "消息模板",
-      global: "全局设置",
+      global: "全局告警规则",
       monitors: "监控配置",
       agents: "客户端配置",
     },
@@ -1660,7 +1667,7 @@ const zhCN = {
       add: "添加渠道",
       loading: "正在加载渠道…",
       fetchFailed: "获取渠道失败",
-      empty: "还没有渠道。添加一个，然后在“全局设置”中选中它。",
+      empty: "还没有渠道。添加一个，然后在“全局告警规则”中选中它。",
       enabled: "启用",
       enabledLabel: "通过“{{name}}”发送告警",
       enabledOn: "渠道“{{name}}”已启用",

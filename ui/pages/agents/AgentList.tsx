@@ -15,6 +15,7 @@ import { useAgents } from "./useAgents";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { FilterPills } from "../../components/FilterPills";
 import { EditorOnly } from "../../components/guards";
+import { canEdit } from "../../state/session";
 
 const EMPTY: PublicAgent[] = [];
 
@@ -257,7 +258,9 @@ function EmptyState() {
         <ServerIcon className="size-6" />
       </span>
       <h2 className="mt-4 text-base font-semibold text-slate-900">{t("agents.empty.title")}</h2>
-      <p className="mt-2 max-w-md text-sm text-slate-600">{t("agents.empty.message")}</p>
+      <p className="mt-2 max-w-md text-sm text-slate-600" data-testid="agents-empty-message">
+        {t(canEdit.value ? "agents.empty.message" : "agents.empty.viewerMessage")}
+      </p>
       <EditorOnly>
       <ButtonLink href="/agents/create" className="mt-6" data-testid="agents-empty-create">
         <PlusIcon className="size-4" />

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { AgentStatus, PublicAgent } from "../../api/agents";
 import { Button, ButtonLink } from "../../components/Button";
 import { CodeBlock } from "../../components/CodeBlock";
+import { EditorOnly } from "../../components/guards";
 import { formatDuration, formatPercent, secondsSince, usageLevel } from "../../components/format";
 import { Ago, useDurationUnits } from "../../components/time";
 import { finishCommand } from "./model";
@@ -104,14 +105,16 @@ export function NeverReported({ agent, removing, onRemove }: { agent: PublicAgen
       <p className="text-sm text-slate-600">{t("agents.neverReported.finish", { host: agent.hostname || agent.name })}</p>
       <CodeBlock code={finishCommand(agent)} data-testid={`agent-finish-command-${agent.id}`} copyTestId={`agent-copy-finish-${agent.id}`} />
       <p className="text-xs text-slate-500">{t("agents.neverReported.again")}</p>
-      <div className="flex flex-wrap gap-2">
-        <ButtonLink href="/agents/create" variant="secondary" size="sm" data-testid={`agent-guide-${agent.id}`}>
-          {t("agents.neverReported.guide")}
-        </ButtonLink>
-        <Button variant="dangerGhost" size="sm" busy={removing} onClick={onRemove} data-testid={`agent-remove-${agent.id}`}>
-          {t("agents.neverReported.remove")}
-        </Button>
-      </div>
+      <EditorOnly>
+        <div className="flex flex-wrap gap-2">
+          <ButtonLink href="/agents/create" variant="secondary" size="sm" data-testid={`agent-guide-${agent.id}`}>
+            {t("agents.neverReported.guide")}
+          </ButtonLink>
+          <Button variant="dangerGhost" size="sm" busy={removing} onClick={onRemove} data-testid={`agent-remove-${agent.id}`}>
+            {t("agents.neverReported.remove")}
+          </Button>
+        </div>
+      </EditorOnly>
     </div>
   );
 }

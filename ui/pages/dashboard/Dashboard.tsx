@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type ReactNode } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { errorMessage } from "../../api/errors";
@@ -10,6 +11,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { formatDuration, secondsSince } from "../../components/format";
 import { formatWithZone, useClock, useDurationUnits } from "../../components/time";
 import { useLive } from "../../state/live";
+import { canEdit } from "../../state/session";
 import { translateCheckError } from "../monitors/checkError";
 
 type State = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; counts: Counts };
@@ -58,9 +60,11 @@ function Section(props: {
   title: ReactNode;
   href: string;
   linkLabel: ReactNode;
-  empty: { text: ReactNode; action: ReactNode; href: string } | null;
+  /** What to do when there is nothing yet: the action for editors, who may take it (`viewer`: what a viewer is told). */
+  empty: { text: ReactNode; action: ReactNode; href: string; viewer: ReactNode } | null;
   children: ReactNode;
 }) {
+  useSignals();
   return (
     <section data-testid={props.testId} className="space-y-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
@@ -76,10 +80,14 @@ function Section(props: {
       {props.empty && (
         <div data-testid={`${props.testId}-empty`} className="flex flex-wrap items-center gap-3 rounded-xl border border-dashed border-slate-300 bg-white px-5 py-4">
           <p className="text-sm text-slate-500">{props.empty.text}</p>
-          <ButtonLink href={props.empty.href} size="sm">
-            <PlusIcon className="size-4" />
-            {props.empty.action}
-          </ButtonLink>
+          {canEdit.value ? (
+            <ButtonLink href={props.empty.href} size="sm" data-testid={`${props.testId}-empty-action`}>
+              <PlusIcon className="size-4" />
+              {props.empty.action}
+            </ButtonLink>
+          ) : (
+            <p className="text-sm text-slate-500">{props.empty.viewer}</p>
+          )}
         </div>
       )}
     </section>
@@ -247,7 +255,7 @@ function Counts({ counts }: { counts: Counts }) {
         title={t("dashboard.monitorsSection")}
         href="/monitors"
         linkLabel={t("dashboard.viewMonitors")}
-        empty={counts.totalMonitors === 0 ? { text: t("dashboard.noMonitors"), action: t("dashboard.createFirst"), href: "/monitors/create" } : null}
+        empty={counts.totalMonitors === 0 ? { text: t("dashboard.noMonitors"), action: t("dashboard.createFirst"), href: "/monitors/create", viewer: t("dashboard.editorCreatesMonitors") } : null}
       >
         <div data-testid="dashboard-monitor-counts" className="grid grid-cols-3 gap-2 sm:gap-4 lg:grid-cols-5">
           <CountCard
@@ -275,7 +283,7 @@ function Counts({ counts }: { counts: Counts }) {
         title={t("dashboard.agentsSection")}
         href="/agents"
         linkLabel={t("dashboard.viewAgents")}
-        empty={agents.total === 0 ? { text: t("dashboard.noAgents"), action: t("dashboard.addFirstAgent"), href: "/agents/create" } : null}
+        empty={agents.total === 0 ? { text: t("dashboard.noAgents"), action: t("dashboard.addFirstAgent"), href: "/agents/create", viewer: t("dashboard.editorInstallsAgents") } : null}
       >
         <div data-testid="dashboard-agent-counts" className="grid grid-cols-2 gap-2 sm:grid-cols-4 sm:gap-4">
           <CountCard label={t("dashboard.totalAgents")} value={agents.total} tone="slate" href="/agents" testId="dashboard-agents-total" />

@@ -32,6 +32,7 @@ import { applyCheck, applyStatus, displayStatus, formatMs } from "./model";
 import { Ago, LiveIndicator, MonitorStatusBadge, TypeBadge, useCheckSummary } from "./parts";
 import { translateCheckError } from "./checkError";
 import { BadgeCard } from "./detail/BadgeCard";
+import { useCatchUp } from "./detail/catchUp";
 import { CheckResultPanel } from "./detail/CheckResultPanel";
 import { DetailsCard } from "./detail/DetailsCard";
 import { HistoryCard } from "./detail/HistoryCard";
@@ -148,6 +149,19 @@ export default function MonitorDetail() {
   useEffect(() => () => {
     if (reloadTimer.current) clearTimeout(reloadTimer.current);
   }, []);
+
+  // A check the header shows but the history or the strip lacks. A view without any check (a new monitor's first
+  // one ended as the page loaded) is fetched at once rather than after the throttle: "0 checks" beside a header
+  // showing one is wrong, not merely late.
+  const headerCheck = monitor && !gone ? monitor.lastCheckedAt : null;
+  const historyLatest = history ? (history.day.latest?.time ?? null) : undefined;
+  const catchUpHistory = useCallback(() => {
+    if (historyLatest !== null) return scheduleReload();
+    void latest.current.loadHistory();
+    void latest.current.loadSeries();
+  }, [historyLatest, scheduleReload]);
+  useCatchUp(headerCheck, historyLatest, catchUpHistory);
+  useCatchUp(headerCheck, checks ? (checks.at(-1)?.time ?? null) : undefined, loadChecks);
 
   useLive(
     "monitor.check",
