@@ -110,7 +110,7 @@ for (const [locale, m] of LANGUAGES) {
 
       // The verdict's sentence names the locations that found it down, each with its own error, translated.
       const names = [
-        tr(m, "monitors.locations.nameWithError", { name: "Vigil", error: statusError }),
+        tr(m, "monitors.locations.nameWithError", { name: tr(m, "monitors.locations.server"), error: statusError }),
         tr(m, "monitors.locations.nameWithError", { name: "tokyo", error: tr(m, "monitors.checkErrors.REFUSED") }),
       ].join(tr(m, "monitors.locations.separator"));
       await expect(page.getByTestId("monitor-last-error")).toHaveText(tr(m, "monitors.checkErrors.LOCATIONS_DOWN", { down: 2, total: 2, names }));
