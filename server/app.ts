@@ -109,7 +109,13 @@ export async function createServices(
     targets,
     node = "local",
     cluster: clusterTuning = {},
+    minuteMs,
   }: {
+    /**
+     * How long a minute of the settings is (check intervals, push silence, reminders): 60 000. Real-clock tests of
+     * the wired server shorten it, the clocks themselves untouched.
+     */
+    minuteMs?: number;
     /** Lease and catch-up timings (tests shorten them). */
     cluster?: Pick<ClusterOptions, "leaseMs" | "tickMs" | "catchUpDelayMs">;
     /** This node's name (--node-name). */
@@ -143,7 +149,7 @@ export async function createServices(
     leftUnseen: () => monitorsLeftUnseen(db, monitorService, maintenance.monitor),
   });
   await maintenance.load();
-  const monitorService = (monitorRef = createMonitorService({ db, bus: events, log, targets, maintenance: maintenance.monitor, ...monitors }));
+  const monitorService = (monitorRef = createMonitorService({ db, bus: events, log, targets, maintenance: maintenance.monitor, minuteMs, ...monitors }));
   await monitorService.load();
   const agentService = (agentRef = await AgentService.create({
     store: createAgentStore(db),
@@ -196,6 +202,7 @@ export async function createServices(
       ...notifications,
       now,
       node,
+      minuteMs,
       // With several nodes: agent thresholds judged by the agent's owner, reminders sent by the leader.
       decides: { monitor: (id) => cluster.owns(id), agent: (id) => cluster.owns(id), reminders: () => cluster.leads() },
       targets,

@@ -66,6 +66,8 @@ export class AgentService {
   private chores = true;
   private choresResumed = false;
   private peers: AgentPeers | null = null;
+  /** Agents that fell silent while no server ran: start() says they went offline (their status never changes). */
+  private offlineMeanwhile: number[] = [];
 
   static async create(o: AgentServiceOptions): Promise<AgentService> {
     const service = new AgentService(o);
@@ -96,6 +98,10 @@ export class AgentService {
     for (const row of await this.o.store.all()) this.remember(row);
     // Catch up from the newest minute rolled up before the last stop (or a day back on a fresh database).
     this.rolledUpTo = (await this.o.store.newestRollup("minute")) ?? Math.floor((this.now() - DAY) / MINUTE) * MINUTE;
+    // Loaded offline though still online at the last rollup (shortly before the server stopped): nobody noticed yet.
+    this.offlineMeanwhile = [...this.states.values()]
+      .filter((s) => s.status === "offline" && s.lastSeenAt !== null && s.lastSeenAt + offlineAfterMs(s.interval) > this.rolledUpTo)
+      .map((s) => s.id);
   }
 
   private remember(row: AgentRow): AgentState {
@@ -340,9 +346,14 @@ export class AgentService {
     if (state.status === to) return;
     const from = state.status;
     state.status = to;
+    this.announce(state, from);
+  }
+
+  /** Tells of a change to `state.status` (this node notifies only for the agents it owns). */
+  private announce(state: AgentState, from: AgentStatus) {
     const lastAddress = this.addresses.get(state.id) ?? null;
     const remote = !this.owns(state.id);
-    this.o.onStatus?.({ agentId: state.id, name: state.name, from, to, at: this.now(), lastSeenAt: state.lastSeenAt, lastAddress, ...(remote ? { remote } : {}) });
+    this.o.onStatus?.({ agentId: state.id, name: state.name, from, to: state.status, at: this.now(), lastSeenAt: state.lastSeenAt, lastAddress, ...(remote ? { remote } : {}) });
   }
 
   /** Marks agents offline once they miss 3 intervals. */
@@ -428,6 +439,11 @@ export class AgentService {
   }
 
   start(): void {
+    // After the cluster has taken its share (who notifies). An offline alert sent before the stop is not sent again.
+    for (const id of this.offlineMeanwhile.splice(0)) {
+      const state = this.states.get(id);
+      if (state?.status === "offline") this.announce(state, "online");
+    }
     this.writer.start();
     this.timers.push(setInterval(() => this.checkPresence(), 5_000));
     const roll = () => void this.rollUpAndPrune().catch((e) => this.o.log.error("agent rollup failed", { error: String(e) }));

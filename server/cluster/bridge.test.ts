@@ -59,6 +59,24 @@ describe.skipIf(!TEST_DATABASE_URL)("cluster events over LISTEN/NOTIFY", () => {
   });
 });
 
+describe.skipIf(!TEST_DATABASE_URL)("instances in two schemas of one database", () => {
+  // They share the NOTIFY channel: one's check results were once applied to the other's monitor of the same id.
+  test("are two clusters: neither hears the other", async () => {
+    const one = await testSchema();
+    const two = await testSchema();
+    const dbs = [await openPostgres(one.url, { max: 2 }), await openPostgres(two.url, { max: 2 })];
+    const [a, b] = dbs.map((db) => createBridge({ db, batchMs: 5 }));
+    cleanups.push(one.drop, two.drop, () => dbs[0]!.close(), () => dbs[1]!.close(), () => a!.stop(), () => b!.stop());
+    await a!.start();
+    await b!.start();
+    const atB = received(b!, "monitor.check");
+    a!.publish("monitor.check", { monitorId: 1, up: true });
+    await a!.flush();
+    await Bun.sleep(300);
+    expect(atB).toEqual([]);
+  });
+});
+
 describe("on SQLite", () => {
   test("there is no other node: publishing does nothing", async () => {
     if (TEST_DATABASE_URL) return;

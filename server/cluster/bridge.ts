@@ -1,7 +1,8 @@
 // Events between the nodes of a cluster, over PostgreSQL's LISTEN/NOTIFY: what one node learns (a check result, a
 // status change, an edited monitor, an agent report, a changed user) reaches every other node's memory and the
 // browsers connected to it. Messages are batched (one NOTIFY per short tick, split under PostgreSQL's 8000-byte
-// payload limit) and carry their sender, so a node ignores its own. When the listening connection is re-established
+// payload limit) and carry their sender, so a node ignores its own, and their schema: instances in other schemas of
+// the same database (`?schema=`) share the channel but are other clusters, whose monitor 1 is not ours. When the listening connection is re-established
 // after a drop, `onResync` runs: whatever was said meanwhile is lost, so the node re-reads its state. On SQLite
 // there is one node and nothing to bridge.
 import { randomUUID } from "node:crypto";
@@ -20,6 +21,8 @@ export interface BridgeMessage {
 interface Envelope {
   /** Sender instance. */
   from: string;
+  /** The sender's schema (absent from older builds: heard, as before). */
+  schema?: string;
   messages: BridgeMessage[];
 }
 
@@ -39,6 +42,8 @@ export function createBridge(options: BridgeOptions) {
   const log = options.log ?? silentLogger;
   const batchMs = options.batchMs ?? 50;
   const instance = randomUUID();
+  /** This node's schema, read at start. */
+  let schema = "";
   const handlers = new Map<string, Set<(data: unknown) => void>>();
   let queue: BridgeMessage[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -54,7 +59,7 @@ export function createBridge(options: BridgeOptions) {
     } catch {
       return log.warn("ignored a malformed cluster message", { bytes: raw.length });
     }
-    if (envelope.from === instance) return;
+    if (envelope.from === instance || (envelope.schema !== undefined && envelope.schema !== schema)) return;
     for (const m of envelope.messages) {
       stats.received++;
       for (const h of handlers.get(m.kind) ?? []) {
@@ -72,7 +77,7 @@ export function createBridge(options: BridgeOptions) {
     const out: string[] = [];
     let batch: string[] = [];
     let size = 0;
-    const head = `{"from":${JSON.stringify(instance)},"messages":[`;
+    const head = `{"from":${JSON.stringify(instance)},"schema":${JSON.stringify(schema)},"messages":[`;
     const flush = () => {
       if (batch.length) out.push(head + batch.join(",") + "]}");
       batch = [];
@@ -134,6 +139,8 @@ export function createBridge(options: BridgeOptions) {
 
     async start() {
       if (!enabled || subscription) return;
+      const [row] = await db.pg!`SELECT current_schema() AS schema`;
+      schema = String(row.schema);
       let first = true;
       subscription = await db.pg!.listen(CHANNEL, deliver, () => {
         if (first) return void (first = false);

@@ -25,6 +25,8 @@ export interface CatchUpDeps {
   owns: (id: number) => boolean;
   /** Minutes between a monitor's slots. */
   cadence: (fields: MonitorFields) => number;
+  /** How long a minute of the intervals is (60 000; shorter in real-clock tests). */
+  minuteMs: number;
 }
 
 /**
@@ -32,13 +34,13 @@ export interface CatchUpDeps {
  * has no recorded check. The table
  * decides, not memory: a node killed mid-batch told the others of checks it never wrote.
  */
-export async function catchUpMissed({ db, store, scheduler, writer, clock, owns, cadence }: CatchUpDeps): Promise<void> {
+export async function catchUpMissed({ db, store, scheduler, writer, clock, owns, cadence, minuteMs }: CatchUpDeps): Promise<void> {
   const now = clock.now();
   const due = new Map<number, number>();
   for (const entry of store.all()) {
     const { id, fields } = entry;
     if (!fields.active || fields.type === "push" || !owns(id) || !scheduler.has(id)) continue;
-    const intervalMs = cadence(fields) * 60_000;
+    const intervalMs = cadence(fields) * minuteMs;
     let slot = slotAtOrAfter(now, id, intervalMs);
     if (slot > now) slot -= intervalMs;
     // Made up only while the next regular slot is more than half an interval away: later, that slot comes soon

@@ -71,6 +71,11 @@ export interface MonitorServiceOptions {
   concurrency?: number;
   /** Whether a monitor is in maintenance now (server/maintenance: an in-memory lookup). */
   maintenance?: (id: number) => boolean;
+  /**
+   * How long a minute of the intervals is (check slots, push silence): 60 000. Real-clock tests of the wired server
+   * shorten it, leaving the clock itself alone.
+   */
+  minuteMs?: number;
   /** Raw results kept, days (default 7). */
   rawRetentionDays?: number;
   writer?: WriterOptions;
@@ -116,7 +121,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const clock = options.clock ?? systemClock;
   const targets = options.targets ?? ALLOW_PRIVATE;
   const pinger = options.pinger ?? systemPinger;
-  const types = createCheckTypes({ policy: targets, httpChecker: options.checker, pinger, now: () => clock.now() });
+  const types = createCheckTypes({ policy: targets, httpChecker: options.checker, pinger, now: () => clock.now(), minuteMs: options.minuteMs });
   const tls = options.tls === false ? null : (options.tls ?? createTlsProbe());
   const inMaintenance = options.maintenance ?? (() => false);
   const store = createMonitorStore(db, { targetOf: (f) => types.of(f.type).target(f), inMaintenance });
@@ -127,6 +132,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     clock,
     log,
     concurrency: options.concurrency ?? 200,
+    minuteMs: options.minuteMs,
     run: (id, signal) => runScheduled(id, signal),
   });
   let running = false;
@@ -296,7 +302,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
       clock.clearTimeout(catchUp);
       catchUp = clock.setTimeout(() => {
         catchUp = null;
-        if (running) catchUpMissed({ db, store, scheduler, writer, clock, owns, cadence }).catch((e) => log.error("catching up missed checks failed", { error: String((e as Error)?.message ?? e) }));
+        if (running) catchUpMissed({ db, store, scheduler, writer, clock, owns, cadence, minuteMs: options.minuteMs ?? 60_000 }).catch((e) => log.error("catching up missed checks failed", { error: String((e as Error)?.message ?? e) }));
       }, delayMs);
     },
 

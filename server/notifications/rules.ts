@@ -25,7 +25,6 @@ import type { NotificationStore, TargetType } from "./store";
 
 /** Reports in a row at or above a threshold before it alerts. */
 export const THRESHOLD_REPORTS = 2;
-const REMINDER_CHECK_MS = 60_000;
 
 export interface RulesOptions {
   db: Db;
@@ -45,6 +44,8 @@ export interface RulesOptions {
    * by the agent's owner, reminders by the leader. Status changes carry `remote` instead. Alone, this node does all.
    */
   decides?: Decides;
+  /** How long a minute of the reminder settings is, and how often due reminders are looked for: 60 000 (real-clock tests shorten it). */
+  minuteMs?: number;
 }
 
 /** Which node acts (several may share the database): monitors by their checker, agents by their owner, reminders by the leader. */
@@ -82,6 +83,7 @@ export function createRules({
   log = silentLogger,
   now = Date.now,
   decides = EVERYTHING,
+  minuteMs = 60_000,
 }: RulesOptions) {
   const { orm } = db;
   const { notificationAlerts, notificationChannels } = db.t;
@@ -246,7 +248,7 @@ export function createRules({
       .orderBy(notificationAlerts.targetId);
     for (const a of down) {
       const s = await store.effective("monitor", a.targetId);
-      if (!s.enabled || s.reminderMinutes <= 0 || t - a.lastNotifiedAt < s.reminderMinutes * 60_000) continue;
+      if (!s.enabled || s.reminderMinutes <= 0 || t - a.lastNotifiedAt < s.reminderMinutes * minuteMs) continue;
       const monitor = monitorNow(a.targetId);
       if (!monitor?.down || inMaintenance("monitor", a.targetId)) continue;
       const event: NotificationEvent = {
@@ -322,7 +324,7 @@ export function createRules({
           }
         })),
       );
-      reminderTimer = setInterval(() => decides.reminders() && void run("reminders", remindNow), REMINDER_CHECK_MS);
+      reminderTimer = setInterval(() => decides.reminders() && void run("reminders", remindNow), minuteMs);
     },
     stop() {
       for (const f of off.splice(0)) f();

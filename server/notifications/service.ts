@@ -29,12 +29,14 @@ export interface NotificationServiceOptions {
   decides?: Decides;
   /** The instance's public address (--public-url): templates link to the target's page with it. */
   publicUrl?: string;
+  /** How long a minute of the reminder settings is (60 000; real-clock tests shorten it). */
+  minuteMs?: number;
 }
 
 /** Every provider request gives up after this long (then the outbox retries with backoff). */
 export const SEND_TIMEOUT_MS = 10_000;
 
-export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides, publicUrl }: NotificationServiceOptions) {
+export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides, publicUrl, minuteMs }: NotificationServiceOptions) {
   const store = createNotificationStore(db, now, () => bus.emit("settings.change", { area: "notifications" }), targets);
   bus.on("settings.change", (e) => e.remote && e.area === "notifications" && store.dropCaches());
   const ctx: SendContext = {
@@ -46,7 +48,7 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     now: send.now ?? now,
   };
   const outbox = createOutbox({ db, store, ctx, log, now, node, publicUrl });
-  const rules = createRules({ db, bus, store, outbox, monitorNow, agentNow, inMaintenance, log, now, decides });
+  const rules = createRules({ db, bus, store, outbox, monitorNow, agentNow, inMaintenance, log, now, decides, minuteMs });
   // The rules listen from the start (events are queued durably even before the sender runs).
   rules.start();
   return {

@@ -29,6 +29,8 @@ export interface CheckContext {
   /** Host name lookups for the policy (cached). */
   resolve: Resolve;
   now: () => number;
+  /** How long a minute of the intervals is (60 000; shorter in real-clock tests): push silence counts in it. */
+  minuteMs?: number;
 }
 
 /** The state a type may read (push: when the last call came). */

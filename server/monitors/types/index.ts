@@ -21,9 +21,11 @@ export interface CheckTypesOptions {
   /** Replaces the system's pinger (tests); default: the ICMP socket, else the ping program. */
   pinger?: () => Pinger | null;
   now?: () => number;
+  /** How long a minute of the intervals is (60 000; shorter in real-clock tests). */
+  minuteMs?: number;
 }
 
-export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResolve(), httpChecker, pinger, now = Date.now }: CheckTypesOptions = {}) {
+export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResolve(), httpChecker, pinger, now = Date.now, minuteMs = 60_000 }: CheckTypesOptions = {}) {
   const types: Record<MonitorType, CheckType> = {
     http: httpType(httpChecker ?? createChecker({ policy, resolve })),
     tcp: tcpType,
@@ -37,7 +39,7 @@ export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResol
     validate: (fields: MonitorFields, p: TargetPolicy, creating: boolean) => types[fields.type].validate(fields, p, creating),
     /** Runs one check of a monitor; null when there is nothing to record (a push monitor heard in time). */
     run: (fields: MonitorFields, state: CheckState, signal?: AbortSignal): Promise<CheckOutcome | null> =>
-      types[fields.type].check(fields, { signal, policy, resolve, now }, state),
+      types[fields.type].check(fields, { signal, policy, resolve, now, minuteMs }, state),
   };
 }
 

@@ -28,8 +28,8 @@ export function pushOutcome(time: number, call: { status?: string; msg?: string;
  * A missed push, or null. Silence counts from the latest call, or from when listening started (a new, resumed or
  * edited monitor, or a restarted server, gets a full interval + grace before it is called silent).
  */
-export function missedPush(fields: Pick<MonitorFields, "interval" | "pushGrace">, state: CheckState, now: number): CheckOutcome | null {
-  const intervalMs = fields.interval * 60_000;
+export function missedPush(fields: Pick<MonitorFields, "interval" | "pushGrace">, state: CheckState, now: number, minuteMs = 60_000): CheckOutcome | null {
+  const intervalMs = fields.interval * minuteMs;
   const heard = Math.max(state.lastPushAt ?? 0, state.pushWatch.since);
   if (now - heard < intervalMs + fields.pushGrace * 1000) return null;
   // One missed check per interval of silence (the scheduler looks every minute; 1 s slack for timer jitter).
@@ -43,7 +43,7 @@ export const pushType: CheckType = {
   validate(fields) {
     fields.pushToken ??= newPushToken();
   },
-  check: async (fields, ctx, state) => missedPush(fields, state, ctx.now()),
+  check: async (fields, ctx, state) => missedPush(fields, state, ctx.now(), ctx.minuteMs),
   target: () => "",
   facts: (_fields, state) => ({ lastPushAt: state.lastPushAt }),
 };
