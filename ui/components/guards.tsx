@@ -38,14 +38,19 @@ export function RequireEditor({ children }: { children: ReactNode }) {
 
 function ReadOnly() {
   const { t } = useTranslation();
-  useDocumentTitle(t("roles.readOnly.title"));
+  return <Refusal testId="read-only" title={t("roles.readOnly.title")} message={t("roles.readOnly.message")} tone="info" />;
+}
+
+/** A whole-screen refusal: what the screen is and why this user cannot use it. */
+function Refusal({ testId, title, message, tone }: { testId: string; title: string; message: string; tone: "info" | "error" }) {
+  useDocumentTitle(title);
   return (
-    <div data-testid="read-only" role="alert" className="mx-auto flex max-w-md flex-col items-center py-16 text-center">
-      <span className="flex size-12 items-center justify-center rounded-full bg-sky-50 text-sky-700">
+    <div data-testid={testId} role="alert" className="mx-auto flex max-w-md flex-col items-center py-16 text-center">
+      <span className={`flex size-12 items-center justify-center rounded-full ${tone === "info" ? "bg-sky-50 text-sky-700" : "bg-red-50 text-red-600"}`}>
         <ShieldIcon className="size-6" />
       </span>
-      <h1 className="mt-4 text-xl font-semibold text-slate-900">{t("roles.readOnly.title")}</h1>
-      <p className="mt-2 text-sm text-slate-600">{t("roles.readOnly.message")}</p>
+      <h1 className="mt-4 text-xl font-semibold text-slate-900">{title}</h1>
+      <p className={`mt-2 text-sm ${tone === "info" ? "text-slate-600" : "text-red-600"}`}>{message}</p>
     </div>
   );
 }
@@ -64,14 +69,5 @@ export function ViewerNote() {
 
 export function Forbidden() {
   const { t } = useTranslation();
-  useDocumentTitle(t("forbidden.title"));
-  return (
-    <div data-testid="forbidden" role="alert" className="mx-auto flex max-w-md flex-col items-center py-16 text-center">
-      <span className="flex size-12 items-center justify-center rounded-full bg-red-50 text-red-600">
-        <ShieldIcon className="size-6" />
-      </span>
-      <h1 className="mt-4 text-xl font-semibold text-slate-900">{t("forbidden.title")}</h1>
-      <p className="mt-2 text-sm text-red-600">{t("forbidden.message")}</p>
-    </div>
-  );
+  return <Refusal testId="forbidden" title={t("forbidden.title")} message={t("forbidden.message")} tone="error" />;
 }
