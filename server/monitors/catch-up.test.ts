@@ -18,6 +18,7 @@ async function kicked(ids: number[], now: number): Promise<number[]> {
     clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => {} },
     owns: () => true,
     cadence: () => 1,
+    minuteMs: MINUTE,
   });
   return out;
 }
