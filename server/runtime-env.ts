@@ -13,7 +13,7 @@
 // 100 000 monitors a concurrent full collection marks ~120 MB for seconds while checks go on allocating, and RSS rose
 // by 40–90 MB meanwhile (peaks of 286–349 MB against ends of 240–250). Stopping for it caps the peak (277 MB) at the
 // same CPU, for a pause of tens of milliseconds once every minute or so (lateness max 49 ms at 100 000; eden
-// collections were pauses already). README, "Per-check cost against the runtime's floor".
+// collections were pauses already). docs/benchmarks.md, "Per-check cost against the runtime's floor".
 //
 // Bun exits at start on a JavaScriptCore option it does not know: server/runtime-env.test.ts starts the server from
 // source and the executable with these, so a Bun upgrade that drops one fails the tests, not an operator's start.

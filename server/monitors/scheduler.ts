@@ -24,7 +24,7 @@ export function spread(id: number): number {
 
 /**
  * Slots fall on multiples of this: the monitors due in one tick share one wake-up of the process instead of one each.
- * A wake-up costs about what the request does (the runtime's floor, README), and 600 phases a minute still spread
+ * A wake-up costs about what the request does (the runtime's floor, docs/benchmarks.md), and 600 phases a minute still spread
  * 100 000 monitors evenly.
  */
 export const TICK_MS = 100;

@@ -1,7 +1,7 @@
 // The wire types of the notifications API (the UI imports them through ui/api/notifications.ts, never writes them
 import type { ChannelTemplates } from "./templates";
 import type { MonitorType } from "../monitors/public";
-// again). Routes: server/notifications/routes.ts; README "Notifications".
+// again). Routes: server/notifications/routes.ts; docs/notifications.md.
 
 export const CHANNEL_TYPES = [
   "resend",

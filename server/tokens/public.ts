@@ -1,5 +1,5 @@
 // The wire types and limits of the API tokens API (the UI imports them through ui/api/tokens.ts). Routes:
-// server/tokens/routes.ts; README "API tokens".
+// server/tokens/routes.ts; docs/api.md, "API tokens".
 
 /** Every API token starts with this marker: the auth guard tells tokens from session JWTs by it. */
 export const API_TOKEN_MARKER = "vgl_api_";
@@ -11,7 +11,7 @@ export const TOKEN_EXPIRY_DAYS_MAX = 3650;
 export const TOKENS_PER_USER_MAX = 50;
 
 /**
- * What a token may do, chosen when it is created (README "API tokens"):
+ * What a token may do, chosen when it is created (docs/api.md, "API tokens"):
  * - `read`: GET calls only (lists, details, history, /metrics) — what Prometheus and dashboards need;
  * - `write`: everything its user may do except accounts: monitors, agents, channels, status page, checks;
  * - `full`: everything its user may do, accounts included (an admin's: user management and invites; anyone's:

@@ -1,5 +1,5 @@
 // What an http check builds before its request, built once and shared instead of per check: a check costs about what
-// the runtime's fetch costs (README, "Per-check CPU against the runtime's floor"), so the rest must be near nothing.
+// the runtime's fetch costs (docs/benchmarks.md, "Per-check cost against the runtime's floor"), so the rest must be near nothing.
 
 type Header = { name: string; value: string };
 
