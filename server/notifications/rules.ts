@@ -324,7 +324,10 @@ export function createRules({
           }
         })),
       );
-      reminderTimer = setInterval(() => decides.reminders() && void run("reminders", remindNow), minuteMs);
+    },
+    /** The reminder timer: started with the service's sending (server/lifecycle.ts), not as events start to count. */
+    startReminders() {
+      reminderTimer ??= setInterval(() => decides.reminders() && void run("reminders", remindNow), minuteMs);
     },
     stop() {
       for (const f of off.splice(0)) f();

@@ -62,8 +62,11 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     get running() {
       return outbox.running;
     },
-    /** Starts sending (and resumes what a previous run left pending). */
-    start: () => outbox.start(),
+    /** Starts sending (and resumes what a previous run left pending) and the reminders. */
+    start() {
+      outbox.start();
+      rules.startReminders();
+    },
     async stop() {
       rules.stop();
       await rules.idle();
