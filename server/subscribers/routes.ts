@@ -72,7 +72,13 @@ export function subscriberRoutes({ subscribers, status, session, publicUrl, trus
     )
     .get(
       "/subscriptions/unsubscribe",
-      async ({ query }) => linkReply((await subscribers.unsubscribeLink(query.token)) ?? noSubscription()),
+      async ({ query, request }) => {
+        // The List-Unsubscribe URL opened in a browser (mail clients without one-click do that): the page that asks.
+        if (request.headers.get("accept")?.includes("text/html")) {
+          return new Response(null, { status: 303, headers: { location: `/status/unsubscribe?token=${encodeURIComponent(query.token)}` } });
+        }
+        return linkReply((await subscribers.unsubscribeLink(query.token)) ?? noSubscription());
+      },
       { query: t.Object({ token: tokenText }), detail: doc("What an unsubscribe link is for (its page, the address masked); changes nothing", 400, 404) },
     )
     // Mail clients POST one-click unsubscribes (RFC 8058) to the List-Unsubscribe URL: the token in the query, the form

@@ -286,6 +286,9 @@ describe("a mailed link asks before it acts (mail scanners open links)", () => {
       const opened = await call<any>("GET", `/api/status/subscriptions/unsubscribe?token=${unsubscribe}`);
       expect([opened.status, opened.body.page.title, opened.body.email]).toEqual([200, "Acme status", "v•••@example.com"]);
     }
+    // The List-Unsubscribe URL opened in a browser: sent to the page that asks, nothing changed.
+    const browsed = await call("GET", `/api/status/subscriptions/unsubscribe?token=${unsubscribe}`, { headers: { accept: "text/html,application/xhtml+xml,*/*;q=0.8" } });
+    expect([browsed.status, browsed.headers.get("location")]).toEqual([303, `/status/unsubscribe?token=${unsubscribe}`]);
     expect(await confirmed()).toBe(1);
 
     const bad = await call("GET", "/api/status/subscriptions/unsubscribe?token=nope");
