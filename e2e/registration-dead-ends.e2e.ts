@@ -142,7 +142,7 @@ for (const [locale, m] of LANGUAGES) {
       const asAdmin = await createInvite(vigil, admin.token, "admin", 24);
       const asUser = await createInvite(vigil, admin.token, "editor", 720);
       const expiresText = (at: number) =>
-        page.evaluate(([time, lang]) => new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" }).format(time), [at, locale] as const);
+        page.evaluate(([time, lang]) => new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" }).format(time), [at, locale] as const);
 
       for (const viewport of VIEWPORTS) {
         await page.setViewportSize(viewport);

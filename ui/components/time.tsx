@@ -75,22 +75,24 @@ export function formatWithZone(at: number, locale: string, timeZone?: string): s
   return `${local} (UTC ${utc})`;
 }
 
+type TimeStyle = "datetime" | "date" | "time";
+
+/** Every time the UI shows is on the 24-hour clock, in English too (en-US would otherwise say "2:03 PM" here). */
+export const STYLE_OPTIONS: Record<TimeStyle, Intl.DateTimeFormatOptions> = {
+  datetime: { dateStyle: "medium", timeStyle: "short", hourCycle: "h23" },
+  date: { dateStyle: "medium" },
+  time: { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false },
+};
+
 /** Date and time, medium/short ("Nov 22, 2026, 14:03"), for sentences; `zoneOf` gives the hover text to go with it. */
 export function useFormatDateTime() {
   const { i18n } = useTranslation();
   return useMemo(() => {
-    const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
+    const format = new Intl.DateTimeFormat(i18n.language, STYLE_OPTIONS.datetime);
     return Object.assign((ms: number) => format.format(ms), { zoneOf: (ms: number) => formatWithZone(ms, i18n.language) });
   }, [i18n.language]);
 }
 
-type TimeStyle = "datetime" | "date" | "time";
-
-const STYLE_OPTIONS: Record<TimeStyle, Intl.DateTimeFormatOptions> = {
-  datetime: { dateStyle: "medium", timeStyle: "short" },
-  date: { dateStyle: "medium" },
-  time: { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false },
-};
 
 /** A moment shown in the reader's language and zone, with the zone spelled out on hover. */
 export function Time({ at, style = "datetime", className, "data-testid": testId }: { at: number; style?: TimeStyle; className?: string; "data-testid"?: string }) {
