@@ -97,7 +97,7 @@ const enUS: Messages = {
       },
       notifications: {
         title: "Notification channels",
-        description: "Alerts by email, Slack, Telegram, webhook, DingTalk, WeCom and Feishu.",
+        description: "Alerts through 21 kinds of channel: email (SMTP or Resend), webhook, Slack, Discord, Microsoft Teams, Google Chat, Mattermost, Rocket.Chat, Matrix, Telegram, ntfy, Gotify, Pushover, Bark, PagerDuty, DingTalk, WeCom, Feishu / Lark, ServerChan and PushPlus.",
       },
       users: {
         title: "Users and roles",

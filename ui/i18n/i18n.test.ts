@@ -115,3 +115,14 @@ describe("language resolution with the app's i18next options", () => {
     expect(await resolve([])).toBe("zh-CN");
   });
 });
+
+test("the home page names every kind of notification channel, in both languages", () => {
+  for (const dict of [enUS, zhCN] as unknown as { home: { features: { notifications: { description: string } } }; notifications: { types: Record<string, string> } }[]) {
+    const text = dict.home.features.notifications.description;
+    for (const [type, label] of Object.entries(dict.notifications.types)) {
+      // "Email (SMTP)" / "邮件（SMTP）": the description names the transport in brackets.
+      const name = /[(（]([^)）]+)[)）]/.exec(label)?.[1] ?? label;
+      expect([type, text.toLowerCase().includes(name.toLowerCase())]).toEqual([type, true]);
+    }
+  }
+});

@@ -93,7 +93,7 @@ const zhCN = {
       },
       notifications: {
         title: "通知渠道",
-        description: "通过邮件、Slack、Telegram、Webhook、钉钉、企业微信与飞书接收告警。",
+        description: "通过 21 种渠道接收告警：邮件（SMTP 或 Resend）、Webhook、Slack、Discord、Microsoft Teams、Google Chat、Mattermost、Rocket.Chat、Matrix、Telegram、ntfy、Gotify、Pushover、Bark、PagerDuty、钉钉、企业微信、飞书、Server酱与 PushPlus 推送加。",
       },
       users: {
         title: "用户与权限",
