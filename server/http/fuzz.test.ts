@@ -112,10 +112,11 @@ describe("fuzz", () => {
       if (res.status >= 500 && !path.startsWith("/healthz")) failures.push(`${where}: ${text.slice(0, 200)}`);
       if (/root:x:0:0|BEGIN (RSA|EC|OPENSSH) PRIVATE KEY/.test(text)) failures.push(`${where}: served a system file`);
       const real = new URL(`http://localhost${path}`).pathname; // as the server saw it ("/api/../x" is "/x")
-      // No envelope by design: badges (SVG), the API docs page (HTML), the OpenAPI document (read as is by tools) and
-      // single sign-on's browser redirects.
+      // No envelope by design: badges (SVG), the API docs page (HTML), the OpenAPI document (read as is by tools),
+      // single sign-on's browser redirects and a backup's download (the database file).
       const redirect = /^\/api\/auth\/sso\/(start|callback)\/?$/.test(real) && res.status === 302;
-      if (real.startsWith("/api/") && res.status !== 304 && !redirect && !real.startsWith("/api/status/badge/") && !/^\/api\/docs(\/json)?\/?$/.test(real)) {
+      const download = /^\/api\/backup\/?$/.test(real) && res.status === 200 && res.headers.get("content-type") === "application/octet-stream";
+      if (real.startsWith("/api/") && res.status !== 304 && !redirect && !download && !real.startsWith("/api/status/badge/") && !/^\/api\/docs(\/json)?\/?$/.test(real)) {
         let parsed: { success?: unknown; message?: unknown } | undefined;
         try {
           parsed = JSON.parse(text);
