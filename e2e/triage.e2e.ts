@@ -118,7 +118,7 @@ for (const lang of [
       await withSession(page, admin, "/monitors");
       // The row shows the 24-hour heartbeat instead (e2e/monitor-list.e2e.ts): this hour, 2 of 3 checks up.
       const thisHour = page.getByTestId(`monitor-heartbeat-${id}`).getByTestId("heartbeat-bar").last();
-      await expect(thisHour).toHaveAttribute("data-status", "partial");
+      await expect(thisHour).toHaveAttribute("data-level", "degraded");
       await expect(thisHour).toHaveAttribute("data-checks", "3");
 
       // A check from the list lands in the strip at once.
