@@ -16,8 +16,8 @@ failed=0
 # Adds a bun test log's pass/fail counts (and a failure when bun exited non-zero without a failing test).
 add_counts() { # log rc name
   local p f
-  p=$(grep -E '^ *[0-9]+ pass$' "$1" | tail -1 | grep -oE '[0-9]+' || echo 0)
-  f=$(grep -E '^ *[0-9]+ fail$' "$1" | tail -1 | grep -oE '[0-9]+' || echo 0)
+  p=$(grep -aE '^ *[0-9]+ pass$' "$1" | tail -1 | grep -oE '[0-9]+' || echo 0)
+  f=$(grep -aE '^ *[0-9]+ fail$' "$1" | tail -1 | grep -oE '[0-9]+' || echo 0)
   passed=$((passed + ${p:-0}))
   failed=$((failed + ${f:-0}))
   if [ "$2" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: $3 exited $2"; fi
@@ -48,8 +48,8 @@ unit=${PIPESTATUS[0]}
 wait "$waiting_pid"
 cat test-logs/waiting.log
 # bun prints " N pass" and " N fail" summary lines; a file that fails to import shows up only in the exit code.
-unit_pass=$(grep -E '^ *[0-9]+ pass$' test-logs/unit.log | tail -1 | grep -oE '[0-9]+' || echo 0)
-unit_fail=$(grep -E '^ *[0-9]+ fail$' test-logs/unit.log | tail -1 | grep -oE '[0-9]+' || echo 0)
+unit_pass=$(grep -aE '^ *[0-9]+ pass$' test-logs/unit.log | tail -1 | grep -oE '[0-9]+' || echo 0)
+unit_fail=$(grep -aE '^ *[0-9]+ fail$' test-logs/unit.log | tail -1 | grep -oE '[0-9]+' || echo 0)
 passed=$((passed + ${unit_pass:-0}))
 failed=$((failed + ${unit_fail:-0}))
 if [ "$unit" -ne 0 ] && [ "${unit_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: bun test exited $unit"; fi
