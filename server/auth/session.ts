@@ -61,7 +61,7 @@ function assertScope(scope: TokenScope, needed: TokenScope) {
  * Whether a session of `user` is held back until they set up a second factor: the instance requires one of everyone
  * and they have none yet.
  */
-export const pendingSecondFactor = (user: Pick<UserRow, "twoFactorAt">, required: boolean) => required && user.twoFactorAt === null;
+const pendingSecondFactor = (user: Pick<UserRow, "twoFactorAt">, required: boolean) => required && user.twoFactorAt === null;
 
 /**
  * The only routes a session held back by pendingSecondFactor may call: what the app's /profile needs to enrol (its

@@ -35,5 +35,3 @@ export function unavailableCause(e: unknown): (Error & { code?: unknown }) | und
   }
   return undefined;
 }
-
-export const isDatabaseUnavailable = (e: unknown) => unavailableCause(e) !== undefined;
