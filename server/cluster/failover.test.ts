@@ -68,8 +68,8 @@ describe.skipIf(testEngine !== "postgres")("failover", () => {
     const rows = Array.from({ length: MONITORS }, (_, i) => ({
       name: `m${i + 1}`,
       url: `http://127.0.0.1:${target.port}/${i === MONITORS - 1 ? "flaky" : `ok/${i + 1}`}`,
-      interval: 1,
-      timeout: 5,
+      intervalSeconds: 60,
+      timeoutMs: 5000,
       retries: 0,
       createdAt: now,
       updatedAt: now,

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { PingStats } from "../monitors/public";
-import { integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 // Every table of the instance. Times are Unix milliseconds (UTC).
 
@@ -52,6 +52,8 @@ export * from "../probes/tables";
 export const MONITOR_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export const MONITOR_STATUSES = ["pending", "up", "down"] as const;
 export const MONITOR_TYPE_VALUES = ["http", "tcp", "dns", "push", "ping"] as const;
+/** How a group's state follows its members: the worst of them, or down only when all of them are. */
+export const GROUP_RULE_VALUES = ["worst", "all"] as const;
 export const PING_FAMILY_VALUES = ["auto", "ipv4", "ipv6"] as const;
 export const DNS_RECORD_TYPE_VALUES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS"] as const;
 
@@ -68,10 +70,12 @@ export const monitors = sqliteTable("monitors", {
   /** http: the address checked ("" for other types). */
   url: text("url").notNull(),
   method: text("method", { enum: MONITOR_METHODS }).notNull().default("GET"),
-  /** Minutes between checks. */
-  interval: integer("interval").notNull(),
-  /** Seconds before a check gives up. */
-  timeout: integer("timeout").notNull(),
+  /** Seconds between checks (migration 0028 turned the minutes kept before into seconds; the API still takes minutes too). */
+  intervalSeconds: integer("interval").notNull(),
+  /** Seconds between checks while a failure is being retried (before the monitor is down); null: the interval. */
+  retryIntervalSeconds: integer("retry_interval"),
+  /** Milliseconds before a check gives up (0028: was whole seconds); fields and the API speak seconds, fractions allowed. */
+  timeoutMs: integer("timeout").notNull(),
   /** "200", "2xx" or a comma list of them. */
   expectedStatus: text("expected_status").notNull().default("2xx"),
   headers: text("headers", { mode: "json" }).$type<{ name: string; value: string }[]>().notNull().default(sql`'[]'`),
@@ -106,6 +110,12 @@ export const monitors = sqliteTable("monitors", {
   pingFamily: text("ping_family", { enum: PING_FAMILY_VALUES }).notNull().default("auto"),
   /** Percent lost at which the check is down (100: only when no reply came). */
   pingLossThreshold: integer("ping_loss_threshold").notNull().default(100),
+  /** Up when the check fails and down when it passes (any type). */
+  upsideDown: integer("upside_down", { mode: "boolean" }).notNull().default(false),
+  /** The group this monitor belongs to (a monitor of type "group"); null: top level. */
+  parentId: integer("parent_id").references((): AnySQLiteColumn => monitors.id, { onDelete: "set null" }),
+  /** type "group": how its state follows its members. */
+  groupRule: text("group_rule", { enum: GROUP_RULE_VALUES }).notNull().default("worst"),
   status: text("status", { enum: MONITOR_STATUSES }).notNull().default("pending"),
   statusChangedAt: integer("status_changed_at"),
   consecutiveFailures: integer("consecutive_failures").notNull().default(0),
@@ -173,6 +183,41 @@ function rollupTable<N extends string>(name: N) {
 
 export const monitorHourly = rollupTable("monitor_hourly");
 export const monitorDaily = rollupTable("monitor_daily");
+
+/**
+ * Dependencies: while a monitor this one depends on is down, this one's failures are recorded as unreachable and
+ * alert nobody (server/monitors/dependencies).
+ */
+export const monitorDependencies = sqliteTable(
+  "monitor_dependencies",
+  {
+    monitorId: integer("monitor_id").notNull().references(() => monitors.id, { onDelete: "cascade" }),
+    dependsOnId: integer("depends_on_id").notNull().references(() => monitors.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.monitorId, t.dependsOnId] })],
+);
+
+/** A tag's look: monitors keep tags as text ("env" or "env:prod"); a tag name here has a colour (#rrggbb). */
+export const tagStyles = sqliteTable("tag_styles", {
+  name: text("name").primaryKey(),
+  color: text("color").notNull(),
+});
+
+/**
+ * What an import created, by the source's own id (Kuma's monitor, notification, status page… ids), so importing the
+ * same source again updates those objects instead of making copies (server/import/).
+ */
+export const importLinks = sqliteTable(
+  "import_links",
+  {
+    source: text("source").notNull(),
+    kind: text("kind").notNull(),
+    sourceId: text("source_id").notNull(),
+    targetId: integer("target_id").notNull(),
+    importedAt: integer("imported_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.kind, t.sourceId] })],
+);
 
 export type MonitorRow = typeof monitors.$inferSelect;
 export type CheckResultRow = typeof checkResults.$inferSelect;

@@ -4,7 +4,7 @@
 import { badRequest, type HttpError } from "../http/http-error";
 import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
 import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
-import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, uniqueTags, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType, type PingFamily } from "./public";
+import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, uniqueTags, type DnsRecordType, type GroupRule, type MonitorHeader, type MonitorMethod, type MonitorType, type PingFamily } from "./public";
 
 export const RESOLVER_MESSAGE = "Resolver must be an IP address, optionally with a port (9.9.9.9, 127.0.0.1:5353 or [::1]:53)";
 export const STATUS_MESSAGE = "Expected status must be a code like 200, a class like 2xx or a range like 200-299 (several separated by commas)";
@@ -16,7 +16,11 @@ export interface MonitorFields {
   tags: string[];
   url: string;
   method: MonitorMethod;
-  interval: number;
+  /** Seconds between checks. */
+  intervalSeconds: number;
+  /** Seconds between checks while a failure is retried; null: the interval. */
+  retryIntervalSeconds: number | null;
+  /** Seconds (fractions allowed) before a check gives up. */
   timeout: number;
   expectedStatus: string;
   headers: MonitorHeader[];
@@ -43,9 +47,17 @@ export interface MonitorFields {
   pingCount: number;
   pingFamily: PingFamily;
   pingLossThreshold: number;
+  /** Up when the check fails, down when it passes. */
+  upsideDown: boolean;
+  /** The group (a monitor of type "group") this one belongs to. */
+  parentId: number | null;
+  /** type "group": how its state follows its members. */
+  groupRule: GroupRule;
 }
 
 export type MonitorPatch = Partial<MonitorFields>;
+/** A create or update body: the fields, and `interval` in minutes as the API has always taken it. */
+export type MonitorChange = MonitorPatch & { interval?: number };
 
 const invalid = (code: string, message: string): HttpError => badRequest(code, message);
 
@@ -75,7 +87,8 @@ export function defaultFields(): MonitorFields {
     tags: [],
     url: "",
     method: DEFAULTS.method,
-    interval: DEFAULTS.interval,
+    intervalSeconds: DEFAULTS.interval * 60,
+    retryIntervalSeconds: null,
     timeout: DEFAULTS.timeout,
     expectedStatus: DEFAULTS.expectedStatus,
     headers: [],
@@ -101,6 +114,9 @@ export function defaultFields(): MonitorFields {
     pingCount: DEFAULTS.pingCount,
     pingFamily: DEFAULTS.pingFamily,
     pingLossThreshold: DEFAULTS.pingLossThreshold,
+    upsideDown: false,
+    parentId: null,
+    groupRule: "worst",
   };
 }
 
@@ -117,13 +133,14 @@ export function normaliseTags(tags: string[]): string[] {
  * server/monitors/types/<type>/ (an http(s) URL, a host and port, a resolver address…).
  */
 export function resolveFields(
-  input: MonitorPatch,
+  input: MonitorChange,
   current: MonitorFields | undefined,
   policy: TargetPolicy,
   validateType: (fields: MonitorFields, policy: TargetPolicy, creating: boolean) => void,
 ): MonitorFields {
   const base: MonitorFields = current ?? defaultFields();
   const merged: MonitorFields = { ...base };
+  if (input.interval !== undefined && input.intervalSeconds === undefined) input = { ...input, intervalSeconds: Math.round(input.interval * 60) };
   // Only the known fields, whatever else the body carried.
   for (const key of Object.keys(base) as (keyof MonitorFields)[]) {
     if (key !== "pushToken" && input[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = input[key];
@@ -134,9 +151,9 @@ export function resolveFields(
   merged.tags = normaliseTags(merged.tags);
 
   // A new monitor with a 1-minute interval and no timeout given gets the longest allowed one rather than an error.
-  if (!current && input.timeout === undefined) merged.timeout = Math.min(DEFAULTS.timeout, merged.interval * 60 - 1);
+  if (!current && input.timeout === undefined) merged.timeout = Math.min(DEFAULTS.timeout, merged.intervalSeconds - 1);
   if (!current && input.retries === undefined) merged.retries = defaultRetries(merged.type);
-  if (merged.timeout >= merged.interval * 60 && merged.type !== "push") {
+  if (merged.timeout >= merged.intervalSeconds && merged.type !== "push") {
     throw invalid("TIMEOUT_TOO_LONG", "Timeout must be shorter than the interval");
   }
   validateType(merged, policy, !current);

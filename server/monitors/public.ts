@@ -10,6 +10,8 @@ export type MonitorType = "http" | "tcp" | "dns" | "push" | "ping";
 export const MONITOR_TYPES = ["http", "tcp", "dns", "push", "ping"] as const satisfies readonly MonitorType[];
 /** ping: which address family to use; auto takes the host's first address. */
 export type PingFamily = "auto" | "ipv4" | "ipv6";
+/** A group's state: the worst of its members', or down only when all of them are down. */
+export type GroupRule = "worst" | "all";
 export const PING_FAMILIES = ["auto", "ipv4", "ipv6"] as const satisfies readonly PingFamily[];
 
 /** One ping check's round trips (ms, to the microsecond; null without replies) and packet loss (percent). */

@@ -14,6 +14,7 @@ export {
   resolveFields,
   validateHttpFields,
   type MonitorFields,
+  type MonitorChange,
   type MonitorPatch,
 } from "./field-rules";
 

@@ -16,7 +16,7 @@ import { checkStateOf, createAnnouncer } from "./announce";
 import { createRecentChecks } from "./recent";
 import { createScheduler, systemClock, type Clock } from "./scheduler";
 import { ALLOW_PRIVATE, type TargetPolicy } from "../net/targets";
-import { resolveFields, type MonitorFields, type MonitorPatch } from "./schemas";
+import { resolveFields, type MonitorChange, type MonitorFields } from "./schemas";
 import { systemPinger, type Pinger } from "./types/ping/pinger";
 import { createMonitorStore, toCheckResult, type MonitorEntry } from "./store";
 import { catchUpMissed } from "./catch-up";
@@ -87,7 +87,7 @@ const CHECK_FIELDS: (keyof MonitorFields)[] = [
   "type",
   "url",
   "method",
-  "interval",
+  "intervalSeconds",
   "timeout",
   "expectedStatus",
   "headers",
@@ -113,7 +113,7 @@ const CHECK_FIELDS: (keyof MonitorFields)[] = [
 ];
 
 /** Minutes between scheduled looks: push monitors are looked at every minute (silence is noticed within a minute). */
-export const cadence = (fields: MonitorFields) => (fields.type === "push" ? 1 : fields.interval);
+export const cadence = (fields: MonitorFields) => (fields.type === "push" ? 1 : fields.intervalSeconds / 60);
 
 export function createMonitorService(options: MonitorServiceOptions) {
   const { db, bus } = options;
@@ -346,7 +346,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     counts: () => store.counts(),
     down: () => store.down(),
 
-    async create(input: MonitorPatch): Promise<PublicMonitor> {
+    async create(input: MonitorChange): Promise<PublicMonitor> {
       const fields = resolveFields(input, undefined, targets, validate);
       const entry = await store.create(fields, clock.now());
       plan(entry);
@@ -355,7 +355,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     },
 
     /** Applies an edit; a changed check (or a resume) runs at once and the monitor moves to its new grid. */
-    update(id: number, patch: MonitorPatch): Promise<PublicMonitor | undefined> {
+    update(id: number, patch: MonitorChange): Promise<PublicMonitor | undefined> {
       return serial(id, async () => {
         const entry = store.get(id);
         if (!entry) return undefined;

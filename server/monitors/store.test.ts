@@ -99,8 +99,8 @@ describe("the monitor store", () => {
     const rows = Array.from({ length: n }, (_, i) => ({
       name: `m${i + 1}`,
       url: `http://127.0.0.1:1/m/${i + 1}`,
-      interval: 1,
-      timeout: 10,
+      intervalSeconds: 60,
+      timeoutMs: 10_000,
       createdAt: at(0),
       updatedAt: at(0),
       ...((i + 1) % 1000 === 0 ? { type: "push" as const, pushToken: `token-${i + 1}` } : {}),

@@ -99,8 +99,9 @@ const fieldsOf = (row: MonitorRow): MonitorFields => ({
   tags: row.tags.length === 0 ? NO_TAGS : row.tags,
   url: row.url,
   method: intern(row.method),
-  interval: row.interval,
-  timeout: row.timeout,
+  intervalSeconds: row.intervalSeconds,
+  retryIntervalSeconds: row.retryIntervalSeconds,
+  timeout: row.timeoutMs / 1000,
   expectedStatus: intern(row.expectedStatus),
   headers: row.headers.length === 0 ? NO_HEADERS : row.headers,
   body: row.body,
@@ -125,7 +126,16 @@ const fieldsOf = (row: MonitorRow): MonitorFields => ({
   pingCount: row.pingCount,
   pingFamily: intern(row.pingFamily),
   pingLossThreshold: row.pingLossThreshold,
+  upsideDown: row.upsideDown,
+  parentId: row.parentId,
+  groupRule: intern(row.groupRule),
 });
+
+/** The columns of a monitor's fields (the row keeps the timeout in milliseconds). */
+function rowOf(fields: MonitorFields) {
+  const { timeout, ...rest } = fields;
+  return { ...rest, timeoutMs: Math.round(timeout * 1000) };
+}
 
 const stateOf = (row: MonitorRow): PersistedState => ({
   status: intern(row.status),
@@ -303,7 +313,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
     },
 
     async create(fields: MonitorFields, now = Date.now()): Promise<MonitorEntry> {
-      const [row] = await orm.insert(monitors).values({ ...fields, createdAt: now, updatedAt: now }).returning();
+      const [row] = await orm.insert(monitors).values({ ...rowOf(fields), createdAt: now, updatedAt: now }).returning();
       const entry = entryOf(row!, now);
       entries.set(entry.id, entry);
       index(entry);
@@ -322,7 +332,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
       entry.unsaved = false;
       let row: MonitorRow | undefined;
       try {
-        row = await first(orm.update(monitors).set({ ...fields, ...state, updatedAt: now }).where(eq(monitors.id, id)).returning());
+        row = await first(orm.update(monitors).set({ ...rowOf(fields), ...state, updatedAt: now }).where(eq(monitors.id, id)).returning());
       } catch (e) {
         entry.unsaved ||= wasUnsaved;
         throw e;
@@ -421,7 +431,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
         target: targetOf(f),
         url: f.url,
         method: f.method,
-        interval: f.interval,
+        interval: f.intervalSeconds / 60,
         timeout: f.timeout,
         expectedStatus: f.expectedStatus,
         headers: f.headers,

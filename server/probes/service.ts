@@ -133,7 +133,7 @@ export function createProbeService(o: ProbeServiceOptions) {
         .onConflictDoNothing();
     }
     const agentIds = agentsOf(config);
-    const latest = agentIds.length ? await latestOf(monitorId, agentIds, at - fields.interval * 60_000 - LOCATION_SLACK_MS) : new Map<number, LocationResult>();
+    const latest = agentIds.length ? await latestOf(monitorId, agentIds, at - fields.intervalSeconds * 1000 - LOCATION_SLACK_MS) : new Map<number, LocationResult>();
     // In the order the locations were chosen, the server first.
     const reported: [number, LocationResult][] = [...(own ? [[SERVER_LOCATION, own] as [number, LocationResult]] : [])];
     for (const id of agentIds) if (latest.has(id)) reported.push([id, latest.get(id)!]);
@@ -220,7 +220,7 @@ export function createProbeService(o: ProbeServiceOptions) {
       const entry = monitors.store.get(monitorId);
       if (!entry || !entry.fields.active || entry.fields.type === "push") continue;
       const fields = Object.fromEntries(Object.entries(entry.fields).filter(([k]) => !NOT_SENT.has(k as keyof MonitorFields)));
-      list.push({ id: monitorId, interval: entry.fields.interval, fields });
+      list.push({ id: monitorId, interval: entry.fields.intervalSeconds / 60, fields });
     }
     list.sort((a, b) => a.id - b.id);
     const policy = { allowPrivate: o.targets.allowPrivate };

@@ -100,7 +100,7 @@ describe("push calls and silence", () => {
     expect(pushOutcome(5, { status: "down" })).toEqual({ time: 5, up: false, responseTime: null, httpStatus: null, error: "reported down" });
     expect(pushOutcome(5, { msg: "x".repeat(500) }).up).toBe(true);
     expect(pushOutcome(5, { status: "down", msg: "x".repeat(500) }).error!.length).toBe("reported down: ".length + 200);
-    const fields = { interval: 1, pushGrace: 30 };
+    const fields = { intervalSeconds: 60, pushGrace: 30 };
     const state = () => ({ lastPushAt: null, tlsExpiresAt: null, pushWatch: { since: 0, missedAt: null } });
     expect(missedPush(fields, state(), 89_999)).toBeNull();
     expect(missedPush(fields, state(), 90_000)?.error).toBe("no push within 1 min + 30 s");

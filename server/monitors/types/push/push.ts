@@ -28,14 +28,14 @@ export function pushOutcome(time: number, call: { status?: string; msg?: string;
  * A missed push, or null. Silence counts from the latest call, or from when listening started (a new, resumed or
  * edited monitor, or a restarted server, gets a full interval + grace before it is called silent).
  */
-export function missedPush(fields: Pick<MonitorFields, "interval" | "pushGrace">, state: CheckState, now: number, minuteMs = 60_000): CheckOutcome | null {
-  const intervalMs = fields.interval * minuteMs;
+export function missedPush(fields: Pick<MonitorFields, "intervalSeconds" | "pushGrace">, state: CheckState, now: number, minuteMs = 60_000): CheckOutcome | null {
+  const intervalMs = (fields.intervalSeconds * minuteMs) / 60;
   const heard = Math.max(state.lastPushAt ?? 0, state.pushWatch.since);
   if (now - heard < intervalMs + fields.pushGrace * 1000) return null;
   // One missed check per interval of silence (the scheduler looks every minute; 1 s slack for timer jitter).
   if (state.pushWatch.missedAt !== null && now - state.pushWatch.missedAt < intervalMs - 1000) return null;
   state.pushWatch.missedAt = now;
-  return { time: now, up: false, responseTime: null, httpStatus: null, error: pushMissedError(fields.interval, fields.pushGrace) };
+  return { time: now, up: false, responseTime: null, httpStatus: null, error: pushMissedError(fields.intervalSeconds / 60, fields.pushGrace) };
 }
 
 export const pushType: CheckType = {
