@@ -138,10 +138,13 @@ export const statusPagesSection: KumaSection = {
 
   async plan(source, { db, links }) {
     const items: PlanItem[] = [];
+    // Two Kuma addresses may become one Vigil address ("Shop" and "shop"): the first keeps it.
+    const claimed = new Set<string>();
     for (const row of source.rows("status_page")) {
       const page = readPage(source, row);
       const found = await lookup(db.orm, db.t, links, page);
-      const reason = skipReason(page, found);
+      const reason = claimed.has(page.slug) ? `Another Kuma page already comes across at /status/${page.slug}.` : skipReason(page, found);
+      if (!reason) claimed.add(page.slug);
       const monitors = page.groups.reduce((n, g) => n + g.kumaIds.length, 0);
       items.push({
         kind: KIND,
