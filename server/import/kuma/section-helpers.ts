@@ -30,9 +30,14 @@ export function fit(text: string, max: number, what: string, notes: string[]): s
 
 /**
  * Kuma's wall-clock date-times ("2026-12-12T22:00", "2026-12-12 22:00:00") read in an IANA zone, as Unix ms; null for
- * none or a text that is not one.
+ * none or a text that is not one. Older Kuma may have kept an instant with its offset: taken as it is.
  */
 export function wallTime(v: unknown, zone: string): number | null {
+  // A date-time with its own offset ("…Z", "…+01:00") names an instant already.
+  if (/(?:Z|[+-]\d{2}:?\d{2})$/i.test(str(v).trim()) && /T|\s/.test(str(v))) {
+    const at = Date.parse(str(v).trim());
+    return Number.isFinite(at) ? at : null;
+  }
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2}))?/.exec(str(v).trim());
   if (!m) return null;
   try {
