@@ -147,9 +147,8 @@ export const maintenanceSection: KumaSection = {
       let schedule = p.schedule;
       // A manual window imported before keeps the start it was given (or its end, if ended in Vigil).
       if (schedule.kind === "manual" && found?.kind === "manual") schedule = { ...schedule, startsAt: found.startsAt, endsAt: found.endsAt };
-      const targets = monitorTargets(links, p.kumaMonitors);
       const existingIds: number[] = [];
-      for (const id of targets.ids) if (await first(tx.select({ id: t.monitors.id }).from(t.monitors).where(eq(t.monitors.id, id)))) existingIds.push(id);
+      for (const id of monitorTargets(links, p.kumaMonitors)) if (await first(tx.select({ id: t.monitors.id }).from(t.monitors).where(eq(t.monitors.id, id)))) existingIds.push(id);
       const missing = p.kumaMonitors.length - existingIds.length;
       if (missing) item.notes.push(`${missing} of its monitors did not come across.`);
       if (!existingIds.length) {

@@ -15,7 +15,7 @@ afterEach(async () => {
   await db.close();
 });
 
-const byName = (items: { name: string }[], name: string) => items.find((i) => i.name === name)!;
+const byName = <T extends { name: string }>(items: T[], name: string) => items.find((i) => i.name === name)!;
 
 describe("Kuma notifications", () => {
   test("the plan creates every channel of a shared provider, skips Teams' retired connector, and never shows a secret", async () => {

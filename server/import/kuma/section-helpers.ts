@@ -68,13 +68,11 @@ export function kumaServerZone(source: KumaSource): string | null {
 }
 
 /** The Vigil monitor ids of Kuma monitor ids that came across (those the monitors section linked), in order, once. */
-export function monitorTargets(links: ImportLinks, kumaIds: unknown[]): { ids: number[]; missing: number } {
+export function monitorTargets(links: ImportLinks, kumaIds: unknown[]): number[] {
   const ids: number[] = [];
-  let missing = 0;
   for (const k of kumaIds) {
     const id = links.target("monitor", str(k));
-    if (id === undefined) missing++;
-    else if (!ids.includes(id)) ids.push(id);
+    if (id !== undefined && !ids.includes(id)) ids.push(id);
   }
-  return { ids, missing };
+  return ids;
 }

@@ -62,7 +62,7 @@ function readPage(source: KumaSource, row: Record<string, unknown>): Page {
   if (str(row.google_analytics_tag_id ?? row.analytics_id).trim() || str(row.analytics_script_url).trim()) notes.push("The analytics setting does not come across.");
   if (str(row.password).trim()) notes.push("Its password does not come across: set one in Vigil (visibility \"password\").");
   const theme = str(row.theme);
-  if (theme && theme !== "auto") notes.push(`The "${theme}" theme does not come across: Vigil's page follows the visitor's light or dark setting.`);
+  if (theme && theme !== "auto") notes.push(`The "${theme}" theme does not come across: Vigil's status pages have one look.`);
 
   const cname = source.rows("status_page_cname").find((r) => str(r.status_page_id) === sourceId);
   let customDomain = cname ? str(cname.domain).trim().toLowerCase() || null : null;
