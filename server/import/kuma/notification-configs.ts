@@ -1,0 +1,170 @@
+// Kuma notification configs (the JSON in notification.config: `type` and the provider's own field names) turned into
+// Vigil channel configs. Only the mapping lives here; the provider's own validate() judges the result. Notes say what
+// of a Kuma setting does not come across, never a value (configs hold secrets).
+import type { ChannelType } from "../../notifications/public";
+import { bool, int, str } from "./section-helpers";
+
+type Config = Record<string, unknown>;
+export interface Mapped {
+  type: ChannelType;
+  config: Config;
+  notes: string[];
+}
+
+const s = (c: Config, k: string) => str(c[k]).trim();
+/** A note for each Kuma field that is set (not blank, false or 0) and has no place in Vigil. */
+function dropped(c: Config, notes: string[], fields: Record<string, string>) {
+  for (const [field, label] of Object.entries(fields)) {
+    const v = c[field];
+    const set = Array.isArray(v) ? v.length > 0 : typeof v === "string" ? v.trim() !== "" : v !== undefined && v !== null && v !== false && v !== 0;
+    if (set) notes.push(`${label} does not come across (Vigil has no such setting).`);
+  }
+}
+
+/** "\"Uptime Kuma\" <a@b>" → "Uptime Kuma <a@b>": Vigil takes the name unquoted. */
+const unquoteSender = (from: string) => from.replace(/^\s*"([^"]*)"\s*</, "$1 <");
+const addresses = (v: string) => v.split(/[\s,;]+/).filter(Boolean);
+
+const MAPPERS: Record<string, (c: Config, notes: string[]) => Omit<Mapped, "notes">> = {
+  smtp(c, notes) {
+    const to = addresses(s(c, "smtpTo"));
+    const cc = addresses(s(c, "smtpCC"));
+    if (cc.length) notes.push("The CC recipients are added to the recipients (Vigil has no CC).");
+    if (s(c, "smtpBCC")) notes.push("The BCC recipients do not come across (Vigil has no BCC; adding them to the recipients would show their addresses).");
+    if (bool(c.htmlBody) || s(c, "customSubject") || s(c, "customBody")) notes.push("The custom subject and body do not come across: set a message template on the channel in Vigil.");
+    dropped(c, notes, { smtpDkimDomain: "DKIM signing", smtpAdditionalHeaders: "Additional mail headers" });
+    const username = s(c, "smtpUsername");
+    return {
+      type: "smtp",
+      config: {
+        host: s(c, "smtpHost"),
+        port: int(c.smtpPort) ?? undefined,
+        // Kuma without "secure" upgrades when the server offers STARTTLS (unless told not to): Vigil's "none" does too.
+        security: bool(c.smtpSecure) ? "tls" : "none",
+        ...(username ? { username, password: str(c.smtpPassword) } : {}),
+        from: unquoteSender(s(c, "smtpFrom")),
+        to: [...to, ...cc],
+        ...(bool(c.smtpIgnoreTLSError) ? { ignoreTls: true } : {}),
+      },
+    };
+  },
+  slack(c, notes) {
+    dropped(c, notes, { slackchannel: "The channel override", slackusername: "The user name override", slackiconemo: "The icon", slackbutton: "The button URL", slackUseTemplate: "The message template" });
+    return { type: "slack", config: { url: s(c, "slackwebhookURL") } };
+  },
+  discord(c, notes) {
+    dropped(c, notes, { discordUsername: "The user name override", discordPrefixMessage: "The prefix message", threadId: "The thread", discordUseMessageTemplate: "The message template" });
+    return { type: "discord", config: { url: s(c, "discordWebhookUrl") } };
+  },
+  telegram(c, notes) {
+    const server = s(c, "telegramServerUrl");
+    if (server && server.replace(/\/+$/, "") !== "https://api.telegram.org") notes.push("The custom Bot API server does not come across: Vigil uses one for all channels (--telegram-api).");
+    dropped(c, notes, { telegramMessageThreadID: "The message thread", telegramSendSilently: "Sending silently", telegramProtectContent: "Protecting content", telegramUseTemplate: "The message template" });
+    return { type: "telegram", config: { botToken: s(c, "telegramBotToken"), chatId: s(c, "telegramChatID") } };
+  },
+  webhook(c, notes) {
+    const headers = s(c, "webhookAdditionalHeaders");
+    if (headers) {
+      let names: string[] = [];
+      try {
+        names = Object.keys(JSON.parse(headers) as object);
+      } catch {}
+      notes.push(`Its additional headers${names.length ? ` (${names.join(", ")})` : ""} do not come across: Vigil's webhook signs the body with a secret instead.`);
+    }
+    const contentType = s(c, "webhookContentType");
+    if (contentType && contentType !== "json") notes.push(`Vigil sends the event as JSON, not as ${contentType === "form-data" ? "form data" : "a custom body"}: the receiver must accept JSON.`);
+    const method = s(c, "httpMethod").toLowerCase();
+    if (method && method !== "post") notes.push(`Vigil's webhook sends POST, not ${method.toUpperCase()}.`);
+    return { type: "webhook", config: { url: s(c, "webhookURL") } };
+  },
+  teams(c) {
+    return { type: "teams", config: { url: s(c, "webhookUrl") } };
+  },
+  ntfy(c, notes) {
+    const method = s(c, "ntfyAuthenticationMethod");
+    const token = s(c, "ntfyaccesstoken");
+    const username = s(c, "ntfyusername");
+    const auth = method === "accessToken" || (!method && token)
+      ? { token }
+      : method === "usernamePassword" || (!method && username)
+        ? { username, password: str(c.ntfypassword) }
+        : {};
+    if (c.ntfyPriorityDown !== undefined && int(c.ntfyPriorityDown) !== int(c.ntfyPriority)) notes.push("The separate priority for down messages does not come across (Vigil uses one priority).");
+    dropped(c, notes, { ntfyIcon: "The icon", ntfyCall: "Phone calls", ntfyUseTemplate: "The message template" });
+    const priority = int(c.ntfyPriority);
+    return { type: "ntfy", config: { server: s(c, "ntfyserverurl"), topic: s(c, "ntfytopic"), ...auth, ...(priority !== null ? { priority } : {}) } };
+  },
+  gotify(c) {
+    const priority = int(c.gotifyPriority);
+    return { type: "gotify", config: { server: s(c, "gotifyserverurl"), token: s(c, "gotifyapplicationToken"), ...(priority !== null ? { priority } : {}) } };
+  },
+  pushover(c, notes) {
+    dropped(c, notes, { pushoverdevice: "The device", pushovertitle: "The title", pushoverttl: "The message lifetime", pushoversounds_up: "The sound for recovery" });
+    const priority = int(c.pushoverpriority);
+    const sound = s(c, "pushoversounds");
+    return { type: "pushover", config: { userKey: s(c, "pushoveruserkey"), appToken: s(c, "pushoverapptoken"), ...(priority !== null ? { priority } : {}), ...(sound ? { sound } : {}) } };
+  },
+  dingding(c, notes) {
+    const mentioning = s(c, "mentioning");
+    if (mentioning && mentioning !== "nobody") notes.push("Mentioning people does not come across.");
+    const secret = s(c, "secretKey");
+    return { type: "dingtalk", config: { url: s(c, "webHookUrl"), ...(secret ? { secret } : {}) } };
+  },
+  feishu(c) {
+    return { type: "feishu", config: { url: s(c, "feishuWebHookUrl") } };
+  },
+  wecom(c, notes) {
+    dropped(c, notes, { weComMentionedMobileList: "Mentioning people" });
+    const key = s(c, "weComBotKey");
+    return { type: "wecom", config: { url: key ? `https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${encodeURIComponent(key)}` : "" } };
+  },
+  serverchan(c) {
+    return { type: "serverchan", config: { sendKey: s(c, "serverChanSendKey") } };
+  },
+  bark(c, notes) {
+    // Kuma keeps the server and the device key in one URL: https://api.day.app/<device key>.
+    const endpoint = s(c, "barkEndpoint").replace(/\/+$/, "");
+    const cut = endpoint.lastIndexOf("/");
+    const server = cut > "https://".length ? endpoint.slice(0, cut) : endpoint;
+    const deviceKey = cut > "https://".length ? endpoint.slice(cut + 1) : "";
+    dropped(c, notes, { barkSound: "The sound" });
+    const group = s(c, "barkGroup");
+    return { type: "bark", config: { server, deviceKey, ...(group ? { group } : {}) } };
+  },
+  pagerduty(c, notes) {
+    const url = s(c, "pagerdutyIntegrationUrl");
+    if (url && !/^https:\/\/events\.pagerduty\.com\/v2\/enqueue\/?$/.test(url)) notes.push("The custom integration URL does not come across: Vigil sends to PagerDuty's Events API v2.");
+    dropped(c, notes, { pagerdutyPriority: "The severity" });
+    const resolve = s(c, "pagerdutyAutoResolve");
+    if (resolve && resolve !== "resolve") notes.push("Vigil resolves the PagerDuty alert when the monitor recovers (Kuma was set otherwise).");
+    return { type: "pagerduty", config: { routingKey: s(c, "pagerdutyIntegrationKey") } };
+  },
+  matrix(c, notes) {
+    dropped(c, notes, { matrixUseTemplate: "The message template" });
+    return { type: "matrix", config: { homeserver: s(c, "homeserverUrl"), accessToken: s(c, "accessToken"), roomId: s(c, "internalRoomId") } };
+  },
+  mattermost(c, notes) {
+    dropped(c, notes, { mattermostchannel: "The channel override", mattermostusername: "The user name override", mattermosticonemo: "The icon", mattermosticonurl: "The icon" });
+    return { type: "mattermost", config: { url: s(c, "mattermostWebhookUrl") } };
+  },
+  "rocket.chat"(c, notes) {
+    dropped(c, notes, { rocketchannel: "The channel override", rocketusername: "The user name override", rocketiconemo: "The icon", rocketbutton: "The button URL" });
+    return { type: "rocketchat", config: { url: s(c, "rocketwebhookURL") } };
+  },
+  googlechat(c, notes) {
+    dropped(c, notes, { googleChatUseTemplate: "The message template" });
+    return { type: "googlechat", config: { url: s(c, "googleChatWebhookURL") } };
+  },
+  pushplus(c) {
+    return { type: "pushplus", config: { token: s(c, "pushPlusSendKey") } };
+  },
+};
+
+/** The Vigil channel for a Kuma config, or null when Vigil has no such provider. Kuma spells types in mixed case. */
+export function mapKumaNotification(config: Config): Mapped | null {
+  const mapper = MAPPERS[str(config.type).toLowerCase()];
+  if (!mapper) return null;
+  const notes: string[] = [];
+  const mapped = mapper(config, notes);
+  return { ...mapped, notes };
+}

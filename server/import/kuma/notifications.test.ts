@@ -1,0 +1,130 @@
+// The notifications section against the Kuma 2.5.3 sample: channels of every provider both have, with their
+// secrets, the monitors using them and "default enabled"; what cannot come across is skipped with its reason.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import type { Db } from "../../db/database";
+import { testDb } from "../../db/test-db";
+import { createNotificationStore } from "../../notifications/store";
+import { notificationsSection } from "./notifications";
+import { fixtureSource, manifest, runSections, standInMonitors } from "./test-source";
+
+let db: Db;
+beforeEach(async () => {
+  db = await testDb();
+});
+afterEach(async () => {
+  await db.close();
+});
+
+const byName = <T extends { name: string }>(items: T[], name: string) => items.find((i) => i.name === name)!;
+
+describe("Kuma notifications", () => {
+  test("the plan creates every channel of a shared provider, skips Teams' retired connector, and never shows a secret", async () => {
+    const source = fixtureSource();
+    try {
+      const plan = await notificationsSection.plan(source, { db, links: { target: () => undefined, link: () => {} }, options: { history: false } });
+      expect(plan).toHaveLength(manifest.notifications.length);
+      for (const n of manifest.notifications) {
+        const item = byName(plan, n.name);
+        expect(item.sourceId).toBe(String(n.id));
+        expect(item.action).toBe(n.provider_type === "teams" ? "skip" : "create");
+      }
+      const teams = byName(plan, "MS Teams - Platform");
+      expect(teams.notes.join(" ")).toContain("Microsoft Teams (Workflows)");
+      expect(teams.notes.join(" ")).toContain("Workflows webhook");
+      expect(byName(plan, "Ops mailbox (SMTP)").notes.join(" ")).toContain("Default for new monitors");
+      expect(byName(plan, "Incident webhook (JSON)").notes.join(" ")).toContain("X-Api-Key");
+      expect(byName(plan, "Legacy pager (form-data)").notes.join(" ")).toContain("form data");
+      const text = JSON.stringify(plan);
+      for (const n of manifest.notifications) {
+        for (const [field, value] of Object.entries(n.fields)) {
+          if (/password|token|secret|url|key/i.test(field) && typeof value === "string" && value.length > 8) expect(text).not.toContain(value);
+        }
+      }
+      expect(text).not.toContain("wh_live_5c2f9b7e81");
+    } finally {
+      source.close();
+    }
+  });
+
+  test("apply makes the channels with their fields, monitors' channels as in Kuma, the default for the others; again: updated in place", async () => {
+    const source = fixtureSource();
+    try {
+      const monitors = await standInMonitors(db, source);
+      const items = await runSections(db, source, [notificationsSection]);
+      const store = createNotificationStore(db);
+      const channels = await Promise.all((await store.listChannels()).map((c) => store.channelForSending(c.id)));
+      expect(channels).toHaveLength(8);
+      const channel = (name: string) => channels.find((c) => c!.name === name)!;
+      const fields = (name: string) => manifest.notifications.find((n) => n.name === name)!.fields;
+
+      const smtp = channel("Ops mailbox (SMTP)");
+      const f = fields("Ops mailbox (SMTP)");
+      expect(smtp.type).toBe("smtp");
+      expect(smtp.config).toEqual({ host: f.smtpHost, port: f.smtpPort, security: "none", username: f.smtpUsername, password: f.smtpPassword, from: "Uptime Kuma <alerts@northwind-shop.example>", to: [f.smtpTo, f.smtpCC] });
+      expect(channel("Slack #ops-alerts").config).toEqual({ url: fields("Slack #ops-alerts").slackwebhookURL });
+      expect(channel("Discord status channel").config).toEqual({ url: fields("Discord status channel").discordWebhookUrl });
+      expect(channel("Telegram on-call").config).toEqual({ botToken: fields("Telegram on-call").telegramBotToken, chatId: fields("Telegram on-call").telegramChatID });
+      expect(channel("Incident webhook (JSON)").config).toEqual({ url: fields("Incident webhook (JSON)").webhookURL });
+      expect(channel("Legacy pager (form-data)").config).toEqual({ url: fields("Legacy pager (form-data)").webhookURL });
+      const ntfy = fields("ntfy phone push");
+      expect(channel("ntfy phone push").config).toEqual({ server: ntfy.ntfyserverurl, topic: ntfy.ntfytopic, token: ntfy.ntfyaccesstoken, priority: ntfy.ntfyPriority });
+      const ding = manifest.notifications.find((n) => n.provider_type === "DingDing")!;
+      expect(channel(ding.name)).toMatchObject({ type: "dingtalk", config: { url: ding.fields.webHookUrl, secret: ding.fields.secretKey } });
+      for (const c of channels) expect(c!.enabled).toBe(true);
+
+      // "Default enabled" → the channels of monitors without their own settings.
+      const settings = await store.getSettings();
+      expect(settings.monitor.channelIds).toEqual([smtp.id]);
+      // Every monitor gets exactly Kuma's channels (Teams, skipped, left out).
+      const imported = new Map(manifest.notifications.filter((n) => n.provider_type !== "teams").map((n) => [n.id, channel(n.name).id]));
+      for (const [kumaId, monitorId] of monitors) {
+        const expected = manifest.notifications.filter((n) => n.attached_to_monitors.includes(kumaId) && imported.has(n.id)).map((n) => imported.get(n.id)!);
+        const effective = await store.effective("monitor", monitorId);
+        expect(effective.channelIds.toSorted()).toEqual(expected.toSorted());
+        // Only monitors whose list differs from the default one have their own settings.
+        expect((await store.getOverride("monitor", monitorId)) !== null).toBe(!(expected.length === 1 && expected[0] === smtp.id));
+      }
+      expect(items.filter((i) => i.action === "create")).toHaveLength(8);
+
+      // The user adds a channel of their own to a monitor; a second import keeps it and duplicates nothing.
+      const mine = await store.createChannel({ name: "My hook", type: "webhook", config: { url: "https://hooks.example.com/x" } });
+      const shop = monitors.get(4)!;
+      const before = await store.effective("monitor", shop);
+      await store.saveOverride("monitor", shop, { ...before, channelIds: [...before.channelIds, mine.id] });
+      const again = await runSections(db, source, [notificationsSection]);
+      expect(again.filter((i) => i.action === "update")).toHaveLength(8);
+      const after = await store.listChannels();
+      expect(after).toHaveLength(9);
+      expect(after.map((c) => c.id).toSorted()).toEqual([...channels.map((c) => c!.id), mine.id].toSorted());
+      expect((await createNotificationStore(db).effective("monitor", shop)).channelIds.toSorted()).toEqual([...before.channelIds, mine.id].toSorted());
+      expect((await createNotificationStore(db).getSettings()).monitor.channelIds).toEqual([smtp.id]);
+    } finally {
+      source.close();
+    }
+  });
+
+  test("a provider Vigil lacks and a channel failing Vigil's checks are skipped with the reason; a disabled default one stays disabled", async () => {
+    const source = fixtureSource((k) => {
+      k.run(`INSERT INTO notification (id, name, active, user_id, is_default, config) VALUES (20, 'Apprise', 1, 1, 0, '{"type":"apprise","appriseURL":"x"}')`);
+      k.run(`INSERT INTO notification (id, name, active, user_id, is_default, config) VALUES (21, 'Broken TG', 1, 1, 0, '{"type":"telegram","telegramBotToken":"nope-secret-123","telegramChatID":"1"}')`);
+      k.run(`INSERT INTO notification (id, name, active, user_id, is_default, config) VALUES (22, 'Gotify home', 0, 1, 1, '{"type":"gotify","gotifyserverurl":"https://gotify.example.com","gotifyapplicationToken":"AbCdEf123","gotifyPriority":8}')`);
+      k.run(`INSERT INTO monitor_notification (monitor_id, notification_id) VALUES (4, 20)`);
+    });
+    try {
+      await standInMonitors(db, source);
+      const items = await runSections(db, source, [notificationsSection]);
+      expect(byName(items, "Apprise")).toMatchObject({ action: "skip", notes: ['Vigil has no "apprise" provider: the 1 monitor(s) using it will not notify through it.'] });
+      const broken = byName(items, "Broken TG");
+      expect(broken.action).toBe("skip");
+      expect(broken.notes[0]).toContain("Invalid Bot Token format");
+      expect(JSON.stringify(items)).not.toContain("nope-secret-123");
+      const store = createNotificationStore(db);
+      const gotify = (await store.listChannels()).find((c) => c.name === "Gotify home")!;
+      expect(gotify).toMatchObject({ type: "gotify", enabled: false });
+      expect((await store.channelForSending(gotify.id))!.config).toEqual({ server: "https://gotify.example.com", token: "AbCdEf123", priority: 8 });
+      expect((await store.getSettings()).monitor.channelIds).toContain(gotify.id);
+    } finally {
+      source.close();
+    }
+  });
+});
