@@ -9,7 +9,8 @@ import { and, eq } from "drizzle-orm";
 import type { Db, Orm } from "../../db/database";
 import type { ImportLinks, ImportOptions, KumaSection, KumaSource, PlanItem } from "./section";
 
-export const FIXTURE_DIR = join(import.meta.dir, "../../../../shared/fixtures/kuma");
+export { KUMA_FIXTURE_DIR as FIXTURE_DIR } from "./fixture";
+import { KUMA_FIXTURE_DIR as FIXTURE_DIR } from "./fixture";
 const SOURCE = "kuma";
 
 /** A copy of the fixture (never the shared file) in a temp dir, opened read-only; `change` edits the copy first. */
