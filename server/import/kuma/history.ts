@@ -91,18 +91,17 @@ function beatsByMonitor(source: KumaSource): Map<string, Beat[]> {
   return out;
 }
 
-/** Kuma's stat_hourly / stat_daily rows of a monitor (timestamps in seconds) as buckets. */
-function statBuckets(source: KumaSource, table: "stat_hourly" | "stat_daily", monitorId: string): Bucket[] {
-  if (!source.has(table)) return [];
-  const out: Bucket[] = [];
+/** Kuma's stat_hourly / stat_daily rows (timestamps in seconds) as buckets, by Kuma monitor id. */
+function statBuckets(source: KumaSource, table: "stat_hourly" | "stat_daily"): Map<string, Bucket[]> {
+  const out = new Map<string, Bucket[]>();
+  if (!source.has(table)) return out;
   for (const row of source.rows(table)) {
-    if (String(row.monitor_id) !== monitorId) continue;
     const up = num(row.up) ?? 0;
     const down = num(row.down) ?? 0;
     const ping = num(row.ping);
     if (up + down === 0) continue;
     const pinged = up > 0 && ping !== null; // Kuma averages the ping of up beats only
-    out.push({
+    const bucket: Bucket = {
       start: (num(row.timestamp) ?? 0) * 1000,
       checks: up + down,
       up,
@@ -112,7 +111,11 @@ function statBuckets(source: KumaSource, table: "stat_hourly" | "stat_daily", mo
       rtCount: pinged ? up : 0,
       rtMin: pinged ? Math.round(num(row.ping_min) ?? ping) : null,
       rtMax: pinged ? Math.round(num(row.ping_max) ?? ping) : null,
-    });
+    };
+    const id = String(row.monitor_id);
+    const list = out.get(id);
+    if (list) list.push(bucket);
+    else out.set(id, [bucket]);
   }
   return out;
 }
@@ -190,6 +193,8 @@ export function createHistorySection({ rawRetentionMs = DEFAULT_RAW_RETENTION_MS
       const wanted = items.filter((i) => i.kind === "history" && i.action !== "skip");
       if (wanted.length === 0) return;
       const all = beatsByMonitor(source);
+      const statHourly = statBuckets(source, "stat_hourly");
+      const statDaily = statBuckets(source, "stat_daily");
       const marks = await readWatermarks(db, tx);
       // Raw from the first whole hour inside the retention (the hour before may be partly pruned already), or from
       // the rollup watermark when it lags (the timer rolls hours after it from check_results).
@@ -203,7 +208,8 @@ export function createHistorySection({ rawRetentionMs = DEFAULT_RAW_RETENTION_MS
         const old = beats.filter((b) => b.time < rawFrom);
         const recent = beats.filter((b) => b.time >= rawFrom);
         const scope: SQL = sql`monitor_id = ${monitorId}`;
-        const touchedHours: number[] = [];
+        // Hours given new data (a list, not spread into push: a monitor may have hundreds of thousands).
+        let touchedHours: number[] = [];
 
         // Raw results: only keys not there yet.
         const added: number[] = [];
@@ -217,20 +223,20 @@ export function createHistorySection({ rawRetentionMs = DEFAULT_RAW_RETENTION_MS
         for (const [from, to] of spans(added.filter((t) => t < rolledUntil), HOUR)) {
           await db.exec(rollupSql("monitor_hourly", scope, from, Math.min(to, rolledUntil)), tx);
         }
-        touchedHours.push(...added);
+        touchedHours = touchedHours.concat(added);
 
         // Older heartbeats: straight into hourly buckets (one existing already was imported, or is Vigil's own).
         const oldBuckets = hourBuckets(old);
         await insertBuckets(db, tx, "monitorHourly", monitorId, oldBuckets);
-        touchedHours.push(...oldBuckets.map((b) => b.start));
+        touchedHours = touchedHours.concat(oldBuckets.map((b) => b.start));
 
         // Before the first heartbeat: Kuma's own hourly, then daily aggregates.
         const firstHour = floorTo(beats[0]?.time ?? now, HOUR);
-        const statHours = statBuckets(source, "stat_hourly", item.sourceId).filter((b) => b.start < firstHour);
+        const statHours = (statHourly.get(item.sourceId) ?? []).filter((b) => b.start < firstHour);
         await insertBuckets(db, tx, "monitorHourly", monitorId, statHours);
-        touchedHours.push(...statHours.map((b) => b.start));
-        const firstDay = floorTo(Math.min(firstHour, ...statHours.map((b) => b.start)), DAY);
-        const statDays = statBuckets(source, "stat_daily", item.sourceId).filter((b) => b.start < firstDay);
+        touchedHours = touchedHours.concat(statHours.map((b) => b.start));
+        const firstDay = floorTo(statHours.reduce((min, b) => Math.min(min, b.start), firstHour), DAY);
+        const statDays = (statDaily.get(item.sourceId) ?? []).filter((b) => b.start < firstDay);
         await insertBuckets(db, tx, "monitorDaily", monitorId, statDays);
 
         // Days with new hourly data: summed again from monitor_hourly. A day the timer has yet to reach is summed
