@@ -54,6 +54,8 @@ import { ssoRoutes } from "./auth/sso/routes";
 import { createSsoService } from "./auth/sso/service";
 import { createSsoSettings } from "./auth/sso/settings";
 import { subscriberRoutes } from "./subscribers/routes";
+import { tagRoutes } from "./tags/routes";
+import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
 export interface AppDeps {
@@ -308,6 +310,7 @@ export function createApp(deps: AppDeps) {
     .use(tokenRoutes({ tokens, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(pushRoutes({ monitors: services.monitors }))
+    .use(tagRoutes({ store: createTagStore(deps.db), monitorTags: () => services.monitors.list().map((m) => m.tags), session }))
     .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy, inMaintenance: services.maintenance.agent, probesVersion: services.probes.versionOf }))
     .use(probeRoutes({ probes: services.probes, agents: services.agents, session }))
     .use(

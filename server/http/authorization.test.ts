@@ -51,6 +51,9 @@ const ACCESS: Record<string, Access> = {
   "DELETE /api/monitors/:id": "user",
   "POST /api/monitors/:id/check": "user",
   "POST /api/monitors/:id/push-token": "user",
+  "GET /api/tags": "user",
+  "PUT /api/tags/:name": "user",
+  "DELETE /api/tags/:name": "user",
   "GET /api/push/:token": "public", // the token in the path is the credential
   "POST /api/push/:token": "public",
   "GET /api/monitors/checks/recent": "user",

@@ -37,10 +37,10 @@ export interface HistoryOptions {
 const floorTo = (t: number, unit: number) => Math.floor(t / unit) * unit;
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The rollup watermarks (null before the first run). */
-export async function readWatermarks(db: Db): Promise<{ hourly: number | null; daily: number | null }> {
+/** The rollup watermarks (null before the first run); read in `orm` when given (a transaction). */
+export async function readWatermarks(db: Db, orm = db.orm): Promise<{ hourly: number | null; daily: number | null }> {
   const { settings } = db.t;
-  const rows = await db.orm.select().from(settings).where(inArray(settings.key, [HOURLY_KEY, DAILY_KEY]));
+  const rows = await orm.select().from(settings).where(inArray(settings.key, [HOURLY_KEY, DAILY_KEY]));
   const read = (key: string) => {
     const row = rows.find((r) => r.key === key);
     return row ? Number(row.value) : null;
@@ -60,6 +60,28 @@ const lit = (value: number) => sql.raw(String(value));
 export const COUNTED = sql.raw("sum(CASE WHEN maintenance THEN 0 ELSE 1 END)");
 export const COUNTED_UP = sql.raw("sum(CASE WHEN up AND NOT maintenance THEN 1 ELSE 0 END)");
 export const IN_MAINTENANCE = sql.raw("sum(CASE WHEN maintenance THEN 1 ELSE 0 END)");
+
+const upsert = sql`ON CONFLICT (monitor_id, bucket_start) DO UPDATE SET checks = excluded.checks, up = excluded.up, down = excluded.down,
+  maintenance = excluded.maintenance, rt_sum = excluded.rt_sum, rt_count = excluded.rt_count, rt_min = excluded.rt_min, rt_max = excluded.rt_max`;
+
+/**
+ * Rolls up [from, to) of the monitors `scope` selects (a condition on monitor_id): hours from raw results, days from
+ * hours, replacing the buckets it computes. The rollup timer runs it; the Kuma history import too (same numbers).
+ */
+export function rollupSql(target: "monitor_hourly" | "monitor_daily", scope: SQL, from: number, to: number): SQL {
+  if (target === "monitor_hourly") {
+    return sql`INSERT INTO monitor_hourly (monitor_id, bucket_start, checks, up, down, maintenance, rt_sum, rt_count, rt_min, rt_max)
+      SELECT monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)}, ${COUNTED}, ${COUNTED_UP},
+        sum(CASE WHEN up OR maintenance THEN 0 ELSE 1 END), ${IN_MAINTENANCE}, coalesce(sum(response_time), 0), count(response_time), min(response_time), max(response_time)
+      FROM check_results WHERE ${scope} AND time >= ${from} AND time < ${to}
+      GROUP BY monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)} ${upsert}`;
+  }
+  return sql`INSERT INTO monitor_daily (monitor_id, bucket_start, checks, up, down, maintenance, rt_sum, rt_count, rt_min, rt_max)
+    SELECT monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)}, sum(checks), sum(up), sum(down), sum(maintenance), sum(rt_sum), sum(rt_count),
+      min(rt_min), max(rt_max)
+    FROM monitor_hourly WHERE ${scope} AND bucket_start >= ${from} AND bucket_start < ${to}
+    GROUP BY monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)} ${upsert}`;
+}
 
 /** Counts of one bucket: `checks` and `up` leave out checks made in maintenance (counted in `maintenance`). */
 interface Piece {
@@ -146,24 +168,6 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
 
   // Monitors (id > lo AND id <= hi): statements run per chunk of monitors, each an index seek per monitor.
   const inChunk = (lo: number, hi: number) => sql`monitor_id IN (SELECT id FROM monitors WHERE id > ${lo} AND id <= ${hi})`;
-  const upsert = sql`ON CONFLICT (monitor_id, bucket_start) DO UPDATE SET checks = excluded.checks, up = excluded.up, down = excluded.down,
-    maintenance = excluded.maintenance, rt_sum = excluded.rt_sum, rt_count = excluded.rt_count, rt_min = excluded.rt_min, rt_max = excluded.rt_max`;
-
-  function rollupSql(target: "monitor_hourly" | "monitor_daily", lo: number, hi: number, from: number, to: number): SQL {
-    if (target === "monitor_hourly") {
-      return sql`INSERT INTO monitor_hourly (monitor_id, bucket_start, checks, up, down, maintenance, rt_sum, rt_count, rt_min, rt_max)
-        SELECT monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)}, ${COUNTED}, ${COUNTED_UP},
-          sum(CASE WHEN up OR maintenance THEN 0 ELSE 1 END), ${IN_MAINTENANCE}, coalesce(sum(response_time), 0), count(response_time), min(response_time), max(response_time)
-        FROM check_results WHERE ${inChunk(lo, hi)} AND time >= ${from} AND time < ${to}
-        GROUP BY monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)} ${upsert}`;
-    }
-    return sql`INSERT INTO monitor_daily (monitor_id, bucket_start, checks, up, down, maintenance, rt_sum, rt_count, rt_min, rt_max)
-      SELECT monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)}, sum(checks), sum(up), sum(down), sum(maintenance), sum(rt_sum), sum(rt_count),
-        min(rt_min), max(rt_max)
-      FROM monitor_hourly WHERE ${inChunk(lo, hi)} AND bucket_start >= ${from} AND bucket_start < ${to}
-      GROUP BY monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)} ${upsert}`;
-  }
-
   /** Runs `fn(lo, hi)` over every chunk of monitor ids, yielding to the event loop between chunks. */
   async function forChunks(fn: (lo: number, hi: number) => Promise<void>) {
     let lo = 0;
@@ -207,7 +211,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     while (hourly < closedUntil) {
       const to = Math.min(closedUntil, hourly + 6 * HOUR);
       const from = hourly;
-      await forChunks(async (lo, hi) => void (await db.exec(rollupSql("monitor_hourly", lo, hi, from, to))));
+      await forChunks(async (lo, hi) => void (await db.exec(rollupSql("monitor_hourly", inChunk(lo, hi), from, to))));
       hours += (to - from) / HOUR;
       hourly = to;
       await writeWatermark(db, HOURLY_KEY, hourly);
@@ -218,7 +222,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     while (daily < daysUntil) {
       const to = Math.min(daysUntil, daily + 7 * DAY);
       const from = daily;
-      await forChunks(async (lo, hi) => void (await db.exec(rollupSql("monitor_daily", lo, hi, from, to))));
+      await forChunks(async (lo, hi) => void (await db.exec(rollupSql("monitor_daily", inChunk(lo, hi), from, to))));
       days += (to - from) / DAY;
       daily = to;
       await writeWatermark(db, DAILY_KEY, daily);

@@ -178,6 +178,26 @@ describe("filtering and sorting", () => {
     ]);
   });
 
+  test("name:value tags: the name has an entry of its own, and filtering by it takes every value", () => {
+    const kuma = [
+      monitor({ id: 1, name: "a", tags: ["env:prod", "web"] }),
+      monitor({ id: 2, name: "b", tags: ["Env:staging", "env:canary"] }),
+      monitor({ id: 3, name: "c", tags: ["env"] }),
+      monitor({ id: 4, name: "d", tags: ["web"] }),
+    ];
+    expect(tagsInUse(kuma)).toEqual([
+      { tag: "env", count: 3 },
+      { tag: "env:canary", count: 1 },
+      { tag: "env:prod", count: 1 },
+      { tag: "Env:staging", count: 1 },
+      { tag: "web", count: 2 },
+    ]);
+    const names = (tags: string[]) => filterAndSort(kuma, view({ tags })).map((m) => m.name);
+    expect(names(["env"])).toEqual(["a", "b", "c"]);
+    expect(names(["ENV:prod"])).toEqual(["a"]);
+    expect(names(["env", "web"])).toEqual(["a"]);
+  });
+
   test("5 000 monitors filter and sort in a few milliseconds", () => {
     const many = Array.from({ length: 5000 }, (_, i) =>
       monitor({ id: i + 1, name: `svc ${i}`, target: `https://h${i}.example.com/`, tags: i % 3 ? ["prod"] : [], responseTime: (i * 37) % 1000, status: i % 50 ? "up" : "down" }),

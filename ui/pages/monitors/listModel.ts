@@ -1,6 +1,7 @@
 // Pure logic of the monitor list at scale (unit-tested without a DOM): the view in the URL (search, status, sort, tags),
 // filtering and sorting, status and tag counts, the 24-hour heartbeat strip, and which rows a window of the page shows.
 import { uniqueTags, type PublicMonitor } from "../../api/monitors";
+import { splitTag } from "../../api/tags";
 import { displayStatus, sortForTriage, STATUS_FILTERS, TRIAGE_ORDER, type DisplayStatus } from "./model";
 
 // ── The view (lives in the URL) ─────────────────────────────────────────────────────────────────────────────────
@@ -92,13 +93,23 @@ function haystack(m: PublicMonitor): string {
   return text;
 }
 
+/** The tags a monitor matches: each of its tags, and the bare name of each "name:value" (a filter on a name takes every value). */
 function tagKeysOf(m: PublicMonitor): Set<string> {
   let keys = tagKeys.get(m);
   if (!keys) {
-    keys = new Set(m.tags.map((t) => t.toLowerCase()));
+    keys = new Set(filterTagsOf(m).map((t) => t.toLowerCase()));
     tagKeys.set(m, keys);
   }
   return keys;
+}
+
+function filterTagsOf(m: PublicMonitor): string[] {
+  const out = [...m.tags];
+  for (const tag of m.tags) {
+    const { name, value } = splitTag(tag);
+    if (value !== null && name !== "") out.push(name);
+  }
+  return out;
 }
 
 const wordsOf = (q: string) => q.trim().toLowerCase().split(/\s+/).filter(Boolean);
@@ -180,12 +191,18 @@ export interface TagCount {
   count: number;
 }
 
-/** Every tag in use (one entry per tag whatever its case), by name, with how many monitors carry it. */
+/**
+ * Every tag in use (one entry per tag whatever its case), by name, with how many monitors carry it. A name used with
+ * values ("env:prod", "env:test") has an entry of its own too ("env": every monitor with any of its values).
+ */
 export function tagsInUse(monitors: readonly PublicMonitor[]): TagCount[] {
   const byKey = new Map<string, TagCount>();
   for (const m of monitors) {
-    for (const tag of m.tags) {
+    const seen = new Set<string>();
+    for (const tag of filterTagsOf(m)) {
       const key = tag.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
       const entry = byKey.get(key);
       if (entry) entry.count++;
       else byKey.set(key, { tag, count: 1 });

@@ -1,8 +1,12 @@
 import { memo, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { FilterPills, type FilterOption } from "../../../components/FilterPills";
-import { tagColor } from "../../../components/Tag";
+import { useSignals } from "@preact/signals-react/runtime";
+import { EditorOnly } from "../../../components/guards";
+import { TagText, useTagLook } from "../../../components/Tag";
 import { STATUS_FILTERS } from "../model";
+import { tagEditorOpen } from "../../../state/tagColors";
+import { TagColors } from "./TagColors";
 import { DEFAULT_DIR, isFiltered, SORT_KEYS, toggleTag, type ListView, type SortKey, type StatusCounts, type TagCount } from "../listModel";
 
 // Above the list: the search box, the sort, the status pills with their counts, the tag chips, how many rows show.
@@ -141,7 +145,9 @@ function SortControl({ view, setView }: { view: ListView; setView: (next: ListVi
 }
 
 function TagFilter({ view, setView, tags }: { view: ListView; setView: (next: ListView) => void; tags: TagCount[] }) {
+  useSignals();
   const { t } = useTranslation();
+  const editing = tagEditorOpen.value;
   const [all, setAll] = useState(false);
   const chosen = new Set(view.tags.map((tag) => tag.toLowerCase()));
   // Tags in the URL that no monitor has (any more) still show, chosen, so they can be taken out.
@@ -150,34 +156,47 @@ function TagFilter({ view, setView, tags }: { view: ListView; setView: (next: Li
   const visible = all ? list : list.filter((c, i) => i < TAGS_SHOWN || chosen.has(c.tag.toLowerCase()));
   const hidden = list.length - visible.length;
   return (
-    <div role="group" aria-label={t("monitors.list.tagFilter")} className="flex flex-wrap items-center gap-1.5" data-testid="monitors-tags">
-      <span className="mr-1 text-xs font-medium text-slate-500">{t("monitors.list.tags")}</span>
-      {visible.map(({ tag, count }) => {
-        const on = chosen.has(tag.toLowerCase());
-        return (
-          <button
-            key={tag.toLowerCase()}
-            type="button"
-            aria-pressed={on}
-            onClick={() => setView(toggleTag(view, tag))}
-            data-testid="monitors-tag-filter"
-            data-tag={tag}
-            className={`inline-flex max-w-[14rem] items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-inset transition ${tagColor(tag)} ${
-              on ? "ring-2 ring-indigo-600" : "ring-1 opacity-80 hover:opacity-100"
-            }`}
-          >
-            {on && <span aria-hidden="true">✓</span>}
-            <span className="truncate">{tag}</span>
-            <span className="tabular-nums opacity-70">{count}</span>
+    <>
+      <div role="group" aria-label={t("monitors.list.tagFilter")} className="flex flex-wrap items-center gap-1.5" data-testid="monitors-tags">
+        <span className="mr-1 text-xs font-medium text-slate-500">{t("monitors.list.tags")}</span>
+        {visible.map(({ tag, count }) => (
+          <TagFilterChip key={tag.toLowerCase()} tag={tag} count={count} on={chosen.has(tag.toLowerCase())} onToggle={() => setView(toggleTag(view, tag))} />
+        ))}
+        {(hidden > 0 || all) && list.length > TAGS_SHOWN && (
+          <button type="button" onClick={() => setAll((a) => !a)} className="text-xs font-medium text-indigo-600 hover:text-indigo-500" data-testid="monitors-tags-more">
+            {all ? t("monitors.list.fewerTags") : t("monitors.list.moreTags", { count: hidden })}
           </button>
-        );
-      })}
-      {(hidden > 0 || all) && list.length > TAGS_SHOWN && (
-        <button type="button" onClick={() => setAll((a) => !a)} className="text-xs font-medium text-indigo-600 hover:text-indigo-500" data-testid="monitors-tags-more">
-          {all ? t("monitors.list.fewerTags") : t("monitors.list.moreTags", { count: hidden })}
-        </button>
-      )}
-    </div>
+        )}
+        <EditorOnly>
+          <button type="button" onClick={() => (tagEditorOpen.value = !editing)} aria-expanded={editing} className="text-xs font-medium text-indigo-600 hover:text-indigo-500" data-testid="tag-colors-open">
+            {t("monitors.tagColors.open")}
+          </button>
+        </EditorOnly>
+      </div>
+      {editing && <TagColors onClose={() => (tagEditorOpen.value = false)} />}
+    </>
+  );
+}
+
+function TagFilterChip({ tag, count, on, onToggle }: { tag: string; count: number; on: boolean; onToggle: () => void }) {
+  useSignals();
+  const look = useTagLook(tag);
+  return (
+    <button
+      type="button"
+      aria-pressed={on}
+      onClick={onToggle}
+      data-testid="monitors-tag-filter"
+      data-tag={tag}
+      style={look.style}
+      className={`inline-flex max-w-[14rem] items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ring-inset transition ${look.className} ${
+        on ? "ring-2 ring-indigo-600" : "ring-1 opacity-80 hover:opacity-100"
+      }`}
+    >
+      {on && <span aria-hidden="true">✓</span>}
+      <TagText tag={tag} />
+      <span className="tabular-nums opacity-70">{count}</span>
+    </button>
   );
 }
 
