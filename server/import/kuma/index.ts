@@ -37,15 +37,21 @@ async function loadLinks(db: Db): Promise<Links> {
   };
 }
 
-async function planSections(db: Db, source: KumaSource, links: Links, options: ImportOptions): Promise<[KumaSection, PlanItem[]][]> {
+async function planSections(db: Db, source: KumaSource, links: Links, options: ImportOptions, sections: readonly KumaSection[]): Promise<[KumaSection, PlanItem[]][]> {
   const out: [KumaSection, PlanItem[]][] = [];
-  for (const section of SECTIONS) out.push([section, await section.plan(source, { db, links, options })]);
+  for (const section of sections) out.push([section, await section.plan(source, { db, links, options })]);
   return out;
 }
 
+/** Which sections run (all of sections.ts unless a test says otherwise), and the import's clock. */
+export interface RunOptions {
+  sections?: readonly KumaSection[];
+  now?: number;
+}
+
 /** What an import would do, changing nothing. */
-export async function planImport(db: Db, source: KumaSource, options: ImportOptions): Promise<ImportPlan> {
-  const planned = await planSections(db, source, await loadLinks(db), options);
+export async function planImport(db: Db, source: KumaSource, options: ImportOptions, { sections = SECTIONS }: RunOptions = {}): Promise<ImportPlan> {
+  const planned = await planSections(db, source, await loadLinks(db), options, sections);
   return { source: { schema: source.schema, label: source.label }, items: planned.flatMap(([, items]) => items) };
 }
 
@@ -60,9 +66,9 @@ async function saveLinks(tx: Orm, db: Db, links: Links, now: number) {
 }
 
 /** Plans, then applies the plan in one transaction (all of it, or nothing); resolves to the plan applied. */
-export async function applyImport(db: Db, source: KumaSource, options: ImportOptions, now = Date.now()): Promise<ImportPlan> {
+export async function applyImport(db: Db, source: KumaSource, options: ImportOptions, { sections = SECTIONS, now = Date.now() }: RunOptions = {}): Promise<ImportPlan> {
   const links = await loadLinks(db);
-  const planned = await planSections(db, source, links, options);
+  const planned = await planSections(db, source, links, options, sections);
   await db.tx(async (tx) => {
     const ctx = { db, tx, links, now, options };
     for (const [section, items] of planned) await section.apply(source, items, ctx);

@@ -169,7 +169,7 @@ function readJsonBackup(file: string): OpenKumaSource {
   }
   if (!data.version.startsWith("1.")) throw badRequest("KUMA_SCHEMA_UNKNOWN", `${file} is a backup of Uptime Kuma ${data.version}: only Kuma 1.x made JSON backups this Vigil knows.`);
 
-  const tables = new Map<string, Row[]>();
+  const tables = new Map<string, Row[]>([["monitor", []], ["notification", []]]);
   const put = (table: string, row: Row) => tables.set(table, [...(tables.get(table) ?? []), row]);
   for (const n of data.notificationList) put("notification", toRow(n));
   for (const p of isList(data.proxyList) ? data.proxyList : []) put("proxy", toRow(p));
