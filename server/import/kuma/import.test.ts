@@ -168,6 +168,22 @@ describe("the monitors of the sample Kuma 2.5.3 database", () => {
     expect((await t.call("GET", "/api/push/not-a-token-of-anyone?status=up")).status).toBe(404);
   });
 
+  test("a running server sees the imported monitors once its monitor service re-reads them (resync)", async () => {
+    const { db, source } = await setup();
+    const t = await testApp({ db });
+    await applyImport(db, source, { history: false });
+    expect(t.services.monitors.store.size).toBe(0);
+    await t.services.monitors.resync();
+    const ids = await importedIds(db, "monitor");
+    expect(t.services.monitors.store.size).toBe(22);
+    const shop = ids.get("4")!;
+    expect(t.services.monitors.get(shop)).toMatchObject({ name: "Shop homepage", url: "http://127.0.0.1:18080/health" });
+    expect(t.services.monitors.scheduler.has(shop)).toBe(true);
+    // Paused in Kuma, paused here: not scheduled.
+    const paused = [...(await monitorsIn(db)).entries()].filter(([, f]) => !f.active).map(([id]) => id);
+    for (const id of paused) expect(t.services.monitors.scheduler.has(id)).toBe(false);
+  });
+
   test("with private targets blocked (as the instance is run), monitors of local addresses are skipped with the reason", async () => {
     const { db, source } = await setup();
     const plan = await planImport(db, source, { history: false, targets: { allowPrivate: false } });
