@@ -74,15 +74,14 @@ export function kumaTags(monitorId: number, monitorTags: Row[], tagsById: Map<nu
 }
 
 /** Headers from Kuma's JSON text ({"Name": "value"}), then the body encoding and auth as Kuma would send them. */
-function requestHeaders(row: Row, notes: string[]): MonitorHeader[] | { skip: string } {
+function requestHeaders(row: Row, sendsBody: boolean, notes: string[]): MonitorHeader[] | { skip: string } {
   const parsed = parseJson<unknown>(row.headers, null);
   if (str(row.headers).trim() !== "" && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))) {
     return { skip: "Its headers are not a JSON object as Kuma keeps them." };
   }
   const headers: MonitorHeader[] = Object.entries((parsed ?? {}) as Row).map(([name, value]) => ({ name, value: str(value) }));
   const hasHeader = (name: string) => headers.some((h) => h.name.toLowerCase() === name);
-  const body = str(row.body);
-  if (body.trim() !== "" && !hasHeader("content-type")) {
+  if (sendsBody && !hasHeader("content-type")) {
     const encoding = str(row.http_body_encoding || "json").toLowerCase();
     const type = encoding === "form" ? "application/x-www-form-urlencoded" : encoding === "xml" ? "text/xml; charset=utf-8" : "application/json";
     headers.push({ name: "Content-Type", value: type });
@@ -201,14 +200,14 @@ export function mapKumaMonitor(row: Row, tags: string[], settings: { tlsExpiryDa
   if (type === "http") {
     const method = str(row.method || "GET").toUpperCase() as MonitorMethod;
     if (!METHODS.includes(method)) return { skip: `Its request method ${method} is not one Vigil sends.` };
-    const headers = requestHeaders(row, notes);
-    if (!Array.isArray(headers)) return headers;
     let body: string | null = str(row.body).trim() === "" ? null : str(row.body);
     if (body !== null && (method === "GET" || method === "HEAD")) {
       notes.push(`Its request body is left out: Vigil sends no body with ${method}.`);
       body = null;
-      change.headers = headers.filter((h) => h.name.toLowerCase() !== "content-type");
-    } else change.headers = headers;
+    }
+    const headers = requestHeaders(row, body !== null, notes);
+    if (!Array.isArray(headers)) return headers;
+    change.headers = headers;
     const codes = parseJson<unknown[]>(row.accepted_statuscodes_json, ["200-299"]).map(String).filter(Boolean);
     const url = str(row.url).trim();
     Object.assign(change, {
