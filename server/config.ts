@@ -90,7 +90,8 @@ export class ConfigError extends Error {}
 export function helpText(): string {
   const lines = [
     "Usage: vigil [serve] [options]",
-    "       vigil backup <file> | restore <file> | reset-password <username> | install-service | migrate   (each with --help)",
+    "       vigil backup <file> | restore <file> | reset-password <username> | install-service | migrate",
+    "       vigil import kuma <path>   (each with --help)",
     "",
     "Options (each also read from its environment variable):",
   ];

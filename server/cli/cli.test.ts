@@ -322,7 +322,7 @@ describe("the command line", () => {
     expect(vigil("--version").out.trim()).toBe(pkg.version);
     expect(vigil("--help").out).toContain("vigil backup <file>");
     expect(vigil("--help").out).toContain("migrate");
-    for (const sub of ["backup", "restore", "reset-password", "install-service", "migrate"]) {
+    for (const sub of ["backup", "restore", "reset-password", "install-service", "migrate", "import"]) {
       const r = vigil(sub, "--help");
       expect(r.code).toBe(0);
       expect(r.out).toContain(`Usage: ${sub === "install-service" ? "sudo " : ""}vigil ${sub}`);

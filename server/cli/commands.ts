@@ -1,4 +1,4 @@
-// The subcommands beside `vigil serve`: backup, restore, reset-password, install-service, migrate. Each takes
+// The subcommands beside `vigil serve`: backup, restore, reset-password, install-service, migrate, import. Each takes
 // --data-dir (or VIGIL_DATA_DIR) and --database-url (or VIGIL_DATABASE_URL) like the server where they apply, and has
 // its own --help. They return an exit code.
 import { dirname, resolve } from "node:path";
@@ -7,12 +7,13 @@ import { isPostgresUrl, redactUrl } from "../db/database";
 import { openDatabase } from "../db/open";
 import { backupDatabase } from "./backup";
 import { databaseFile } from "./data-dir";
+import { importKuma, terminalQuestion } from "./import";
 import { installService, serviceUnit } from "./install-service";
 import { migrateToPostgres, progressPrinter, sessionsLine } from "./migrate";
 import { resetPassword } from "./reset-password";
 import { restoreDatabase } from "./restore";
 
-export const SUBCOMMANDS = ["serve", "backup", "restore", "reset-password", "install-service", "migrate"] as const;
+export const SUBCOMMANDS = ["serve", "backup", "restore", "reset-password", "install-service", "migrate", "import"] as const;
 
 const DATA_DIR = "  --data-dir <dir>    VIGIL_DATA_DIR: the server's data directory (default: ./data)";
 const DATABASE_URL = "  --database-url <u>  VIGIL_DATABASE_URL: the server's PostgreSQL database (postgres://…), when it uses one";
@@ -56,6 +57,20 @@ export const HELP: Record<Exclude<(typeof SUBCOMMANDS)[number], "serve">, string
     "",
     "  --from <file>       The SQLite database to copy (the server stopped)",
     "  --to <url>          postgres://user:password@host:5432/db (`?schema=name` for a schema other than the default)",
+  ].join("\n"),
+  import: [
+    "Usage: vigil import kuma <path> [--yes] [--history] [--data-dir <dir> | --database-url <url>]",
+    "",
+    "Brings an Uptime Kuma instance into Vigil. <path> is Kuma's data directory, its kuma.db (Kuma 1.23.x or 2.x; stop",
+    "Kuma first), or a Kuma 1.x backup (.json). Prints what will be created, updated, and what cannot come across and",
+    "why, then asks before applying it, all in one transaction. Importing again updates what the last import made.",
+    "Refused while a server uses the data dir (SQLite): stop Vigil, import, start it again.",
+    "",
+    "  --yes               Apply without asking (for scripts)",
+    "  --history           Also bring Kuma's heartbeats into the check history",
+    "  --block-private-targets  VIGIL_BLOCK_PRIVATE_TARGETS=true: refuse monitors of private addresses, as the server would",
+    DATA_DIR,
+    DATABASE_URL,
   ].join("\n"),
   "install-service": [
     "Usage: sudo vigil install-service [options] [-- <more vigil serve flags>]",
@@ -115,6 +130,7 @@ export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], 
       help: { type: "boolean", short: "h" },
       ...(isService ? {} : { "database-url": { type: "string" } }),
       ...(name === "migrate" ? { from: { type: "string" }, to: { type: "string" } } : {}),
+      ...(name === "import" ? { yes: { type: "boolean", short: "y" }, history: { type: "boolean" }, "block-private-targets": { type: "boolean" } } : {}),
       ...(isService
         ? { user: { type: "string" }, host: { type: "string" }, port: { type: "string" }, binary: { type: "string" }, "unit-dir": { type: "string" }, "no-start": { type: "boolean" }, print: { type: "boolean" } }
         : {}),
@@ -174,6 +190,19 @@ export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], 
       console.log(sessionsLine(report.sessionsKept, dirname(source)));
       console.log(`Start Vigil with --database-url (or VIGIL_DATABASE_URL) set to this URL to use it; ${source} is left as it was.`);
       return 0;
+    }
+    case "import": {
+      if (positionals[0] !== "kuma" || !positionals[1] || positionals.length > 2) return usage(name);
+      const blockPrivate = values["block-private-targets"] === true || process.env.VIGIL_BLOCK_PRIVATE_TARGETS === "true";
+      return importKuma({
+        path: positionals[1],
+        dataDir: dataDirOf(values["data-dir"]),
+        databaseUrl: databaseUrlOf(values["database-url"] as string | undefined),
+        yes: values.yes === true,
+        history: values.history === true,
+        targets: { allowPrivate: !blockPrivate },
+        ask: terminalQuestion(),
+      });
     }
     case "install-service": {
       const port = Number(values.port ?? 3000);

@@ -131,7 +131,12 @@ export function pushRoutes({ monitors }: Pick<MonitorRouteDeps, "monitors">) {
     return { success: true, message: result.status === "up" ? "Push recorded: up" : "Push recorded: down" };
   };
   const detail = doc("Record a push (push monitors)", 404, 409, 429);
+  // Uptime Kuma's push URL ends in `ping=` until the job fills it in: an empty ping is no ping, so jobs moved over
+  // from Kuma keep working (anything else that is not a whole number is still refused).
+  const transform = ({ query }: { query: { ping?: unknown } }) => {
+    if (query.ping === "") delete query.ping;
+  };
   return new Elysia({ prefix: "/api", detail: { tags: ["monitors"] } })
-    .get("/push/:token", handle, { params: pushParams, query: pushQuery, detail })
-    .post("/push/:token", handle, { params: pushParams, query: pushQuery, parse: "none", detail });
+    .get("/push/:token", handle, { params: pushParams, query: pushQuery, transform, detail })
+    .post("/push/:token", handle, { params: pushParams, query: pushQuery, transform, parse: "none", detail });
 }

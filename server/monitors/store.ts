@@ -132,7 +132,7 @@ const fieldsOf = (row: MonitorRow): MonitorFields => ({
 });
 
 /** The columns of a monitor's fields (the row keeps the timeout in milliseconds). */
-function rowOf(fields: MonitorFields) {
+export function rowOf(fields: MonitorFields) {
   const { timeout, ...rest } = fields;
   return { ...rest, timeoutMs: Math.round(timeout * 1000) };
 }

@@ -5,6 +5,7 @@
 // KumaSection; the sections run in the order listed in sections.ts, so a later one can find what an earlier one
 // made (a status page finds its monitors through ImportLinks).
 import type { Db, Orm } from "../../db/database";
+import type { TargetPolicy } from "../../net/targets";
 
 /** Which Kuma made the source, told apart by its schema (never guessed from content). */
 export type KumaSchema = "1.23" | "2.x" | "1.x-json";
@@ -53,6 +54,8 @@ export interface ApplyContext {
 export interface ImportOptions {
   /** Also bring the heartbeats into the check history and rollups. */
   history: boolean;
+  /** Which addresses monitors may target (the instance's --block-private-targets); private ones when absent. */
+  targets?: TargetPolicy;
 }
 
 export interface KumaSection {

@@ -1,0 +1,262 @@
+// One Kuma monitor row → Vigil monitor fields: what maps, and in English what does not (notes), or why the monitor
+// cannot come across at all (skip). Reads Kuma's columns by name, so 1.23, 2.x and the 1.x JSON backup (mapped onto
+// the same column names by read.ts) go through the same code; a column a schema lacks reads as its Kuma default.
+import { DNS_RECORD_TYPES, LIMITS, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType } from "../../monitors/public";
+import type { MonitorChange } from "../../monitors/field-rules";
+import { PUSH_TOKEN_PATTERN } from "../../monitors/types/push/push";
+
+type Row = Record<string, unknown>;
+
+/** Kuma's types that Vigil checks, and what Vigil calls them. */
+const TYPES: Record<string, MonitorType> = {
+  http: "http",
+  keyword: "http",
+  "json-query": "http",
+  port: "tcp",
+  ping: "ping",
+  dns: "dns",
+  push: "push",
+  // Monitor groups are being added as MonitorType "group" (parentId, groupRule); the literal is cast until then.
+  group: "group" as MonitorType,
+};
+
+export interface MappedMonitor {
+  /** The fields to validate and write; pushToken is kept apart (resolveFields never takes one from input). */
+  change: MonitorChange;
+  pushToken: string | null;
+  /** Kuma's id of its parent group, or null. */
+  parentKumaId: number | null;
+  notes: string[];
+}
+
+export type MonitorMapping = { skip: string } | MappedMonitor;
+
+const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
+const num = (v: unknown, fallback: number): number => {
+  const n = Number(v);
+  return v === null || v === undefined || v === "" || !Number.isFinite(n) ? fallback : n;
+};
+const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v === "true";
+
+function parseJson<T>(text: unknown, fallback: T): T {
+  if (typeof text !== "string" || text.trim() === "") return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Seconds as Vigil takes them (1 s to a day); beyond that the nearest allowed, said in a note. */
+function seconds(value: number, what: string, notes: string[]): number {
+  const s = Math.round(value);
+  if (s > 86_400) {
+    notes.push(`Its ${what} of ${s} s is longer than Vigil allows: set to 86 400 s (a day).`);
+    return 86_400;
+  }
+  return Math.max(1, s);
+}
+
+/** Kuma's tags on this monitor as Vigil's tag strings: "name", or "name:value" when Kuma gave a value. */
+export function kumaTags(monitorId: number, monitorTags: Row[], tagsById: Map<number, Row>, notes: string[]): string[] {
+  const out: string[] = [];
+  for (const mt of monitorTags) {
+    if (Number(mt.monitor_id) !== monitorId) continue;
+    const tag = tagsById.get(Number(mt.tag_id));
+    if (!tag) continue;
+    const value = str(mt.value).trim();
+    const text = value ? `${str(tag.name).trim()}:${value}` : str(tag.name).trim();
+    if (text.length > LIMITS.tagLength) notes.push(`Its tag "${text}" is longer than Vigil's ${LIMITS.tagLength} characters: left out.`);
+    else if (out.length >= LIMITS.maxTags) notes.push(`Its tag "${text}" is one more than Vigil's ${LIMITS.maxTags}: left out.`);
+    else out.push(text);
+  }
+  return out;
+}
+
+/** Headers from Kuma's JSON text ({"Name": "value"}), then the body encoding and auth as Kuma would send them. */
+function requestHeaders(row: Row, sendsBody: boolean, notes: string[]): MonitorHeader[] | { skip: string } {
+  const parsed = parseJson<unknown>(row.headers, null);
+  if (str(row.headers).trim() !== "" && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))) {
+    return { skip: "Its headers are not a JSON object as Kuma keeps them." };
+  }
+  const headers: MonitorHeader[] = Object.entries((parsed ?? {}) as Row).map(([name, value]) => ({ name, value: str(value) }));
+  const hasHeader = (name: string) => headers.some((h) => h.name.toLowerCase() === name);
+  if (sendsBody && !hasHeader("content-type")) {
+    const encoding = str(row.http_body_encoding || "json").toLowerCase();
+    const type = encoding === "form" ? "application/x-www-form-urlencoded" : encoding === "xml" ? "text/xml; charset=utf-8" : "application/json";
+    headers.push({ name: "Content-Type", value: type });
+  }
+  const auth = str(row.auth_method);
+  if (auth === "basic" || (auth === "" && str(row.basic_auth_user) !== "")) {
+    const basic = Buffer.from(`${str(row.basic_auth_user)}:${str(row.basic_auth_pass)}`).toString("base64");
+    const others = headers.filter((h) => h.name.toLowerCase() !== "authorization");
+    return [...others, { name: "Authorization", value: `Basic ${basic}` }];
+  }
+  if (auth === "bearer") {
+    const others = headers.filter((h) => h.name.toLowerCase() !== "authorization");
+    return [...others, { name: "Authorization", value: `Bearer ${str(row.bearer_token)}` }];
+  }
+  if (auth === "ntlm") return { skip: "It signs in with NTLM, which Vigil cannot do." };
+  if (auth === "oauth2-cc") return { skip: "It signs in with OAuth 2 client credentials, which Vigil cannot do." };
+  if (auth === "mtls") return { skip: "It presents a client certificate (mTLS), which Vigil cannot do." };
+  if (auth !== "") notes.push(`Its authentication "${auth}" has no equivalent in Vigil: left out.`);
+  return headers;
+}
+
+/** Kuma's expected value as the JSON literal Vigil compares with: Kuma compares text, Vigil JSON values. */
+function jsonLiteral(expected: string, notes: string[]): string {
+  const trimmed = expected.trim();
+  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(trimmed)) {
+    notes.push(`Kuma compared "${expected}" as text; Vigil compares JSON values and expects the number ${trimmed}.`);
+    return trimmed;
+  }
+  if (trimmed === "true" || trimmed === "false") {
+    notes.push(`Kuma compared "${expected}" as text; Vigil compares JSON values and expects the boolean ${trimmed}.`);
+    return trimmed;
+  }
+  return JSON.stringify(expected);
+}
+
+/** Kuma's JSONata query and operator as Vigil's JSON path assertion (server/monitors/types/http/json-path.ts). */
+function jsonAssertion(row: Row, notes: string[]): string | { skip: string } {
+  let path = str(row.json_path).trim();
+  if (!path) return { skip: "Its JSON query is empty." };
+  // JSONata reads "status" as "$.status"; Vigil's paths start at $.
+  if (!path.startsWith("$")) path = `$.${path}`;
+  const op = str(row.json_path_operator || "==");
+  const expected = str(row.expected_value);
+  if (op === "<" || op === "<=" || op === ">" || op === ">=") {
+    if (!Number.isFinite(Number(expected)) || expected.trim() === "") return { skip: `It compares with ${op} against "${expected}", which is not a number.` };
+    return `${path} ${op} ${Number(expected)}`;
+  }
+  if (op === "contains") return `${path} contains ${JSON.stringify(expected)}`;
+  if (op === "==" || op === "!=") return `${path} ${op} ${jsonLiteral(expected, notes)}`;
+  return { skip: `Its JSON query operator "${op}" has no equivalent in Vigil.` };
+}
+
+/** Kuma's resolver (dns_resolve_server, and the monitor's port) as Vigil's "ip", "ip:port" or "[v6]:port". */
+function resolverOf(row: Row, notes: string[]): string | null {
+  const servers = str(row.dns_resolve_server).split(",").map((s) => s.trim()).filter(Boolean);
+  if (servers.length === 0) return null;
+  if (servers.length > 1) notes.push(`Kuma asked ${servers.join(", ")}; Vigil asks one resolver: ${servers[0]}.`);
+  const server = servers[0]!;
+  const port = num(row.port, 53);
+  if (port === 53) return server;
+  return server.includes(":") ? `[${server}]:${port}` : `${server}:${port}`;
+}
+
+const METHODS: readonly MonitorMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+
+/** Maps one Kuma monitor row. `tags` are the Vigil tag strings already worked out for it. */
+export function mapKumaMonitor(row: Row, tags: string[], settings: { tlsExpiryDays: number | null }): MonitorMapping {
+  const kumaType = str(row.type);
+  const type = TYPES[kumaType];
+  if (!type) return { skip: `Vigil has no ${kumaType || "untyped"} check yet.` };
+  const notes: string[] = [];
+
+  let name = str(row.name).trim();
+  if (name.length > LIMITS.nameLength) {
+    notes.push(`Its name is longer than Vigil's ${LIMITS.nameLength} characters: cut to fit.`);
+    name = name.slice(0, LIMITS.nameLength).trim();
+  }
+  const description = str(row.description).trim();
+  if (description) notes.push(`Its description ("${description}") is not kept: Vigil monitors have no description.`);
+
+  const intervalSeconds = seconds(num(row.interval, 60), "interval", notes);
+  const retryRaw = num(row.retry_interval, 0);
+  const retryIntervalSeconds = retryRaw > 0 && Math.round(retryRaw) !== intervalSeconds ? seconds(retryRaw, "retry interval", notes) : null;
+  // Kuma 1.x kept 0 for "80 % of the interval", its default.
+  let timeout = num(row.timeout, 0) > 0 ? num(row.timeout, 0) : intervalSeconds * 0.8;
+  if (timeout > LIMITS.maxTimeout) {
+    notes.push(`Its timeout of ${timeout} s is longer than Vigil's ${LIMITS.maxTimeout} s: set to ${LIMITS.maxTimeout} s.`);
+    timeout = LIMITS.maxTimeout;
+  }
+  if (timeout >= intervalSeconds && type !== "push" && kumaType !== "group") {
+    const fitted = Math.max(0.1, Math.round(intervalSeconds * 0.8 * 10) / 10);
+    notes.push(`Its timeout of ${timeout} s is not shorter than its interval: set to ${fitted} s.`);
+    timeout = fitted;
+  }
+  let retries = Math.max(0, Math.round(num(row.maxretries, 0)));
+  if (retries > LIMITS.maxRetries) {
+    notes.push(`It retried ${retries} times; Vigil retries at most ${LIMITS.maxRetries} times.`);
+    retries = LIMITS.maxRetries;
+  }
+
+  const change: MonitorChange = {
+    name,
+    type,
+    tags,
+    intervalSeconds,
+    retryIntervalSeconds,
+    timeout: kumaType === "group" ? Math.min(timeout, intervalSeconds * 0.8) : timeout,
+    retries,
+    active: bool(row.active ?? 1),
+    upsideDown: bool(row.upside_down),
+  };
+  const parent = row.parent === null || row.parent === undefined || row.parent === "" ? null : Number(row.parent);
+
+  if (row.proxy_id !== null && row.proxy_id !== undefined && row.proxy_id !== "") notes.push("Kuma sent its requests through a proxy; Vigil connects directly.");
+
+  if (type === "http") {
+    const method = str(row.method || "GET").toUpperCase() as MonitorMethod;
+    if (!METHODS.includes(method)) return { skip: `Its request method ${method} is not one Vigil sends.` };
+    let body: string | null = str(row.body).trim() === "" ? null : str(row.body);
+    if (body !== null && (method === "GET" || method === "HEAD")) {
+      notes.push(`Its request body is left out: Vigil sends no body with ${method}.`);
+      body = null;
+    }
+    const headers = requestHeaders(row, body !== null, notes);
+    if (!Array.isArray(headers)) return headers;
+    change.headers = headers;
+    const codes = parseJson<unknown[]>(row.accepted_statuscodes_json, ["200-299"]).map(String).filter(Boolean);
+    const url = str(row.url).trim();
+    Object.assign(change, {
+      url,
+      method,
+      body,
+      expectedStatus: codes.length ? codes.join(",") : "200-299",
+      ignoreTls: bool(row.ignore_tls),
+      followRedirects: num(row.maxredirects, 10) > 0,
+    });
+    if (kumaType === "keyword") {
+      Object.assign(change, { keyword: str(row.keyword), keywordInvert: bool(row.invert_keyword), keywordCaseSensitive: true });
+    }
+    if (kumaType === "json-query") {
+      const assertion = jsonAssertion(row, notes);
+      if (typeof assertion !== "string") return assertion;
+      change.jsonPath = assertion;
+    }
+    if (bool(row.cache_bust)) notes.push("Kuma added a random query parameter to beat caches; Vigil requests the URL as it is.");
+    if (url.startsWith("https:") && bool(row.expiry_notification) && settings.tlsExpiryDays !== null) {
+      change.tlsExpiryDays = settings.tlsExpiryDays;
+      notes.push(`Kuma warned ${settings.tlsExpiryDays} days before its certificate expires; Vigil marks it down from then.`);
+    }
+  } else if (type === "tcp") {
+    Object.assign(change, { host: str(row.hostname).trim(), port: num(row.port, 0) || null });
+  } else if (type === "ping") {
+    let count = Math.max(1, Math.round(num(row.ping_count, 1)));
+    if (count > LIMITS.maxPingCount) {
+      notes.push(`It sent ${count} pings per check; Vigil sends at most ${LIMITS.maxPingCount}.`);
+      count = LIMITS.maxPingCount;
+    }
+    const family = str(row.ip_family);
+    Object.assign(change, { host: str(row.hostname).trim(), pingCount: count, pingFamily: family === "ipv4" || family === "ipv6" ? family : "auto" });
+    if (num(row.packet_size, 56) !== 56) notes.push(`Its packet size of ${num(row.packet_size, 56)} bytes is not kept: Vigil sends its own size.`);
+  } else if (type === "dns") {
+    const recordType = str(row.dns_resolve_type || "A").toUpperCase();
+    if (!DNS_RECORD_TYPES.includes(recordType as DnsRecordType)) return { skip: `Vigil cannot look up ${recordType} records yet.` };
+    Object.assign(change, { host: str(row.hostname).trim(), dnsRecordType: recordType, dnsResolver: resolverOf(row, notes) });
+    if (parseJson<unknown[]>(row.conditions, []).length > 0) notes.push("Its conditions on the answer are not kept: Vigil checks that the name resolves.");
+  } else if (type === "push") {
+    // Kuma calls a push monitor down as soon as one interval passes in silence: no grace.
+    change.pushGrace = 0;
+  }
+
+  let pushToken: string | null = null;
+  if (type === "push") {
+    const token = str(row.push_token);
+    if (PUSH_TOKEN_PATTERN.test(token)) pushToken = token;
+    else notes.push(`Its push token is too short for Vigil (${token.length} characters, at least 16): it gets a new push URL.`);
+  }
+  return { change, pushToken, parentKumaId: parent !== null && Number.isFinite(parent) ? parent : null, notes };
+}
