@@ -751,6 +751,7 @@ const enUS: Messages = {
       DNS_UNEXPECTED: "DNS: expected {{expected}}, got {{answers}}",
       DNS_FAILED: "DNS: {{detail}}",
       PUSH_MISSED: "No push within {{interval}} min + {{grace}} s",
+      PUSH_MISSED_SECONDS: "No push within {{interval}} s + {{grace}} s",
       PUSH_REPORTED: "Reported down: {{detail}}",
       PING_LOSS: "Packet loss {{loss}} % ({{received}} of {{sent}} replies)",
       PING_FAMILY: "No IPv{{family}} address for {{host}}",

@@ -747,6 +747,7 @@ const zhCN = {
       DNS_UNEXPECTED: "DNS：期望 {{expected}}，实际为 {{answers}}",
       DNS_FAILED: "DNS：{{detail}}",
       PUSH_MISSED: "在 {{interval}} 分钟 + {{grace}} 秒内未收到推送",
+      PUSH_MISSED_SECONDS: "在 {{interval}} 秒 + {{grace}} 秒内未收到推送",
       PUSH_REPORTED: "推送报告故障：{{detail}}",
       PING_LOSS: "丢包 {{loss}}%（收到 {{received}}/{{sent}} 个回复）",
       PING_FAMILY: "{{host}} 没有 IPv{{family}} 地址",
