@@ -35,6 +35,7 @@ import {
 } from "./listModel";
 import { displayStatus, formatAvailability, formatMs } from "./model";
 import { Ago, LiveIndicator, MonitorStatusBadge, TypeBadge, useCheckSummary } from "./parts";
+import { intervalText } from "./intervals";
 
 // The monitor list, built for hundreds to thousands of monitors:
 // - the data sits in a store outside React (list/store.ts): a live check re-renders the one row showing that monitor,
@@ -350,10 +351,15 @@ function Target({ m }: { m: PublicMonitor }) {
   const { t } = useTranslation();
   if (m.type === "push") return <Ago at={m.lastPushAt} never={t("monitors.list.noPush")} phrase="monitors.list.lastPush" />;
   return (
-    <span title={m.target}>
-      {m.type === "http" && <span className="mr-1.5">{m.method}</span>}
-      {m.target}
-    </span>
+    <>
+      <span title={m.target}>
+        {m.type === "http" && <span className="mr-1.5">{m.method}</span>}
+        {m.target}
+      </span>
+      <span className="ml-1.5" data-testid={`monitor-interval-${m.id}`}>
+        · {t("monitors.list.every", { every: intervalText(t, m.intervalSeconds) })}
+      </span>
+    </>
   );
 }
 
