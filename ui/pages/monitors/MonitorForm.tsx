@@ -294,7 +294,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                   value={values.interval}
                   unit={values.intervalUnit}
                   invalid={Boolean(problem("interval"))}
-                  onChange={(interval, intervalUnit) => update(withSchedule(values, { interval, intervalUnit }, mode === "create"))}
+                  onChange={(interval, intervalUnit) => update(withSchedule(values, { interval, intervalUnit }))}
                 />
               )}
             </Field>
@@ -313,7 +313,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                     value={values.retryInterval}
                     unit={values.retryIntervalUnit}
                     invalid={Boolean(problem("retryInterval"))}
-                    onChange={(retryInterval, retryIntervalUnit) => update(withSchedule(values, { retryInterval, retryIntervalUnit }, mode === "create"))}
+                    onChange={(retryInterval, retryIntervalUnit) => update(withSchedule(values, { retryInterval, retryIntervalUnit }))}
                   />
                 )}
               </Field>

@@ -88,7 +88,7 @@ export function emptyForm(): MonitorFormValues {
     name: "",
     tags: [],
     tagDraft: "",
-    ...scheduleOf({ intervalSeconds: DEFAULTS.intervalSeconds, retryIntervalSeconds: null, timeout: DEFAULTS.timeout }),
+    ...scheduleOf({ intervalSeconds: DEFAULTS.intervalSeconds, retryIntervalSeconds: null, timeout: DEFAULTS.timeout }, true),
     retries: String(defaultRetries(DEFAULTS.type)),
     active: DEFAULTS.active,
     url: "",

@@ -40,6 +40,8 @@ export interface ScheduleValues {
   retryInterval: string;
   retryIntervalUnit: IntervalUnit;
   timeout: string;
+  /** A new monitor's timeout as last set to follow the intervals; it follows while it still reads so. null: never. */
+  autoTimeout: string | null;
 }
 
 /** The shorter of the interval and the retry interval, in seconds (null while either is not valid). */
@@ -52,15 +54,14 @@ export function shortestSeconds(v: ScheduleValues): number | null {
 }
 
 /**
- * A change of the schedule fields. While creating, a timeout left at the default follows the intervals (a 20 s
- * interval gets 16 s), so picking a short interval is not answered with "timeout too long".
+ * A change of the interval or retry interval. A new monitor's timeout not typed by hand follows them as the server
+ * would default it (a 20 s interval gets 16 s), so picking a short interval is not answered with "timeout too long".
  */
-export function withSchedule<V extends ScheduleValues>(v: V, patch: Partial<ScheduleValues>, creating: boolean): Partial<ScheduleValues> {
-  if (!creating || "timeout" in patch) return patch;
-  const before = shortestSeconds(v);
+export function withSchedule(v: ScheduleValues, patch: Partial<ScheduleValues>): Partial<ScheduleValues> {
   const after = shortestSeconds({ ...v, ...patch });
-  if (before === null || after === null || timeoutOf(v.timeout) !== defaultTimeout(before)) return patch;
-  return { ...patch, timeout: String(defaultTimeout(after)) };
+  if (v.autoTimeout === null || v.timeout !== v.autoTimeout || after === null) return patch;
+  const timeout = String(defaultTimeout(after));
+  return { ...patch, timeout, autoTimeout: timeout };
 }
 
 /** The schedule's problems, by field (the keys the form reports), and the valid timeout (for the limits below it). */
@@ -88,11 +89,12 @@ export function scheduleInput(v: ScheduleValues, hasTimeout: boolean) {
   };
 }
 
-/** The form's schedule fields of a monitor. */
-export function scheduleOf(m: { intervalSeconds: number; retryIntervalSeconds: number | null; timeout: number }): ScheduleValues {
+/** The form's schedule fields of a monitor; `follow`: a new one's, whose timeout follows the intervals. */
+export function scheduleOf(m: { intervalSeconds: number; retryIntervalSeconds: number | null; timeout: number }, follow = false): ScheduleValues {
   const interval = splitSeconds(m.intervalSeconds);
   const retry = m.retryIntervalSeconds === null ? { value: "", unit: interval.unit } : splitSeconds(m.retryIntervalSeconds);
-  return { interval: interval.value, intervalUnit: interval.unit, retryInterval: retry.value, retryIntervalUnit: retry.unit, timeout: String(m.timeout) };
+  const timeout = String(m.timeout);
+  return { interval: interval.value, intervalUnit: interval.unit, retryInterval: retry.value, retryIntervalUnit: retry.unit, timeout, autoTimeout: follow ? timeout : null };
 }
 
 /** "20 s", "5 min": an interval as the pages show it. */

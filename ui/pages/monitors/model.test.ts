@@ -154,10 +154,12 @@ describe("form validation", () => {
 
   test("a new monitor's untouched timeout follows the interval (0.8 ×, at most 30 s); a typed one stays", () => {
     const v = form({});
-    expect(withSchedule(v, { interval: "20", intervalUnit: "s" }, true)).toEqual({ interval: "20", intervalUnit: "s", timeout: "16" });
-    expect(withSchedule(v, { interval: "1", intervalUnit: "s" }, true)).toMatchObject({ timeout: "0.8" });
-    expect(withSchedule({ ...v, timeout: "12" }, { interval: "20", intervalUnit: "s" }, true)).not.toHaveProperty("timeout");
-    expect(withSchedule(v, { interval: "20", intervalUnit: "s" }, false)).not.toHaveProperty("timeout");
+    expect(withSchedule(v, { interval: "20", intervalUnit: "s" })).toEqual({ interval: "20", intervalUnit: "s", timeout: "16", autoTimeout: "16" });
+    expect(withSchedule(v, { interval: "1", intervalUnit: "s" })).toMatchObject({ timeout: "0.8" });
+    // Through a value that is not valid yet (typing "0" before "20"): it follows again once valid.
+    expect(withSchedule({ ...v, interval: "0", intervalUnit: "s" }, { interval: "20" })).toMatchObject({ timeout: "16" });
+    expect(withSchedule({ ...v, timeout: "12" }, { interval: "20", intervalUnit: "s" })).not.toHaveProperty("timeout");
+    expect(withSchedule(formFromMonitor(monitor({})), { interval: "20", intervalUnit: "s" })).not.toHaveProperty("timeout");
     expect(formFromMonitor(monitor({ intervalSeconds: 20, interval: 1 / 3, retryIntervalSeconds: 120 }))).toMatchObject({ interval: "20", intervalUnit: "s", retryInterval: "2", retryIntervalUnit: "min" });
   });
 
