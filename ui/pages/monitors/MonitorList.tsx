@@ -351,15 +351,10 @@ function Target({ m }: { m: PublicMonitor }) {
   const { t } = useTranslation();
   if (m.type === "push") return <Ago at={m.lastPushAt} never={t("monitors.list.noPush")} phrase="monitors.list.lastPush" />;
   return (
-    <>
-      <span title={m.target}>
-        {m.type === "http" && <span className="mr-1.5">{m.method}</span>}
-        {m.target}
-      </span>
-      <span className="ml-1.5" data-testid={`monitor-interval-${m.id}`}>
-        · {t("monitors.list.every", { every: intervalText(t, m.intervalSeconds) })}
-      </span>
-    </>
+    <span title={m.target}>
+      {m.type === "http" && <span className="mr-1.5">{m.method}</span>}
+      {m.target}
+    </span>
   );
 }
 
@@ -409,8 +404,14 @@ const MonitorRow = memo(function MonitorRow({
             {m.name}
           </Link>
         </div>
-        <div className="mt-0.5 truncate font-mono text-[11px] leading-4 text-slate-400" data-testid={`monitor-target-${id}`}>
-          <Target m={m} />
+        {/* The target cut to fit, then how often it is checked, always in full. */}
+        <div className="mt-0.5 flex min-w-0 gap-1.5 font-mono text-[11px] leading-4 text-slate-400">
+          <div className="min-w-0 truncate" data-testid={`monitor-target-${id}`}>
+            <Target m={m} />
+          </div>
+          <span className="shrink-0" data-testid={`monitor-interval-${id}`}>
+            · {t("monitors.list.every", { every: intervalText(t, m.intervalSeconds) })}
+          </span>
         </div>
         {/* One line: chips that do not fit wrap onto a hidden second line rather than being cut; all are in the title. */}
         <div className="mt-1 flex h-5 min-w-0 flex-wrap gap-1 overflow-hidden" title={tags.join(", ") || undefined} data-testid={`monitor-tags-${id}`}>
