@@ -121,11 +121,13 @@ export class ProbeRunner {
       const fields = { ...defaultFields(), ...m.fields } as MonitorFields;
       if (fields.type === "push") continue;
       wanted.add(m.id);
-      const key = JSON.stringify([m.interval, policy.allowPrivate, fields]);
+      // Seconds from servers that send them; older servers send whole minutes only.
+      const intervalMs = Number.isFinite(m.intervalSeconds) && m.intervalSeconds! > 0 ? m.intervalSeconds! * 1000 : Math.round(m.interval * 60_000);
+      const key = JSON.stringify([intervalMs, policy.allowPrivate, fields]);
       const current = this.loops.get(m.id);
       if (current?.key === key) continue;
       if (current) this.stopLoop(current);
-      this.startLoop({ id: m.id, key, fields, intervalMs: m.interval * 60_000, types: typesFor(), abort: new AbortController(), next: 0, stopped: false });
+      this.startLoop({ id: m.id, key, fields, intervalMs, types: typesFor(), abort: new AbortController(), next: 0, stopped: false });
     }
     for (const loop of this.loops.values()) if (!wanted.has(loop.id)) this.stopLoop(loop);
     if (assignments.version !== this.assignedVersion) {

@@ -354,7 +354,7 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId("monitor-info-timeout")).toHaveCount(0);
       await expect(page.getByTestId("monitor-info-push-grace")).toHaveText(tr(m, "monitors.detail.info.seconds", { count: 120 }));
       const card = page.getByTestId("monitor-push");
-      await expect(card).toContainText(tr(m, "monitors.detail.push.intro", { interval: 60, grace: 120 }));
+      await expect(card).toContainText(tr(m, "monitors.detail.push.intro", { interval: tr(m, "monitors.duration.minutes", { count: 60 }), grace: 120 }));
       await expect(card.getByTestId("monitor-push-url")).toHaveText(url);
       await expect(card.getByTestId("monitor-push-curl-up")).toHaveText(`curl -fsS -m 10 --retry 3 "${url}"`);
       await expect(card.getByTestId("monitor-push-curl-down")).toHaveText(`curl -fsS -m 10 "${url}?status=down&msg=backup%20failed"`);

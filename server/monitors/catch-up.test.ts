@@ -17,7 +17,7 @@ async function kicked(ids: number[], now: number): Promise<number[]> {
     writer: { flush: async () => {} } as never,
     clock: { now: () => now, setTimeout: () => 0, clearTimeout: () => {} },
     owns: () => true,
-    cadence: () => 1,
+    cadence: () => 60,
     minuteMs: MINUTE,
   });
   return out;

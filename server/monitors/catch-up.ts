@@ -23,7 +23,7 @@ export interface CatchUpDeps {
   writer: Writer;
   clock: Clock;
   owns: (id: number) => boolean;
-  /** Minutes between a monitor's slots. */
+  /** Seconds between a monitor's slots. */
   cadence: (fields: MonitorFields) => number;
   /** How long a minute of the intervals is (60 000; shorter in real-clock tests). */
   minuteMs: number;
@@ -40,7 +40,7 @@ export async function catchUpMissed({ db, store, scheduler, writer, clock, owns,
   for (const entry of store.all()) {
     const { id, fields } = entry;
     if (!fields.active || fields.type === "push" || !owns(id) || !scheduler.has(id)) continue;
-    const intervalMs = cadence(fields) * minuteMs;
+    const intervalMs = Math.max(1, Math.round((cadence(fields) * minuteMs) / 60));
     let slot = slotAtOrAfter(now, id, intervalMs);
     if (slot > now) slot -= intervalMs;
     // Made up only while the next regular slot is more than half an interval away: later, that slot comes soon

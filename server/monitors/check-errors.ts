@@ -32,6 +32,7 @@ export type CheckErrorCode =
   | "DNS_UNEXPECTED"
   | "DNS_FAILED"
   | "PUSH_MISSED"
+  | "PUSH_MISSED_SECONDS"
   | "PUSH_REPORTED"
   | "PING_LOSS"
   | "PING_FAMILY"
@@ -85,7 +86,8 @@ export const dnsEmptyError = (record: string, name: string) => `DNS: no ${record
 export const dnsUnexpectedError = (expected: string, answers: string[]) => `DNS: expected ${expected}, got ${answers.join(", ")}`;
 export const dnsFailedError = (detail: string) => `DNS: ${detail}`;
 /** A push monitor heard nothing within its interval plus grace. */
-export const pushMissedError = (intervalMinutes: number, graceSeconds: number) => `no push within ${intervalMinutes} min + ${graceSeconds} s`;
+export const pushMissedError = (intervalSeconds: number, graceSeconds: number) =>
+  intervalSeconds % 60 === 0 ? `no push within ${intervalSeconds / 60} min + ${graceSeconds} s` : `no push within ${intervalSeconds} s + ${graceSeconds} s`;
 /** A push call said `status=down` (with its `msg`, if any). */
 export const pushReportedError = (message: string | null) => (message ? `reported down: ${message}` : "reported down");
 
@@ -126,7 +128,7 @@ const BY_TEXT = new Map<string, CheckErrorCode>(Object.entries(CHECK_ERROR_TEXT)
 export function parseCheckError(message: string): CheckError {
   const known = BY_TEXT.get(message);
   if (known) return { code: known, params: {} };
-  let m = /^timeout after (\d+) s$/.exec(message);
+  let m = /^timeout after (\d+(?:\.\d+)?) s$/.exec(message);
   if (m) return { code: "TIMEOUT", params: { seconds: m[1] } };
   m = /^status (\d{3}), expected (.+)$/.exec(message);
   if (m) return { code: "STATUS", params: { status: m[1], expected: m[2] } };
@@ -150,6 +152,8 @@ export function parseCheckError(message: string): CheckError {
   if (m) return { code: "DNS_FAILED", params: { detail: m[1] } };
   m = /^no push within (\d+) min \+ (\d+) s$/.exec(message);
   if (m) return { code: "PUSH_MISSED", params: { interval: m[1], grace: m[2] } };
+  m = /^no push within (\d+) s \+ (\d+) s$/.exec(message);
+  if (m) return { code: "PUSH_MISSED_SECONDS", params: { interval: m[1], grace: m[2] } };
   m = /^reported down(?:: (.*))?$/.exec(message);
   if (m) return { code: "PUSH_REPORTED", params: { detail: m[1] ?? "" } };
   m = /^packet loss (\d+) % \((\d+) of (\d+) replies\)$/.exec(message);

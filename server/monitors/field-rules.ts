@@ -87,7 +87,7 @@ export function defaultFields(): MonitorFields {
     tags: [],
     url: "",
     method: DEFAULTS.method,
-    intervalSeconds: DEFAULTS.interval * 60,
+    intervalSeconds: DEFAULTS.intervalSeconds,
     retryIntervalSeconds: null,
     timeout: DEFAULTS.timeout,
     expectedStatus: DEFAULTS.expectedStatus,
@@ -127,6 +127,26 @@ export function normaliseTags(tags: string[]): string[] {
   return out;
 }
 
+/** A new monitor's timeout when none is given: 0.8 × its (shortest) interval, at most 30 s, to the tenth of a second. */
+export const defaultTimeout = (intervalSeconds: number): number => Math.min(DEFAULTS.timeout, Math.floor(intervalSeconds * 8) / 10);
+
+/**
+ * The legacy `interval` (minutes) as intervalSeconds. It must be whole seconds (0.5 is 30 s; the 1/3 a GET shows for
+ * 20 s comes back as 20), and a body with both must have them agree: a client that edits only the minutes of a
+ * monitor it read would otherwise see its change ignored.
+ */
+function withLegacyInterval(input: MonitorChange): MonitorChange {
+  if (input.interval === undefined) return input;
+  const seconds = Math.round(input.interval * 60);
+  if (Math.abs(input.interval * 60 - seconds) > 1e-6 || seconds < LIMITS.minIntervalSeconds || seconds > LIMITS.maxIntervalSeconds) {
+    throw invalid("VALIDATION", `Interval must be a number of minutes up to ${LIMITS.maxInterval} that is a whole number of seconds (0.5 = 30 s)`);
+  }
+  if (input.intervalSeconds !== undefined && input.intervalSeconds !== seconds) {
+    throw invalid("INTERVAL_MISMATCH", `interval (${input.interval} min) and intervalSeconds (${input.intervalSeconds} s) disagree: send one of them`);
+  }
+  return { ...input, intervalSeconds: seconds };
+}
+
 /**
  * Merges a create or update body over the current fields (or the defaults), normalises it and checks what the
  * schemas cannot: the shared rules here (a name that is not blank, timeout below the interval), the type's own in
@@ -140,7 +160,7 @@ export function resolveFields(
 ): MonitorFields {
   const base: MonitorFields = current ?? defaultFields();
   const merged: MonitorFields = { ...base };
-  if (input.interval !== undefined && input.intervalSeconds === undefined) input = { ...input, intervalSeconds: Math.round(input.interval * 60) };
+  input = withLegacyInterval(input);
   // Only the known fields, whatever else the body carried.
   for (const key of Object.keys(base) as (keyof MonitorFields)[]) {
     if (key !== "pushToken" && input[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = input[key];
@@ -150,11 +170,20 @@ export function resolveFields(
   if (!merged.name) throw invalid("VALIDATION", "Name is required");
   merged.tags = normaliseTags(merged.tags);
 
-  // A new monitor with a 1-minute interval and no timeout given gets the longest allowed one rather than an error.
-  if (!current && input.timeout === undefined) merged.timeout = Math.min(DEFAULTS.timeout, merged.intervalSeconds - 1);
+  // Kept to the millisecond, as stored.
+  merged.timeout = Math.round(merged.timeout * 1000) / 1000;
+  // A check must end before the next one is due, retries included: the timeout is below both intervals. A new
+  // monitor given no timeout gets Kuma's default, 0.8 × the shorter interval (at most 30 s), rather than an error.
+  const shortest = Math.min(merged.intervalSeconds, merged.retryIntervalSeconds ?? merged.intervalSeconds);
+  if (!current && input.timeout === undefined) merged.timeout = defaultTimeout(shortest);
   if (!current && input.retries === undefined) merged.retries = defaultRetries(merged.type);
-  if (merged.timeout >= merged.intervalSeconds && merged.type !== "push") {
-    throw invalid("TIMEOUT_TOO_LONG", "Timeout must be shorter than the interval");
+  if (merged.timeout >= shortest && merged.type !== "push") {
+    throw invalid(
+      "TIMEOUT_TOO_LONG",
+      merged.retryIntervalSeconds !== null && merged.retryIntervalSeconds < merged.intervalSeconds
+        ? "Timeout must be shorter than the interval and the retry interval"
+        : "Timeout must be shorter than the interval",
+    );
   }
   validateType(merged, policy, !current);
   return merged;

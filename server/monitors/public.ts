@@ -30,9 +30,13 @@ export const DNS_RECORD_TYPES = ["A", "AAAA", "CNAME", "MX", "TXT", "NS"] as con
 export const LIMITS = {
   nameLength: 100,
   urlLength: 2048,
-  minInterval: 1,
+  /** Seconds between checks (intervalSeconds, and retryIntervalSeconds when set): 1 s to a day. */
+  minIntervalSeconds: 1,
+  maxIntervalSeconds: 86_400,
+  /** The same in minutes (the legacy `interval` field; fractions allowed as long as they are whole seconds). */
   maxInterval: 1440,
-  minTimeout: 1,
+  /** Seconds, fractions allowed (kept to the millisecond). */
+  minTimeout: 0.1,
   maxTimeout: 60,
   maxRetries: 10,
   maxHeaders: 50,
@@ -55,7 +59,9 @@ export const LIMITS = {
 /** What a new monitor gets for a field it was not given. */
 export const DEFAULTS = {
   method: "GET" as MonitorMethod,
-  interval: 5,
+  /** Seconds (5 minutes). */
+  intervalSeconds: 300,
+  /** Seconds; a new monitor given no timeout gets min(this, 0.8 × its shortest interval), as Uptime Kuma does. */
   timeout: 30,
   expectedStatus: "2xx",
   retries: 1,
@@ -112,9 +118,19 @@ export interface MonitorInput {
   url?: string;
   /** Default GET. */
   method?: MonitorMethod;
-  /** Minutes, 1-1440. Default 5. */
+  /** Seconds between checks, a whole number from 1 to 86400. Default 300. */
+  intervalSeconds?: number;
+  /** Seconds between checks while a failure is retried (failing, within `retries`, not yet down); null: intervalSeconds. */
+  retryIntervalSeconds?: number | null;
+  /**
+   * The interval in minutes, as older clients send it (fractions allowed when they are whole seconds: 0.5 = 30 s).
+   * intervalSeconds is the one to use; a body with both must have them agree.
+   */
   interval?: number;
-  /** Seconds, 1-60 and below interval × 60. Default 30. */
+  /**
+   * Seconds before a check gives up, 0.1-60 (fractions allowed, kept to the millisecond); it must be shorter than
+   * the interval and the retry interval. Default for a new monitor: min(30, 0.8 × the shorter of the two).
+   */
   timeout?: number;
   /** "200", "2xx" or a comma list ("200,301,3xx"). Default "2xx". */
   expectedStatus?: string;
@@ -176,7 +192,11 @@ export interface PublicMonitor {
   target: string;
   url: string;
   method: MonitorMethod;
+  intervalSeconds: number;
+  retryIntervalSeconds: number | null;
+  /** intervalSeconds in minutes (fractional below a minute: 0.5 for 30 s), for older clients. */
   interval: number;
+  /** Seconds (fractions allowed). */
   timeout: number;
   expectedStatus: string;
   headers: MonitorHeader[];

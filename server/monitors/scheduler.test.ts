@@ -58,7 +58,7 @@ describe("scheduler", () => {
     const counting = { ...clock, setTimeout: (fn: () => void, ms: number) => clock.setTimeout(() => (wakeUps++, fn()), ms) };
     const starts = new Map<number, number>();
     const scheduler = createScheduler({ clock: counting, run: async (id) => void starts.set(id, clock.now()) });
-    for (let id = 1; id <= 1000; id++) scheduler.schedule(id, 1);
+    for (let id = 1; id <= 1000; id++) scheduler.schedule(id, 60);
     scheduler.start();
     await clock.advance(MIN);
     expect(starts.size).toBe(1000);
@@ -72,7 +72,7 @@ describe("scheduler", () => {
   test("each monitor runs on a fixed cadence from its spread first slot", async () => {
     const { clock, scheduler, timesOf } = setup();
     const t0 = clock.now();
-    for (const id of [1, 2, 3]) scheduler.schedule(id, 1);
+    for (const id of [1, 2, 3]) scheduler.schedule(id, 60);
     scheduler.start();
     await clock.advance(5 * MIN);
     for (const id of [1, 2, 3]) {
@@ -84,7 +84,7 @@ describe("scheduler", () => {
 
   test("a slow check does not push the next one later (no drift)", async () => {
     const { clock, scheduler, timesOf } = setup({ takes: () => 45_000 });
-    scheduler.schedule(7, 1);
+    scheduler.schedule(7, 60);
     scheduler.start();
     await clock.advance(10 * MIN);
     const times = timesOf(7);
@@ -94,7 +94,7 @@ describe("scheduler", () => {
 
   test("a check still running when its next slot comes skips that slot instead of overlapping", async () => {
     const { clock, scheduler, timesOf } = setup({ takes: () => 90_000 });
-    scheduler.schedule(7, 1);
+    scheduler.schedule(7, 60);
     scheduler.start();
     await clock.advance(6 * MIN);
     const times = timesOf(7);
@@ -104,8 +104,8 @@ describe("scheduler", () => {
 
   test("after a stall of several intervals it runs once and skips ahead, no burst", async () => {
     const { clock, scheduler, timesOf } = setup();
-    scheduler.schedule(1, 1);
-    scheduler.schedule(2, 5);
+    scheduler.schedule(1, 60);
+    scheduler.schedule(2, 300);
     scheduler.start();
     await clock.advance(MIN);
     const before = timesOf(1).length;
@@ -122,7 +122,7 @@ describe("scheduler", () => {
 
   test("concurrency is bounded; the rest wait their turn in order", async () => {
     const { clock, scheduler, runs, maxInFlight } = setup({ concurrency: 3, takes: () => 1000 });
-    for (let id = 1; id <= 12; id++) scheduler.schedule(id, 1, { kick: true });
+    for (let id = 1; id <= 12; id++) scheduler.schedule(id, 60, { kick: true });
     scheduler.start();
     await clock.advance(5000);
     expect(maxInFlight()).toBe(3);
@@ -134,7 +134,7 @@ describe("scheduler", () => {
   test("kick runs at once, then the grid resumes at least the kick gap later", async () => {
     const { clock, scheduler, timesOf } = setup();
     const t0 = clock.now();
-    scheduler.schedule(5, 1, { kick: true });
+    scheduler.schedule(5, 60, { kick: true });
     scheduler.start();
     await clock.advance(0);
     expect(timesOf(5)).toEqual([t0]);
@@ -146,11 +146,11 @@ describe("scheduler", () => {
 
   test("reschedule (edit) moves a monitor to its new interval; unschedule (pause, delete) stops it", async () => {
     const { clock, scheduler, timesOf } = setup();
-    scheduler.schedule(9, 5);
+    scheduler.schedule(9, 300);
     scheduler.start();
     await clock.advance(10 * MIN);
     expect(timesOf(9)).toHaveLength(2);
-    scheduler.schedule(9, 1);
+    scheduler.schedule(9, 60);
     await clock.advance(5 * MIN);
     expect(timesOf(9).length).toBeGreaterThanOrEqual(2 + 4);
     scheduler.unschedule(9);
@@ -162,9 +162,9 @@ describe("scheduler", () => {
 
   test("paused and resumed (or handed to another node and back): one entry per slot, nothing counted as skipped", async () => {
     const { clock, scheduler, timesOf } = setup();
-    scheduler.schedule(4, 1);
+    scheduler.schedule(4, 60);
     scheduler.unschedule(4);
-    scheduler.schedule(4, 1);
+    scheduler.schedule(4, 60);
     scheduler.start();
     await clock.advance(5 * MIN);
     expect(timesOf(4)).toHaveLength(5);
@@ -174,7 +174,7 @@ describe("scheduler", () => {
 
   test("nothing runs before start or after stop; start resumes the same grid", async () => {
     const { clock, scheduler, timesOf } = setup();
-    scheduler.schedule(3, 1);
+    scheduler.schedule(3, 60);
     await clock.advance(3 * MIN);
     expect(timesOf(3)).toHaveLength(0);
     scheduler.start();
@@ -204,7 +204,7 @@ describe("scheduler", () => {
           });
         }),
     });
-    scheduler.schedule(1, 1, { kick: true });
+    scheduler.schedule(1, 60, { kick: true });
     scheduler.start();
     await clock.advance(0);
     expect(scheduler.stats().running).toBe(1);
@@ -213,9 +213,69 @@ describe("scheduler", () => {
     expect(scheduler.stats().running).toBe(0);
   });
 
+  test("intervals in seconds: 20 s and 1 s monitors run every 20 s and every second, on the tick grid", async () => {
+    const { clock, scheduler, timesOf } = setup();
+    const t0 = clock.now();
+    scheduler.schedule(11, 20);
+    scheduler.schedule(12, 1);
+    scheduler.start();
+    await clock.advance(MIN);
+    const twenty = timesOf(11);
+    expect(twenty[0]).toBe(slotAtOrAfter(t0, 11, 20_000));
+    expect(twenty).toHaveLength(3);
+    const second = timesOf(12);
+    expect(second.length).toBeGreaterThanOrEqual(59);
+    for (const times of [twenty, second]) for (const at of times) expect(at % TICK_MS).toBe(0);
+    for (let i = 1; i < twenty.length; i++) expect(twenty[i] - twenty[i - 1]).toBe(20_000);
+    for (let i = 1; i < second.length; i++) expect(second[i] - second[i - 1]).toBe(1000);
+    expect(scheduler.stats().lateness.max).toBe(0);
+  });
+
+  test("a kick on a 1 s monitor comes back to its grid within a second, not the 5 s kick gap", async () => {
+    const { clock, scheduler } = setup();
+    const t0 = clock.now();
+    scheduler.schedule(5, 1, { kick: true });
+    expect(scheduler.nextDue(5)! - t0).toBeLessThanOrEqual(2000);
+    expect(scheduler.nextDue(5)! - t0).toBeGreaterThanOrEqual(1000);
+  });
+
+  test("the retry grid starts one retry interval after the failure; back on the interval, the wait is honoured", async () => {
+    const { clock, scheduler, timesOf } = setup();
+    scheduler.schedule(6, 300);
+    scheduler.start();
+    await clock.advance(5 * MIN);
+    const failedAt = timesOf(6)[0];
+    // As the service does after a failed check within its retries (the clock is past that check by now).
+    const from = clock.now();
+    scheduler.schedule(6, 10, { retry: true });
+    expect(scheduler.retrying(6)).toBe(true);
+    expect(scheduler.nextDue(6)).toBe(Math.ceil((from + 10_000) / TICK_MS) * TICK_MS);
+    await clock.advance(35_000);
+    const retries = timesOf(6).filter((t) => t > failedAt);
+    expect(retries).toHaveLength(3);
+    for (let i = 1; i < retries.length; i++) expect(retries[i] - retries[i - 1]).toBe(10_000);
+    const after = clock.now();
+    scheduler.schedule(6, 300, { waitSeconds: 10 });
+    expect(scheduler.retrying(6)).toBe(false);
+    const next = scheduler.nextDue(6)!;
+    expect(next).toBe(slotAtOrAfter(after + 10_000, 6, 5 * MIN));
+  });
+
+  test("a shortened minute (real-clock tests) shortens seconds alike", async () => {
+    const clock = fakeClock();
+    const starts: number[] = [];
+    const scheduler = createScheduler({ clock, minuteMs: 6000, run: async () => void starts.push(clock.now()) });
+    scheduler.schedule(1, 30);
+    scheduler.start();
+    await clock.advance(10_000);
+    expect(starts.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < starts.length; i++) expect(starts[i] - starts[i - 1]).toBe(3000);
+    await scheduler.stop();
+  });
+
   test("lateness is measured from the scheduled slot", async () => {
     const { clock, scheduler } = setup({ concurrency: 1, takes: () => 100 });
-    for (let id = 1; id <= 5; id++) scheduler.schedule(id, 1);
+    for (let id = 1; id <= 5; id++) scheduler.schedule(id, 60);
     scheduler.start();
     await clock.advance(2 * MIN);
     const { lateness, started } = scheduler.stats();

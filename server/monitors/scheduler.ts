@@ -29,16 +29,26 @@ export function spread(id: number): number {
  */
 export const TICK_MS = 100;
 
-/** A monitor's offset in its interval: its spread, on the tick grid (intervals are whole minutes). */
+/**
+ * A monitor's offset in its interval: its spread, on the tick grid. Intervals are whole seconds, so with a phase on
+ * the grid every slot is on it too (20 s and 1 s monitors share the wake-ups of the 1-minute ones).
+ */
 export function phaseOf(id: number, intervalMs: number): number {
   return (spread(id) % Math.max(1, Math.floor(intervalMs / TICK_MS))) * TICK_MS;
 }
 
-/** The first slot at or after `t` of a monitor's grid: every `intervalMs`, offset by its phase. */
-export function slotAtOrAfter(t: number, id: number, intervalMs: number): number {
-  const phase = phaseOf(id, intervalMs);
+/** The first time at or after `t` on the tick grid. */
+const onTick = (t: number) => Math.ceil(t / TICK_MS) * TICK_MS;
+
+/** The first slot at or after `t` of the grid every `intervalMs` offset by `phase`. */
+function gridSlot(t: number, phase: number, intervalMs: number): number {
   const slot = Math.floor((t - phase) / intervalMs) * intervalMs + phase;
   return slot < t ? slot + intervalMs : slot;
+}
+
+/** The first slot at or after `t` of a monitor's grid: every `intervalMs`, offset by its phase. */
+export function slotAtOrAfter(t: number, id: number, intervalMs: number): number {
+  return gridSlot(t, phaseOf(id, intervalMs), intervalMs);
 }
 
 // ── Lateness histogram ──────────────────────────────────────────────────────────────────────────────────────────
@@ -124,6 +134,10 @@ export interface SchedulerOptions {
 interface Job {
   id: number;
   intervalMs: number;
+  /** Where on its interval the job's slots fall: the id's phase, or (retrying) one interval after the failure. */
+  phase: number;
+  /** On the retry grid (schedule's `retry`). */
+  retry: boolean;
   /** Bumped on every reschedule: heap and queue entries of an older generation are dropped when reached. */
   gen: number;
   busy: boolean;
@@ -241,7 +255,7 @@ export function createScheduler(options: SchedulerOptions) {
         let next = e.due + job.intervalMs;
         if (next <= now) {
           // More than an interval behind: skip the missed slots, back onto the grid.
-          next = slotAtOrAfter(now + 1, job.id, job.intervalMs);
+          next = gridSlot(now + 1, job.phase, job.intervalMs);
           counters.skippedLate += Math.round((next - e.due) / job.intervalMs) - 1;
         }
         push({ due: next, id: job.id, gen: job.gen, kick: false });
@@ -294,18 +308,33 @@ export function createScheduler(options: SchedulerOptions) {
     inFlight.set(job.id, done);
   }
 
-  /** Puts a job on its grid; `kick` also runs it once now (its regular slot then comes at least kickGap later). */
-  function schedule(id: number, intervalMinutes: number, { kick = false } = {}) {
-    const intervalMs = intervalMinutes * minuteMs;
+  /**
+   * Puts a job on its grid, every `intervalSeconds` (a minute being `minuteMs`). `kick` also runs it once now (its
+   * regular slot then comes at least kickGap, or one interval if shorter, later). `waitSeconds`: no regular slot
+   * sooner than that. `retry`: the grid starts one interval from now instead of at the id's phase (a failing check is
+   * retried one retry interval after it, as Uptime Kuma does).
+   */
+  function schedule(id: number, intervalSeconds: number, { kick = false, waitSeconds = 0, retry = false } = {}) {
+    const ms = (seconds: number) => Math.round((seconds * minuteMs) / 60);
+    const intervalMs = Math.max(1, ms(intervalSeconds));
     const existing = jobs.get(id);
-    const job: Job = existing ?? { id, intervalMs, gen: 0, busy: false };
+    const job: Job = existing ?? { id, intervalMs, phase: 0, retry, gen: 0, busy: false };
     job.intervalMs = intervalMs;
+    job.retry = retry;
     // From one counter for all jobs: entries an unscheduled job left in the heap never match its next life's.
     job.gen = ++generations;
     if (!existing) jobs.set(id, job);
     const now = clock.now();
+    if (retry) {
+      const first = onTick(now + intervalMs);
+      job.phase = first % intervalMs;
+      push({ due: first, id, gen: job.gen, kick: false });
+      return;
+    }
+    job.phase = phaseOf(id, intervalMs);
     if (kick) push({ due: now, id, gen: job.gen, kick: true });
-    push({ due: slotAtOrAfter(kick ? now + kickGap : now, id, intervalMs), id, gen: job.gen, kick: false });
+    const earliest = now + Math.max(ms(waitSeconds), kick ? Math.min(kickGap, intervalMs) : 0);
+    push({ due: gridSlot(earliest, job.phase, intervalMs), id, gen: job.gen, kick: false });
   }
 
   return {
@@ -326,6 +355,9 @@ export function createScheduler(options: SchedulerOptions) {
     },
 
     has: (id: number) => jobs.has(id),
+
+    /** Whether a monitor is on its retry grid (schedule's `retry`). */
+    retrying: (id: number) => jobs.get(id)?.retry ?? false,
 
     /** Whether a check of this monitor runs now. */
     running: (id: number) => inFlight.has(id),

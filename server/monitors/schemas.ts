@@ -20,8 +20,16 @@ export {
 
 // Request schemas for the monitor routes. Messages are the ones a user sees (the UI translates by `code`).
 
-const INTERVAL_MESSAGE = `Interval must be a whole number of minutes from ${LIMITS.minInterval} to ${LIMITS.maxInterval}`;
-const TIMEOUT_MESSAGE = `Timeout must be a whole number of seconds from ${LIMITS.minTimeout} to ${LIMITS.maxTimeout}`;
+const SECONDS_RANGE = `a whole number of seconds from ${LIMITS.minIntervalSeconds} to ${LIMITS.maxIntervalSeconds}`;
+const intervalSeconds = t.Integer({
+  minimum: LIMITS.minIntervalSeconds,
+  maximum: LIMITS.maxIntervalSeconds,
+  error: `intervalSeconds must be ${SECONDS_RANGE}`,
+  description: "Seconds between checks (1-86400).",
+});
+// Whether the minutes are whole seconds is checked in resolveFields (a schema cannot say it).
+const INTERVAL_MESSAGE = `Interval must be a number of minutes up to ${LIMITS.maxInterval} that is a whole number of seconds (0.5 = 30 s)`;
+const TIMEOUT_MESSAGE = `Timeout must be a number of seconds from ${LIMITS.minTimeout} to ${LIMITS.maxTimeout}`;
 
 const fields = {
   name: t.String({ minLength: 1, maxLength: LIMITS.nameLength, error: `Name is required (at most ${LIMITS.nameLength} characters)` }),
@@ -34,8 +42,23 @@ const fields = {
     MONITOR_METHODS.map((m) => t.Literal(m)),
     { error: `Method must be one of ${MONITOR_METHODS.join(", ")}` },
   ),
-  interval: t.Integer({ minimum: LIMITS.minInterval, maximum: LIMITS.maxInterval, error: INTERVAL_MESSAGE }),
-  timeout: t.Integer({ minimum: LIMITS.minTimeout, maximum: LIMITS.maxTimeout, error: TIMEOUT_MESSAGE }),
+  intervalSeconds,
+  retryIntervalSeconds: t.Union([t.Null(), intervalSeconds], {
+    error: `retryIntervalSeconds must be null or ${SECONDS_RANGE}`,
+    description: "Seconds between checks while a failure is retried (failing, within retries); null: intervalSeconds.",
+  }),
+  interval: t.Number({
+    exclusiveMinimum: 0,
+    maximum: LIMITS.maxInterval,
+    error: INTERVAL_MESSAGE,
+    description: "The interval in minutes, for older clients (intervalSeconds / 60); both given must agree.",
+  }),
+  timeout: t.Number({
+    minimum: LIMITS.minTimeout,
+    maximum: LIMITS.maxTimeout,
+    error: TIMEOUT_MESSAGE,
+    description: "Seconds (fractions allowed, kept to the millisecond), shorter than the interval and the retry interval.",
+  }),
   // Checked by expected-status.ts in resolveFields (ranges must go low to high, which a pattern cannot say).
   // A client sending the number 200 means the code 200: taken as the text "200" rather than refused.
   expectedStatus: t
@@ -112,6 +135,8 @@ export const createBody = t.Object({
   tags: t.Optional(fields.tags),
   url: t.Optional(fields.url),
   method: t.Optional(fields.method),
+  intervalSeconds: t.Optional(fields.intervalSeconds),
+  retryIntervalSeconds: t.Optional(fields.retryIntervalSeconds),
   interval: t.Optional(fields.interval),
   timeout: t.Optional(fields.timeout),
   expectedStatus: t.Optional(fields.expectedStatus),

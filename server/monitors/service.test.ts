@@ -125,6 +125,44 @@ describe("scheduling through the service", () => {
     await service.stop();
   });
 
+  test("a 20 s monitor is checked every 20 s", async () => {
+    const { service, clock, callsTo } = await setup();
+    service.start({ maintenanceDelayMs: 3_600_000 });
+    const m = await service.create({ name: "x", url: "http://x.test/", intervalSeconds: 20 });
+    expect(m).toMatchObject({ intervalSeconds: 20, timeout: 16, retryIntervalSeconds: null });
+    await clock.advance(2 * MIN);
+    const times = callsTo("http://x.test/").map((c) => c.at);
+    expect(times.length).toBeGreaterThanOrEqual(6);
+    for (let i = 2; i < times.length; i++) expect(times[i] - times[i - 1]).toBe(20_000);
+    await service.stop();
+  });
+
+  test("a failure within the retries is retried every retry interval; down or recovered, back to the interval", async () => {
+    const { service, clock, callsTo, answers } = await setup();
+    service.start({ maintenanceDelayMs: 3_600_000 });
+    const m = await service.create({ name: "x", url: "http://x.test/", intervalSeconds: 60, retryIntervalSeconds: 10, retries: 3 });
+    await clock.advance(2 * MIN);
+    answers.set("http://x.test/", "down");
+    const before = callsTo("http://x.test/").length;
+    await clock.advance(3 * MIN);
+    const failing = callsTo("http://x.test/").slice(before).map((c) => c.at);
+    // The first failure on the 60 s grid, three retries 10 s apart, then down: back on its 60 s grid (not sooner
+    // than a retry interval after the last retry).
+    expect(failing.slice(1, 4).map((t, i) => t - failing[i])).toEqual([10_000, 10_000, 10_000]);
+    expect(failing[4] - failing[3]).toBeGreaterThanOrEqual(10_000);
+    expect(failing[4]).toBe(slotAtOrAfter(failing[4], m.id, MIN));
+    expect(failing[5] - failing[4]).toBe(60_000);
+    expect(service.get(m.id)).toMatchObject({ status: "down" });
+    expect(service.scheduler.retrying(m.id)).toBe(false);
+
+    answers.set("http://x.test/", "up");
+    await clock.advance(2 * MIN);
+    expect(service.get(m.id)).toMatchObject({ status: "up", consecutiveFailures: 0 });
+    const recovered = callsTo("http://x.test/").map((c) => c.at).slice(-2);
+    expect(recovered[1] - recovered[0]).toBe(60_000);
+    await service.stop();
+  });
+
   test("pause stops the checks at once; resume checks at once and continues", async () => {
     const { service, clock, callsTo } = await setup();
     service.start({ maintenanceDelayMs: 3_600_000 });

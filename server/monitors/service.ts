@@ -112,8 +112,11 @@ const CHECK_FIELDS: (keyof MonitorFields)[] = [
   "pingLossThreshold",
 ];
 
-/** Minutes between scheduled looks: push monitors are looked at every minute (silence is noticed within a minute). */
-export const cadence = (fields: MonitorFields) => (fields.type === "push" ? 1 : fields.intervalSeconds / 60);
+/**
+ * Seconds between scheduled looks: the interval; push monitors' silence is looked for every minute, or every interval
+ * when shorter (a 20 s push monitor's silence is noticed within 20 s).
+ */
+export const cadence = (fields: MonitorFields) => (fields.type === "push" ? Math.min(60, fields.intervalSeconds) : fields.intervalSeconds);
 
 export function createMonitorService(options: MonitorServiceOptions) {
   const { db, bus } = options;
@@ -218,10 +221,23 @@ export function createMonitorService(options: MonitorServiceOptions) {
     }).catch((e) => log.error("could not follow a monitor changed on another node", { monitorId, error: String((e as Error)?.message ?? e) }));
   }
 
-  /** Applies a finished check: state, queued writes, TLS expiry, events. */
+  /**
+   * After a check: a failure within the retries moves the monitor onto its retry interval (the next check one retry
+   * interval later); recovering, or going down, moves it back to its interval (not sooner than a retry interval).
+   */
+  function pace({ id, fields, state }: MonitorEntry) {
+    if (fields.retryIntervalSeconds === null || fields.type === "push" || !scheduler.has(id)) return;
+    const retry = state.consecutiveFailures > 0 && state.consecutiveFailures <= fields.retries;
+    if (retry === scheduler.retrying(id)) return;
+    if (retry) scheduler.schedule(id, fields.retryIntervalSeconds, { retry });
+    else scheduler.schedule(id, cadence(fields), { waitSeconds: fields.retryIntervalSeconds });
+  }
+
+  /** Applies a finished check: state, queued writes, TLS expiry, events, the pace of the next checks. */
   function record(entry: MonitorEntry, outcome: CheckOutcome): CheckResult {
     if (inMaintenance(entry.id)) outcome.maintenance = true;
     const applied = store.apply(entry, outcome);
+    pace(entry);
     writer.addResult(entry.id, outcome);
     recent.add(entry.id, outcome);
     if (applied.persist) writer.saveState(entry.id, entry.state);

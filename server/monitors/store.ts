@@ -431,6 +431,8 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
         target: targetOf(f),
         url: f.url,
         method: f.method,
+        intervalSeconds: f.intervalSeconds,
+        retryIntervalSeconds: f.retryIntervalSeconds,
         interval: f.intervalSeconds / 60,
         timeout: f.timeout,
         expectedStatus: f.expectedStatus,

@@ -31,8 +31,8 @@ const MONITORS: { facts: NotificationEvent["facts"]; error: string }[] = [
   { facts: { checkType: "http", url: "https://shop.example.com/health", keyword: "OK", jsonPath: "$.status" }, error: statusError(503, "2xx,301") },
   { facts: { checkType: "tcp", url: "db.internal:5432", port: 5432 }, error: CHECK_ERROR_TEXT.REFUSED },
   { facts: { checkType: "dns", url: "app.example.com AAAA", record: "AAAA", resolver: "9.9.9.9" }, error: dnsEmptyError("AAAA", "app.example.com") },
-  { facts: { checkType: "push", url: "", lastPushAt: at - 3_600_000 }, error: pushMissedError(5, 60) },
-  { facts: { checkType: "push", url: "", lastPushAt: null }, error: pushMissedError(5, 60) },
+  { facts: { checkType: "push", url: "", lastPushAt: at - 3_600_000 }, error: pushMissedError(300, 60) },
+  { facts: { checkType: "push", url: "", lastPushAt: null }, error: pushMissedError(300, 60) },
   { facts: { checkType: "ping", url: "10.0.0.1", packets: 3 }, error: pingLossError(67, 1, 3) },
   // Checked from several locations: each one's own error is translated inside the sentence.
   { facts: { checkType: "http", url: "https://shop.example.com/" }, error: locationsDownError(2, 3, `Vigil (${CHECK_ERROR_TEXT.REFUSED}), Tokyo (${timeoutError(30)})`) },

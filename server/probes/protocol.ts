@@ -37,12 +37,15 @@ export type ProbeResult = Static<typeof probeResultSchema>;
 export type ProbeCall = Static<typeof probeCallSchema>;
 
 /**
- * One monitor an agent checks: its id, minutes between checks, and its check fields exactly as the server's check
+ * One monitor an agent checks: its id, time between checks, and its check fields exactly as the server's check
  * modules read them (server/monitors/field-rules.ts MonitorFields; push monitors are never assigned).
  */
 export interface ProbeAssignment {
   id: number;
+  /** Minutes, fractional below a minute (0.5 = 30 s): what agents before intervalSeconds read. */
   interval: number;
+  /** Seconds between checks: newer agents read this one (optional: servers before it did not send it). */
+  intervalSeconds?: number;
   fields: Record<string, unknown>;
 }
 

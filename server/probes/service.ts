@@ -164,7 +164,7 @@ export function createProbeService(o: ProbeServiceOptions) {
     if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found");
     const config = configOf(monitorId);
     const ids = [...(config.fromServer ? [SERVER_LOCATION] : []), ...config.agentIds];
-    const fresh = now() - monitor.interval * 60_000 - LOCATION_SLACK_MS;
+    const fresh = now() - monitor.intervalSeconds * 1000 - LOCATION_SLACK_MS;
     // A monitor checked from the server alone keeps its results in its own checks: nothing to read here.
     const latest = config.agentIds.length ? await latestOf(monitorId, ids, 0) : new Map<number, LocationResult>();
     const locations: MonitorLocation[] = ids.map((id) => {
@@ -220,7 +220,7 @@ export function createProbeService(o: ProbeServiceOptions) {
       const entry = monitors.store.get(monitorId);
       if (!entry || !entry.fields.active || entry.fields.type === "push") continue;
       const fields = Object.fromEntries(Object.entries(entry.fields).filter(([k]) => !NOT_SENT.has(k as keyof MonitorFields)));
-      list.push({ id: monitorId, interval: entry.fields.intervalSeconds / 60, fields });
+      list.push({ id: monitorId, interval: entry.fields.intervalSeconds / 60, intervalSeconds: entry.fields.intervalSeconds, fields });
     }
     list.sort((a, b) => a.id - b.id);
     const policy = { allowPrivate: o.targets.allowPrivate };

@@ -32,6 +32,8 @@ import {
 } from "./formModel";
 import { INVALID, Section, TagInput, TypeChooser } from "./formParts";
 import { HttpAssertions } from "./HttpAssertions";
+import { IntervalInput } from "./IntervalInput";
+import { withSchedule } from "./intervals";
 import { PingFields } from "./PingFields";
 
 interface MonitorFormProps {
@@ -285,8 +287,37 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
               error={problem("interval")}
               errorTestId="monitor-error-interval"
             >
-              {numberInput("interval", LIMITS.minInterval, LIMITS.maxInterval)}
+              {(id) => (
+                <IntervalInput
+                  id={id}
+                  name="interval"
+                  value={values.interval}
+                  unit={values.intervalUnit}
+                  invalid={Boolean(problem("interval"))}
+                  onChange={(interval, intervalUnit) => update(withSchedule(values, { interval, intervalUnit }))}
+                />
+              )}
             </Field>
+            {type !== "push" && (
+              <Field
+                label={t("monitors.form.retryInterval")}
+                optionalLabel={t("common.optional")}
+                hint={t("monitors.form.retryIntervalHint")}
+                error={problem("retryInterval")}
+                errorTestId="monitor-error-retryInterval"
+              >
+                {(id) => (
+                  <IntervalInput
+                    id={id}
+                    name="retryInterval"
+                    value={values.retryInterval}
+                    unit={values.retryIntervalUnit}
+                    invalid={Boolean(problem("retryInterval"))}
+                    onChange={(retryInterval, retryIntervalUnit) => update(withSchedule(values, { retryInterval, retryIntervalUnit }))}
+                  />
+                )}
+              </Field>
+            )}
             {hasTimeout(type) && (
               <Field
                 label={t("monitors.form.timeout")}
@@ -294,7 +325,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                 error={problem("timeout")}
                 errorTestId="monitor-error-timeout"
               >
-                {numberInput("timeout", LIMITS.minTimeout, LIMITS.maxTimeout)}
+                {numberInput("timeout", LIMITS.minTimeout, LIMITS.maxTimeout, { step: "any", inputMode: "decimal" })}
               </Field>
             )}
             {type === "push" && (

@@ -35,6 +35,7 @@ import {
 } from "./listModel";
 import { displayStatus, formatAvailability, formatMs } from "./model";
 import { Ago, LiveIndicator, MonitorStatusBadge, TypeBadge, useCheckSummary } from "./parts";
+import { intervalText } from "./intervals";
 
 // The monitor list, built for hundreds to thousands of monitors:
 // - the data sits in a store outside React (list/store.ts): a live check re-renders the one row showing that monitor,
@@ -403,8 +404,14 @@ const MonitorRow = memo(function MonitorRow({
             {m.name}
           </Link>
         </div>
-        <div className="mt-0.5 truncate font-mono text-[11px] leading-4 text-slate-400" data-testid={`monitor-target-${id}`}>
-          <Target m={m} />
+        {/* The target cut to fit, then how often it is checked, always in full. */}
+        <div className="mt-0.5 flex min-w-0 gap-1.5 font-mono text-[11px] leading-4 text-slate-400">
+          <div className="min-w-0 truncate" data-testid={`monitor-target-${id}`}>
+            <Target m={m} />
+          </div>
+          <span className="shrink-0" data-testid={`monitor-interval-${id}`}>
+            · {t("monitors.list.every", { every: intervalText(t, m.intervalSeconds) })}
+          </span>
         </div>
         {/* One line: chips that do not fit wrap onto a hidden second line rather than being cut; all are in the title. */}
         <div className="mt-1 flex h-5 min-w-0 flex-wrap gap-1 overflow-hidden" title={tags.join(", ") || undefined} data-testid={`monitor-tags-${id}`}>

@@ -17,6 +17,7 @@ import {
 } from "../../api/monitors";
 import { isValidExpectedStatus } from "../../../server/monitors/expected-status";
 import { parseHost, parseResolver } from "../../../server/monitors/types/address";
+import { scheduleInput, scheduleOf, validateSchedule, type ScheduleValues } from "./intervals";
 
 // ── Form ────────────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -30,14 +31,12 @@ export interface HeaderRow extends MonitorHeader {
  * type at once: switching the type back and forth in the form finds what was typed before (tcp and dns share `host`,
  * as the server does).
  */
-export interface MonitorFormValues {
+export interface MonitorFormValues extends ScheduleValues {
   type: MonitorType;
   name: string;
   tags: string[];
   /** Text typed in the tag input and not yet turned into a tag (it is added when the form is sent). */
   tagDraft: string;
-  interval: string;
-  timeout: string;
   retries: string;
   active: boolean;
   // http
@@ -89,8 +88,7 @@ export function emptyForm(): MonitorFormValues {
     name: "",
     tags: [],
     tagDraft: "",
-    interval: String(DEFAULTS.interval),
-    timeout: String(DEFAULTS.timeout),
+    ...scheduleOf({ intervalSeconds: DEFAULTS.intervalSeconds, retryIntervalSeconds: null, timeout: DEFAULTS.timeout }, true),
     retries: String(defaultRetries(DEFAULTS.type)),
     active: DEFAULTS.active,
     url: "",
@@ -132,8 +130,7 @@ export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
     name: m.name,
     tags: [...m.tags],
     tagDraft: "",
-    interval: String(m.interval),
-    timeout: String(m.timeout),
+    ...scheduleOf(m),
     retries: String(m.retries),
     active: m.active,
     url: m.url,
@@ -228,17 +225,10 @@ export function validateMonitorForm(v: MonitorFormValues): FormErrors {
   const tags = addTags(v.tags, v.tagDraft);
   if (tags.error) errors.tags = tags.error;
 
-  const interval = wholeNumber(v.interval);
-  const intervalOk = interval !== null && interval >= LIMITS.minInterval && interval <= LIMITS.maxInterval;
-  if (!intervalOk) errors.interval = "monitors.validation.intervalInvalid";
-
-  const timeout = wholeNumber(v.timeout);
-  let timeoutOk = false;
-  if (hasTimeout(v.type)) {
-    if (timeout === null || timeout < LIMITS.minTimeout || timeout > LIMITS.maxTimeout) errors.timeout = "monitors.validation.timeoutInvalid";
-    else if (intervalOk && timeout >= interval * 60) errors.timeout = "monitors.validation.timeoutTooLong";
-    else timeoutOk = true;
-  }
+  const schedule = validateSchedule(v, hasTimeout(v.type));
+  Object.assign(errors, schedule.errors);
+  const timeout = schedule.timeout;
+  const timeoutOk = timeout !== null;
 
   const retries = wholeNumber(v.retries);
   if (retries === null || retries > LIMITS.maxRetries) errors.retries = "monitors.validation.retriesInvalid";
@@ -335,6 +325,7 @@ export const FIELD_ORDER = [
   "dnsResolver",
   "dnsExpected",
   "interval",
+  "retryInterval",
   "timeout",
   "pushGrace",
   "pingCount",
@@ -393,11 +384,10 @@ export function toMonitorInput(v: MonitorFormValues): MonitorInput {
     name: v.name.trim(),
     type: v.type,
     tags: addTags(v.tags, v.tagDraft).tags,
-    interval: Number(v.interval.trim()),
+    ...scheduleInput(v, hasTimeout(v.type)),
     retries: Number(v.retries.trim()),
     active: v.active,
   };
-  if (hasTimeout(v.type)) input.timeout = Number(v.timeout.trim());
   switch (v.type) {
     case "http":
       return {

@@ -15,6 +15,7 @@ import {
   type MonitorFormValues,
 } from "./formModel";
 import { publicMonitor } from "./testing";
+import { withSchedule } from "./intervals";
 
 const monitor = publicMonitor;
 
@@ -131,16 +132,41 @@ describe("form validation", () => {
     expect(validateMonitorForm(form({ url: `https://e.com/${"a".repeat(2048)}` })).url).toBe("monitors.validation.urlTooLong");
   });
 
-  test("interval: whole minutes from 1 to 1440", () => {
+  test("interval: a whole number of seconds or minutes, 1 s to 24 h", () => {
     for (const interval of ["0", "-1", "1.5", "", "abc", "1441", "1e3", "1000000000"]) {
       expect({ interval, error: validateMonitorForm(form({ interval })).interval }).toEqual({ interval, error: "monitors.validation.intervalInvalid" });
     }
     expect(validateMonitorForm(form({ interval: "1", timeout: "30" }))).toEqual({});
     expect(validateMonitorForm(form({ interval: "1440" }))).toEqual({});
+    expect(validateMonitorForm(form({ interval: "20", intervalUnit: "s", timeout: "16" }))).toEqual({});
+    expect(validateMonitorForm(form({ interval: "86400", intervalUnit: "s", timeout: "30" }))).toEqual({});
+    expect(validateMonitorForm(form({ interval: "86401", intervalUnit: "s" })).interval).toBe("monitors.validation.intervalInvalid");
+    expect(toMonitorInput(form({ interval: "20", intervalUnit: "s", timeout: "0.8" }))).toMatchObject({ intervalSeconds: 20, retryIntervalSeconds: null, timeout: 0.8 });
   });
 
-  test("timeout: 1 to 60 seconds and below the interval", () => {
+  test("retry interval: empty (the interval) or like the interval, and the timeout below it", () => {
+    expect(toMonitorInput(form({ retryInterval: "10", retryIntervalUnit: "s", timeout: "5" }))).toMatchObject({ intervalSeconds: 300, retryIntervalSeconds: 10 });
+    for (const retryInterval of ["0", "1.5", "abc", "2000"]) {
+      expect(validateMonitorForm(form({ retryInterval, retryIntervalUnit: "min" })).retryInterval).toBe("monitors.validation.retryIntervalInvalid");
+    }
+    expect(validateMonitorForm(form({ retryInterval: "10", retryIntervalUnit: "s", timeout: "10" })).timeout).toBe("monitors.validation.timeoutTooLongRetry");
+  });
+
+  test("a new monitor's untouched timeout follows the interval (0.8 ×, at most 30 s); a typed one stays", () => {
+    const v = form({});
+    expect(withSchedule(v, { interval: "20", intervalUnit: "s" })).toEqual({ interval: "20", intervalUnit: "s", timeout: "16", autoTimeout: "16" });
+    expect(withSchedule(v, { interval: "1", intervalUnit: "s" })).toMatchObject({ timeout: "0.8" });
+    // Through a value that is not valid yet (typing "0" before "20"): it follows again once valid.
+    expect(withSchedule({ ...v, interval: "0", intervalUnit: "s" }, { interval: "20" })).toMatchObject({ timeout: "16" });
+    expect(withSchedule({ ...v, timeout: "12" }, { interval: "20", intervalUnit: "s" })).not.toHaveProperty("timeout");
+    expect(withSchedule(formFromMonitor(monitor({})), { interval: "20", intervalUnit: "s" })).not.toHaveProperty("timeout");
+    expect(formFromMonitor(monitor({ intervalSeconds: 20, interval: 1 / 3, retryIntervalSeconds: 120 }))).toMatchObject({ interval: "20", intervalUnit: "s", retryInterval: "2", retryIntervalUnit: "min" });
+  });
+
+  test("timeout: 0.1 to 60 seconds, fractions allowed, and below the interval", () => {
     expect(validateMonitorForm(form({ timeout: "0" })).timeout).toBe("monitors.validation.timeoutInvalid");
+    expect(validateMonitorForm(form({ timeout: "0.05" })).timeout).toBe("monitors.validation.timeoutInvalid");
+    expect(validateMonitorForm(form({ timeout: "0.5" }))).toEqual({});
     expect(validateMonitorForm(form({ timeout: "61" })).timeout).toBe("monitors.validation.timeoutInvalid");
     expect(validateMonitorForm(form({ interval: "1", timeout: "60" })).timeout).toBe("monitors.validation.timeoutTooLong");
     expect(validateMonitorForm(form({ interval: "1", timeout: "59" }))).toEqual({});
@@ -197,7 +223,8 @@ describe("payload", () => {
       tags: [],
       url: "https://e.com",
       method: "GET",
-      interval: 2,
+      intervalSeconds: 120,
+      retryIntervalSeconds: null,
       timeout: 10,
       expectedStatus: "200",
       retries: 0,
@@ -223,11 +250,11 @@ describe("payload", () => {
   });
 
   test("an existing monitor round-trips through the form", () => {
-    const m = monitor({ method: "PUT", interval: 3, timeout: 20, expectedStatus: "200,3xx", retries: 4, followRedirects: false, active: false, headers: [{ name: "A", value: "b" }], body: "x" });
+    const m = monitor({ method: "PUT", intervalSeconds: 180, interval: 3, retryIntervalSeconds: 30, timeout: 20, expectedStatus: "200,3xx", retries: 4, followRedirects: false, active: false, headers: [{ name: "A", value: "b" }], body: "x" });
     const v = formFromMonitor(m);
     expect(validateMonitorForm(v)).toEqual({});
-    const { name, url, method, interval, timeout, expectedStatus, retries, followRedirects, active, headers, body } = m;
-    expect(toMonitorInput(v)).toMatchObject({ name, url, method, interval, timeout, expectedStatus, retries, followRedirects, active, headers, body });
+    const { name, url, method, intervalSeconds, retryIntervalSeconds, timeout, expectedStatus, retries, followRedirects, active, headers, body } = m;
+    expect(toMonitorInput(v)).toMatchObject({ name, url, method, intervalSeconds, retryIntervalSeconds, timeout, expectedStatus, retries, followRedirects, active, headers, body });
   });
 });
 
@@ -321,7 +348,7 @@ describe("tags", () => {
 
 describe("check types: payload and round trip", () => {
   test("each type sends the common fields and its own", () => {
-    const base = { name: "M", tags: ["a"], interval: 5, retries: 1, active: true };
+    const base = { name: "M", tags: ["a"], intervalSeconds: 300, retryIntervalSeconds: null, retries: 1, active: true };
     expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "tcp", host: " db.local ", port: " 5432 " }))).toEqual({ ...base, type: "tcp", timeout: 30, host: "db.local", port: 5432 });
     expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "dns", host: "example.com", dnsRecordType: "MX", dnsResolver: " 127.0.0.1:5353 ", dnsExpected: "" }))).toEqual({
       ...base,

@@ -11,6 +11,8 @@ export function publicMonitor(over: Partial<PublicMonitor> = {}): PublicMonitor 
     target: "https://example.com/health",
     url: "https://example.com/health",
     method: "GET",
+    intervalSeconds: 300,
+    retryIntervalSeconds: null,
     interval: 5,
     timeout: 30,
     expectedStatus: "2xx",

@@ -84,6 +84,23 @@ describe("push calls and silence", () => {
     expect(missed.lastPushAt).toBe(calledAt);
   });
 
+  test("a 20 s push monitor's silence is noticed within its interval, not the next minute; one missed check per 20 s", async () => {
+    const t = await setup();
+    running.push(t);
+    const m = await t.service.create({ name: "loop", type: "push", intervalSeconds: 20, pushGrace: 0, retries: 0 });
+    t.service.start({ maintenanceDelayMs: 3_600_000 });
+    t.service.push(m.pushToken!, {});
+    const calledAt = t.clock.now();
+    await t.clock.advance(40_000);
+    const down = t.service.get(m.id)!;
+    expect(down).toMatchObject({ status: "down", lastError: "no push within 20 s + 0 s" });
+    // Silent from 20 s after the call: seen by the look that follows, at most 20 s later.
+    expect(down.statusChangedAt! - calledAt).toBeLessThanOrEqual(40_000);
+    const before = (await t.service.recentChecks(m.id))!.length;
+    await t.clock.advance(MIN);
+    expect((await t.service.recentChecks(m.id))!.length - before).toBe(3);
+  });
+
   test("status=down with msg records a failure with the message; ping sets the response time", async () => {
     const t = await setup();
     // No retries by default for push monitors: one report of failure is down.

@@ -1,6 +1,6 @@
 // The push check type: nothing is fetched. A cron job or backup script calls `/api/push/{token}` (GET or POST,
 // optional `status=down`, `msg=` and `ping=`); each call is a check result. The monitor is down when no call came
-// within interval + grace: the scheduler looks every minute (a comparison in memory) and records one missed check
+// within interval + grace: the scheduler looks every minute, or every interval when shorter (a comparison in memory), and records one missed check
 // per interval of silence, so uptime counts missed runs like failed checks.
 import { randomBytes } from "node:crypto";
 import { pushMissedError, pushReportedError } from "../../check-errors";
@@ -32,10 +32,10 @@ export function missedPush(fields: Pick<MonitorFields, "intervalSeconds" | "push
   const intervalMs = (fields.intervalSeconds * minuteMs) / 60;
   const heard = Math.max(state.lastPushAt ?? 0, state.pushWatch.since);
   if (now - heard < intervalMs + fields.pushGrace * 1000) return null;
-  // One missed check per interval of silence (the scheduler looks every minute; 1 s slack for timer jitter).
-  if (state.pushWatch.missedAt !== null && now - state.pushWatch.missedAt < intervalMs - 1000) return null;
+  // One missed check per interval of silence (the scheduler looks every minute or interval; slack for timer jitter).
+  if (state.pushWatch.missedAt !== null && now - state.pushWatch.missedAt < intervalMs - Math.min(1000, intervalMs / 2)) return null;
   state.pushWatch.missedAt = now;
-  return { time: now, up: false, responseTime: null, httpStatus: null, error: pushMissedError(fields.intervalSeconds / 60, fields.pushGrace) };
+  return { time: now, up: false, responseTime: null, httpStatus: null, error: pushMissedError(fields.intervalSeconds, fields.pushGrace) };
 }
 
 export const pushType: CheckType = {

@@ -9,6 +9,7 @@ import { formatMs, pingMs, tlsExpiry } from "../model";
 import { Ago } from "../parts";
 import { Fact } from "../../../components/DetailParts";
 import { SectionTitle } from "./layout";
+import { intervalText } from "../intervals";
 
 function TlsExpiry({ monitor }: { monitor: PublicMonitor }) {
   const { t, i18n } = useTranslation();
@@ -167,8 +168,13 @@ export function DetailsCard({ monitor }: { monitor: PublicMonitor }) {
           {t(`monitors.types.${monitor.type}`)}
         </Fact>
         <Fact label={t("monitors.detail.info.interval")} testId="monitor-info-interval">
-          {t("monitors.detail.info.everyMinutes", { count: monitor.interval })}
+          {t("monitors.detail.info.every", { every: intervalText(t, monitor.intervalSeconds) })}
         </Fact>
+        {monitor.retryIntervalSeconds !== null && monitor.type !== "push" && (
+          <Fact label={t("monitors.detail.info.retryInterval")} testId="monitor-info-retry-interval">
+            {t("monitors.detail.info.every", { every: intervalText(t, monitor.retryIntervalSeconds) })}
+          </Fact>
+        )}
         {hasTimeout(monitor.type) && (
           <Fact label={t("monitors.detail.info.timeout")} testId="monitor-info-timeout">
             {t("monitors.detail.info.seconds", { count: monitor.timeout })}

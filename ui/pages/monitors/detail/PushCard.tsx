@@ -10,6 +10,7 @@ import { ConfirmDialog } from "../../../components/ConfirmDialog";
 import { pushExamples, pushUrl } from "../model";
 import { Ago } from "../parts";
 import { SectionTitle } from "./layout";
+import { intervalText } from "../intervals";
 
 /** A push monitor's URL, curl lines for a cron job, the latest call, and replacing the URL (behind a confirmation). */
 export function PushCard({ monitor, onChange }: { monitor: PublicMonitor; onChange: (m: PublicMonitor) => void }) {
@@ -50,7 +51,7 @@ export function PushCard({ monitor, onChange }: { monitor: PublicMonitor; onChan
         {t("monitors.detail.push.title")}
       </SectionTitle>
       <div className="space-y-5 px-5 py-5 sm:px-6">
-        <p className="text-sm text-slate-600">{t("monitors.detail.push.intro", { interval: monitor.interval, grace: monitor.pushGrace })}</p>
+        <p className="text-sm text-slate-600">{t("monitors.detail.push.intro", { interval: intervalText(t, monitor.intervalSeconds), grace: monitor.pushGrace })}</p>
         <div className="space-y-1.5">
           <p className="text-xs font-medium uppercase tracking-wide text-slate-400">{t("monitors.detail.push.url")}</p>
           <div className="flex items-center gap-3 rounded-lg bg-slate-50 px-3 py-2 ring-1 ring-inset ring-slate-200">

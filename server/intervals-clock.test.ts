@@ -1,0 +1,76 @@
+// Intervals in seconds on the real clock: the fully wired server (createServices + createApp, started through
+// lifecycle.ts) with its real minute, a 1 s monitor checked every second and a failing one retried every retry
+// interval until it is down. Both engines.
+import { afterEach, expect, test } from "bun:test";
+import { createServices } from "./app";
+import { testDb } from "./db/test-db";
+import { startServices, stopServices } from "./lifecycle";
+import { testApp } from "./test-support";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function until(what: string, ok: () => Promise<boolean> | boolean, ms: number) {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(50);
+  }
+}
+
+/** A local target answering `status()` and noting when each request came, per path. */
+function target(status: (path: string) => number) {
+  const hits = new Map<string, number[]>();
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (req) => {
+      const path = new URL(req.url).pathname;
+      hits.set(path, [...(hits.get(path) ?? []), Date.now()]);
+      return new Response("x", { status: status(path) });
+    },
+  });
+  cleanups.push(() => server.stop(true));
+  return { url: (path: string) => `http://127.0.0.1:${server.port}${path}`, hits: (path: string) => hits.get(path) ?? [] };
+}
+
+async function wired() {
+  const db = await testDb();
+  const services = await createServices(db);
+  const t = await testApp({ db, services });
+  await startServices(services, { url: "http://127.0.0.1:1" });
+  cleanups.push(async () => {
+    await stopServices(services, async () => {});
+    await db.close();
+  });
+  const { token } = await t.signUp("admin");
+  const create = async (body: Record<string, unknown>) => {
+    const res = await t.call<{ monitor: { id: number } }>("POST", "/api/monitors", { token, body });
+    expect(res.status).toBe(201);
+    return res.body.monitor.id;
+  };
+  const get = async (id: number) => (await t.call<{ monitor: { status: string; consecutiveFailures: number } }>("GET", `/api/monitors/${id}`, { token })).body.monitor;
+  return { create, get };
+}
+
+const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
+
+test("a 1 s monitor is checked every second, and a failing 30 s one is retried every 1 s retry interval until down", async () => {
+  const site = target((path) => (path === "/down" ? 500 : 200));
+  const s = await wired();
+  await s.create({ name: "fast", url: site.url("/ok"), intervalSeconds: 1, retries: 0 });
+  const failing = await s.create({ name: "flaky", url: site.url("/down"), intervalSeconds: 30, retryIntervalSeconds: 1, retries: 3 });
+
+  await until("six checks of the 1 s monitor", () => site.hits("/ok").length >= 6, 10_000);
+  // After the check at creation, the grid: a second apart, give or take the timers.
+  for (const gap of gaps(site.hits("/ok").slice(1))) expect(gap).toBeGreaterThan(850), expect(gap).toBeLessThan(1200);
+
+  await until("the failing monitor down", async () => (await s.get(failing)).status === "down", 10_000);
+  const tries = site.hits("/down");
+  // The check at creation, then three retries one retry interval apart (not 30 s), the last of which makes it down.
+  expect(tries.length).toBe(4);
+  for (const gap of gaps(tries)) expect(gap).toBeGreaterThan(850), expect(gap).toBeLessThan(1250);
+  expect(await s.get(failing)).toMatchObject({ status: "down", consecutiveFailures: 4 });
+}, 30_000);
