@@ -8,6 +8,9 @@
 // - Maintenance (server/maintenance): while a target is in a window nothing is sent for it, and its alerts are left as
 //   they are. When it leaves the window, what was last sent is compared with how it is now: still down (offline)
 //   with no alert sent → a fresh down; up (online) again after an alert → the recovery; the same as before → nothing.
+// - Dependencies (server/monitors/dependencies.ts): a monitor failing while one it depends on is down sends nothing
+//   (its status changes carry `unreachable`). When that one recovers, each monitor depending on it is compared the
+//   same way as at a window's end: still down → its down alert now, once; recovered meanwhile → nothing.
 // Events are handled one at a time, in the order they came (each awaits the database): a queue, drained in the
 // background; idle() resolves once it is empty (tests await it instead of sleeping).
 import { and, eq } from "drizzle-orm";
@@ -33,6 +36,8 @@ export interface RulesOptions {
   outbox: Outbox;
   /** A monitor as it is now (reminders stop for paused or deleted ones; a window's end compares with it). */
   monitorNow?: (id: number) => MonitorNow | undefined;
+  /** The monitors that depend on a monitor (its recovery compares them with what was sent). */
+  dependentsOf?: (id: number) => number[];
   /** An agent as it is now (a window's end compares with it). */
   agentNow?: (id: number) => { name: string; status: "connecting" | "online" | "offline"; lastSeenAt: number | null } | undefined;
   /** Whether a target is in maintenance now (usage alerts wait; reminders pause). */
@@ -61,6 +66,8 @@ export interface MonitorNow {
   down: boolean;
   /** Active and up. */
   up: boolean;
+  /** Failing while a monitor it depends on is down: its alerts are held. */
+  unreachable?: boolean;
   facts: NotificationEvent["facts"];
 }
 
@@ -78,6 +85,7 @@ export function createRules({
   store,
   outbox,
   monitorNow = () => undefined,
+  dependentsOf = () => [],
   agentNow = () => undefined,
   inMaintenance = () => false,
   log = silentLogger,
@@ -153,7 +161,7 @@ export function createRules({
   }
 
   async function onMonitorStatus(e: MonitorStatusEvent) {
-    if (e.maintenance) return;
+    if (e.maintenance || e.unreachable) return;
     const target = { type: "monitor" as const, id: e.monitorId, name: e.name };
     if (e.to === "down" && e.from !== "down") {
       const s = await store.effective("monitor", e.monitorId);
@@ -262,17 +270,28 @@ export function createRules({
     }
   }
 
+  /**
+   * A monitor whose alerts were held (a maintenance window, a monitor it depends on being down) that no longer is:
+   * what was last sent is compared with how it is now.
+   */
+  async function reconcileMonitor(id: number, at: number) {
+    if (!decides.monitor(id) || inMaintenance("monitor", id)) return;
+    const m = monitorNow(id);
+    if (!m || m.unreachable || (!m.down && !m.up)) return;
+    const s = await store.effective("monitor", id);
+    const target = { type: "monitor" as const, id, name: m.name };
+    if (m.down) await raise("monitor", id, "down", { kind: "down", target, time: at, facts: { ...m.facts } }, s.enabled && s.events.down, s.channelIds, at, true);
+    else await settle("monitor", id, "down", { kind: "recovery", target, time: at, facts: { ...m.facts } }, s.enabled && s.events.recovery, s.channelIds, true);
+  }
+
+  /** A monitor recovered (on this node or another): the monitors depending on it that this node checks are compared. */
+  async function afterRecovery(e: MonitorStatusEvent) {
+    for (const id of dependentsOf(e.monitorId)) await reconcileMonitor(id, e.at);
+  }
+
   /** Targets that left maintenance: what was sent before is compared with how they are now. */
   async function afterMaintenance(e: MaintenanceChangeEvent) {
-    for (const id of e.monitors.left) {
-      if (!decides.monitor(id) || inMaintenance("monitor", id)) continue;
-      const m = monitorNow(id);
-      if (!m || (!m.down && !m.up)) continue;
-      const s = await store.effective("monitor", id);
-      const target = { type: "monitor" as const, id, name: m.name };
-      if (m.down) await raise("monitor", id, "down", { kind: "down", target, time: e.at, facts: { ...m.facts } }, s.enabled && s.events.down, s.channelIds, e.at, true);
-      else await settle("monitor", id, "down", { kind: "recovery", target, time: e.at, facts: { ...m.facts } }, s.enabled && s.events.recovery, s.channelIds, true);
-    }
+    for (const id of e.monitors.left) await reconcileMonitor(id, e.at);
     for (const id of e.agents.left) {
       if (!decides.agent(id) || inMaintenance("agent", id)) continue;
       const a = agentNow(id);
@@ -306,7 +325,11 @@ export function createRules({
     start() {
       off.push(
         // Another node's checks and agents' presence are notified by that node.
-        bus.on("monitor.status", (e) => !e.remote && handle("monitor.status", onMonitorStatus)(e)),
+        bus.on("monitor.status", (e) => {
+          if (!e.remote) handle("monitor.status", onMonitorStatus)(e);
+          // Every node looks at the dependents it checks, whichever node checked the one that recovered.
+          if (e.from === "down" && e.to === "up") handle("monitor.recovery", afterRecovery)(e);
+        }),
         bus.on("monitor.change", handle("monitor.change", async (e) => {
           if (e.remote) return;
           if (e.action === "deleted") await forget("monitor", e.monitorId);

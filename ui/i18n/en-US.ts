@@ -756,6 +756,8 @@ const enUS: Messages = {
       PING_FAMILY: "No IPv{{family}} address for {{host}}",
       PING_UNAVAILABLE: "Ping is not available on this server (no ICMP socket allowed, no ping program)",
       LOCATIONS_DOWN: "Down from {{down}} of {{total}} locations: {{names}}",
+      UNREACHABLE: "Unreachable: {{parent}} is down",
+      UPSIDE_DOWN: "Up, but this monitor is upside down",
       OTHER: "{{detail}}",
     },
     validation: {

@@ -752,6 +752,8 @@ const zhCN = {
       PING_FAMILY: "{{host}} 没有 IPv{{family}} 地址",
       PING_UNAVAILABLE: "此服务器无法使用 ping（不允许 ICMP 套接字，也没有 ping 程序）",
       LOCATIONS_DOWN: "{{total}} 个位置中有 {{down}} 个判定故障：{{names}}",
+      UNREACHABLE: "无法访问：{{parent}} 已故障",
+      UPSIDE_DOWN: "正常，但此监控为反转模式",
       OTHER: "{{detail}}",
     },
     validation: {
