@@ -40,6 +40,10 @@ export interface MonitorFormValues {
   timeout: string;
   retries: string;
   active: boolean;
+  /** Up when the check fails, down when it passes (every type). */
+  upsideDown: boolean;
+  /** The monitors this one depends on (ids). */
+  dependsOn: number[];
   // http
   url: string;
   method: MonitorMethod;
@@ -93,6 +97,8 @@ export function emptyForm(): MonitorFormValues {
     timeout: String(DEFAULTS.timeout),
     retries: String(defaultRetries(DEFAULTS.type)),
     active: DEFAULTS.active,
+    upsideDown: false,
+    dependsOn: [],
     url: "",
     method: DEFAULTS.method,
     expectedStatus: DEFAULTS.expectedStatus,
@@ -136,6 +142,8 @@ export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
     timeout: String(m.timeout),
     retries: String(m.retries),
     active: m.active,
+    upsideDown: m.upsideDown,
+    dependsOn: [...m.dependsOn],
     url: m.url,
     method: m.method,
     expectedStatus: m.expectedStatus,
@@ -342,6 +350,7 @@ export const FIELD_ORDER = [
   "pingLossThreshold",
   "expectedStatus",
   "retries",
+  "dependsOn",
   "headers",
   "body",
   "keyword",
@@ -373,6 +382,11 @@ export function serverErrorField(code: string | undefined, type: MonitorType): s
       return "dnsResolver";
     case "TIMEOUT_TOO_LONG":
       return hasTimeout(type) ? "timeout" : null;
+    case "DEPENDENCY_UNKNOWN":
+    case "DEPENDENCY_SELF":
+    case "DEPENDENCY_CYCLE":
+    case "TOO_MANY_DEPENDENCIES":
+      return "dependsOn";
     case "BODY_NOT_ALLOWED":
       return type === "http" ? "body" : null;
     default:
@@ -396,6 +410,8 @@ export function toMonitorInput(v: MonitorFormValues): MonitorInput {
     interval: Number(v.interval.trim()),
     retries: Number(v.retries.trim()),
     active: v.active,
+    upsideDown: v.upsideDown,
+    dependsOn: v.dependsOn,
   };
   if (hasTimeout(v.type)) input.timeout = Number(v.timeout.trim());
   switch (v.type) {
