@@ -55,7 +55,7 @@ describe("dependsOn", () => {
 
     const cycle = await t.update(a.id, { dependsOn: [c.id], name: "A renamed" });
     expect(cycle.status).toBe(400);
-    expect(cycle.body).toMatchObject({ success: false, code: "DEPENDENCY_CYCLE", message: "This would make a cycle of dependencies: A → C → B → A" });
+    expect(cycle.body).toMatchObject({ success: false, code: "DEPENDENCY_CYCLE", message: "This would make a cycle of dependencies: A → C → B → A", cycle: "A → C → B → A" });
     expect(await t.get(a.id)).toMatchObject({ name: "A", dependsOn: [] });
 
     const many = await t.create("Many", { dependsOn: Array.from({ length: 21 }, (_, i) => i + 1) });

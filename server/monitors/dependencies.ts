@@ -4,7 +4,7 @@
 // (checked on every failed check) and what depends on it (the rules' recovery pass).
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/database";
-import { badRequest } from "../http/errors";
+import { badRequest, HttpError } from "../http/errors";
 import { LIMITS } from "./public";
 
 export function createDependencies(db: Db) {
@@ -66,7 +66,9 @@ export function createDependencies(db: Db) {
       if (id !== null) {
         for (const p of unique) {
           const path = pathTo(p, id);
-          if (path) throw badRequest("DEPENDENCY_CYCLE", `This would make a cycle of dependencies: ${[id, ...path].map(nameOf).join(" → ")}`);
+          if (!path) continue;
+          const cycle = [id, ...path].map(nameOf).join(" → ");
+          throw new HttpError(400, "DEPENDENCY_CYCLE", `This would make a cycle of dependencies: ${cycle}`, { cycle });
         }
       }
       return unique;
