@@ -94,6 +94,23 @@ describe("notifications and dependencies", () => {
     expect(titles().at(-1)).toBe("recovery app");
   });
 
+  test("a held child is alerted when its parent is paused or when it stops depending on it, not on other edits", async () => {
+    const t = await setup();
+    const [app, db] = t.children as [number, number];
+    await t.check(t.router, "router", 500);
+    await t.check(app, "app", 500);
+    await t.check(db, "db", 500);
+    await t.call("PUT", `/api/monitors/${app}`, { token: t.token, body: { name: "app" } });
+    await t.settle(61_000);
+    expect(titles()).toEqual(["down router"]);
+    await t.call("PUT", `/api/monitors/${app}`, { token: t.token, body: { dependsOn: [] } });
+    await t.settle(61_000);
+    expect(titles()).toEqual(["down router", "down app"]);
+    await t.call("PUT", `/api/monitors/${t.router}`, { token: t.token, body: { active: false } });
+    await t.settle(61_000);
+    expect(titles()).toEqual(["down router", "down app", "down db"]);
+  });
+
   test("across a restart: the held alert is sent when the parent recovers after it, once", async () => {
     const t = await setup();
     const [app] = t.children as [number];

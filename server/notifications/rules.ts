@@ -10,7 +10,8 @@
 //   with no alert sent → a fresh down; up (online) again after an alert → the recovery; the same as before → nothing.
 // - Dependencies (server/monitors/dependencies.ts): a monitor failing while one it depends on is down sends nothing
 //   (its status changes carry `unreachable`). When that one recovers, each monitor depending on it is compared the
-//   same way as at a window's end: still down → its down alert now, once; recovered meanwhile → nothing.
+//   same way as at a window's end: still down → its down alert now, once; recovered meanwhile → nothing. So are held
+//   monitors that an edit frees (their parent paused, the dependency removed).
 // Events are handled one at a time, in the order they came (each awaits the database): a queue, drained in the
 // background; idle() resolves once it is empty (tests await it instead of sleeping).
 import { and, eq } from "drizzle-orm";
@@ -19,6 +20,7 @@ import type { EventBus, EventMap } from "../events";
 import { containerConditions, RestartHistory } from "./container-rules";
 import { silentLogger, type Logger } from "../log";
 import type { AgentState } from "../agents/service";
+import { parseCheckError } from "../monitors/check-errors";
 import type { MonitorStatusEvent } from "../monitors/public";
 import type { AgentStatusEvent } from "../agents/service";
 import type { MaintenanceChangeEvent } from "../maintenance/public";
@@ -289,6 +291,18 @@ export function createRules({
     for (const id of dependentsOf(e.monitorId)) await reconcileMonitor(id, e.at);
   }
 
+  /**
+   * A monitor edited (paused, its dependencies changed): it and those depending on it whose latest failure was held
+   * ("unreachable") but that nothing holds any more are compared, as after a recovery.
+   */
+  async function afterEdit(id: number) {
+    for (const c of [id, ...dependentsOf(id)]) {
+      const m = monitorNow(c);
+      const error = m?.facts.error;
+      if (m?.down && !m.unreachable && typeof error === "string" && parseCheckError(error).code === "UNREACHABLE") await reconcileMonitor(c, now());
+    }
+  }
+
   /** Targets that left maintenance: what was sent before is compared with how they are now. */
   async function afterMaintenance(e: MaintenanceChangeEvent) {
     for (const id of e.monitors.left) await reconcileMonitor(id, e.at);
@@ -331,6 +345,8 @@ export function createRules({
           if (e.from === "down" && e.to === "up") handle("monitor.recovery", afterRecovery)(e);
         }),
         bus.on("monitor.change", handle("monitor.change", async (e) => {
+          // Every node compares the held monitors it checks; a deletion's alerts are forgotten by the node that made it.
+          if (e.action === "updated") await afterEdit(e.monitorId);
           if (e.remote) return;
           if (e.action === "deleted") await forget("monitor", e.monitorId);
         })),
