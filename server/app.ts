@@ -214,9 +214,11 @@ export async function createServices(
           name: m.name,
           down: m.active && m.status === "down",
           up: m.active && m.status === "up",
+          unreachable: m.unreachable !== null,
           facts: { url: m.target, checkType: m.type, httpStatus: m.httpStatus, error: m.lastError, responseTime: m.responseTime },
         };
       },
+      dependentsOf: (id) => monitorService.dependentsOf(id),
       agentNow: (id) => {
         const a = agentService.get(id);
         return a && { name: a.name, status: a.status, lastSeenAt: a.lastSeenAt };

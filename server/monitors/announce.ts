@@ -40,6 +40,7 @@ export function createAnnouncer({ bus, store, types, now }: { bus: EventBus; sto
         at: outcome.time,
         ...(to === "down" ? { failingSince: entry.failingSince ?? outcome.time } : {}),
         ...(outcome.maintenance ? { maintenance: true } : {}),
+        ...(outcome.unreachable ? { unreachable: true } : {}),
         error: outcome.error,
         responseTime: outcome.responseTime,
         httpStatus: outcome.httpStatus,

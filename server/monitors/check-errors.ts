@@ -38,6 +38,8 @@ export type CheckErrorCode =
   | "PING_FAMILY"
   | "PING_UNAVAILABLE"
   | "LOCATIONS_DOWN"
+  | "UNREACHABLE"
+  | "UPSIDE_DOWN"
   | "OTHER";
 
 export interface CheckError {
@@ -63,6 +65,8 @@ export const CHECK_ERROR_TEXT = {
   TLS_HANDSHAKE: "TLS error: handshake failed",
   JSON_INVALID: "body is not JSON",
   PING_UNAVAILABLE: "ping is not available on this server: no ICMP socket allowed and no ping program",
+  /** An upside-down monitor whose check passed: recorded down. */
+  UPSIDE_DOWN: "up, but this monitor is upside down",
 } as const satisfies Partial<Record<CheckErrorCode, string>>;
 
 export const timeoutError = (seconds: number) => `timeout after ${seconds} s`;
@@ -101,6 +105,9 @@ export const pingFamilyError = (family: 4 | 6, host: string) => `no IPv${family}
  * tokyo (timeout after 30 s)" — each location that sees it down, with its own error.
  */
 export const locationsDownError = (down: number, total: number, names: string) => `down from ${down} of ${total}: ${names}`;
+
+/** A failure while a monitor this one depends on is down: recorded, alerting nobody (server/monitors/dependencies.ts). */
+export const unreachableError = (parent: string) => `unreachable: ${parent} is down`;
 
 /** The name a combined verdict gives the Vigil server's own location; readers see it as "Vigil server" in their language. */
 export const SERVER_LOCATION_NAME = "Vigil";
@@ -162,6 +169,8 @@ export function parseCheckError(message: string): CheckError {
   if (m) return { code: "PING_FAMILY", params: { family: m[1], host: m[2] } };
   m = /^down from (\d+) of (\d+): (.*)$/.exec(message);
   if (m) return { code: "LOCATIONS_DOWN", params: { down: m[1], total: m[2], names: m[3] } };
+  m = /^unreachable: (.*) is down$/.exec(message);
+  if (m) return { code: "UNREACHABLE", params: { parent: m[1] } };
   m = /^TLS error: (.*)$/.exec(message);
   if (m) return { code: "TLS_OTHER", params: { detail: m[1] } };
   // server/net/targets.ts: the address policy refused the host (or a redirect's).

@@ -54,6 +54,8 @@ export const LIMITS = {
   resolverLength: 64,
   maxPushGrace: 3600,
   maxPingCount: 10,
+  /** Monitors one monitor may depend on. */
+  maxDependencies: 20,
 } as const;
 
 /** What a new monitor gets for a field it was not given. */
@@ -181,6 +183,10 @@ export interface MonitorInput {
   pingFamily?: PingFamily;
   /** Down when this share of packets (percent, 1-100) or more is lost. Default 100: only when none came back. */
   pingLossThreshold?: number;
+  /** Up when the check fails, down when it passes (push: calls are flipped, silence stays down). Default false. */
+  upsideDown?: boolean;
+  /** Monitors this one depends on (at most 20; no cycles): while one is down, this one's failures alert nobody. */
+  dependsOn?: number[];
 }
 
 export interface PublicMonitor {
@@ -226,6 +232,10 @@ export interface PublicMonitor {
   pingCount: number;
   pingFamily: PingFamily;
   pingLossThreshold: number;
+  /** Up when the check fails, down when it passes (push: a call saying up counts as down; silence stays down). */
+  upsideDown: boolean;
+  /** The monitors this one depends on (ids). */
+  dependsOn: number[];
   createdAt: number;
   updatedAt: number;
   // Derived
@@ -243,6 +253,11 @@ export interface PublicMonitor {
   httpStatus: number | null;
   /** Error of the latest check, null when it was up. */
   lastError: string | null;
+  /**
+   * The monitor it depends on that is down now, while its own latest check failed: its failures are recorded as
+   * "unreachable: <name> is down" and its alerts are held until that one recovers. null otherwise.
+   */
+  unreachable: { id: number; name: string } | null;
   /** Availability over the last 24 hours, percent (0-100, rounded down to 2 decimals); null without checks. */
   uptime24h: number | null;
   /** Expiry of the TLS certificate (https monitors), when known. */
@@ -394,6 +409,8 @@ export interface MonitorStatusEvent {
   remote?: boolean;
   /** The monitor was in maintenance when this check ran: nothing is notified (server/notifications/rules.ts). */
   maintenance?: boolean;
+  /** The check failed while a monitor this one depends on was down: nothing is notified until that one recovers. */
+  unreachable?: boolean;
   error?: string | null;
   responseTime?: number | null;
   httpStatus?: number | null;

@@ -126,6 +126,11 @@ const fields = {
     { error: `The address family must be one of ${PING_FAMILY_VALUES.join(", ")}` },
   ),
   pingLossThreshold: t.Integer({ minimum: 1, maximum: 100, error: "The packet loss threshold must be a whole percentage from 1 to 100" }),
+  upsideDown: t.Boolean({ error: "upsideDown must be true or false" }),
+  dependsOn: t.Array(t.Integer({ minimum: 1, error: "dependsOn must list monitor ids" }), {
+    maxItems: LIMITS.maxDependencies,
+    error: `dependsOn must list at most ${LIMITS.maxDependencies} monitor ids`,
+  }),
 };
 
 /** POST /api/monitors: name required (and what the type needs: url, host and port…), the rest defaulted. */
@@ -162,6 +167,8 @@ export const createBody = t.Object({
   pingCount: t.Optional(fields.pingCount),
   pingFamily: t.Optional(fields.pingFamily),
   pingLossThreshold: t.Optional(fields.pingLossThreshold),
+  upsideDown: t.Optional(fields.upsideDown),
+  dependsOn: t.Optional(fields.dependsOn),
 });
 
 /** PUT /api/monitors/:id: any subset; absent fields keep their value (so `{ "active": false }` pauses). */

@@ -20,6 +20,9 @@ import { resolveFields, type MonitorChange, type MonitorFields } from "./schemas
 import { systemPinger, type Pinger } from "./types/ping/pinger";
 import { createMonitorStore, toCheckResult, type MonitorEntry } from "./store";
 import { catchUpMissed } from "./catch-up";
+import { unreachableError } from "./check-errors";
+import { createDependencies } from "./dependencies";
+import { flipOutcome } from "./types/upside-down";
 import { createWriter, type PersistedState, type WriterOptions } from "./writer";
 
 /**
@@ -112,6 +115,9 @@ const CHECK_FIELDS: (keyof MonitorFields)[] = [
   "pingLossThreshold",
 ];
 
+/** A create or update body: the fields, and the monitors it depends on (replaced as a whole when given). */
+export type MonitorInput = MonitorChange & { dependsOn?: number[] };
+
 /**
  * Seconds between scheduled looks: the interval; push monitors' silence is looked for every minute, or every interval
  * when shorter (a 20 s push monitor's silence is noticed within 20 s).
@@ -128,6 +134,14 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const tls = options.tls === false ? null : (options.tls ?? createTlsProbe());
   const inMaintenance = options.maintenance ?? (() => false);
   const store = createMonitorStore(db, { targetOf: (f) => types.of(f.type).target(f), inMaintenance });
+  const deps = createDependencies(db);
+  /** Whether a monitor is down now (active): what holds the alerts of the monitors that depend on it. */
+  const isDown = (id: number) => {
+    const e = store.get(id);
+    return e !== undefined && e.fields.active && e.state.status === "down";
+  };
+  /** The monitor down now that a failing monitor depends on (its failures are "unreachable"), or undefined. */
+  const blockerOf = (entry: MonitorEntry) => (entry.state.consecutiveFailures > 0 ? deps.blocker(entry.id, isDown) : undefined);
   const writer = createWriter(db, { clock, log, ...options.writer });
   const recent = createRecentChecks(db, () => writer.flush());
   const history = createHistory(db, { clock, log, rawRetentionMs: (options.rawRetentionDays ?? 7) * DAY, ...options.history });
@@ -169,7 +183,14 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const validate = types.validate;
   const announce = createAnnouncer({ bus, store, types, now: () => clock.now() });
 
-  const publicOf = (entry: MonitorEntry) => store.toPublic(entry, clock.now());
+  const publicOf = (entry: MonitorEntry): PublicMonitor => {
+    const blocker = blockerOf(entry);
+    const name = blocker === undefined ? undefined : store.get(blocker)?.fields.name;
+    return { ...store.toPublic(entry, clock.now()), dependsOn: deps.of(entry.id), unreachable: name === undefined ? null : { id: blocker!, name } };
+  };
+  /** Checks a body's dependencies (`id`: the monitor edited, null when creating); the list as kept. */
+  const checkDependencies = (id: number | null, list: number[]) =>
+    deps.check(id, list, (p) => store.get(p) !== undefined, (p) => store.get(p)?.fields.name ?? `#${p}`);
   const changed = (action: MonitorChangeEvent["action"], monitorId: number, entry?: MonitorEntry, remote = false) => {
     if (!remote) peers?.publish("monitor.change", { action, monitorId });
     if (bus.has("monitor.change")) {
@@ -209,6 +230,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
     void serial(monitorId, async () => {
       const before = store.get(monitorId)?.fields;
       const entry = await store.refresh(monitorId, clock.now());
+      if (entry) await deps.refresh(monitorId);
+      else deps.forget(monitorId);
       if (!entry) {
         scheduler.unschedule(monitorId);
         writer.forget(monitorId);
@@ -236,6 +259,13 @@ export function createMonitorService(options: MonitorServiceOptions) {
   /** Applies a finished check: state, queued writes, TLS expiry, events, the pace of the next checks. */
   function record(entry: MonitorEntry, outcome: CheckOutcome): CheckResult {
     if (inMaintenance(entry.id)) outcome.maintenance = true;
+    if (!outcome.up) {
+      const blocker = deps.blocker(entry.id, isDown);
+      if (blocker !== undefined) {
+        outcome.error = unreachableError(store.get(blocker)!.fields.name);
+        outcome.unreachable = true;
+      }
+    }
     const applied = store.apply(entry, outcome);
     pace(entry);
     writer.addResult(entry.id, outcome);
@@ -295,6 +325,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     /** Reads every monitor into memory and puts the active ones on the schedule (before start()). */
     async load() {
       await store.load(clock.now());
+      await deps.load();
       for (const entry of store.all()) if (entry.fields.active && owns(entry.id)) scheduler.schedule(entry.id, cadence(entry.fields));
     },
 
@@ -341,6 +372,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     async resync() {
       await writer.flush();
       await store.load(clock.now());
+      await deps.load();
       for (const entry of store.all()) plan(entry, entry.fields);
     },
 
@@ -360,24 +392,30 @@ export function createMonitorService(options: MonitorServiceOptions) {
       return entry && publicOf(entry);
     },
     counts: () => store.counts(),
+    /** The monitors that depend on this one (the notification rules' recovery pass). */
+    dependentsOf: (id: number): number[] => deps.dependentsOf(id),
     down: () => store.down(),
 
-    async create(input: MonitorChange): Promise<PublicMonitor> {
+    async create(input: MonitorInput): Promise<PublicMonitor> {
       const fields = resolveFields(input, undefined, targets, validate);
+      const dependsOn = checkDependencies(null, input.dependsOn ?? []);
       const entry = await store.create(fields, clock.now());
+      if (dependsOn.length) await deps.save(entry.id, dependsOn);
       plan(entry);
       changed("created", entry.id, entry);
       return publicOf(entry);
     },
 
     /** Applies an edit; a changed check (or a resume) runs at once and the monitor moves to its new grid. */
-    update(id: number, patch: MonitorChange): Promise<PublicMonitor | undefined> {
+    update(id: number, patch: MonitorInput): Promise<PublicMonitor | undefined> {
       return serial(id, async () => {
         const entry = store.get(id);
         if (!entry) return undefined;
         const before = entry.fields;
         const fields = resolveFields(patch, before, targets, validate);
+        const dependsOn = patch.dependsOn && checkDependencies(id, patch.dependsOn);
         if (!(await store.update(id, fields, clock.now()))) return undefined;
+        if (dependsOn) await deps.save(id, dependsOn);
         saveIfStale(entry);
         plan(entry, before);
         changed("updated", id, entry);
@@ -391,6 +429,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
         writer.forget(id);
         recent.forget(id);
         const removed = await store.remove(id);
+        deps.forget(id);
         if (removed) changed("deleted", id);
         return removed;
       });
@@ -424,7 +463,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
       }
       entry.state.lastPushAt = now;
       entry.pushWatch.missedAt = null;
-      const result = record(entry, pushOutcome(now, call));
+      const outcome = pushOutcome(now, call);
+      const result = record(entry, entry.fields.upsideDown ? flipOutcome(outcome) : outcome);
       // The push time is state: written with the next batch even when the status did not change.
       writer.saveState(entry.id, entry.state);
       return result;

@@ -420,7 +420,8 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
       return { from, to, persist };
     },
 
-    toPublic(entry: MonitorEntry, now = Date.now()): PublicMonitor {
+    /** The monitor as the API shows it, but for what the service adds (its dependencies). */
+    toPublic(entry: MonitorEntry, now = Date.now()): Omit<PublicMonitor, "dependsOn" | "unreachable"> {
       const f = entry.fields;
       const s = entry.state;
       return {
@@ -458,6 +459,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
         pingCount: f.pingCount,
         pingFamily: f.pingFamily,
         pingLossThreshold: f.pingLossThreshold,
+        upsideDown: f.upsideDown,
         pushToken: f.type === "push" ? f.pushToken : null,
         lastPushAt: s.lastPushAt,
         createdAt: entry.createdAt,

@@ -8,6 +8,10 @@
 // - Maintenance (server/maintenance): while a target is in a window nothing is sent for it, and its alerts are left as
 //   they are. When it leaves the window, what was last sent is compared with how it is now: still down (offline)
 //   with no alert sent → a fresh down; up (online) again after an alert → the recovery; the same as before → nothing.
+// - Dependencies (server/monitors/dependencies.ts): a monitor failing while one it depends on is down sends nothing
+//   (its status changes carry `unreachable`). When that one recovers, each monitor depending on it is compared the
+//   same way as at a window's end: still down → its down alert now, once; recovered meanwhile → nothing. So are held
+//   monitors that an edit frees (their parent paused, the dependency removed).
 // Events are handled one at a time, in the order they came (each awaits the database): a queue, drained in the
 // background; idle() resolves once it is empty (tests await it instead of sleeping).
 import { and, eq } from "drizzle-orm";
@@ -16,6 +20,7 @@ import type { EventBus, EventMap } from "../events";
 import { containerConditions, RestartHistory } from "./container-rules";
 import { silentLogger, type Logger } from "../log";
 import type { AgentState } from "../agents/service";
+import { parseCheckError } from "../monitors/check-errors";
 import type { MonitorStatusEvent } from "../monitors/public";
 import type { AgentStatusEvent } from "../agents/service";
 import type { MaintenanceChangeEvent } from "../maintenance/public";
@@ -33,6 +38,8 @@ export interface RulesOptions {
   outbox: Outbox;
   /** A monitor as it is now (reminders stop for paused or deleted ones; a window's end compares with it). */
   monitorNow?: (id: number) => MonitorNow | undefined;
+  /** The monitors that depend on a monitor (its recovery compares them with what was sent). */
+  dependentsOf?: (id: number) => number[];
   /** An agent as it is now (a window's end compares with it). */
   agentNow?: (id: number) => { name: string; status: "connecting" | "online" | "offline"; lastSeenAt: number | null } | undefined;
   /** Whether a target is in maintenance now (usage alerts wait; reminders pause). */
@@ -61,6 +68,8 @@ export interface MonitorNow {
   down: boolean;
   /** Active and up. */
   up: boolean;
+  /** Failing while a monitor it depends on is down: its alerts are held. */
+  unreachable?: boolean;
   facts: NotificationEvent["facts"];
 }
 
@@ -78,6 +87,7 @@ export function createRules({
   store,
   outbox,
   monitorNow = () => undefined,
+  dependentsOf = () => [],
   agentNow = () => undefined,
   inMaintenance = () => false,
   log = silentLogger,
@@ -153,7 +163,7 @@ export function createRules({
   }
 
   async function onMonitorStatus(e: MonitorStatusEvent) {
-    if (e.maintenance) return;
+    if (e.maintenance || e.unreachable) return;
     const target = { type: "monitor" as const, id: e.monitorId, name: e.name };
     if (e.to === "down" && e.from !== "down") {
       const s = await store.effective("monitor", e.monitorId);
@@ -262,17 +272,40 @@ export function createRules({
     }
   }
 
+  /**
+   * A monitor whose alerts were held (a maintenance window, a monitor it depends on being down) that no longer is:
+   * what was last sent is compared with how it is now.
+   */
+  async function reconcileMonitor(id: number, at: number) {
+    if (!decides.monitor(id) || inMaintenance("monitor", id)) return;
+    const m = monitorNow(id);
+    if (!m || m.unreachable || (!m.down && !m.up)) return;
+    const s = await store.effective("monitor", id);
+    const target = { type: "monitor" as const, id, name: m.name };
+    if (m.down) await raise("monitor", id, "down", { kind: "down", target, time: at, facts: { ...m.facts } }, s.enabled && s.events.down, s.channelIds, at, true);
+    else await settle("monitor", id, "down", { kind: "recovery", target, time: at, facts: { ...m.facts } }, s.enabled && s.events.recovery, s.channelIds, true);
+  }
+
+  /** A monitor recovered (on this node or another): the monitors depending on it that this node checks are compared. */
+  async function afterRecovery(e: MonitorStatusEvent) {
+    for (const id of dependentsOf(e.monitorId)) await reconcileMonitor(id, e.at);
+  }
+
+  /**
+   * A monitor edited (paused, its dependencies changed): it and those depending on it whose latest failure was held
+   * ("unreachable") but that nothing holds any more are compared, as after a recovery.
+   */
+  async function afterEdit(id: number) {
+    for (const c of [id, ...dependentsOf(id)]) {
+      const m = monitorNow(c);
+      const error = m?.facts.error;
+      if (m?.down && !m.unreachable && typeof error === "string" && parseCheckError(error).code === "UNREACHABLE") await reconcileMonitor(c, now());
+    }
+  }
+
   /** Targets that left maintenance: what was sent before is compared with how they are now. */
   async function afterMaintenance(e: MaintenanceChangeEvent) {
-    for (const id of e.monitors.left) {
-      if (!decides.monitor(id) || inMaintenance("monitor", id)) continue;
-      const m = monitorNow(id);
-      if (!m || (!m.down && !m.up)) continue;
-      const s = await store.effective("monitor", id);
-      const target = { type: "monitor" as const, id, name: m.name };
-      if (m.down) await raise("monitor", id, "down", { kind: "down", target, time: e.at, facts: { ...m.facts } }, s.enabled && s.events.down, s.channelIds, e.at, true);
-      else await settle("monitor", id, "down", { kind: "recovery", target, time: e.at, facts: { ...m.facts } }, s.enabled && s.events.recovery, s.channelIds, true);
-    }
+    for (const id of e.monitors.left) await reconcileMonitor(id, e.at);
     for (const id of e.agents.left) {
       if (!decides.agent(id) || inMaintenance("agent", id)) continue;
       const a = agentNow(id);
@@ -306,8 +339,14 @@ export function createRules({
     start() {
       off.push(
         // Another node's checks and agents' presence are notified by that node.
-        bus.on("monitor.status", (e) => !e.remote && handle("monitor.status", onMonitorStatus)(e)),
+        bus.on("monitor.status", (e) => {
+          if (!e.remote) handle("monitor.status", onMonitorStatus)(e);
+          // Every node looks at the dependents it checks, whichever node checked the one that recovered.
+          if (e.from === "down" && e.to === "up") handle("monitor.recovery", afterRecovery)(e);
+        }),
         bus.on("monitor.change", handle("monitor.change", async (e) => {
+          // Every node compares the held monitors it checks; a deletion's alerts are forgotten by the node that made it.
+          if (e.action === "updated") await afterEdit(e.monitorId);
           if (e.remote) return;
           if (e.action === "deleted") await forget("monitor", e.monitorId);
         })),

@@ -15,6 +15,7 @@ export interface NotificationServiceOptions {
   /** Provider hosts, fetch and the per-request timeout; tests point them at local fakes. */
   send?: Partial<SendContext>;
   monitorNow?: RulesOptions["monitorNow"];
+  dependentsOf?: RulesOptions["dependentsOf"];
   agentNow?: RulesOptions["agentNow"];
   inMaintenance?: RulesOptions["inMaintenance"];
   now?: () => number;
@@ -36,7 +37,7 @@ export interface NotificationServiceOptions {
 /** Every provider request gives up after this long (then the outbox retries with backoff). */
 export const SEND_TIMEOUT_MS = 10_000;
 
-export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides, publicUrl, minuteMs }: NotificationServiceOptions) {
+export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, dependentsOf, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides, publicUrl, minuteMs }: NotificationServiceOptions) {
   const store = createNotificationStore(db, now, () => bus.emit("settings.change", { area: "notifications" }), targets);
   bus.on("settings.change", (e) => e.remote && e.area === "notifications" && store.dropCaches());
   const ctx: SendContext = {
@@ -48,7 +49,7 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     now: send.now ?? now,
   };
   const outbox = createOutbox({ db, store, ctx, log, now, node, publicUrl });
-  const rules = createRules({ db, bus, store, outbox, monitorNow, agentNow, inMaintenance, log, now, decides, minuteMs });
+  const rules = createRules({ db, bus, store, outbox, monitorNow, dependentsOf, agentNow, inMaintenance, log, now, decides, minuteMs });
   // The rules listen from the start (events are queued durably even before the sender runs).
   rules.start();
   return {

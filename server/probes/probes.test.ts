@@ -241,6 +241,23 @@ describe("the verdict of several locations", () => {
     expect((await t.check(id)).body.result).toMatchObject({ status: "down", error: "down from 1 of 1: frankfurt (connection refused)" });
   });
 
+  test("upside down: the server flips what agents report (they are not told), and its own check; the verdict follows", async () => {
+    const t = await setUp();
+    const a = await t.agent("frankfurt");
+    await a.report();
+    const id = await t.monitor({ retries: 0, upsideDown: true });
+    await t.put(id, { checkFromServer: true, agentIds: [a.id], rule: "any" });
+    const assigned = await a.probe("");
+    const fields = (assigned.body.assignments as ProbeAssignments).monitors.find((m) => m.id === id)?.fields;
+    expect(fields).toBeDefined();
+    expect(fields).not.toHaveProperty("upsideDown");
+    // The target answers: the server's own check is down; the agent reports a refusal: up once flipped.
+    await a.probe("", [t.result(id, false)]);
+    expect((await t.view(id)).locations.map((l) => [l.name, l.latest?.up, l.latest?.error])).toEqual([["Vigil", undefined, undefined], ["frankfurt", true, null]]);
+    const verdict = await t.check(id);
+    expect(verdict.body.result).toMatchObject({ status: "down", error: "down from 1 of 2: Vigil (up, but this monitor is upside down)" });
+  });
+
   test("the rules", () => {
     expect(isDownByRule("majority", null, 1, 3)).toBe(false);
     expect(isDownByRule("majority", null, 2, 3)).toBe(true);

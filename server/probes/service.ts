@@ -15,6 +15,7 @@ import { locationsDownError, SERVER_LOCATION_NAME } from "../monitors/check-erro
 import type { MonitorFields } from "../monitors/schemas";
 import type { MonitorService } from "../monitors/service";
 import type { CheckOutcome } from "../monitors/types";
+import { flipOutcome } from "../monitors/types/upside-down";
 import type { TargetPolicy } from "../net/targets";
 import type { StatusLocation } from "../status/public";
 import type { ProbeAssignments, ProbeRefusal, ProbeRefusalReason, ProbeResult } from "./protocol";
@@ -49,7 +50,8 @@ export function isDownByRule(rule: LocationRule, count: number | null, down: num
 }
 
 // The fields an agent does not need to run a check (the push token is a secret of push monitors, never assigned).
-const NOT_SENT = new Set<keyof MonitorFields>(["name", "tags", "active", "pushToken", "retries"]);
+// Upside down is applied by the server as a result arrives (ingest), so agents of every version report the same way.
+const NOT_SENT = new Set<keyof MonitorFields>(["name", "tags", "active", "pushToken", "retries", "upsideDown"]);
 
 export interface ProbeServiceOptions {
   db: Db;
@@ -254,7 +256,10 @@ export function createProbeService(o: ProbeServiceOptions) {
     for (const r of results) {
       const refusal = refusalOf(r);
       if (refusal) refused.push({ monitorId: r.monitorId, time: r.time, reason: refusal[0], message: refusal[1] });
-      else rows.push({ monitorId: r.monitorId, agentId, time: r.time, up: r.up, responseTime: r.responseTime, httpStatus: r.httpStatus, error: r.error, ping: r.ping ?? null });
+      else {
+        const seen = monitors.store.get(r.monitorId)?.fields.upsideDown ? flipOutcome(r) : r;
+        rows.push({ monitorId: r.monitorId, agentId, time: r.time, up: seen.up, responseTime: r.responseTime, httpStatus: r.httpStatus, error: seen.error, ping: r.ping ?? null });
+      }
     }
     // Chunks keep each statement under the engines' parameter limits.
     for (let i = 0; i < rows.length; i += 100) await db.orm.insert(t.probeResults).values(rows.slice(i, i + 100)).onConflictDoNothing();

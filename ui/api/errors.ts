@@ -14,7 +14,9 @@ export function errorMessage(error: unknown, fallback: string): string {
       const retryAfter = Number(error.body.retryAfter);
       const minutes = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.ceil(retryAfter / 60) : 1;
       // `message`: the server's own sentence, for translations that quote it (errors.VALIDATION).
-      return i18n.t(key as never, { minutes, message: error.serverMessage }) as string;
+      // `cycle`: the monitors of a refused dependency cycle ("A → B → A"), for errors.DEPENDENCY_CYCLE.
+      const cycle = typeof error.body.cycle === "string" ? error.body.cycle : "";
+      return i18n.t(key as never, { minutes, message: error.serverMessage, cycle }) as string;
     }
   }
   return error.serverMessage || fallback;

@@ -17,6 +17,8 @@ export interface CheckOutcome {
   error: string | null;
   /** Made while the monitor was in maintenance (set when recorded): stored and shown, left out of uptime. */
   maintenance?: boolean;
+  /** Failed while a monitor it depends on was down (set when recorded): recorded, alerting nobody. */
+  unreachable?: boolean;
   /** ping: round trips and packet loss. */
   ping?: PingStats;
 }

@@ -10,6 +10,7 @@ import { pingType } from "./ping/ping";
 import type { Pinger } from "./ping/pinger";
 import { pushType } from "./push/push";
 import { tcpType } from "./tcp/tcp";
+import { flipOutcome } from "./upside-down";
 
 export type { CheckOutcome, CheckState, CheckType };
 
@@ -37,9 +38,15 @@ export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResol
     of: (type: MonitorType): CheckType => types[type],
     /** Validates a monitor's type fields (resolveFields' hook). */
     validate: (fields: MonitorFields, p: TargetPolicy, creating: boolean) => types[fields.type].validate(fields, p, creating),
-    /** Runs one check of a monitor; null when there is nothing to record (a push monitor heard in time). */
-    run: (fields: MonitorFields, state: CheckState, signal?: AbortSignal): Promise<CheckOutcome | null> =>
-      types[fields.type].check(fields, { signal, policy, resolve, now, minuteMs }, state),
+    /**
+     * Runs one check of a monitor; null when there is nothing to record (a push monitor heard in time). An
+     * upside-down monitor's verdict is flipped here, except a push monitor's silence: no call is never a pass (the
+     * push route flips the calls themselves).
+     */
+    run: async (fields: MonitorFields, state: CheckState, signal?: AbortSignal): Promise<CheckOutcome | null> => {
+      const outcome = await types[fields.type].check(fields, { signal, policy, resolve, now, minuteMs }, state);
+      return outcome && fields.upsideDown && fields.type !== "push" ? flipOutcome(outcome) : outcome;
+    },
   };
 }
 

@@ -43,6 +43,8 @@ import { PushCard } from "./detail/PushCard";
 import { ResponseChartCard } from "./detail/ResponseChart";
 import { TargetLine } from "./detail/TargetLine";
 import { MaintenancePanel } from "../maintenance/MaintenancePanel";
+import { UnreachableNotice } from "./detail/Dependencies";
+import { parseCheckError } from "../../../server/monitors/check-errors";
 import { OutageOffer } from "../incidents/OutageOffer";
 import { EditorOnly } from "../../components/guards";
 
@@ -163,17 +165,35 @@ export default function MonitorDetail() {
   useCatchUp(headerCheck, historyLatest, catchUpHistory);
   useCatchUp(headerCheck, checks ? (checks.at(-1)?.time ?? null) : undefined, loadChecks);
 
+  // Whether its failures are held by a monitor it depends on: a check event does not carry which one, the monitor
+  // read again does (after such a check, and when one it depends on changes status).
+  const shown = useRef(monitor);
+  shown.current = monitor;
+  const reread = useCallback(() => {
+    getMonitor(id)
+      .then((reply) => setMonitor(reply.monitor))
+      .catch(() => {});
+  }, [id]);
   useLive(
     "monitor.check",
     (data) => {
       if (data.monitorId !== id) return;
-      setMonitor((m) => (m ? applyCheck(m, data) : m));
+      const held = data.result.status === "down" && parseCheckError(data.result.error ?? "").code === "UNREACHABLE";
+      setMonitor((m) => (m ? { ...applyCheck(m, data), unreachable: held ? m.unreachable : null } : m));
+      if (held && !shown.current?.unreachable) reread();
       addCheck(data.result);
       scheduleReload();
     },
     ready,
   );
-  useLive("monitor.status", (data) => data.monitorId === id && setMonitor((m) => (m ? applyStatus(m, data) : m)), ready);
+  useLive(
+    "monitor.status",
+    (data) => {
+      if (data.monitorId === id) setMonitor((m) => (m ? applyStatus(m, data) : m));
+      else if (shown.current?.dependsOn.includes(data.monitorId)) reread();
+    },
+    ready,
+  );
   useLive(
     "monitor.change",
     (data) => {
@@ -293,6 +313,7 @@ export default function MonitorDetail() {
             </div>
           )}
           <TargetLine monitor={monitor} />
+          <UnreachableNotice monitor={monitor} />
           <p className="mt-1 text-xs text-slate-500" data-testid="monitor-last-check">
             {t("monitors.detail.lastCheck")}: <Ago at={monitor.lastCheckedAt} />
             {monitor.lastCheckedAt !== null && monitor.responseTime !== null && <> · {formatMs(monitor.responseTime)}</>}

@@ -34,6 +34,7 @@ import { INVALID, Section, TagInput, TypeChooser } from "./formParts";
 import { HttpAssertions } from "./HttpAssertions";
 import { IntervalInput } from "./IntervalInput";
 import { withSchedule } from "./intervals";
+import { DependsOnField } from "./DependsOnField";
 import { PingFields } from "./PingFields";
 
 interface MonitorFormProps {
@@ -44,6 +45,8 @@ interface MonitorFormProps {
   /** Called after a successful save (toast, navigation). */
   onSaved: (monitor: PublicMonitor) => void;
   cancelHref: string;
+  /** The monitor edited (it cannot depend on itself); undefined while creating. */
+  monitorId?: number;
 }
 
 const TEXTAREA =
@@ -51,7 +54,7 @@ const TEXTAREA =
   "placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none";
 
 /** The create and edit form of a monitor: checks every field of the chosen type as the server does before sending. */
-export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: MonitorFormProps) {
+export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref, monitorId }: MonitorFormProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState<MonitorFormValues>(initial);
   const [errors, setErrors] = useState<FormErrors>({});
@@ -358,8 +361,19 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
               />
             )}
             <Toggle name="active" label={t("monitors.form.active")} hint={t("monitors.form.activeHint")} checked={values.active} onChange={(v) => update({ active: v })} />
+            <Toggle
+              name="upsideDown"
+              label={t("monitors.form.upsideDown")}
+              hint={t(type === "push" ? "monitors.form.upsideDownPushHint" : "monitors.form.upsideDownHint")}
+              checked={values.upsideDown}
+              onChange={(v) => update({ upsideDown: v })}
+            />
           </div>
         </Section>
+
+        <div className="border-t border-slate-100 px-5 py-5 sm:px-6">
+          <DependsOnField monitorId={monitorId} selected={values.dependsOn} onChange={(dependsOn) => update({ dependsOn })} error={problem("dependsOn")} />
+        </div>
 
         {type === "http" && (
           <Section title={t("monitors.form.request")}>

@@ -39,6 +39,10 @@ export interface MonitorFormValues extends ScheduleValues {
   tagDraft: string;
   retries: string;
   active: boolean;
+  /** Up when the check fails, down when it passes (every type). */
+  upsideDown: boolean;
+  /** The monitors this one depends on (ids). */
+  dependsOn: number[];
   // http
   url: string;
   method: MonitorMethod;
@@ -91,6 +95,8 @@ export function emptyForm(): MonitorFormValues {
     ...scheduleOf({ intervalSeconds: DEFAULTS.intervalSeconds, retryIntervalSeconds: null, timeout: DEFAULTS.timeout }, true),
     retries: String(defaultRetries(DEFAULTS.type)),
     active: DEFAULTS.active,
+    upsideDown: false,
+    dependsOn: [],
     url: "",
     method: DEFAULTS.method,
     expectedStatus: DEFAULTS.expectedStatus,
@@ -133,6 +139,8 @@ export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
     ...scheduleOf(m),
     retries: String(m.retries),
     active: m.active,
+    upsideDown: m.upsideDown,
+    dependsOn: [...m.dependsOn],
     url: m.url,
     method: m.method,
     expectedStatus: m.expectedStatus,
@@ -333,6 +341,7 @@ export const FIELD_ORDER = [
   "pingLossThreshold",
   "expectedStatus",
   "retries",
+  "dependsOn",
   "headers",
   "body",
   "keyword",
@@ -364,6 +373,11 @@ export function serverErrorField(code: string | undefined, type: MonitorType): s
       return "dnsResolver";
     case "TIMEOUT_TOO_LONG":
       return hasTimeout(type) ? "timeout" : null;
+    case "DEPENDENCY_UNKNOWN":
+    case "DEPENDENCY_SELF":
+    case "DEPENDENCY_CYCLE":
+    case "TOO_MANY_DEPENDENCIES":
+      return "dependsOn";
     case "BODY_NOT_ALLOWED":
       return type === "http" ? "body" : null;
     default:
@@ -387,6 +401,8 @@ export function toMonitorInput(v: MonitorFormValues): MonitorInput {
     ...scheduleInput(v, hasTimeout(v.type)),
     retries: Number(v.retries.trim()),
     active: v.active,
+    upsideDown: v.upsideDown,
+    dependsOn: v.dependsOn,
   };
   switch (v.type) {
     case "http":

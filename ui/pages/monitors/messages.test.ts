@@ -53,3 +53,16 @@ test("an INVALID_JSON_PATH error keeps the server's precise sentence", async () 
   await i18n.changeLanguage("zh-CN");
   expect(errorMessage(err, "f")).toBe('JSON 路径无效：Expected a value after == at position 11: a number, "text", true, false or null');
 });
+
+test("dependency refusals and the unreachable and upside-down check errors read in both languages", async () => {
+  const { translateCheckError } = await import("./checkError");
+  const cycle = new ApiError(400, "DEPENDENCY_CYCLE", "This would make a cycle of dependencies: A → B → A", { cycle: "A → B → A" });
+  await i18n.changeLanguage("zh-CN");
+  expect(errorMessage(cycle, "f")).toBe("这会形成循环依赖：A → B → A");
+  for (const code of ["DEPENDENCY_UNKNOWN", "DEPENDENCY_SELF", "TOO_MANY_DEPENDENCIES"]) expect(i18n.exists(`errors.${code}`)).toBe(true);
+  expect(translateCheckError(i18n.t, "unreachable: Core router is down")).toBe("无法访问：Core router 已故障");
+  expect(translateCheckError(i18n.t, "up, but this monitor is upside down")).toBe("正常，但此监控为反转模式");
+  await i18n.changeLanguage("en-US");
+  expect(errorMessage(cycle, "f")).toBe("This would make a cycle of dependencies: A → B → A");
+  expect(translateCheckError(i18n.t, "unreachable: Core router is down")).toBe("Unreachable: Core router is down");
+});

@@ -230,6 +230,8 @@ describe("payload", () => {
       retries: 0,
       followRedirects: true,
       active: true,
+      upsideDown: false,
+      dependsOn: [],
       headers: [{ name: "X-A", value: "1" }],
       body: null,
       keyword: null,
@@ -348,7 +350,7 @@ describe("tags", () => {
 
 describe("check types: payload and round trip", () => {
   test("each type sends the common fields and its own", () => {
-    const base = { name: "M", tags: ["a"], intervalSeconds: 300, retryIntervalSeconds: null, retries: 1, active: true };
+    const base = { name: "M", tags: ["a"], intervalSeconds: 300, retryIntervalSeconds: null, retries: 1, active: true, upsideDown: false, dependsOn: [] };
     expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "tcp", host: " db.local ", port: " 5432 " }))).toEqual({ ...base, type: "tcp", timeout: 30, host: "db.local", port: 5432 });
     expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "dns", host: "example.com", dnsRecordType: "MX", dnsResolver: " 127.0.0.1:5353 ", dnsExpected: "" }))).toEqual({
       ...base,
@@ -407,6 +409,7 @@ describe("check types: payload and round trip", () => {
     expect(serverErrorField("TARGET_FORBIDDEN", "tcp")).toBe("host");
     expect(serverErrorField("TARGET_FORBIDDEN", "dns")).toBe("dnsResolver");
     expect(serverErrorField("TIMEOUT_TOO_LONG", "push")).toBeNull();
+    expect(serverErrorField("DEPENDENCY_CYCLE", "ping")).toBe("dependsOn");
     expect(serverErrorField("INTERNAL", "http")).toBeNull();
     expect(serverErrorField(undefined, "http")).toBeNull();
   });

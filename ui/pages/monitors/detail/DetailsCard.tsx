@@ -8,6 +8,7 @@ import { hasTimeout } from "../formModel";
 import { formatMs, pingMs, tlsExpiry } from "../model";
 import { Ago } from "../parts";
 import { Fact } from "../../../components/DetailParts";
+import { DependsOnFact } from "./Dependencies";
 import { SectionTitle } from "./layout";
 import { intervalText } from "../intervals";
 
@@ -183,6 +184,10 @@ export function DetailsCard({ monitor }: { monitor: PublicMonitor }) {
         <Fact label={t("monitors.detail.info.retries")} testId="monitor-info-retries">
           {monitor.retries}
         </Fact>
+        <Fact label={t("monitors.detail.info.upsideDown")} testId="monitor-info-upside-down">
+          {monitor.upsideDown ? t("monitors.detail.info.upsideDownOn") : t("monitors.detail.info.off")}
+        </Fact>
+        <DependsOnFact ids={monitor.dependsOn} />
         <TypeFacts monitor={monitor} />
         <Fact label={t("monitors.detail.info.created")} testId="monitor-info-created">
           <Time at={monitor.createdAt} />
