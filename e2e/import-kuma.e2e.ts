@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { expect, test, withSession } from "./fixtures";
 import { LANGUAGES, toast, tr } from "./i18n";
 
-const FIXTURE = resolve("../shared/fixtures/kuma");
+const FIXTURE = resolve("server/import/kuma/fixture");
 const manifest = JSON.parse(readFileSync(resolve(FIXTURE, "manifest.json"), "utf8")) as { monitors: { name: string; type: string }[] };
 
 for (const [locale, m] of LANGUAGES) {

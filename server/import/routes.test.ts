@@ -3,14 +3,12 @@
 // again updates rather than duplicates; only admins may call them; a file that is not Kuma's is refused with 400.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { PublicMonitor } from "../monitors/public";
 import { testApp } from "../test-support";
+import { KUMA_FIXTURE_DB, kumaManifest as manifest } from "./kuma/fixture";
 import type { ImportPlan } from "./kuma/section";
 
-const FIXTURE = join(import.meta.dir, "../../../shared/fixtures/kuma");
-const manifest = JSON.parse(readFileSync(join(FIXTURE, "manifest.json"), "utf8")) as { monitors: { id: number; name: string; type: string; push_token: string | null }[] };
-const kumaDb = () => new File([readFileSync(join(FIXTURE, "kuma.db"))], "kuma.db");
+const kumaDb = () => new File([readFileSync(KUMA_FIXTURE_DB)], "kuma.db");
 
 async function setup() {
   const t = await testApp();
