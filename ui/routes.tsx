@@ -36,6 +36,7 @@ const IncidentCreate = lazy(() => import("./pages/incidents/IncidentCreate"));
 const IncidentDetail = lazy(() => import("./pages/incidents/IncidentDetail"));
 const MaintenanceList = lazy(() => import("./pages/maintenance/MaintenanceList"));
 const MaintenanceEditor = lazy(() => import("./pages/maintenance/MaintenanceEditor"));
+const ImportKuma = lazy(() => import("./pages/import/ImportKuma"));
 const NotFound = lazy(() => import("./pages/NotFound"));
 
 type Page = LazyExoticComponent<ComponentType>;
@@ -76,6 +77,7 @@ const LAYOUT_ROUTES: [string, ComponentType][] = [
   ["/users", authed(UserList, "admin")],
   ["/users/create", authed(UserCreate, "admin")],
   ["/users/:id", authed(UserEdit, "admin")],
+  ["/import/kuma", authed(ImportKuma, "admin")],
   ["/profile", authed(Profile)],
   ["/nodes", authed(Nodes)],
 ];

@@ -33,9 +33,11 @@ export function onUnauthorized() {
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
 
-/** One call to the same-origin API: JSON in and out, bearer token when stored, 60 s time-out, envelope checked. */
+/** One call to the same-origin API: JSON (or a form) in, JSON out, bearer token when stored, 60 s time-out, envelope checked. */
 export async function request<T>(method: Method, path: string, body?: unknown): Promise<Ok<T>> {
-  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json" };
+  // A form (a file upload) goes as multipart: the browser writes its Content-Type with the boundary.
+  const form = body instanceof FormData;
+  const headers: Record<string, string> = form ? { Accept: "application/json" } : { "Content-Type": "application/json", Accept: "application/json" };
   if (token.value) headers.Authorization = `Bearer ${token.value}`;
 
   let response: Response;
@@ -43,7 +45,7 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
     response = await fetch(path, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
   } catch (error) {

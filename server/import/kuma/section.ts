@@ -65,3 +65,9 @@ export interface KumaSection {
   /** Writes the items the plan said would be created or updated, inside ctx.tx; throws to roll everything back. */
   apply(source: KumaSource, items: PlanItem[], ctx: ApplyContext): Promise<void>;
 }
+
+/** What planImport and applyImport answer (the CLI prints it, the admin screen shows it). */
+export interface ImportPlan {
+  source: { schema: KumaSchema; label: string };
+  items: PlanItem[];
+}

@@ -14,6 +14,7 @@ import { TagChip } from "../../components/Tag";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLive } from "../../state/live";
+import { isAdmin } from "../../state/session";
 import { translateCheckError } from "./checkError";
 import { CheckStrip } from "./CheckStrip";
 import { HeartbeatStrip } from "./list/HeartbeatStrip";
@@ -214,6 +215,11 @@ export default function MonitorList() {
               <PlusIcon className="size-4" />
               {t("monitors.create")}
             </ButtonLink>
+            {isAdmin.value && (
+              <Link href="/import/kuma" className="text-sm font-medium text-sky-700 hover:underline" data-testid="monitors-import-kuma">
+                {t("import.card")}
+              </Link>
+            )}
           </div>
         )}
         {loaded && monitors.length > 0 && (

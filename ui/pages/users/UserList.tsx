@@ -14,6 +14,7 @@ import { RegistrationPanel } from "./RegistrationPanel";
 import { TwoFactorPolicy } from "./TwoFactorAdmin";
 import { SsoSettings } from "./SsoSettings";
 import { BackupCard } from "./BackupCard";
+import { ImportCard } from "./ImportCard";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 
 type ListState = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; users: PublicUser[] };
@@ -143,6 +144,7 @@ export default function UserList() {
         <SsoSettings />
       </div>
       <BackupCard />
+      <ImportCard />
       {deleteDialog}
     </div>
   );
