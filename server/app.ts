@@ -55,6 +55,8 @@ import { createSsoService } from "./auth/sso/service";
 import { createSsoSettings } from "./auth/sso/settings";
 import { subscriberRoutes } from "./subscribers/routes";
 import { tagRoutes } from "./tags/routes";
+import { afterImport } from "./import/after-import";
+import { importRoutes } from "./import/routes";
 import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
@@ -94,6 +96,8 @@ export interface Services {
   probes: ProbeService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
+  /** What an import from the admin screen must respect: the address policy and the raw retention. */
+  importOptions: { targets: TargetPolicy; rawRetentionDays: number };
 }
 
 /**
@@ -248,6 +252,7 @@ export async function createServices(
     status,
     subscribers,
     probes,
+    importOptions: { targets: targets ?? ALLOW_PRIVATE, rawRetentionDays: monitors.rawRetentionDays ?? 7 },
     live: createLive({ bus: events, sessionWatch: createSessionWatch({ bus: events, users }), log }),
   };
 }
@@ -349,6 +354,7 @@ export function createApp(deps: AppDeps) {
     .use(subscriberRoutes({ subscribers: services.subscribers, status: services.status, session, publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
     .use(clusterRoutes({ cluster: services.cluster, session }))
     .use(backupRoutes({ db: deps.db, session, log }))
+    .use(importRoutes({ db: deps.db, session, log, options: services.importOptions, onImported: afterImport(services) }))
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, agentInMaintenance: services.maintenance.agent, session }))
     .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, cluster: services.cluster, maintenance: services.maintenance, session }))
     .use(downloadRoutes({ dir: deps.config.agentsDir ?? defaultAgentsDir(), publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))

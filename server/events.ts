@@ -38,7 +38,7 @@ export interface EventMap {
   "maintenance.created": { window: PublicMaintenance };
 }
 
-export type SettingsArea = "notifications" | "status" | "maintenance" | "incidents" | "locations";
+export type SettingsArea = "notifications" | "status" | "maintenance" | "incidents" | "locations" | "monitors";
 export type EventType = keyof EventMap;
 export type Listener<K extends EventType> = (payload: EventMap[K]) => void;
 

@@ -69,6 +69,7 @@ export const HELP: Record<Exclude<(typeof SUBCOMMANDS)[number], "serve">, string
     "  --yes               Apply without asking (for scripts)",
     "  --history           Also bring Kuma's heartbeats into the check history",
     "  --block-private-targets  VIGIL_BLOCK_PRIVATE_TARGETS=true: refuse monitors of private addresses, as the server would",
+    "  --raw-retention-days <n>  VIGIL_RAW_RETENTION_DAYS: the server's raw check retention (default 7): older history goes to rollups",
     DATA_DIR,
     DATABASE_URL,
   ].join("\n"),
@@ -130,7 +131,7 @@ export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], 
       help: { type: "boolean", short: "h" },
       ...(isService ? {} : { "database-url": { type: "string" } }),
       ...(name === "migrate" ? { from: { type: "string" }, to: { type: "string" } } : {}),
-      ...(name === "import" ? { yes: { type: "boolean", short: "y" }, history: { type: "boolean" }, "block-private-targets": { type: "boolean" } } : {}),
+      ...(name === "import" ? { yes: { type: "boolean", short: "y" }, history: { type: "boolean" }, "block-private-targets": { type: "boolean" }, "raw-retention-days": { type: "string" } } : {}),
       ...(isService
         ? { user: { type: "string" }, host: { type: "string" }, port: { type: "string" }, binary: { type: "string" }, "unit-dir": { type: "string" }, "no-start": { type: "boolean" }, print: { type: "boolean" } }
         : {}),
@@ -194,12 +195,18 @@ export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], 
     case "import": {
       if (positionals[0] !== "kuma" || !positionals[1] || positionals.length > 2) return usage(name);
       const blockPrivate = values["block-private-targets"] === true || process.env.VIGIL_BLOCK_PRIVATE_TARGETS === "true";
+      const retention = (values["raw-retention-days"] as string | undefined) ?? process.env.VIGIL_RAW_RETENTION_DAYS;
+      const rawRetentionDays = retention === undefined ? undefined : Number(retention);
+      if (rawRetentionDays !== undefined && (!Number.isInteger(rawRetentionDays) || rawRetentionDays < 1 || rawRetentionDays > 365)) {
+        throw new Error(`Invalid --raw-retention-days: ${retention} (a whole number of days from 1 to 365, as the server takes)`);
+      }
       return importKuma({
         path: positionals[1],
         dataDir: dataDirOf(values["data-dir"]),
         databaseUrl: databaseUrlOf(values["database-url"] as string | undefined),
         yes: values.yes === true,
         history: values.history === true,
+        rawRetentionDays,
         targets: { allowPrivate: !blockPrivate },
         ask: terminalQuestion(),
       });

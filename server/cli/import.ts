@@ -16,6 +16,8 @@ export interface ImportCommand {
   databaseUrl?: string;
   yes: boolean;
   history: boolean;
+  /** The server's --raw-retention-days (history older than that goes into rollups only). */
+  rawRetentionDays?: number;
   targets: TargetPolicy;
   /** Asks the question on a terminal; undefined when there is none (then only --yes applies). */
   ask?: (question: string) => Promise<string>;
@@ -78,7 +80,7 @@ export async function importKuma(cmd: ImportCommand): Promise<number> {
   }
   const db = await openDatabase(cmd.databaseUrl ?? databaseFile(cmd.dataDir), { max: 2 });
   try {
-    const options = { history: cmd.history, targets: cmd.targets };
+    const options = { history: cmd.history, targets: cmd.targets, rawRetentionDays: cmd.rawRetentionDays };
     const plan = await planImport(db, source, options);
     for (const line of formatPlan(plan)) print(line);
     if (!plan.items.some((i) => i.action !== "skip")) return 0;

@@ -12,13 +12,15 @@ import type { Db } from "../db/database";
 import { badRequest } from "../http/errors";
 import { doc } from "../http/openapi";
 import type { Logger } from "../log";
-import { applyImport, planImport, readKumaSource } from "./kuma";
-import type { ImportOptions, KumaSource } from "./kuma/section";
+import { applyImport, planImport, readKumaSource, type KumaSource } from "./kuma";
+import type { ImportOptions } from "./kuma/section";
 
 export interface ImportRoutesDeps {
   db: Db;
   session: ReturnType<typeof sessions>;
   log: Logger;
+  /** The instance's address policy and raw retention, which the import respects as the server does. */
+  options: Omit<ImportOptions, "history">;
   /** After an import is committed: the running services re-read what it wrote (monitors, channels, pages, windows). */
   onImported: () => Promise<void>;
 }
@@ -28,8 +30,8 @@ const body = t.Object({
   history: t.Optional(t.BooleanString({ error: "history must be true or false" })),
 });
 
-/** Runs `fn` on the uploaded file, saved under a private temp directory that is removed afterwards. */
-async function withUpload<T>(file: File, fn: (path: string) => Promise<T>): Promise<T> {
+/** Runs `fn` on the uploaded file read as a Kuma source; the file (a private temp directory) is removed afterwards. */
+async function withUpload<T>(file: File, fn: (source: KumaSource) => Promise<T>): Promise<T> {
   if (file.size === 0) throw badRequest("NOT_KUMA", "The file is empty: choose the Kuma database (kuma.db) or a Kuma JSON backup");
   const dir = mkdtempSync(join(tmpdir(), "vigil-import-"));
   try {
@@ -37,23 +39,25 @@ async function withUpload<T>(file: File, fn: (path: string) => Promise<T>): Prom
     const name = /\.json$/i.test(file.name) ? "backup.json" : "kuma.db";
     const path = join(dir, name);
     await Bun.write(path, file);
-    return await fn(path);
+    const source = await readKumaSource(path);
+    try {
+      return await fn(source);
+    } finally {
+      source.close();
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-export function importRoutes({ db, session, log, onImported }: ImportRoutesDeps) {
-  const options = (history: boolean | undefined): ImportOptions => ({ history: history === true });
+export function importRoutes({ db, session, log, options: instance, onImported }: ImportRoutesDeps) {
+  const options = (history: boolean | undefined): ImportOptions => ({ ...instance, history: history === true });
   return new Elysia({ prefix: "/api/import/kuma", detail: { tags: ["instance"] } })
     .use(session)
     .post(
       "/plan",
       async ({ body: { file, history } }) =>
-        withUpload(file, async (path) => {
-          const source: KumaSource = await readKumaSource(path);
-          return { success: true as const, data: await planImport(db, source, options(history)) };
-        }),
+        withUpload(file, async (source) => ({ success: true as const, data: await planImport(db, source, options(history)) })),
       {
         // It reads and would write every monitor, channel secret and page: admins only.
         auth: "accounts",
@@ -64,7 +68,7 @@ export function importRoutes({ db, session, log, onImported }: ImportRoutesDeps)
     .post(
       "/apply",
       async ({ body: { file, history }, user }) => {
-        const plan = await withUpload(file, async (path) => applyImport(db, await readKumaSource(path), options(history)));
+        const plan = await withUpload(file, (source) => applyImport(db, source, options(history)));
         await onImported();
         const count = (action: string) => plan.items.filter((i) => i.action === action).length;
         log.info("imported from Uptime Kuma", { by: user.id, username: user.username, source: plan.source.label, created: count("create"), updated: count("update"), skipped: count("skip") });

@@ -299,6 +299,17 @@ export function createMonitorService(options: MonitorServiceOptions) {
     return locations.combine(entry.id, fields, own, clock.now());
   }
 
+  async function resync() {
+    await writer.flush();
+    await store.load(clock.now());
+    await deps.load();
+    for (const entry of store.all()) plan(entry, entry.fields);
+  }
+  // An import on another node wrote monitors straight into the database (server/import/after-import.ts).
+  bus.on("settings.change", (e) => {
+    if (e.remote && e.area === "monitors") resync().catch((err) => log.error("could not re-read monitors", { error: String(err?.message ?? err) }));
+  });
+
   async function runScheduled(id: number, signal: AbortSignal) {
     const entry = store.get(id);
     if (!entry || !entry.fields.active || !owns(id)) return;
@@ -368,13 +379,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
       await peers?.flush();
     },
 
-    /** Re-reads every monitor after messages from other nodes may have been lost (the listener reconnected). */
-    async resync() {
-      await writer.flush();
-      await store.load(clock.now());
-      await deps.load();
-      for (const entry of store.all()) plan(entry, entry.fields);
-    },
+    /** Re-reads every monitor: messages from other nodes may have been lost (the listener reconnected), or an import wrote them. */
+    resync,
 
     /** Whether this node runs rollups and retention. */
     setChores(on: boolean) {

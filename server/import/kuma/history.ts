@@ -198,7 +198,8 @@ export function createHistorySection({ rawRetentionMs = DEFAULT_RAW_RETENTION_MS
       const marks = await readWatermarks(db, tx);
       // Raw from the first whole hour inside the retention (the hour before may be partly pruned already), or from
       // the rollup watermark when it lags (the timer rolls hours after it from check_results).
-      const retained = floorTo(now - rawRetentionMs, HOUR) + HOUR;
+      const retention = options.rawRetentionDays !== undefined ? options.rawRetentionDays * 86_400_000 : rawRetentionMs;
+      const retained = floorTo(now - retention, HOUR) + HOUR;
       const rawFrom = marks.hourly === null ? retained : Math.min(retained, marks.hourly);
 
       for (const item of wanted) {

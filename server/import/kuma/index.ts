@@ -4,15 +4,10 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Orm } from "../../db/database";
 import { SECTIONS } from "./sections";
-import type { ImportLinks, ImportOptions, KumaSchema, KumaSection, KumaSource, PlanItem } from "./section";
+import type { ImportLinks, ImportOptions, ImportPlan, KumaSection, KumaSource, PlanItem } from "./section";
 
 export { readKumaSource, type OpenKumaSource } from "./read";
-export type { ImportOptions, KumaSource, PlanItem } from "./section";
-
-export interface ImportPlan {
-  source: { schema: KumaSchema; label: string };
-  items: PlanItem[];
-}
+export type { ImportOptions, ImportPlan, KumaSource, PlanItem } from "./section";
 
 const SOURCE = "kuma";
 

@@ -56,6 +56,8 @@ export interface ImportOptions {
   history: boolean;
   /** Which addresses monitors may target (the instance's --block-private-targets); private ones when absent. */
   targets?: TargetPolicy;
+  /** The instance's raw check retention (--raw-retention-days; 7 when absent): older history goes to rollups only. */
+  rawRetentionDays?: number;
 }
 
 export interface KumaSection {
