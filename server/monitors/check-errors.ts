@@ -37,6 +37,7 @@ export type CheckErrorCode =
   | "PING_FAMILY"
   | "PING_UNAVAILABLE"
   | "LOCATIONS_DOWN"
+  | "GROUP_DOWN"
   | "OTHER";
 
 export interface CheckError {
@@ -100,6 +101,9 @@ export const pingFamilyError = (family: 4 | 6, host: string) => `no IPv${family}
  */
 export const locationsDownError = (down: number, total: number, names: string) => `down from ${down} of ${total}: ${names}`;
 
+/** A group down by its rule: "2 of 3 members down: api, db". */
+export const groupDownError = (down: number, total: number, names: string) => `${down} of ${total} members down: ${names}`;
+
 /** The name a combined verdict gives the Vigil server's own location; readers see it as "Vigil server" in their language. */
 export const SERVER_LOCATION_NAME = "Vigil";
 
@@ -158,6 +162,8 @@ export function parseCheckError(message: string): CheckError {
   if (m) return { code: "PING_FAMILY", params: { family: m[1], host: m[2] } };
   m = /^down from (\d+) of (\d+): (.*)$/.exec(message);
   if (m) return { code: "LOCATIONS_DOWN", params: { down: m[1], total: m[2], names: m[3] } };
+  m = /^(\d+) of (\d+) members down: (.*)$/.exec(message);
+  if (m) return { code: "GROUP_DOWN", params: { down: m[1], total: m[2], names: m[3] } };
   m = /^TLS error: (.*)$/.exec(message);
   if (m) return { code: "TLS_OTHER", params: { detail: m[1] } };
   // server/net/targets.ts: the address policy refused the host (or a redirect's).

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DNS_RECORD_TYPE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES, PING_FAMILY_VALUES } from "../db/schema";
+import { DNS_RECORD_TYPE_VALUES, GROUP_RULE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES, PING_FAMILY_VALUES } from "../db/schema";
 import { idParams } from "../http/ids";
 import { LIMITS, SERIES_RANGES } from "./public";
 import { RESOLVER_MESSAGE, STATUS_MESSAGE } from "./field-rules";
@@ -103,6 +103,12 @@ const fields = {
     { error: `The address family must be one of ${PING_FAMILY_VALUES.join(", ")}` },
   ),
   pingLossThreshold: t.Integer({ minimum: 1, maximum: 100, error: "The packet loss threshold must be a whole percentage from 1 to 100" }),
+  // Whether the id names a group is checked by the service (groups.ts), which knows the monitors.
+  parentId: t.Union([t.Null(), t.Integer({ minimum: 1 })], { error: "parentId must be the id of a group, or null" }),
+  groupRule: t.Union(
+    GROUP_RULE_VALUES.map((v) => t.Literal(v)),
+    { error: `groupRule must be one of ${GROUP_RULE_VALUES.join(", ")}` },
+  ),
 };
 
 /** POST /api/monitors: name required (and what the type needs: url, host and port…), the rest defaulted. */
@@ -137,6 +143,8 @@ export const createBody = t.Object({
   pingCount: t.Optional(fields.pingCount),
   pingFamily: t.Optional(fields.pingFamily),
   pingLossThreshold: t.Optional(fields.pingLossThreshold),
+  parentId: t.Optional(fields.parentId),
+  groupRule: t.Optional(fields.groupRule),
 });
 
 /** PUT /api/monitors/:id: any subset; absent fields keep their value (so `{ "active": false }` pauses). */

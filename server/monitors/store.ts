@@ -456,6 +456,8 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
         pingCount: f.pingCount,
         pingFamily: f.pingFamily,
         pingLossThreshold: f.pingLossThreshold,
+        parentId: f.parentId,
+        groupRule: f.groupRule,
         pushToken: f.type === "push" ? f.pushToken : null,
         lastPushAt: s.lastPushAt,
         createdAt: entry.createdAt,

@@ -599,7 +599,7 @@ const enUS: Messages = {
       paused: "Paused",
       maintenance: "Maintenance",
     },
-    types: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping" },
+    types: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping", group: "Group" },
     columns: {
       name: "Name",
       url: "URL",
@@ -661,6 +661,7 @@ const enUS: Messages = {
         dns: "Look up a DNS record; optionally check the answer.",
         push: "Wait for calls from a cron job or script.",
         ping: "Send ICMP echo requests to a host; record round trips and packet loss.",
+        group: "Hold monitors and other groups: its state follows its members' (nothing is checked of its own).",
       },
       tags: "Tags",
       tagsHint: "Type a word, then Enter or a comma. At most 10; Backspace removes the last one.",
@@ -756,6 +757,7 @@ const enUS: Messages = {
       PING_FAMILY: "No IPv{{family}} address for {{host}}",
       PING_UNAVAILABLE: "Ping is not available on this server (no ICMP socket allowed, no ping program)",
       LOCATIONS_DOWN: "Down from {{down}} of {{total}} locations: {{names}}",
+      GROUP_DOWN: "{{down}} of {{total}} members down: {{names}}",
       OTHER: "{{detail}}",
     },
     validation: {

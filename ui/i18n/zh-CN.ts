@@ -595,7 +595,7 @@ const zhCN = {
       paused: "已暂停",
       maintenance: "维护中",
     },
-    types: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping" },
+    types: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping", group: "分组" },
     columns: {
       name: "名称",
       url: "URL",
@@ -657,6 +657,7 @@ const zhCN = {
         dns: "查询 DNS 记录，可校验解析结果。",
         push: "等待定时任务或脚本主动调用。",
         ping: "向主机发送 ICMP 回显请求，记录往返时间和丢包率。",
+        group: "容纳监控和其他分组：状态跟随其成员（自身不做检查）。",
       },
       tags: "标签",
       tagsHint: "输入文字后按回车或逗号添加，最多 10 个；退格键删除最后一个。",
@@ -752,6 +753,7 @@ const zhCN = {
       PING_FAMILY: "{{host}} 没有 IPv{{family}} 地址",
       PING_UNAVAILABLE: "此服务器无法使用 ping（不允许 ICMP 套接字，也没有 ping 程序）",
       LOCATIONS_DOWN: "{{total}} 个位置中有 {{down}} 个判定故障：{{names}}",
+      GROUP_DOWN: "{{total}} 个成员中有 {{down}} 个故障：{{names}}",
       OTHER: "{{detail}}",
     },
     validation: {
