@@ -162,6 +162,31 @@ describe("pause and maintenance", () => {
   });
 });
 
+describe("status pages", () => {
+  test("a group on a page is one row with the group's state and its members (nested ones too); members alone change it", async () => {
+    const t = await signedIn();
+    const g = await t.group("Shop");
+    const inner = await t.group("Payments", { parentId: g.id });
+    const a = await t.create({ name: "api", url: UP(), parentId: g.id });
+    const b = await t.create({ name: "card", url: UP(), parentId: inner.id });
+    await t.set(a.id, "up");
+    await t.set(b.id, "up");
+    const saved = await t.call("PUT", "/api/status/config", { token: t.token, body: { title: "Acme", description: "", monitorIds: [g.id], agentIds: [], announcement: null } });
+    expect(saved.status).toBe(200);
+    const page = async () => (await t.call<{ page: { monitors: { id: number; name: string; status: string; members?: unknown[] }[] } }>("GET", "/api/status")).body.page.monitors;
+    expect((await page()).map((m) => ({ name: m.name, status: m.status }))).toEqual([{ name: "Shop", status: "up" }]);
+    expect((await page())[0]!.members).toEqual([
+      { id: inner.id, name: "Payments", status: "up", uptimeDay: 100, members: [{ id: b.id, name: "card", status: "up", uptimeDay: 100 }] },
+      { id: a.id, name: "api", status: "up", uptimeDay: 100 },
+    ]);
+    // A member's change shows at once (the cached view is dropped), and nothing of the member's target is shown.
+    await t.set(b.id, "down");
+    const shown = await page();
+    expect(shown[0]!.status).toBe("down");
+    expect(JSON.stringify(shown)).not.toContain("127.0.0.1");
+  });
+});
+
 describe("who sees what", () => {
   test("a viewer sees groups and members as before: members' credentials hidden", async () => {
     const t = await signedIn();

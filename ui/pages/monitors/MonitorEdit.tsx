@@ -60,6 +60,7 @@ export default function MonitorEdit() {
         <MonitorForm
           key={monitor.id}
           mode="edit"
+          monitorId={monitor.id}
           initial={formFromMonitor(monitor)}
           cancelHref={`/monitors/${monitor.id}`}
           onSave={async (input) => (await updateMonitor(monitor.id, input)).monitor}

@@ -19,6 +19,7 @@ import { PlusIcon } from "../../components/icons";
 import {
   FIELD_ORDER,
   addTags,
+  hasRetries,
   hasTimeout,
   headerRow,
   methodHasBody,
@@ -31,6 +32,7 @@ import {
   type TextKey,
 } from "./formModel";
 import { INVALID, Section, TagInput, TypeChooser } from "./formParts";
+import { GroupRuleField, ParentSelect } from "./GroupFields";
 import { HttpAssertions } from "./HttpAssertions";
 import { PingFields } from "./PingFields";
 
@@ -42,6 +44,8 @@ interface MonitorFormProps {
   /** Called after a successful save (toast, navigation). */
   onSaved: (monitor: PublicMonitor) => void;
   cancelHref: string;
+  /** The monitor edited: its own group and those inside it are not offered as its group. */
+  monitorId?: number;
 }
 
 const TEXTAREA =
@@ -49,7 +53,7 @@ const TEXTAREA =
   "placeholder:text-slate-400 focus:ring-2 focus:ring-inset focus:ring-indigo-500 focus:outline-none";
 
 /** The create and edit form of a monitor: checks every field of the chosen type as the server does before sending. */
-export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: MonitorFormProps) {
+export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref, monitorId }: MonitorFormProps) {
   const { t } = useTranslation();
   const [values, setValues] = useState<MonitorFormValues>(initial);
   const [errors, setErrors] = useState<FormErrors>({});
@@ -158,6 +162,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
     dns: t("monitors.form.targetDns"),
     push: t("monitors.form.targetPush"),
     ping: t("monitors.form.targetPing"),
+    group: t("monitors.group.settings"),
   }[type];
 
   return (
@@ -191,6 +196,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                 />
               )}
             </Field>
+            <ParentSelect value={values.parentId} self={monitorId} error={problem("parentId")} onChange={(parentId) => update({ parentId })} />
           </div>
         </Section>
 
@@ -270,6 +276,8 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
             <PingFields values={values} update={update} problem={problem} hostInput={textInput("host", { placeholder: "192.0.2.10" })} numberInput={numberInput} />
           )}
 
+          {type === "group" && <GroupRuleField value={values.groupRule} onChange={(groupRule) => update({ groupRule })} />}
+
           {type === "push" && (
             <p data-testid="monitor-push-intro" className="rounded-lg bg-indigo-50/70 px-4 py-3 text-sm text-indigo-900 ring-1 ring-inset ring-indigo-100">
               {t("monitors.form.pushIntro")}
@@ -312,9 +320,11 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref }: Moni
                 {textInput("expectedStatus")}
               </Field>
             )}
-            <Field label={t("monitors.form.retries")} hint={t("monitors.form.retriesHint")} error={problem("retries")} errorTestId="monitor-error-retries">
-              {numberInput("retries", 0, LIMITS.maxRetries)}
-            </Field>
+            {hasRetries(type) && (
+              <Field label={t("monitors.form.retries")} hint={t("monitors.form.retriesHint")} error={problem("retries")} errorTestId="monitor-error-retries">
+                {numberInput("retries", 0, LIMITS.maxRetries)}
+              </Field>
+            )}
           </div>
           <div className="grid gap-3 sm:grid-cols-2">
             {type === "http" && (
