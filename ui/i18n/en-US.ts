@@ -1624,6 +1624,7 @@ const enUS: Messages = {
     responseTime: "Response time, last 24 hours",
     avgResponse: "avg {{value}}",
     noResponse: "No response times in the last 24 hours",
+    group: { show: "Show its {{count}} members", hide: "Hide the members", empty: "No members" },
     locations: "Checked from",
     serverLocation: "Vigil server",
     locationNoData: "no data",

@@ -1616,6 +1616,7 @@ const zhCN = {
     responseTime: "响应时间（最近 24 小时）",
     avgResponse: "平均 {{value}}",
     noResponse: "最近 24 小时没有响应时间数据",
+    group: { show: "展开 {{count}} 个成员", hide: "收起成员", empty: "暂无成员" },
     locations: "检查位置",
     serverLocation: "Vigil 服务器",
     locationNoData: "无数据",
