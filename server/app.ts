@@ -153,6 +153,7 @@ export async function createServices(
     agentIds: () => agentRef?.list().map((a) => a.id) ?? [],
     exists: (type, id) => (type === "monitor" ? monitorRef?.store.get(id) !== undefined : agentRef?.get(id) !== undefined),
     leftUnseen: () => monitorsLeftUnseen(db, monitorService, maintenance.monitor),
+    groups: { ancestors: (id) => monitorRef?.groups.ancestors(id) ?? [], descendants: (id) => monitorRef?.groups.descendants(id) ?? [] },
   });
   await maintenance.load();
   const monitorService = (monitorRef = createMonitorService({ db, bus: events, log, targets, maintenance: maintenance.monitor, minuteMs, ...monitors }));

@@ -51,7 +51,7 @@ export * from "../probes/tables";
 
 export const MONITOR_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export const MONITOR_STATUSES = ["pending", "up", "down"] as const;
-export const MONITOR_TYPE_VALUES = ["http", "tcp", "dns", "push", "ping"] as const;
+export const MONITOR_TYPE_VALUES = ["http", "tcp", "dns", "push", "ping", "group"] as const;
 /** How a group's state follows its members: the worst of them, or down only when all of them are. */
 export const GROUP_RULE_VALUES = ["worst", "all"] as const;
 export const PING_FAMILY_VALUES = ["auto", "ipv4", "ipv6"] as const;

@@ -53,6 +53,8 @@ export interface MaintenanceServiceOptions {
   exists: (type: TargetType, id: number) => boolean;
   /** The monitors a window let go of while nobody watched (restart.ts): announced by catchUp(). */
   leftUnseen?: () => Promise<number[]>;
+  /** Monitor groups (server/monitors/groups.ts): a window naming a group covers its members, nested ones included. */
+  groups?: { ancestors(id: number): number[]; descendants(id: number): number[] };
 }
 
 /** A schedule with only its kind's fields, defaults filled in (the rest as the empty values the table holds). */
@@ -84,6 +86,7 @@ export function createMaintenanceService({
   agentIds,
   exists,
   leftUnseen = async () => [],
+  groups,
 }: MaintenanceServiceOptions) {
   const store = createMaintenanceStore(db, () => clock.now());
   const windows = new Map<number, LiveWindow>();
@@ -91,7 +94,10 @@ export function createMaintenanceService({
   let allActive = 0;
   const hits: Record<TargetType, Map<number, number>> = { monitor: new Map(), agent: new Map() };
 
-  const inMaintenance = (type: TargetType, id: number) => allActive > 0 || hits[type].has(id);
+  /** A monitor is in maintenance when a window names it or one of the groups above it. */
+  const named = (type: TargetType, id: number, counts: (id: number) => boolean) =>
+    counts(id) || (type === "monitor" && groups !== undefined && hits.monitor.size > 0 && groups.ancestors(id).some(counts));
+  const inMaintenance = (type: TargetType, id: number) => allActive > 0 || named(type, id, (x) => hits[type].has(x));
 
   // ── Evaluation rounds: windows flip on or off; at the end the targets whose answer changed are announced ──
 
@@ -126,11 +132,13 @@ export function createMaintenanceService({
     const change: MaintenanceChangeEvent = { at: clock.now(), monitors: { entered: [], left: [] }, agents: { entered: [], left: [] } };
     for (const type of ["monitor", "agent"] as const) {
       const out = type === "monitor" ? change.monitors : change.agents;
-      const was = (id: number) => r.allBefore || (r.before[type].get(id) ?? hits[type].has(id));
-      const ids = r.allFlipped && allNow !== r.allBefore ? (type === "monitor" ? monitorIds() : agentIds()) : r.before[type].keys();
+      const was = (id: number) => r.allBefore || named(type, id, (x) => r.before[type].get(x) ?? hits[type].has(x));
+      let ids: Iterable<number> = r.allFlipped && allNow !== r.allBefore ? (type === "monitor" ? monitorIds() : agentIds()) : r.before[type].keys();
+      // A group's members enter and leave with it.
+      if (type === "monitor" && groups && !(r.allFlipped && allNow !== r.allBefore)) ids = new Set([...ids].flatMap((id) => [id, ...groups.descendants(id)]));
       for (const id of ids) {
         const before = was(id);
-        const now = allNow || hits[type].has(id);
+        const now = allNow || named(type, id, (x) => hits[type].has(x));
         if (before !== now) (now ? out.entered : out.left).push(id);
       }
     }

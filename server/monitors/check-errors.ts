@@ -40,6 +40,7 @@ export type CheckErrorCode =
   | "LOCATIONS_DOWN"
   | "UNREACHABLE"
   | "UPSIDE_DOWN"
+  | "GROUP_DOWN"
   | "OTHER";
 
 export interface CheckError {
@@ -108,6 +109,8 @@ export const locationsDownError = (down: number, total: number, names: string) =
 
 /** A failure while a monitor this one depends on is down: recorded, alerting nobody (server/monitors/dependencies.ts). */
 export const unreachableError = (parent: string) => `unreachable: ${parent} is down`;
+/** A group down by its rule: "2 of 3 members down: api, db". */
+export const groupDownError = (down: number, total: number, names: string) => `${down} of ${total} members down: ${names}`;
 
 /** The name a combined verdict gives the Vigil server's own location; readers see it as "Vigil server" in their language. */
 export const SERVER_LOCATION_NAME = "Vigil";
@@ -171,6 +174,8 @@ export function parseCheckError(message: string): CheckError {
   if (m) return { code: "LOCATIONS_DOWN", params: { down: m[1], total: m[2], names: m[3] } };
   m = /^unreachable: (.*) is down$/.exec(message);
   if (m) return { code: "UNREACHABLE", params: { parent: m[1] } };
+  m = /^(\d+) of (\d+) members down: (.*)$/.exec(message);
+  if (m) return { code: "GROUP_DOWN", params: { down: m[1], total: m[2], names: m[3] } };
   m = /^TLS error: (.*)$/.exec(message);
   if (m) return { code: "TLS_OTHER", params: { detail: m[1] } };
   // server/net/targets.ts: the address policy refused the host (or a redirect's).

@@ -5,13 +5,21 @@ export type MonitorMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE"
 /** pending: no verdict yet (new, or failing but still within its retries); up; down. */
 export type MonitorStatus = "pending" | "up" | "down";
 
-/** What a monitor checks (server/monitors/types/<type>/): each type decides up/down, response time and the error. */
-export type MonitorType = "http" | "tcp" | "dns" | "push" | "ping";
-export const MONITOR_TYPES = ["http", "tcp", "dns", "push", "ping"] as const satisfies readonly MonitorType[];
+/**
+ * What a monitor checks (server/monitors/types/<type>/): each type decides up/down, response time and the error.
+ * group: checks nothing; its state follows its members' (server/monitors/groups.ts).
+ */
+export type MonitorType = "http" | "tcp" | "dns" | "push" | "ping" | "group";
+export const MONITOR_TYPES = ["http", "tcp", "dns", "push", "ping", "group"] as const satisfies readonly MonitorType[];
 /** ping: which address family to use; auto takes the host's first address. */
 export type PingFamily = "auto" | "ipv4" | "ipv6";
-/** A group's state: the worst of its members', or down only when all of them are down. */
+/**
+ * A group's state. worst: down when any counted member is down, else pending when any is pending, else up. all: down
+ * only when every counted member is down, up when any is up, else pending. Counted: active members outside
+ * maintenance; a group with none is pending.
+ */
 export type GroupRule = "worst" | "all";
+export const GROUP_RULES = ["worst", "all"] as const satisfies readonly GroupRule[];
 export const PING_FAMILIES = ["auto", "ipv4", "ipv6"] as const satisfies readonly PingFamily[];
 
 /** One ping check's round trips (ms, to the microsecond; null without replies) and packet loss (percent). */
@@ -187,6 +195,10 @@ export interface MonitorInput {
   upsideDown?: boolean;
   /** Monitors this one depends on (at most 20; no cycles): while one is down, this one's failures alert nobody. */
   dependsOn?: number[];
+  /** The group (a monitor of type "group") this monitor belongs to; null for none. */
+  parentId?: number | null;
+  /** group: how its state follows its members. Default "worst". */
+  groupRule?: GroupRule;
 }
 
 export interface PublicMonitor {
@@ -236,6 +248,9 @@ export interface PublicMonitor {
   upsideDown: boolean;
   /** The monitors this one depends on (ids). */
   dependsOn: number[];
+  /** The group this monitor belongs to (null: top level). */
+  parentId: number | null;
+  groupRule: GroupRule;
   createdAt: number;
   updatedAt: number;
   // Derived

@@ -1,5 +1,5 @@
 import { t } from "elysia";
-import { DNS_RECORD_TYPE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES, PING_FAMILY_VALUES } from "../db/schema";
+import { DNS_RECORD_TYPE_VALUES, GROUP_RULE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES, PING_FAMILY_VALUES } from "../db/schema";
 import { idParams } from "../http/ids";
 import { LIMITS, SERIES_RANGES } from "./public";
 import { RESOLVER_MESSAGE, STATUS_MESSAGE } from "./field-rules";
@@ -131,6 +131,12 @@ const fields = {
     maxItems: LIMITS.maxDependencies,
     error: `dependsOn must list at most ${LIMITS.maxDependencies} monitor ids`,
   }),
+  // Whether the id names a group is checked by the service (groups.ts), which knows the monitors.
+  parentId: t.Union([t.Null(), t.Integer({ minimum: 1 })], { error: "parentId must be the id of a group, or null" }),
+  groupRule: t.Union(
+    GROUP_RULE_VALUES.map((v) => t.Literal(v)),
+    { error: `groupRule must be one of ${GROUP_RULE_VALUES.join(", ")}` },
+  ),
 };
 
 /** POST /api/monitors: name required (and what the type needs: url, host and port…), the rest defaulted. */
@@ -169,6 +175,8 @@ export const createBody = t.Object({
   pingLossThreshold: t.Optional(fields.pingLossThreshold),
   upsideDown: t.Optional(fields.upsideDown),
   dependsOn: t.Optional(fields.dependsOn),
+  parentId: t.Optional(fields.parentId),
+  groupRule: t.Optional(fields.groupRule),
 });
 
 /** PUT /api/monitors/:id: any subset; absent fields keep their value (so `{ "active": false }` pauses). */

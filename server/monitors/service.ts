@@ -19,6 +19,8 @@ import { ALLOW_PRIVATE, type TargetPolicy } from "../net/targets";
 import { resolveFields, type MonitorChange, type MonitorFields } from "./schemas";
 import { systemPinger, type Pinger } from "./types/ping/pinger";
 import { createMonitorStore, toCheckResult, type MonitorEntry } from "./store";
+import { createGroupTree } from "./groups";
+import { createGroupState } from "./group-state";
 import { catchUpMissed } from "./catch-up";
 import { unreachableError } from "./check-errors";
 import { createDependencies } from "./dependencies";
@@ -182,6 +184,14 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
   const validate = types.validate;
   const announce = createAnnouncer({ bus, store, types, now: () => clock.now() });
+  const tree = createGroupTree(store, inMaintenance);
+  const groups = createGroupState({ bus, store, tree, writer, recent, announce, now: () => clock.now(), owns: (id) => owns(id), inMaintenance, minuteMs: options.minuteMs ?? 60_000 });
+  // Members entering or leaving maintenance count or stop counting in their groups.
+  bus.on("maintenance.change", (e) => {
+    if (!e.monitors.entered.length && !e.monitors.left.length) return;
+    const touched = new Set([...e.monitors.entered, ...e.monitors.left].flatMap((id) => tree.ancestors(id)));
+    for (const id of touched) groups.evaluate(id);
+  });
 
   const publicOf = (entry: MonitorEntry): PublicMonitor => {
     const blocker = blockerOf(entry);
@@ -204,7 +214,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
    */
   function plan(entry: MonitorEntry, before?: MonitorFields) {
     const fields = entry.fields;
-    if (!fields.active || !owns(entry.id)) return scheduler.unschedule(entry.id);
+    if (!fields.active || !owns(entry.id) || fields.type === "group") return scheduler.unschedule(entry.id);
     if (!before || !before.active || CHECK_FIELDS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(fields[k]))) {
       // A resumed or changed push monitor gets a full interval + grace before silence counts.
       entry.pushWatch = { since: clock.now(), missedAt: null };
@@ -223,6 +233,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     if (outcome.up === false && entry.fields.type === "push") entry.pushWatch.missedAt = outcome.time;
     recent.add(id, outcome, true);
     announce(entry, outcome, toCheckResult(id, outcome), from, true);
+    groups.memberChanged(entry);
   }
 
   /** Another node created, edited or deleted a monitor: re-read it, re-plan it, tell this node's browsers. */
@@ -232,6 +243,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
       const entry = await store.refresh(monitorId, clock.now());
       if (entry) await deps.refresh(monitorId);
       else deps.forget(monitorId);
+      tree.invalidate();
       if (!entry) {
         scheduler.unschedule(monitorId);
         writer.forget(monitorId);
@@ -241,6 +253,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
       }
       plan(entry, before);
       changed(before ? (action === "deleted" ? "updated" : action) : "created", monitorId, entry, true);
+      treeChanged(entry, before);
     }).catch((e) => log.error("could not follow a monitor changed on another node", { monitorId, error: String((e as Error)?.message ?? e) }));
   }
 
@@ -287,7 +300,15 @@ export function createMonitorService(options: MonitorServiceOptions) {
     // A copy: the message is serialised a moment later, when a newer check may have changed the state.
     peers?.publish("monitor.result", { id: entry.id, outcome, state: { ...entry.state } } satisfies RemoteResult);
     announce(entry, outcome, result, applied.from, false);
+    groups.memberChanged(entry);
     return result;
+  }
+
+  /** A monitor was created, edited or re-read: the groups it left and joined (and itself, a group) look again. */
+  function treeChanged(entry: MonitorEntry, before?: MonitorFields) {
+    if (before?.parentId != null && before.parentId !== entry.fields.parentId) groups.evaluate(before.parentId);
+    if (entry.fields.type === "group") groups.evaluate(entry.id);
+    groups.memberChanged(entry);
   }
 
   /** One check of a monitor: its own type's, or its locations' combined verdict. */
@@ -303,7 +324,9 @@ export function createMonitorService(options: MonitorServiceOptions) {
     await writer.flush();
     await store.load(clock.now());
     await deps.load();
+    tree.invalidate();
     for (const entry of store.all()) plan(entry, entry.fields);
+    groups.evaluateAll();
   }
   // An import on another node wrote monitors straight into the database (server/import/after-import.ts).
   bus.on("settings.change", (e) => {
@@ -312,11 +335,38 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
   async function runScheduled(id: number, signal: AbortSignal) {
     const entry = store.get(id);
-    if (!entry || !entry.fields.active || !owns(id)) return;
+    if (!entry || !entry.fields.active || !owns(id) || entry.fields.type === "group") return;
     const outcome = await checkOf(entry, signal);
     // Nothing to record (a push monitor heard in time, no location reported), stopped mid-check (shutdown), or deleted meanwhile.
     if (!outcome || signal.aborted || store.get(id) !== entry) return;
     record(entry, outcome);
+  }
+
+  function update(id: number, patch: MonitorInput): Promise<PublicMonitor | undefined> {
+    const done = serial(id, async () => {
+      const entry = store.get(id);
+      if (!entry) return undefined;
+      const before = entry.fields;
+      const fields = resolveFields(patch, before, targets, validate);
+      tree.checkFields(id, fields);
+      const dependsOn = patch.dependsOn && checkDependencies(id, patch.dependsOn);
+      if (!(await store.update(id, fields, clock.now()))) return undefined;
+      tree.invalidate();
+      if (dependsOn) await deps.save(id, dependsOn);
+      saveIfStale(entry);
+      plan(entry, before);
+      changed("updated", id, entry);
+      treeChanged(entry, before);
+      return entry;
+    });
+    return done.then(async (entry) => {
+      if (!entry) return undefined;
+      // Outside the group's own queue: its members' edits queue on theirs.
+      if (entry.fields.type === "group" && patch.active !== undefined) {
+        for (const member of tree.members(id)) await update(member, { active: patch.active });
+      }
+      return publicOf(entry);
+    });
   }
 
   return {
@@ -333,12 +383,17 @@ export function createMonitorService(options: MonitorServiceOptions) {
       locations = hook;
     },
 
-    /** Reads every monitor into memory and puts the active ones on the schedule (before start()). */
+    /** Reads every monitor into memory and puts the active ones on the schedule (before start()); groups look at their members. */
     async load() {
       await store.load(clock.now());
       await deps.load();
-      for (const entry of store.all()) if (entry.fields.active && owns(entry.id)) scheduler.schedule(entry.id, cadence(entry.fields));
+      tree.invalidate();
+      for (const entry of store.all()) plan(entry, entry.fields);
+      groups.evaluateAll();
     },
+
+    /** The group tree: members, descendants, ancestors. */
+    groups: tree,
 
     /**
      * Joins a cluster: from now on this node checks only the monitors `peers.owns` says are its own (re-planned by
@@ -356,7 +411,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
     /** Schedules the monitors this node now owns; those whose latest slot was missed are checked after `delayMs`. */
     takeOver(delayMs = 1000) {
-      for (const entry of store.all()) if (entry.fields.active && owns(entry.id) && !scheduler.has(entry.id)) scheduler.schedule(entry.id, cadence(entry.fields));
+      for (const entry of store.all()) if (entry.fields.active && owns(entry.id) && entry.fields.type !== "group" && !scheduler.has(entry.id)) scheduler.schedule(entry.id, cadence(entry.fields));
       clock.clearTimeout(catchUp);
       catchUp = clock.setTimeout(() => {
         catchUp = null;
@@ -405,38 +460,35 @@ export function createMonitorService(options: MonitorServiceOptions) {
     async create(input: MonitorInput): Promise<PublicMonitor> {
       const fields = resolveFields(input, undefined, targets, validate);
       const dependsOn = checkDependencies(null, input.dependsOn ?? []);
+      tree.checkFields(undefined, fields);
       const entry = await store.create(fields, clock.now());
+      tree.invalidate();
       if (dependsOn.length) await deps.save(entry.id, dependsOn);
       plan(entry);
       changed("created", entry.id, entry);
+      treeChanged(entry);
       return publicOf(entry);
     },
 
-    /** Applies an edit; a changed check (or a resume) runs at once and the monitor moves to its new grid. */
-    update(id: number, patch: MonitorInput): Promise<PublicMonitor | undefined> {
-      return serial(id, async () => {
-        const entry = store.get(id);
-        if (!entry) return undefined;
-        const before = entry.fields;
-        const fields = resolveFields(patch, before, targets, validate);
-        const dependsOn = patch.dependsOn && checkDependencies(id, patch.dependsOn);
-        if (!(await store.update(id, fields, clock.now()))) return undefined;
-        if (dependsOn) await deps.save(id, dependsOn);
-        saveIfStale(entry);
-        plan(entry, before);
-        changed("updated", id, entry);
-        return publicOf(entry);
-      });
-    },
+    /**
+     * Applies an edit; a changed check (or a resume) runs at once and the monitor moves to its new grid. Pausing or
+     * resuming a group does the same to its members (and theirs).
+     */
+    update,
 
+    /** Deletes a monitor; a group's members move to the group's own group (or the top level) first. */
     remove(id: number): Promise<boolean> {
       return serial(id, async () => {
+        const entry = store.get(id);
+        for (const member of entry ? tree.members(id) : []) await update(member, { parentId: entry!.fields.parentId });
         scheduler.unschedule(id);
         writer.forget(id);
         recent.forget(id);
         const removed = await store.remove(id);
         deps.forget(id);
+        tree.invalidate();
         if (removed) changed("deleted", id);
+        if (entry?.fields.parentId != null) groups.evaluate(entry.fields.parentId);
         return removed;
       });
     },
@@ -448,6 +500,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
       if (entry.fields.type === "push") {
         throw conflict("PUSH_NOT_CHECKED", "A push monitor is not checked by Vigil: it waits for calls to its push URL");
       }
+      if (entry.fields.type === "group") throw conflict("GROUP_NOT_CHECKED", "A group is not checked: its state follows its members");
       const outcome = await checkOf(entry);
       if (store.get(id) !== entry) return undefined;
       if (!outcome) throw conflict("NO_LOCATION_DATA", "No location has reported a result yet: the agents checking this monitor have sent nothing recent");

@@ -460,6 +460,8 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
         pingFamily: f.pingFamily,
         pingLossThreshold: f.pingLossThreshold,
         upsideDown: f.upsideDown,
+        parentId: f.parentId,
+        groupRule: f.groupRule,
         pushToken: f.type === "push" ? f.pushToken : null,
         lastPushAt: s.lastPushAt,
         createdAt: entry.createdAt,

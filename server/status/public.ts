@@ -125,6 +125,17 @@ export interface StatusMonitor {
   responseTimes: { times: number[]; values: (number | null)[] };
   /** On a page that shows them, for a monitor checked from agents: each location's status and latest response time. */
   locations?: StatusLocation[];
+  /** A group (its status follows them): its members, which the page opens the group's row to. */
+  members?: StatusMember[];
+}
+
+/** A member of a group on a status page: its name, status and 24-hour availability (nested groups hold theirs). */
+export interface StatusMember {
+  id: number;
+  name: string;
+  status: PublicMonitorStatus;
+  uptimeDay: number | null;
+  members?: StatusMember[];
 }
 
 export interface StatusLocation {

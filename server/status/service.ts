@@ -50,6 +50,7 @@ export function createStatusService({ db, bus, monitors, agents, maintenance, in
   const builder = createViewBuilder({
     db,
     monitor: (id) => monitors.store.get(id),
+    members: (id) => monitors.groups.members(id),
     uptime24h: (entry, at) => monitors.store.uptime24h(entry, at),
     agent: (id) => agents.get(id),
     inMaintenance: maintenance.inMaintenance,
@@ -78,7 +79,8 @@ export function createStatusService({ db, bus, monitors, agents, maintenance, in
   };
   const shown = (kind: "monitor" | "agent", id: number) => {
     const set = kind === "monitor" ? shownMonitors : shownAgents;
-    return set === null || set.has(id);
+    // A group on a page shows its members too (nested ones included).
+    return set === null || set.has(id) || (kind === "monitor" && monitors.groups.ancestors(id).some((g) => set.has(g)));
   };
   bus.on("monitor.status", (e) => shown("monitor", e.monitorId) && invalidate());
   bus.on("agent.status", (e) => shown("agent", e.agentId) && invalidate());

@@ -9,7 +9,7 @@ import { percent } from "../monitors/store";
 import type { MonitorEntry } from "../monitors/store";
 import type { MaintenanceService } from "../maintenance/service";
 import type { StatusMaintenance } from "../maintenance/public";
-import type { PublicStatusPage, StatusAgent, StatusDay, StatusLocation, StatusMonitor } from "./public";
+import type { PublicMonitorStatus, PublicStatusPage, StatusAgent, StatusDay, StatusLocation, StatusMember, StatusMonitor } from "./public";
 import type { PublicIncident, StatusIncident } from "../incidents/public";
 import { DEFAULT_PAGE_ID, type StoredPage } from "./store";
 
@@ -35,6 +35,8 @@ export const STATUS_DAYS = 90;
 export interface ViewSources {
   db: Db;
   monitor: (id: number) => MonitorEntry | undefined;
+  /** A group's direct members (server/monitors/groups.ts); none for other monitors. */
+  members?: (id: number) => number[];
   uptime24h: (entry: MonitorEntry, now: number) => number | null;
   agent: (id: number) => AgentState | undefined;
   /** Whether a monitor or agent is in maintenance now. */
@@ -88,6 +90,21 @@ export const MAINTENANCE_HORIZON_MS = 7 * DAY;
 
 export function createViewBuilder(sources: ViewSources) {
   const { db, monitor, uptime24h, agent, inMaintenance, maintenance, flush } = sources;
+  const statusOf = (entry: MonitorEntry): PublicMonitorStatus =>
+    !entry.fields.active ? "paused" : inMaintenance("monitor", entry.id) ? "maintenance" : entry.state.status;
+
+  /** A group's members as its row opens to them (names, statuses and 24-hour availability only). */
+  function membersOf(id: number, now: number, depth = 0): StatusMember[] {
+    const out: StatusMember[] = [];
+    for (const m of sources.members?.(id) ?? []) {
+      const entry = monitor(m);
+      if (!entry) continue;
+      const member: StatusMember = { id: m, name: entry.fields.name, status: statusOf(entry), uptimeDay: uptime24h(entry, now) };
+      if (entry.fields.type === "group" && depth < 32) member.members = membersOf(m, now, depth + 1);
+      out.push(member);
+    }
+    return out;
+  }
   /**
    * Per selected monitor: its pieces of history from `from` to now — whole days before the daily watermark, hours
    * up to the hourly one, then hours grouped from the raw results.
@@ -165,10 +182,11 @@ export function createViewBuilder(sources: ViewSources) {
       out.push({
         id,
         name: entry.fields.name,
-        status: !entry.fields.active ? "paused" : inMaintenance("monitor", id) ? "maintenance" : entry.state.status,
+        status: statusOf(entry),
         uptime: { day: uptime24h(entry, now), month: lastDays(30), quarter: lastDays(STATUS_DAYS) },
         days: statusDays,
         responseTimes: { times: hourList.map((_, i) => sparkFrom + i * HOUR), values: hourList.map(avg) },
+        ...(entry.fields.type === "group" ? { members: membersOf(id, now) } : {}),
       });
     }
     return out;

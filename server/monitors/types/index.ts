@@ -5,6 +5,7 @@ import type { MonitorType } from "../public";
 import type { MonitorFields } from "../field-rules";
 import type { CheckOutcome, CheckState, CheckType } from "./check-type";
 import { dnsType } from "./dns/dns";
+import { groupType } from "./group/group";
 import { createChecker, httpType, type Checker } from "./http/http";
 import { pingType } from "./ping/ping";
 import type { Pinger } from "./ping/pinger";
@@ -33,6 +34,7 @@ export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResol
     dns: dnsType,
     push: pushType,
     ping: pingType(pinger),
+    group: groupType,
   };
   return {
     of: (type: MonitorType): CheckType => types[type],

@@ -45,10 +45,11 @@ export default function MaintenanceEditor() {
     const [window, monitors, agents] = await Promise.all([id ? getMaintenance(id).then((r) => r.window) : null, listMonitors(), listAgents()]);
     return {
       window,
-      monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.target || m.url })),
+      // A group covers its members: the picker says which items are groups.
+      monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.type === "group" ? t("monitors.types.group") : m.target || m.url })),
       agents: (agents.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname })),
     };
-  }, [id]);
+  }, [id, t]);
   const { state, reload } = useLoad(fetch, t("maintenance.fetchFailed"));
 
   return (

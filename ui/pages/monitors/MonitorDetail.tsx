@@ -38,6 +38,7 @@ import { DetailsCard } from "./detail/DetailsCard";
 import { HistoryCard } from "./detail/HistoryCard";
 import { AvailabilityLegend } from "../../components/AvailabilityLegend";
 import { LocationsCard } from "./detail/LocationsCard";
+import { MembersCard, ParentLine } from "./detail/MembersCard";
 import { SectionTitle } from "./detail/layout";
 import { PushCard } from "./detail/PushCard";
 import { ResponseChartCard } from "./detail/ResponseChart";
@@ -259,7 +260,7 @@ export default function MonitorDetail() {
 
   const { ask: askDelete, deletingId, dialog: deleteDialog } = useDeleteConfirmation<PublicMonitor>({
     section: "monitors",
-    message: (m) => t("monitors.confirmDelete.message", { name: m.name }),
+    message: (m) => t(m.type === "group" ? "monitors.confirmDelete.groupMessage" : "monitors.confirmDelete.message", { name: m.name }),
     remove: deleteMonitor,
     onDeleted: () => navigate("/monitors"),
   });
@@ -312,7 +313,8 @@ export default function MonitorDetail() {
               ))}
             </div>
           )}
-          <TargetLine monitor={monitor} />
+          {monitor.type !== "group" && <TargetLine monitor={monitor} />}
+          <ParentLine monitor={monitor} />
           <UnreachableNotice monitor={monitor} />
           <p className="mt-1 text-xs text-slate-500" data-testid="monitor-last-check">
             {t("monitors.detail.lastCheck")}: <Ago at={monitor.lastCheckedAt} />
@@ -333,8 +335,8 @@ export default function MonitorDetail() {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <EditorOnly>
-            {monitor.type !== "push" && (
-              // A push monitor is not checked by Vigil: it waits for calls.
+            {monitor.type !== "push" && monitor.type !== "group" && (
+              // A push monitor is not checked by Vigil: it waits for calls; a group follows its members.
               <Button busy={checking} onClick={() => void runCheck()} data-testid="monitor-check-button">
                 {checking ? t("monitors.detail.checking") : t("monitors.detail.checkNow")}
               </Button>
@@ -363,6 +365,8 @@ export default function MonitorDetail() {
       {checkResult && <CheckResultPanel result={checkResult} http={monitor.type === "http"} />}
 
       {monitor.type === "push" && <PushCard monitor={monitor} onChange={setMonitor} />}
+
+      {monitor.type === "group" && <MembersCard group={monitor} />}
 
       <Card data-testid="monitor-strip-card">
         <SectionTitle>{t("monitors.strip.title")}</SectionTitle>
@@ -398,7 +402,7 @@ export default function MonitorDetail() {
 
       <ResponseChartCard range={range} onRange={setRange} series={series} error={seriesError} />
 
-      {monitor.type !== "push" && <LocationsCard monitor={monitor} />}
+      {monitor.type !== "push" && monitor.type !== "group" && <LocationsCard monitor={monitor} />}
 
       <MaintenancePanel target={{ type: "monitor", id: monitor.id, name: monitor.name }} />
 

@@ -19,6 +19,7 @@ import { PlusIcon } from "../../components/icons";
 import {
   FIELD_ORDER,
   addTags,
+  hasRetries,
   hasTimeout,
   headerRow,
   methodHasBody,
@@ -31,6 +32,7 @@ import {
   type TextKey,
 } from "./formModel";
 import { INVALID, Section, TagInput, TypeChooser } from "./formParts";
+import { GroupRuleField, ParentSelect } from "./GroupFields";
 import { HttpAssertions } from "./HttpAssertions";
 import { IntervalInput } from "./IntervalInput";
 import { withSchedule } from "./intervals";
@@ -45,7 +47,7 @@ interface MonitorFormProps {
   /** Called after a successful save (toast, navigation). */
   onSaved: (monitor: PublicMonitor) => void;
   cancelHref: string;
-  /** The monitor edited (it cannot depend on itself); undefined while creating. */
+  /** The monitor edited: it cannot depend on itself, and its own group and those inside it are not offered as its group. */
   monitorId?: number;
 }
 
@@ -163,6 +165,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref, monito
     dns: t("monitors.form.targetDns"),
     push: t("monitors.form.targetPush"),
     ping: t("monitors.form.targetPing"),
+    group: t("monitors.group.settings"),
   }[type];
 
   return (
@@ -196,6 +199,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref, monito
                 />
               )}
             </Field>
+            <ParentSelect value={values.parentId} self={monitorId} error={problem("parentId")} onChange={(parentId) => update({ parentId })} />
           </div>
         </Section>
 
@@ -275,6 +279,8 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref, monito
             <PingFields values={values} update={update} problem={problem} hostInput={textInput("host", { placeholder: "192.0.2.10" })} numberInput={numberInput} />
           )}
 
+          {type === "group" && <GroupRuleField value={values.groupRule} onChange={(groupRule) => update({ groupRule })} />}
+
           {type === "push" && (
             <p data-testid="monitor-push-intro" className="rounded-lg bg-indigo-50/70 px-4 py-3 text-sm text-indigo-900 ring-1 ring-inset ring-indigo-100">
               {t("monitors.form.pushIntro")}
@@ -346,9 +352,11 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref, monito
                 {textInput("expectedStatus")}
               </Field>
             )}
-            <Field label={t("monitors.form.retries")} hint={t("monitors.form.retriesHint")} error={problem("retries")} errorTestId="monitor-error-retries">
-              {numberInput("retries", 0, LIMITS.maxRetries)}
-            </Field>
+            {hasRetries(type) && (
+              <Field label={t("monitors.form.retries")} hint={t("monitors.form.retriesHint")} error={problem("retries")} errorTestId="monitor-error-retries">
+                {numberInput("retries", 0, LIMITS.maxRetries)}
+              </Field>
+            )}
           </div>
           <div className="grid gap-3 sm:grid-cols-2">
             {type === "http" && (

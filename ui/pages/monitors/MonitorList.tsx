@@ -8,7 +8,7 @@ import { checkMonitor, deleteMonitor, listMonitors, updateMonitor, type PublicMo
 import { Button, ButtonLink, buttonClass } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
 import { useMediaQuery } from "../../components/hooks";
-import { PauseIcon, PencilIcon, PlayIcon, PlusIcon, RefreshIcon, TrashIcon } from "../../components/icons";
+import { ChevronDownIcon, PauseIcon, PencilIcon, PlayIcon, PlusIcon, RefreshIcon, TrashIcon } from "../../components/icons";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { TagChip } from "../../components/Tag";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
@@ -30,7 +30,10 @@ import {
   parseListView,
   statusCounts,
   tagsInUse,
+  isFiltered,
   toggleSort,
+  treeRows,
+  type ListRow,
   type ListView,
   type SortKey,
 } from "./listModel";
@@ -45,6 +48,8 @@ import { intervalText } from "./intervals";
 // - search, status, sort and tags live in the URL (listModel.ts), so a view can be shared.
 
 interface RowActions {
+  /** Opens or closes a group's members. */
+  toggleMembers: (id: number) => void;
   check: (id: number) => void;
   togglePause: (id: number) => void;
   remove: (id: number) => void;
@@ -145,7 +150,7 @@ export default function MonitorList() {
 
   const { ask: askDelete, deletingId, dialog: deleteDialog } = useDeleteConfirmation<PublicMonitor>({
     section: "monitors",
-    message: (m) => t("monitors.confirmDelete.message", { name: m.name }),
+    message: (m) => t(m.type === "group" ? "monitors.confirmDelete.groupMessage" : "monitors.confirmDelete.message", { name: m.name }),
     remove: deleteMonitor,
     onDeleted: (id) => {
       deleted.current.add(id);
@@ -154,14 +159,22 @@ export default function MonitorList() {
   });
 
   // Rows are memoized and read their monitor from the store: the handlers they get must not change identity.
-  const latest = useRef({ check, togglePause, askDelete });
-  latest.current = { check, togglePause, askDelete };
+  const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(() => new Set());
+  const toggleMembers = (id: number) =>
+    setCollapsed((c) => {
+      const next = new Set(c);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const latest = useRef({ check, togglePause, askDelete, toggleMembers });
+  latest.current = { check, togglePause, askDelete, toggleMembers };
   const rowActions = useMemo<RowActions>(() => {
     const withMonitor = (id: number, fn: (m: PublicMonitor) => void) => {
       const entry = store.get(id);
       if (entry) fn(entry.monitor);
     };
     return {
+      toggleMembers: (id) => latest.current.toggleMembers(id),
       check: (id) => withMonitor(id, (m) => void latest.current.check(m)),
       togglePause: (id) => withMonitor(id, (m) => void latest.current.togglePause(m)),
       remove: (id) => withMonitor(id, (m) => latest.current.askDelete(m)),
@@ -184,6 +197,8 @@ export default function MonitorList() {
   // The version is what says the monitors changed.
   const monitors = useMemo(() => store.monitors(), [store, version]);
   const shown = useMemo(() => filterAndSort(monitors, view), [monitors, view]);
+  // Members under their groups; a filtered list is flat, so every match shows.
+  const rows = useMemo(() => treeRows(shown, isFiltered(view), collapsed), [shown, view, collapsed]);
   const counts = useMemo(() => statusCounts(monitors, view), [monitors, view.q, view.tags]);
   const tags = useMemo(() => tagsInUse(monitors), [monitors]);
   const loaded = state.phase === "loaded";
@@ -230,7 +245,8 @@ export default function MonitorList() {
             ) : (
               <MonitorTable
                 store={store}
-                shown={shown}
+                rows={rows}
+                collapsed={collapsed}
                 view={view}
                 setView={setView}
                 busy={busy}
@@ -254,7 +270,8 @@ export default function MonitorList() {
  */
 function MonitorTable({
   store,
-  shown,
+  rows,
+  collapsed,
   view,
   setView,
   busy,
@@ -262,7 +279,8 @@ function MonitorTable({
   actions,
 }: {
   store: ListStore;
-  shown: PublicMonitor[];
+  rows: ListRow[];
+  collapsed: ReadonlySet<number>;
   view: ListView;
   setView: (next: ListView) => void;
   busy: Record<string, boolean>;
@@ -273,6 +291,7 @@ function MonitorTable({
   const wide = useMediaQuery("(min-width: 1024px)");
   const rowHeight = wide ? ROW_HEIGHT.table : ROW_HEIGHT.card;
   const body = useRef<HTMLDivElement>(null);
+  const shown = useMemo(() => rows.map((r) => r.monitor), [rows]);
   const { start, end, padTop, padBottom } = useWindowRows(body, shown.length, rowHeight, wide ? 8 : 4);
   useVisibleChecks(store, shown, start, end);
 
@@ -317,12 +336,16 @@ function MonitorTable({
           </div>
         </div>
         <div role="rowgroup" ref={body} style={{ paddingTop: padTop, paddingBottom: padBottom }} data-rows={end - start}>
-          {shown.slice(start, end).map((m, i) => {
-            const id = m.id;
+          {rows.slice(start, end).map((row, i) => {
+            const id = row.monitor.id;
             return (
               <MonitorRow
                 key={id}
                 id={id}
+                depth={row.depth}
+                members={row.members}
+                toggles={row.toggles}
+                open={!collapsed.has(id)}
                 store={store}
                 rowIndex={start + i + 2}
                 height={rowHeight}
@@ -353,8 +376,9 @@ function ActionLabel({ icon: Icon, text, busy = false }: { icon: (p: { className
 }
 
 /** http: method and URL; tcp: host:port; dns: name and record; push: when it last called. */
-function Target({ m }: { m: PublicMonitor }) {
+function Target({ m, members }: { m: PublicMonitor; members: number }) {
   const { t } = useTranslation();
+  if (m.type === "group") return <span>{t("monitors.group.memberCount", { count: members })}</span>;
   if (m.type === "push") return <Ago at={m.lastPushAt} never={t("monitors.list.noPush")} phrase="monitors.list.lastPush" />;
   return (
     <span title={m.target}>
@@ -368,6 +392,10 @@ const NO_CHECKS: RecentCheck[] = [];
 
 const MonitorRow = memo(function MonitorRow({
   id,
+  depth,
+  members,
+  toggles,
+  open,
   store,
   rowIndex,
   height,
@@ -377,6 +405,11 @@ const MonitorRow = memo(function MonitorRow({
   actions,
 }: {
   id: number;
+  /** How deep in groups (indented); members: a group's members listed under it (0: no toggle). */
+  depth: number;
+  members: number;
+  toggles: boolean;
+  open: boolean;
   store: ListStore;
   rowIndex: number;
   height: number;
@@ -403,8 +436,21 @@ const MonitorRow = memo(function MonitorRow({
       data-status={status}
       className={`${GRID} grid grid-cols-2 content-start gap-x-4 gap-y-2 overflow-hidden border-b border-slate-100 bg-white px-4 py-4 hover:bg-slate-50/60 lg:content-center lg:py-0`}
     >
-      <div role="cell" className={`${CELL} col-span-2 lg:col-span-1`}>
+      <div role="cell" className={`${CELL} col-span-2 lg:col-span-1`} style={depth ? { paddingLeft: `${Math.min(depth, 6) * 1.25}rem` } : undefined} data-depth={depth}>
         <div className="flex min-w-0 items-center gap-2">
+          {toggles && (
+            <button
+              type="button"
+              onClick={() => actions.toggleMembers(id)}
+              aria-expanded={open}
+              title={t(open ? "monitors.group.collapse" : "monitors.group.expand", { name: m.name })}
+              aria-label={t(open ? "monitors.group.collapse" : "monitors.group.expand", { name: m.name })}
+              data-testid={`monitor-toggle-${id}`}
+              className="-ml-1 rounded p-0.5 text-slate-500 hover:bg-slate-100 hover:text-slate-900"
+            >
+              <ChevronDownIcon className={`size-4 transition-transform ${open ? "" : "-rotate-90"}`} />
+            </button>
+          )}
           <TypeBadge type={type} data-testid={`monitor-type-${id}`} />
           <Link href={`/monitors/${id}`} data-testid={`monitor-link-${id}`} className="truncate font-medium text-slate-900 hover:text-indigo-600" title={m.name}>
             {m.name}
@@ -413,11 +459,13 @@ const MonitorRow = memo(function MonitorRow({
         {/* The target cut to fit, then how often it is checked, always in full. */}
         <div className="mt-0.5 flex min-w-0 gap-1.5 font-mono text-[11px] leading-4 text-slate-400">
           <div className="min-w-0 truncate" data-testid={`monitor-target-${id}`}>
-            <Target m={m} />
+            <Target m={m} members={members} />
           </div>
-          <span className="shrink-0" data-testid={`monitor-interval-${id}`}>
-            · {t("monitors.list.every", { every: intervalText(t, m.intervalSeconds) })}
-          </span>
+          {m.type !== "group" && (
+            <span className="shrink-0" data-testid={`monitor-interval-${id}`}>
+              · {t("monitors.list.every", { every: intervalText(t, m.intervalSeconds) })}
+            </span>
+          )}
         </div>
         {/* One line: chips that do not fit wrap onto a hidden second line rather than being cut; all are in the title. */}
         <div className="mt-1 flex h-5 min-w-0 flex-wrap gap-1 overflow-hidden" title={tags.join(", ") || undefined} data-testid={`monitor-tags-${id}`}>
@@ -456,8 +504,8 @@ const MonitorRow = memo(function MonitorRow({
       <div role="cell" className={`${CELL} order-2 col-span-2 lg:order-none lg:col-span-1`}>
         <EditorOnly>
         <div className="flex gap-1 lg:justify-end">
-          {type !== "push" && (
-            // A push monitor is not checked by Vigil: it waits for calls (as on its detail page).
+          {type !== "push" && type !== "group" && (
+            // A push monitor is not checked by Vigil: it waits for calls (as on its detail page); a group follows its members.
             <Button variant="secondary" size="sm" busy={checking} onClick={() => actions.check(id)} title={t("monitors.actions.check")} data-testid={`monitor-check-${id}`}>
               <ActionLabel icon={RefreshIcon} busy={checking} text={checking ? t("monitors.actions.checking") : t("monitors.actions.check")} />
             </Button>

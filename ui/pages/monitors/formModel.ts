@@ -8,6 +8,7 @@ import {
   defaultRetries,
   uniqueTags,
   type DnsRecordType,
+  type GroupRule,
   type MonitorHeader,
   type MonitorInput,
   type MonitorMethod,
@@ -70,6 +71,10 @@ export interface MonitorFormValues extends ScheduleValues {
   pingCount: string;
   pingFamily: PingFamily;
   pingLossThreshold: string;
+  /** The group it belongs to: a group's id as text, "" for none. */
+  parentId: string;
+  // group
+  groupRule: GroupRule;
 }
 
 /** The form's fields that hold text (the inputs bound by name). */
@@ -79,8 +84,10 @@ export type TextKey = {
 
 export const methodHasBody = (method: MonitorMethod) => method !== "GET" && method !== "HEAD";
 
-/** Whether a type has a timeout: push fetches nothing, so it has none. */
-export const hasTimeout = (type: MonitorType) => type !== "push";
+/** Whether a type has a timeout: push and group fetch nothing, so they have none. */
+export const hasTimeout = (type: MonitorType) => type !== "push" && type !== "group";
+/** Whether a type has retries: a group's state follows its members' at once. */
+export const hasRetries = (type: MonitorType) => type !== "group";
 
 let rowKey = 0;
 export const headerRow = (name = "", value = ""): HeaderRow => ({ key: ++rowKey, name, value });
@@ -120,6 +127,8 @@ export function emptyForm(): MonitorFormValues {
     pingCount: String(DEFAULTS.pingCount),
     pingFamily: DEFAULTS.pingFamily,
     pingLossThreshold: String(DEFAULTS.pingLossThreshold),
+    parentId: "",
+    groupRule: "worst",
   };
 }
 
@@ -164,6 +173,8 @@ export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
     pingCount: String(m.pingCount),
     pingFamily: m.pingFamily,
     pingLossThreshold: String(m.pingLossThreshold),
+    parentId: m.parentId === null ? "" : String(m.parentId),
+    groupRule: m.groupRule,
   };
 }
 
@@ -239,7 +250,7 @@ export function validateMonitorForm(v: MonitorFormValues): FormErrors {
   const timeoutOk = timeout !== null;
 
   const retries = wholeNumber(v.retries);
-  if (retries === null || retries > LIMITS.maxRetries) errors.retries = "monitors.validation.retriesInvalid";
+  if (hasRetries(v.type) && (retries === null || retries > LIMITS.maxRetries)) errors.retries = "monitors.validation.retriesInvalid";
 
   switch (v.type) {
     case "http":
@@ -325,6 +336,7 @@ export const FIELD_ORDER = [
   "type",
   "name",
   "tags",
+  "parentId",
   "method",
   "url",
   "host",
@@ -364,7 +376,11 @@ export function serverErrorField(code: string | undefined, type: MonitorType): s
       return "url";
     case "TARGET_FORBIDDEN":
       // What the address policy refuses: http's URL, tcp's host, dns's resolver (the name itself is only looked up).
-      return ({ http: "url", tcp: "host", dns: "dnsResolver", push: null, ping: "host" } as const)[type];
+      return ({ http: "url", tcp: "host", dns: "dnsResolver", push: null, ping: "host", group: null } as const)[type];
+    case "PARENT_NOT_FOUND":
+    case "PARENT_NOT_GROUP":
+    case "GROUP_CYCLE":
+      return "parentId";
     case "INVALID_HOST":
       return "host";
     case "PORT_REQUIRED":
@@ -399,11 +415,12 @@ export function toMonitorInput(v: MonitorFormValues): MonitorInput {
     type: v.type,
     tags: addTags(v.tags, v.tagDraft).tags,
     ...scheduleInput(v, hasTimeout(v.type)),
-    retries: Number(v.retries.trim()),
     active: v.active,
     upsideDown: v.upsideDown,
     dependsOn: v.dependsOn,
+    parentId: v.parentId === "" ? null : Number(v.parentId),
   };
+  if (hasRetries(v.type)) input.retries = Number(v.retries.trim());
   switch (v.type) {
     case "http":
       return {
@@ -439,5 +456,7 @@ export function toMonitorInput(v: MonitorFormValues): MonitorInput {
         pingLossThreshold: Number(v.pingLossThreshold.trim()),
         maxResponseTime: optionalInt(v.maxResponseTime),
       };
+    case "group":
+      return { ...input, groupRule: v.groupRule };
   }
 }

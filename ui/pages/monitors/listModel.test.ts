@@ -17,6 +17,7 @@ import {
   tagsInUse,
   toggleSort,
   toggleTag,
+  treeRows,
   windowRange,
   type HeartbeatPair,
   type ListView,
@@ -277,5 +278,27 @@ describe("window range", () => {
       const { start, end } = windowRange({ ...base, scrollTop: y });
       expect(end - start).toBeLessThanOrEqual(Math.ceil(800 / 80) + 2 * 5 + 1);
     }
+  });
+});
+
+describe("groups in the list", () => {
+  const g = monitor({ id: 1, name: "Shop", type: "group" });
+  const inner = monitor({ id: 2, name: "Payments", type: "group", parentId: 1 });
+  const a = monitor({ id: 3, name: "api", parentId: 1 });
+  const b = monitor({ id: 4, name: "card", parentId: 2 });
+  const alone = monitor({ id: 5, name: "blog" });
+  const rows = (shown: PublicMonitor[], flat = false, collapsed: number[] = []) => treeRows(shown, flat, new Set(collapsed)).map((r) => [r.monitor.name, r.depth, r.members, r.toggles]);
+
+  test("members follow their group, indented, in the list's order; collapsed groups hide theirs", () => {
+    const sorted = [alone, g, inner, a, b];
+    expect(rows(sorted)).toEqual([["blog", 0, 0, false], ["Shop", 0, 2, true], ["Payments", 1, 1, true], ["card", 2, 0, false], ["api", 1, 0, false]]);
+    expect(rows(sorted, false, [2])).toEqual([["blog", 0, 0, false], ["Shop", 0, 2, true], ["Payments", 1, 1, true], ["api", 1, 0, false]]);
+    expect(rows(sorted, false, [1])).toEqual([["blog", 0, 0, false], ["Shop", 0, 2, true]]);
+  });
+
+  test("a filtered list is flat; a member whose group is filtered out shows at the top level", () => {
+    expect(rows([g, b, alone], true)).toEqual([["Shop", 0, 0, false], ["card", 0, 0, false], ["blog", 0, 0, false]]);
+    expect(rows([g, a], true)).toEqual([["Shop", 0, 1, false], ["api", 0, 0, false]]);
+    expect(rows([g, b])).toEqual([["Shop", 0, 0, false], ["card", 0, 0, false]]);
   });
 });

@@ -172,6 +172,45 @@ export function filterAndSort(monitors: readonly PublicMonitor[], view: ListView
   return view.sort === null ? sortForTriage(shown) : shown.sort(compareBy(view.sort, view.dir));
 }
 
+/** A row of the list: a monitor, how deep in groups it sits, and its members listed (groups). */
+export interface ListRow {
+  monitor: PublicMonitor;
+  depth: number;
+  /** Direct members of a group among the monitors listed. */
+  members: number;
+  /** Whether the row opens and closes its members (groups in the unfiltered list). */
+  toggles: boolean;
+}
+
+/**
+ * The list as a tree: each group followed by its members (indented, in the list's order), unless it is collapsed. A
+ * filtered list stays flat (every match shows, whatever group it is in). A member whose group is not listed shows at
+ * the top level.
+ */
+export function treeRows(shown: readonly PublicMonitor[], flat: boolean, collapsed: ReadonlySet<number>): ListRow[] {
+  const listed = new Set(shown.map((m) => m.id));
+  const children = new Map<number, PublicMonitor[]>();
+  const top: PublicMonitor[] = [];
+  for (const m of shown) {
+    if (m.parentId === null || !listed.has(m.parentId)) top.push(m);
+    else {
+      const list = children.get(m.parentId);
+      if (list) list.push(m);
+      else children.set(m.parentId, [m]);
+    }
+  }
+  const count = (m: PublicMonitor) => children.get(m.id)?.length ?? 0;
+  if (flat) return shown.map((monitor) => ({ monitor, depth: 0, members: count(monitor), toggles: false }));
+  const rows: ListRow[] = [];
+  const add = (m: PublicMonitor, depth: number) => {
+    const members = children.get(m.id) ?? [];
+    rows.push({ monitor: m, depth, members: members.length, toggles: members.length > 0 });
+    if (!collapsed.has(m.id) && depth < 32) for (const c of members) add(c, depth + 1);
+  };
+  for (const m of top) add(m, 0);
+  return rows;
+}
+
 export type StatusCounts = Record<DisplayStatus | "all", number>;
 
 /** Counts by status of the monitors the search and tags let through (the status filter itself is not applied). */

@@ -218,6 +218,7 @@ describe("payload", () => {
       form({ name: " API ", url: " https://e.com ", interval: "2", timeout: "10", retries: "0", headers: [headerRow(" X-A ", "1"), headerRow("", "")], expectedStatus: " 200 " }),
     );
     expect(input).toEqual({
+      parentId: null,
       name: "API",
       type: "http",
       tags: [],
@@ -350,7 +351,10 @@ describe("tags", () => {
 
 describe("check types: payload and round trip", () => {
   test("each type sends the common fields and its own", () => {
-    const base = { name: "M", tags: ["a"], intervalSeconds: 300, retryIntervalSeconds: null, retries: 1, active: true, upsideDown: false, dependsOn: [] };
+    const base = { name: "M", tags: ["a"], intervalSeconds: 300, retryIntervalSeconds: null, retries: 1, active: true, upsideDown: false, dependsOn: [], parentId: null };
+    // A group: its rule and its own group, no timeout or retries.
+    const { retries: _, ...common } = base;
+    expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "group", groupRule: "all", parentId: "7" }))).toEqual({ ...common, type: "group", groupRule: "all", parentId: 7 });
     expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "tcp", host: " db.local ", port: " 5432 " }))).toEqual({ ...base, type: "tcp", timeout: 30, host: "db.local", port: 5432 });
     expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "dns", host: "example.com", dnsRecordType: "MX", dnsResolver: " 127.0.0.1:5353 ", dnsExpected: "" }))).toEqual({
       ...base,

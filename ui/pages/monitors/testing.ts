@@ -55,6 +55,8 @@ export function publicMonitor(over: Partial<PublicMonitor> = {}): PublicMonitor 
     pingCount: 3,
     pingFamily: "auto",
     pingLossThreshold: 100,
+    parentId: null,
+    groupRule: "worst",
     ping: null,
     heartbeat: [],
     ...over,

@@ -6,6 +6,7 @@ import { Sparkline } from "../../components/charts/Sparkline";
 import { formatAvailability, formatMs } from "../monitors/model";
 import { MonitorStatusBadge } from "../monitors/parts";
 import { availabilityLevel, LEVEL_COLOR } from "../../components/availability";
+import { GroupMembers } from "./GroupMembers";
 import { sameMonitor } from "./model";
 
 /** The texts of the bars, built once per language (a page may have tens of thousands of bars). */
@@ -122,6 +123,7 @@ const MonitorRow = memo(
             ))}
           </ul>
         )}
+        {m.members && <GroupMembers groupId={m.id} name={m.name} members={m.members} />}
         <DayBars monitor={m} text={text} tip={tip} />
         <div className="mt-1 flex justify-between gap-2 text-[11px] text-slate-400">
           <span>{t("statusPage.daysAgo")}</span>

@@ -15,6 +15,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { listAgents } from "../../api/agents";
 import { errorMessage } from "../../api/errors";
+import i18n from "i18next";
 import { listMonitors } from "../../api/monitors";
 import {
   ANNOUNCEMENT_MAX,
@@ -44,10 +45,12 @@ type Item = PickerItem;
 
 /** The configuration and what it can pick from. */
 async function fetchConfigAndChoices(): Promise<{ config: StatusPageConfig; monitors: Item[]; agents: Item[] }> {
+  const group = i18n.t("monitors.types.group");
   const [{ config }, monitors, agents] = await Promise.all([getStatusConfig(), listMonitors(), listAgents()]);
   return {
     config,
-    monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.target || m.url })),
+    // A group shows as one row that opens to its members: the picker says which items are groups.
+    monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.type === "group" ? group : m.target || m.url })),
     agents: (agents.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname })),
   };
 }

@@ -79,6 +79,8 @@ export function sameMonitor(a: StatusMonitor, b: StatusMonitor): boolean {
   if (a.id !== b.id || a.name !== b.name || a.status !== b.status) return false;
   if (a.uptime.day !== b.uptime.day || a.uptime.month !== b.uptime.month || a.uptime.quarter !== b.uptime.quarter) return false;
   if (!sameDays(a.days, b.days)) return false;
+  // A group's members are few: compared whole.
+  if ((a.members || b.members) && JSON.stringify(a.members) !== JSON.stringify(b.members)) return false;
   const [ra, rb] = [a.responseTimes, b.responseTimes];
   return sameNumbers(ra.times, rb.times) && sameNumbers(ra.values, rb.values);
 }
