@@ -9,7 +9,7 @@ import { runSubcommand, SUBCOMMANDS } from "./cli/commands";
 import { claimDataDir } from "./cli/data-dir";
 import { helpText, loadConfig, type Config } from "./config";
 import { DatabaseUnavailableError, NewerDatabaseError, openDatabase, type Db } from "./db/open";
-import { MAX_BODY_BYTES } from "./http/limits";
+import { MAX_BODY_BYTES, MAX_UPLOAD_BYTES } from "./http/limits";
 import { LISTEN_ALONE, listenFailure, listenProblem } from "./http/listen";
 import { startServices, stopServices } from "./lifecycle";
 import { createLogger } from "./log";
@@ -67,7 +67,7 @@ async function start(argv: string[]) {
   });
   const app = createApp({ db, jwtSecret: await jwtSecret(config, db), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
   try {
-    app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: 64 * MAX_BODY_BYTES, ...LISTEN_ALONE });
+    app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: MAX_UPLOAD_BYTES + MAX_BODY_BYTES, ...LISTEN_ALONE });
   } catch (e) {
     // Taken since the check above. Nothing has started yet: the database is closed and the data dir released.
     console.error(listenFailure(config.host, config.port, e));

@@ -3,6 +3,10 @@
 
 /** The largest request body the server reads; bigger ones get 413 BODY_TOO_LARGE, which states this number. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/** The one upload Vigil takes (an Uptime Kuma database, /api/import/kuma/*): larger ones go through `vigil import kuma`. */
+export const MAX_UPLOAD_BYTES = 64 * MAX_BODY_BYTES;
+/** The paths that take an upload (multipart/form-data, up to MAX_UPLOAD_BYTES). */
+export const isUploadPath = (path: string) => path.startsWith("/api/import/");
 
 /** The deepest nesting of arrays and objects a JSON body may have; deeper ones get 400 TOO_DEEP before parsing. */
 export const MAX_JSON_DEPTH = 64;

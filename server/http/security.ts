@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { HttpError } from "./errors";
-import { MAX_BODY_BYTES, MAX_JSON_DEPTH, pathOf } from "./limits";
+import { isUploadPath, MAX_BODY_BYTES, MAX_JSON_DEPTH, MAX_UPLOAD_BYTES, pathOf } from "./limits";
 
 const SECURITY_HEADERS = {
   "x-content-type-options": "nosniff",
@@ -14,6 +14,8 @@ const SECURITY_HEADERS = {
 };
 
 // States the limit so a client (the agent) can size its batches to it.
+const uploadTooLarge = () =>
+  new HttpError(413, "UPLOAD_TOO_LARGE", `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB: import it from a terminal with vigil import kuma`, { maxBytes: MAX_UPLOAD_BYTES });
 const tooLarge = () => new HttpError(413, "BODY_TOO_LARGE", "The request body is larger than 1 MB", { maxBytes: MAX_BODY_BYTES });
 
 /**
@@ -67,10 +69,11 @@ export function security({ trustProxy = 0 }: { trustProxy?: number } = {}) {
         set.headers["strict-transport-security"] = "max-age=63072000";
       }
       if (pathOf(request.url).startsWith("/api/")) set.headers["cache-control"] = "no-store";
-      if (Number(request.headers.get("content-length") ?? 0) > MAX_BODY_BYTES) {
+      const upload = isUploadPath(pathOf(request.url));
+      if (Number(request.headers.get("content-length") ?? 0) > (upload ? MAX_UPLOAD_BYTES : MAX_BODY_BYTES)) {
         // The unread body is still on its way: close the connection rather than keep it (and a shutdown) waiting.
         set.headers["connection"] = "close";
-        throw tooLarge();
+        throw upload ? uploadTooLarge() : tooLarge();
       }
     })
     .onParse({ as: "global" }, async ({ request, contentType }) => {
@@ -81,6 +84,10 @@ export function security({ trustProxy = 0 }: { trustProxy?: number } = {}) {
       // A mail client's one-click unsubscribe (RFC 8058) posts the form "List-Unsubscribe=One-Click": the one form read.
       if (pathOf(request.url) === "/api/status/subscriptions/unsubscribe" && contentType.split(";")[0]!.trim().toLowerCase() === "application/x-www-form-urlencoded") {
         return Object.fromEntries(new URLSearchParams(await readCapped(request, MAX_BODY_BYTES)));
+      }
+      // The import screen's file (server/import/routes.ts): a form with the file and its options.
+      if (isUploadPath(pathOf(request.url)) && contentType.split(";")[0]!.trim().toLowerCase() === "multipart/form-data") {
+        return Object.fromEntries((await request.formData()).entries());
       }
       if (!contentType.toLowerCase().includes("json")) {
         throw new HttpError(415, "UNSUPPORTED_MEDIA_TYPE", "Send the request body as application/json");

@@ -2212,6 +2212,7 @@ const enUS: Messages = {
     USER_NOT_FOUND: "User not found",
     INVALID_ID: "Invalid ID",
     BAD_JSON: "The request is not valid JSON",
+    UPLOAD_TOO_LARGE: "The file is larger than 64 MB: import it from a terminal with vigil import kuma",
     BODY_TOO_LARGE: "The request is too large",
     TOO_DEEP: "The request is nested too deeply",
     UNAUTHORIZED: "Please sign in",

@@ -2203,6 +2203,7 @@ const zhCN = {
     USER_NOT_FOUND: "用户不存在",
     INVALID_ID: "无效的 ID",
     BAD_JSON: "请求格式不正确",
+    UPLOAD_TOO_LARGE: "文件超过 64 MB：请在终端中用 vigil import kuma 导入",
     BODY_TOO_LARGE: "请求内容过大",
     TOO_DEEP: "请求嵌套层级过深",
     UNAUTHORIZED: "请先登录",

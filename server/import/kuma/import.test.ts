@@ -49,7 +49,9 @@ function expectedFields(m: ManifestMonitor, parentId: number | null): Partial<Mo
     parentId,
     tags: m.tags.map((t) => (t.value ? `${t.name}:${t.value}` : t.name)),
   };
-  if (m.type !== "group") fields.timeout = m.timeout;
+  // A timeout not shorter than the interval or the retry interval is fitted to 80 % of the shorter (with a note).
+  const shortest = Math.min(m.interval, m.retry_interval || m.interval);
+  if (m.type !== "group") fields.timeout = m.timeout < shortest ? m.timeout : Math.round(shortest * 8) / 10;
   if (["http", "keyword", "json-query"].includes(m.type)) {
     const headers = Object.entries(JSON.parse((s.headers as string | undefined) ?? "{}") as Record<string, string>).map(([name, value]) => ({ name, value }));
     if (s.body) headers.push({ name: "Content-Type", value: "application/json" });
@@ -212,8 +214,8 @@ describe("other Kuma sources", () => {
       parentId: ids.get("1"),
       retries: 2,
       retryIntervalSeconds: 30,
-      // Kuma 1.x kept 0 for "80 % of the interval".
-      timeout: 48,
+      // Kuma 1.x kept 0 for "80 % of the interval"; Vigil's must also be below the 30 s retry interval.
+      timeout: 24,
       tags: ["env:prod"],
     });
     expect(monitors.get(ids.get("3")!)).toMatchObject({ type: "push", active: false, pushToken: expect.stringMatching(/^[A-Za-z0-9_-]{16,64}$/) });

@@ -165,15 +165,18 @@ export function mapKumaMonitor(row: Row, tags: string[], settings: { tlsExpiryDa
   const intervalSeconds = seconds(num(row.interval, 60), "interval", notes);
   const retryRaw = num(row.retry_interval, 0);
   const retryIntervalSeconds = retryRaw > 0 && Math.round(retryRaw) !== intervalSeconds ? seconds(retryRaw, "retry interval", notes) : null;
+  // Vigil's checks never overlap: the timeout must be shorter than the interval and the retry interval (Kuma allows
+  // a retry every 15 s with a 20 s timeout).
+  const shortest = Math.min(intervalSeconds, retryIntervalSeconds ?? intervalSeconds);
   // Kuma 1.x kept 0 for "80 % of the interval", its default.
-  let timeout = num(row.timeout, 0) > 0 ? num(row.timeout, 0) : intervalSeconds * 0.8;
+  let timeout = num(row.timeout, 0) > 0 ? num(row.timeout, 0) : Math.max(0.1, Math.round(shortest * 0.8 * 10) / 10);
   if (timeout > LIMITS.maxTimeout) {
     notes.push(`Its timeout of ${timeout} s is longer than Vigil's ${LIMITS.maxTimeout} s: set to ${LIMITS.maxTimeout} s.`);
     timeout = LIMITS.maxTimeout;
   }
-  if (timeout >= intervalSeconds && type !== "push" && kumaType !== "group") {
-    const fitted = Math.max(0.1, Math.round(intervalSeconds * 0.8 * 10) / 10);
-    notes.push(`Its timeout of ${timeout} s is not shorter than its interval: set to ${fitted} s.`);
+  if (timeout >= shortest && type !== "push" && kumaType !== "group") {
+    const fitted = Math.max(0.1, Math.round(shortest * 0.8 * 10) / 10);
+    notes.push(`Its timeout of ${timeout} s is not shorter than its ${shortest === intervalSeconds ? "interval" : "retry interval"}: set to ${fitted} s.`);
     timeout = fitted;
   }
   let retries = Math.max(0, Math.round(num(row.maxretries, 0)));
