@@ -39,7 +39,8 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId("import-done")).toContainText(tr(m, "import.doneTitle"));
       await page.getByTestId("import-to-monitors").click();
       const http = manifest.monitors.find((x) => x.type === "http")!.name;
-      await expect(page.getByText(http, { exact: true }).first()).toBeVisible();
+      await page.getByTestId("monitors-search").fill(http);
+      await expect(page.getByRole("link", { name: http, exact: true })).toBeVisible();
     });
 
     test("on a phone the plan reads in one column and the empty monitor list points at the import", async ({ page, vigil }) => {

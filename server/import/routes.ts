@@ -39,11 +39,13 @@ async function withUpload<T>(file: File, fn: (source: KumaSource) => Promise<T>)
     const name = /\.json$/i.test(file.name) ? "backup.json" : "kuma.db";
     const path = join(dir, name);
     await Bun.write(path, file);
-    const source = await readKumaSource(path);
+    const read = await readKumaSource(path);
+    // The plan names the file as the admin chose it, not where the server put it.
+    const source = { ...read, label: read.label.replaceAll(path, file.name || name) };
     try {
       return await fn(source);
     } finally {
-      source.close();
+      read.close();
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

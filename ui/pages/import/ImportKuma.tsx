@@ -98,7 +98,7 @@ function PlanCard({ plan, done, busy, onApply }: { plan: ImportPlan; done: boole
     <Card data-testid={done ? "import-done" : "import-plan"}>
       <CardHeader
         title={done ? t("import.doneTitle") : t("import.planTitle")}
-        description={t("import.summary", { source: plan.source.label, create: count("create"), update: count("update"), skip: count("skip") })}
+        description={<span className="[overflow-wrap:anywhere]">{t("import.summary", { source: plan.source.label, create: count("create"), update: count("update"), skip: count("skip") })}</span>}
       />
       {ACTIONS.map((action) => {
         const items = plan.items.filter((i) => i.action === action);
@@ -114,7 +114,7 @@ function PlanCard({ plan, done, busy, onApply }: { plan: ImportPlan; done: boole
                     <span className="break-all font-medium text-slate-800">{item.name}</span>
                   </div>
                   {item.notes.length > 0 && (
-                    <ul className="mt-1 list-disc pl-5 text-xs text-slate-500">
+                    <ul className="mt-1 list-disc pl-5 text-xs text-slate-500 [overflow-wrap:anywhere]">
                       {item.notes.map((note) => (
                         <li key={note}>{note}</li>
                       ))}
