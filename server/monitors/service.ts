@@ -2,22 +2,19 @@
 // createMonitorService() builds it; load() reads the monitors into memory and schedules them, starting nothing;
 // start() starts the scheduler and maintenance timers; stop() stops them and writes everything pending. Recording a
 // check (a scheduled one, a push) stays in memory and queues its writes: only the writer's flushes touch the database.
-import type { Db } from "../db/database";
-import type { EventBus } from "../events";
-import { silentLogger, type Logger } from "../log";
-import { createTlsProbe, type TlsProbe } from "./tls-probe";
-import type { Checker } from "./types/http/http";
+import { silentLogger } from "../log";
+import { createTlsProbe } from "./tls-probe";
 import { createCheckTypes, type CheckOutcome } from "./types";
 import { PUSH_MIN_GAP_MS, newPushToken, pushOutcome } from "./types/push/push";
 import { conflict, HttpError, notFound } from "../http/errors";
-import { createHistory, DAY, type HistoryOptions } from "./history";
+import { createHistory, DAY } from "./history";
 import type { CheckResult, MonitorChangeEvent, PublicMonitor, RecentCheck, SeriesRange } from "./public";
 import { checkStateOf, createAnnouncer } from "./announce";
 import { createRecentChecks } from "./recent";
-import { createScheduler, systemClock, type Clock } from "./scheduler";
-import { ALLOW_PRIVATE, type TargetPolicy } from "../net/targets";
-import { resolveFields, type MonitorChange, type MonitorFields } from "./schemas";
-import { systemPinger, type Pinger } from "./types/ping/pinger";
+import { createScheduler, systemClock } from "./scheduler";
+import { ALLOW_PRIVATE } from "../net/targets";
+import { resolveFields, type MonitorFields } from "./schemas";
+import { systemPinger } from "./types/ping/pinger";
 import { createMonitorStore, toCheckResult, type MonitorEntry } from "./store";
 import { createGroupTree } from "./groups";
 import { createGroupState } from "./group-state";
@@ -25,106 +22,10 @@ import { catchUpMissed } from "./catch-up";
 import { unreachableError } from "./check-errors";
 import { createDependencies } from "./dependencies";
 import { flipOutcome } from "./types/upside-down";
-import { createWriter, type PersistedState, type WriterOptions } from "./writer";
+import { createWriter } from "./writer";
 
-/**
- * What the monitors need from a cluster (server/cluster/service.ts): which monitors this node checks, and a channel
- * to the other nodes. Without one, this node checks every monitor.
- */
-export interface MonitorPeers {
-  owns(id: number): boolean;
-  publish(kind: string, data: unknown): void;
-  on(kind: string, handler: (data: unknown) => void): () => void;
-  /** Sends what was published so far. */
-  flush(): Promise<unknown>;
-}
-
-/**
- * Where a monitor is checked from (server/probes): for a monitor with agent locations, `combine` turns the server's
- * own check (null when the server is not one of its locations) and the agents' latest results into the verdict that
- * is recorded; null when no location has reported (nothing is recorded: "no data"). Monitors without locations never
- * reach it: `has` is one Map lookup on the hot path.
- */
-export interface MonitorLocations {
-  has(id: number): boolean;
-  fromServer(id: number): boolean;
-  combine(id: number, fields: MonitorFields, own: CheckOutcome | null, now: number): Promise<CheckOutcome | null>;
-}
-
-/** A check made by another node, as it tells the others: the outcome and the monitor's state after it. */
-interface RemoteResult {
-  id: number;
-  outcome: CheckOutcome;
-  state: PersistedState;
-}
-
-
-export interface MonitorServiceOptions {
-  db: Db;
-  bus: EventBus;
-  log?: Logger;
-  clock?: Clock;
-  /** Replaces the HTTP request of http monitors (tests). */
-  checker?: Checker;
-  /** Replaces how ping monitors send echo requests (tests); default: the ICMP socket, else the ping program. */
-  pinger?: () => Pinger | null;
-  /** Which addresses monitors may target (server/net/targets.ts); private ones by default. */
-  targets?: TargetPolicy;
-  /** TLS expiry lookups; false turns them off. */
-  tls?: TlsProbe | false;
-  /** Checks running at once (default 200). */
-  concurrency?: number;
-  /** Whether a monitor is in maintenance now (server/maintenance: an in-memory lookup). */
-  maintenance?: (id: number) => boolean;
-  /**
-   * How long a minute of the intervals is (check slots, push silence): 60 000. Real-clock tests of the wired server
-   * shorten it, leaving the clock itself alone.
-   */
-  minuteMs?: number;
-  /** Raw results kept, days (default 7). */
-  rawRetentionDays?: number;
-  writer?: WriterOptions;
-  history?: Omit<HistoryOptions, "clock" | "log" | "rawRetentionMs">;
-}
-
-// Fields whose change makes the next check different: an edit of any of them runs a check at once.
-const CHECK_FIELDS: (keyof MonitorFields)[] = [
-  "type",
-  "url",
-  "method",
-  "intervalSeconds",
-  "timeout",
-  "expectedStatus",
-  "headers",
-  "body",
-  "followRedirects",
-  "keyword",
-  "keywordInvert",
-  "keywordCaseSensitive",
-  "jsonPath",
-  "maxResponseTime",
-  "ignoreTls",
-  "freshConnection",
-  "tlsExpiryDays",
-  "host",
-  "port",
-  "dnsRecordType",
-  "dnsResolver",
-  "dnsExpected",
-  "pushGrace",
-  "pingCount",
-  "pingFamily",
-  "pingLossThreshold",
-];
-
-/** A create or update body: the fields, and the monitors it depends on (replaced as a whole when given). */
-export type MonitorInput = MonitorChange & { dependsOn?: number[] };
-
-/**
- * Seconds between scheduled looks: the interval; push monitors' silence is looked for every minute, or every interval
- * when shorter (a 20 s push monitor's silence is noticed within 20 s).
- */
-export const cadence = (fields: MonitorFields) => (fields.type === "push" ? Math.min(60, fields.intervalSeconds) : fields.intervalSeconds);
+export { cadence, type MonitorInput, type MonitorLocations, type MonitorPeers, type MonitorServiceOptions } from "./service-contract";
+import { cadence, CHECK_FIELDS, type MonitorInput, type MonitorLocations, type MonitorPeers, type MonitorServiceOptions, type RemoteResult } from "./service-contract";
 
 export function createMonitorService(options: MonitorServiceOptions) {
   const { db, bus } = options;

@@ -16,8 +16,7 @@ const TYPES: Record<string, MonitorType> = {
   ping: "ping",
   dns: "dns",
   push: "push",
-  // Monitor groups are being added as MonitorType "group" (parentId, groupRule); the literal is cast until then.
-  group: "group" as MonitorType,
+  group: "group",
 };
 
 export interface MappedMonitor {
