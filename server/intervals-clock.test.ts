@@ -57,6 +57,13 @@ async function wired() {
 
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
 
+function expectEverySecond(list: number[]) {
+  const mean = list.reduce((a, b) => a + b, 0) / list.length;
+  expect(mean).toBeGreaterThan(900);
+  expect(mean).toBeLessThan(1150);
+  for (const gap of list) expect(gap).toBeGreaterThan(500), expect(gap).toBeLessThan(1500);
+}
+
 test("a 1 s monitor is checked every second, and a failing 30 s one is retried every 1 s retry interval until down", async () => {
   const site = target((path) => (path === "/down" ? 500 : 200));
   const s = await wired();
@@ -64,13 +71,14 @@ test("a 1 s monitor is checked every second, and a failing 30 s one is retried e
   const failing = await s.create({ name: "flaky", url: site.url("/down"), intervalSeconds: 30, retryIntervalSeconds: 1, retries: 3 });
 
   await until("six checks of the 1 s monitor", () => site.hits("/ok").length >= 6, 10_000);
-  // After the check at creation, the grid: a second apart, give or take the timers.
-  for (const gap of gaps(site.hits("/ok").slice(1))) expect(gap).toBeGreaterThan(850), expect(gap).toBeLessThan(1200);
+  // After the check at creation, the grid: a second apart on average; one late timer makes one gap longer and the next
+  // shorter (the slots stay where they are), so single gaps only have to be near a second.
+  expectEverySecond(gaps(site.hits("/ok").slice(1)));
 
   await until("the failing monitor down", async () => (await s.get(failing)).status === "down", 10_000);
   const tries = site.hits("/down");
   // The check at creation, then three retries one retry interval apart (not 30 s), the last of which makes it down.
   expect(tries.length).toBe(4);
-  for (const gap of gaps(tries)) expect(gap).toBeGreaterThan(850), expect(gap).toBeLessThan(1250);
+  expectEverySecond(gaps(tries));
   expect(await s.get(failing)).toMatchObject({ status: "down", consecutiveFailures: 4 });
 }, 30_000);

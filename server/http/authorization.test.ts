@@ -94,6 +94,8 @@ const ACCESS: Record<string, Access> = {
   "GET /api/dashboard": "user",
   "GET /api/cluster/nodes": "user",
   "GET /api/backup": "accounts", // every password hash and channel secret is in it
+  "POST /api/import/kuma/plan": "accounts", // it reads and would write every monitor and channel secret
+  "POST /api/import/kuma/apply": "accounts",
   "GET /api/status/pages/:slug": "public",
   "POST /api/status/pages/:slug/unlock": "public",
   "GET /api/status/pages/:slug/feed.atom": "public",
