@@ -1,6 +1,7 @@
 // An admin brings an Uptime Kuma setup across from the browser: from the accounts page to /import/kuma, chooses the
 // sample Kuma 2.5.3 kuma.db, reads the plan (to create, and what cannot come across and why), imports it and finds the
-// monitors in the list. A file that is not Kuma's is refused in words. Both languages, and at a phone's width.
+// monitors in the list. A file that is not Kuma's is refused in words. The plan's notes, setting names and source read
+// in the page's language. Both languages, and at a phone's width.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, test, withSession } from "./fixtures";
@@ -30,7 +31,15 @@ for (const [locale, m] of LANGUAGES) {
       const plan = page.getByTestId("import-plan");
       await expect(plan).toBeVisible();
       const docker = manifest.monitors.find((x) => x.type === "docker")!.name;
-      await expect(plan.getByTestId("import-item").filter({ hasText: docker })).toHaveAttribute("data-action", "skip");
+      const dockerItem = plan.getByTestId("import-item").filter({ hasText: docker });
+      await expect(dockerItem).toHaveAttribute("data-action", "skip");
+      // The plan reads in the page's language: why it is skipped, the setting's name, the file it comes from.
+      await expect(dockerItem.locator('[data-code="monitor.noCheck"]')).toHaveText(tr(m, "import.notes.monitor.noCheck", { type: "docker" }));
+      if (locale === "zh-CN") await expect(dockerItem).not.toContainText("Vigil has no docker check yet.");
+      const zone = plan.locator('[data-testid="import-item"]:has([data-code="setting.timeZone"])');
+      await expect(zone).toContainText(tr(m, "import.names.timeZone"));
+      await expect(zone).toContainText(tr(m, "import.notes.setting.timeZone", { zone: "Europe/Berlin" }));
+      await expect(plan).toContainText(tr(m, "import.source.database2", { file: "kuma.db" }));
       const toCreate = await plan.locator('[data-testid="import-item"][data-action="create"]').count();
       expect(toCreate).toBeGreaterThan(10);
 

@@ -40,7 +40,7 @@ export function formatPlan(plan: ImportPlan): string[] {
     lines.push("", `${title} (${items.length}):`);
     for (const item of items) {
       lines.push(`  ${item.kind.padEnd(width)}  ${item.name || item.sourceId}`);
-      for (const note of item.notes) lines.push(`  ${" ".repeat(width)}    - ${note}`);
+      for (const note of item.notes) lines.push(`  ${" ".repeat(width)}    - ${note.text}`);
     }
   }
   if (plan.items.length === 0) lines.push("", "Nothing to import.");

@@ -33,14 +33,15 @@ describe("POST /api/import/kuma", () => {
     const { admin, send, monitors } = await setup();
     const plan = await send("plan", admin.token, kumaDb());
     expect(plan.status).toBe(200);
-    expect(plan.body.data.source.schema).toBe("2.x");
+    expect(plan.body.data.source).toMatchObject({ schema: "2.x", file: "kuma.db", label: "Uptime Kuma 2.x database (kuma.db)" });
     const planned = plan.body.data.items.filter((i) => i.kind === "monitor");
     expect(planned).toHaveLength(manifest.monitors.length);
     expect(planned.filter((i) => i.action === "create").length).toBeGreaterThan(0);
     // Kuma types Vigil has no check for are left out, each saying why.
     const docker = planned.find((i) => i.name === manifest.monitors.find((m) => m.type === "docker")!.name)!;
     expect(docker.action).toBe("skip");
-    expect(docker.notes.join(" ")).toMatch(/docker/i);
+    // A note is a code with its values (the admin screen words it in the reader's language) and the English text.
+    expect(docker.notes).toEqual([{ code: "monitor.noCheck", values: { type: "docker" }, text: "Vigil has no docker check yet." }]);
     expect(await monitors()).toHaveLength(0);
 
     const applied = await send("apply", admin.token, kumaDb());

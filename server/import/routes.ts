@@ -41,7 +41,7 @@ async function withUpload<T>(file: File, fn: (source: KumaSource) => Promise<T>)
     await Bun.write(path, file);
     const read = await readKumaSource(path);
     // The plan names the file as the admin chose it, not where the server put it.
-    const source = { ...read, label: read.label.replaceAll(path, file.name || name) };
+    const source = { ...read, label: read.label.replaceAll(path, file.name || name), file: file.name || name };
     try {
       return await fn(source);
     } finally {

@@ -1,7 +1,7 @@
 import type { ImportPlan } from "../../server/import/kuma/section";
 import { request } from "./client";
 
-export type { ImportPlan, PlanItem } from "../../server/import/kuma/section";
+export type { ImportPlan, Note, PlanItem } from "../../server/import/kuma/section";
 
 function form(file: File, history: boolean): FormData {
   const data = new FormData();

@@ -18,6 +18,7 @@ export function fixtureSource(): KumaSource & { close(): void } {
   return {
     schema: "2.x",
     label: "Uptime Kuma 2.x database (kuma.db)",
+    file: "kuma.db",
     has: (table, column) => {
       const cols = columns(table);
       return column === undefined ? cols.length > 0 : cols.includes(column);

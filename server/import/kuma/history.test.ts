@@ -74,7 +74,7 @@ describe("Kuma history import", () => {
     expect(items.map((i) => Number(i.sourceId)).sort((a, b) => a - b)).toEqual(withBeats.map((m) => m.id));
     const shop = items.find((i) => i.sourceId === "4")!;
     expect(shop).toMatchObject({ kind: "history", name: "Shop homepage", action: "update" });
-    expect(shop.notes[0]).toContain("17 heartbeats: 10 up, 7 down or pending");
+    expect(shop.notes[0]!.text).toContain("17 heartbeats: 10 up, 7 down or pending");
     expect(await createHistorySection().plan(s.source, { db: s.db, links: s.links, options: { history: false } })).toEqual([]);
     expect((await createHistorySection().plan(s.source, { db: s.db, links: memoryLinks(), options: { history: true } }))[0]!.action).toBe("create");
   });
@@ -165,7 +165,7 @@ describe("Kuma history import", () => {
         { monitor_id: 4, timestamp: (t0 - 9 * HOUR) / 1000, up: 1000, down: 0, ping: 8, ping_min: 2, ping_max: 30 },
       ],
     };
-    const source: KumaSource = { schema: "2.x", label: "test", rows: (table) => tables[table] ?? [], has: (table) => table in tables };
+    const source: KumaSource = { schema: "2.x", label: "test", file: "test.db", rows: (table) => tables[table] ?? [], has: (table) => table in tables };
     await runImport(s.db, source, s.links, now);
     const shop = s.vigilId.get(4)!;
     expect(await s.db.rows(sql`SELECT up, maintenance, error FROM check_results WHERE monitor_id = ${shop} ORDER BY time`)).toEqual(

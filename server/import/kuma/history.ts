@@ -17,6 +17,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db, Orm } from "../../db/database";
 import { DAY, HOUR, readWatermarks, rollupSql } from "../../monitors/history";
+import { note } from "./notes";
 import type { ApplyContext, KumaSection, KumaSource, PlanItem } from "./section";
 
 const DEFAULT_RAW_RETENTION_MS = 7 * DAY;
@@ -181,8 +182,8 @@ export function createHistorySection({ rawRetentionMs = DEFAULT_RAW_RETENTION_MS
         const count = (f: (b: Beat) => boolean) => beats.filter(f).length;
         const maintenance = count((b) => b.maintenance);
         const up = count((b) => b.up && !b.maintenance);
-        const notes = [`${beats.length} heartbeats: ${up} up, ${beats.length - up - maintenance} down or pending (counted as down, as Kuma's uptime does), ${maintenance} in maintenance.`];
-        if (links.target("monitor", id) !== undefined) notes.push("Heartbeats already in Vigil's history are skipped.");
+        const notes = [note("history.heartbeats", { total: beats.length, up, down: beats.length - up - maintenance, maintenance })];
+        if (links.target("monitor", id) !== undefined) notes.push(note("history.skipsKnown"));
         items.push({ kind: "history", sourceId: id, name: names.get(id)!, action: links.target("monitor", id) === undefined ? "create" : "update", notes });
       }
       return items;

@@ -89,7 +89,7 @@ describe("the monitors of the sample Kuma 2.5.3 database", () => {
     for (const m of expected.monitors) {
       const item = monitorItems.find((i) => i.sourceId === String(m.id))!;
       if (!SUPPORTED[m.type]) {
-        expect({ id: m.id, action: item.action, reason: item.notes[0] }).toEqual({ id: m.id, action: "skip", reason: `Vigil has no ${m.type} check yet.` });
+        expect({ id: m.id, action: item.action, reason: item.notes[0] }).toEqual({ id: m.id, action: "skip", reason: { code: "monitor.noCheck", values: { type: m.type }, text: `Vigil has no ${m.type} check yet.` } });
         expect(ids.has(String(m.id))).toBe(false);
         continue;
       }
@@ -109,7 +109,7 @@ describe("the monitors of the sample Kuma 2.5.3 database", () => {
     expect(byName("Orders API health JSON").jsonPath).toBe('$.status == "ok"');
     expect(byName("Queue depth < 500").jsonPath).toBe("$.queue.depth < 500");
     // What does not come across is said on the item.
-    const note = (name: string) => monitorItems.find((i) => i.name === name)!.notes.join(" ");
+    const note = (name: string) => monitorItems.find((i) => i.name === name)!.notes.map((n) => n.text).join(" ");
     expect(note("CDN origin via proxy")).toContain("proxy");
     expect(note("Shop homepage")).toContain("description");
   });
@@ -191,7 +191,7 @@ describe("the monitors of the sample Kuma 2.5.3 database", () => {
     const plan = await planImport(db, source, { history: false, targets: { allowPrivate: false } });
     const shop = plan.items.find((i) => i.name === "Shop homepage")!;
     expect(shop.action).toBe("skip");
-    expect(shop.notes[0]).toStartWith("Vigil refuses it:");
+    expect(shop.notes[0]!.text).toStartWith("Vigil refuses it:");
     expect(plan.items.find((i) => i.name === "Nightly backup job (push)")!.action).toBe("create");
   });
 });
@@ -203,7 +203,7 @@ describe("other Kuma sources", () => {
     const { db, source } = await setup(dir);
     const plan = await applyImport(db, source, { history: false });
     expect(plan.items.map((i) => [i.name, i.action])).toEqual([["Web", "create"], ["Home", "create"], ["Backup", "create"], ["Cache", "skip"]]);
-    expect(plan.items[2]!.notes.join(" ")).toContain("push token is too short");
+    expect(plan.items[2]!.notes.map((n) => n.text).join(" ")).toContain("push token is too short");
     const ids = await importedIds(db, "monitor");
     const monitors = await monitorsIn(db);
     expect(monitors.get(ids.get("2")!)).toMatchObject({

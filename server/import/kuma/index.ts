@@ -7,7 +7,7 @@ import { SECTIONS } from "./sections";
 import type { ImportLinks, ImportOptions, ImportPlan, KumaSection, KumaSource, PlanItem } from "./section";
 
 export { readKumaSource, type OpenKumaSource } from "./read";
-export type { ImportOptions, ImportPlan, KumaSource, PlanItem } from "./section";
+export type { ImportOptions, ImportPlan, KumaSource, Note, PlanItem } from "./section";
 
 const SOURCE = "kuma";
 
@@ -38,6 +38,11 @@ async function planSections(db: Db, source: KumaSource, links: Links, options: I
   return out;
 }
 
+/** The plan's account of the source: the CLI prints the label; the UI words schema, file and version itself. */
+function describe(source: KumaSource): ImportPlan["source"] {
+  return { schema: source.schema, label: source.label, file: source.file, ...(source.version ? { version: source.version } : {}) };
+}
+
 /** Which sections run (all of sections.ts unless a test says otherwise), and the import's clock. */
 export interface RunOptions {
   sections?: readonly KumaSection[];
@@ -47,7 +52,7 @@ export interface RunOptions {
 /** What an import would do, changing nothing. */
 export async function planImport(db: Db, source: KumaSource, options: ImportOptions, { sections = SECTIONS }: RunOptions = {}): Promise<ImportPlan> {
   const planned = await planSections(db, source, await loadLinks(db), options, sections);
-  return { source: { schema: source.schema, label: source.label }, items: planned.flatMap(([, items]) => items) };
+  return { source: describe(source), items: planned.flatMap(([, items]) => items) };
 }
 
 async function saveLinks(tx: Orm, db: Db, links: Links, now: number) {
@@ -69,7 +74,7 @@ export async function applyImport(db: Db, source: KumaSource, options: ImportOpt
     for (const [section, items] of planned) await section.apply(source, items, ctx);
     await saveLinks(tx, db, links, now);
   });
-  return { source: { schema: source.schema, label: source.label }, items: planned.flatMap(([, items]) => items) };
+  return { source: describe(source), items: planned.flatMap(([, items]) => items) };
 }
 
 /** Kuma ids already imported, by kind (tests and the admin screen). */

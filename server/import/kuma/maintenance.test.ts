@@ -28,7 +28,7 @@ describe("Kuma maintenance", () => {
       const monitors = await standInMonitors(db, source);
       const items = await runSections(db, source, [maintenanceSection]);
       expect(items.map((i) => [i.name, i.action])).toEqual(manifest.maintenances.map((m) => [m.title, "create"]));
-      expect(items[1]!.notes.join(" ")).toContain('Kuma showed it on "northwind", "internal-ops"');
+      expect(items[1]!.notes.map((n) => n.text).join(" ")).toContain('Kuma showed it on "northwind", "internal-ops"');
 
       const windows = await createMaintenanceStore(db).all();
       expect(windows).toHaveLength(2);
@@ -77,14 +77,14 @@ describe("Kuma maintenance", () => {
       const now = Date.UTC(2026, 10, 27, 12, 0);
       const items = await runSections(db, source, [maintenanceSection], now);
       const item = (title: string) => items.find((i) => i.name === title)!;
-      expect(item("Every third day")).toMatchObject({ action: "skip", notes: ["It recurs every 3 days, which Vigil's schedules cannot express (daily, weekly, monthly or cron)."] });
-      expect(item("Paused")).toMatchObject({ action: "skip", notes: ["It is paused in Kuma, and Vigil's windows cannot be paused."] });
+      expect(item("Every third day")).toMatchObject({ action: "skip", notes: [{ text: "It recurs every 3 days, which Vigil's schedules cannot express (daily, weekly, monthly or cron)." }] });
+      expect(item("Paused")).toMatchObject({ action: "skip", notes: [{ text: "It is paused in Kuma, and Vigil's windows cannot be paused." }] });
       expect(item("Bad cron").action).toBe("skip");
-      expect(item("Bad cron").notes[0]).toStartWith("Its schedule is not one Vigil accepts: Invalid cron expression");
+      expect(item("Bad cron").notes[0]!.text).toStartWith("Its schedule is not one Vigil accepts: Invalid cron expression");
       expect(item("Pages only").action).toBe("skip");
-      expect(item("Pages only").notes[0]).toContain("covers no monitors");
-      expect(item("Monthly").notes).toContain('"2 days before the last day" does not come across (Vigil has the last day only).');
-      expect(item("Daily").notes).toContain("Its time zone is Kuma's server time zone, Europe/Berlin.");
+      expect(item("Pages only").notes[0]!.text).toContain("covers no monitors");
+      expect(item("Monthly").notes.map((n) => n.text)).toContain('"2 days before the last day" does not come across (Vigil has the last day only).');
+      expect(item("Daily").notes.map((n) => n.text)).toContain("Its time zone is Kuma's server time zone, Europe/Berlin.");
 
       const windows = await createMaintenanceStore(db).all();
       const schedule = (title: string) => windows.find((w) => w.title === title)!.schedule;
@@ -114,7 +114,7 @@ describe("Kuma settings", () => {
       expect(items.find((i) => i.sourceId === "serverTimezone")).toMatchObject({ action: "update", name: "Time zone" });
       const retention = items.find((i) => i.sourceId === "keepDataPeriodDays")!;
       expect(retention.action).toBe("skip");
-      expect(retention.notes[0]).toContain("--raw-retention-days 90");
+      expect(retention.notes[0]!.text).toContain("--raw-retention-days 90");
       for (const key of Object.keys(manifest.settings_changed).filter((k) => k !== "serverTimezone")) {
         expect(items.find((i) => i.sourceId === key)?.action).toBe("skip");
       }

@@ -6,7 +6,8 @@ import { eq } from "drizzle-orm";
 import { first, type Orm } from "../../db/database";
 import { MAINTENANCE_DESCRIPTION_MAX, MAINTENANCE_TITLE_MAX } from "../../maintenance/public";
 import { MAX_DURATION_MINUTES, scheduleError, type Schedule } from "../../maintenance/schedule";
-import type { ApplyContext, ImportLinks, KumaSection, KumaSource, PlanItem } from "./section";
+import { note } from "./notes";
+import type { ApplyContext, ImportLinks, KumaSection, KumaSource, Note, PlanItem } from "./section";
 import { bool, fit, int, isTimeZone, json, kumaServerZone, monitorTargets, str, wallTime } from "./section-helpers";
 
 const KIND = "maintenance";
@@ -36,17 +37,17 @@ function durationOf(row: Record<string, unknown>): number | null {
 interface Read {
   schedule: Schedule | null;
   /** Why it cannot come across (schedule null). */
-  reason?: string;
-  notes: string[];
+  reason?: Note;
+  notes: Note[];
 }
 
 /** The schedule of a Kuma maintenance row in Vigil's terms. `now`: a manual window starts when imported. */
 export function readSchedule(row: Record<string, unknown>, serverZone: string | null, now: number): Read {
-  const notes: string[] = [];
+  const notes: Note[] = [];
   const named = str(row.timezone).trim();
   const zone = named && named !== "SAME_AS_SERVER" ? named : (serverZone ?? "UTC");
-  if (!isTimeZone(zone)) return { schedule: null, reason: `Its time zone "${zone}" is not one Vigil knows.`, notes };
-  if (!named || named === "SAME_AS_SERVER") notes.push(`Its time zone is Kuma's server time zone, ${zone}.`);
+  if (!isTimeZone(zone)) return { schedule: null, reason: note("maintenance.zoneUnknown", { zone }), notes };
+  if (!named || named === "SAME_AS_SERVER") notes.push(note("maintenance.serverZone", { zone }));
   const strategy = str(row.strategy);
   const active = row.active === undefined || bool(row.active);
   const s = empty(zone);
@@ -54,19 +55,19 @@ export function readSchedule(row: Record<string, unknown>, serverZone: string | 
   const until = wallTime(row.end_date, zone);
 
   if (strategy === "manual") {
-    if (!active) return { schedule: null, reason: "It is a manual window that is off in Kuma; start a manual window in Vigil when you need one.", notes };
-    notes.push("It is on in Kuma: it starts now in Vigil and lasts until you end it.");
+    if (!active) return { schedule: null, reason: note("maintenance.manualOff"), notes };
+    notes.push(note("maintenance.manualOn"));
     return { schedule: { ...s, kind: "manual", startsAt: now }, notes };
   }
-  if (!active) return { schedule: null, reason: "It is paused in Kuma, and Vigil's windows cannot be paused.", notes };
+  if (!active) return { schedule: null, reason: note("maintenance.paused"), notes };
   if (strategy === "single") {
-    if (from === null || until === null) return { schedule: null, reason: "It has no start or end date.", notes };
+    if (from === null || until === null) return { schedule: null, reason: note("maintenance.noDates"), notes };
     return { schedule: { ...s, kind: "once", startsAt: from, endsAt: until }, notes };
   }
 
   const durationMinutes = durationOf(row);
   const recurring = { ...s, durationMinutes, activeFrom: from, activeUntil: until };
-  if (durationMinutes !== null && durationMinutes > MAX_DURATION_MINUTES) return { schedule: null, reason: `It lasts longer than Vigil's longest window (${MAX_DURATION_MINUTES} minutes).`, notes };
+  if (durationMinutes !== null && durationMinutes > MAX_DURATION_MINUTES) return { schedule: null, reason: note("maintenance.tooLong", { max: MAX_DURATION_MINUTES }), notes };
   if (strategy === "cron") return { schedule: { ...recurring, kind: "cron", cron: str(row.cron).trim() }, notes };
   const time = hhmm(row.start_time);
   if (strategy === "recurring-weekday") {
@@ -78,17 +79,17 @@ export function readSchedule(row: Record<string, unknown>, serverZone: string | 
     const days: number[] = [];
     for (const d of json<unknown[]>(row.days_of_month, [])) {
       if (d === "lastDay1") days.push(-1);
-      else if (typeof d === "string" && d.startsWith("lastDay")) notes.push(`"${d.replace("lastDay", "")} days before the last day" does not come across (Vigil has the last day only).`);
+      else if (typeof d === "string" && d.startsWith("lastDay")) notes.push(note("maintenance.lastDay", { days: d.replace("lastDay", "") }));
       else if (int(d) !== null) days.push(int(d)!);
     }
     return { schedule: { ...recurring, kind: "monthly", time, monthDays: [...new Set(days)].sort((a, b) => a - b) }, notes };
   }
   if (strategy === "recurring-interval") {
     const every = int(row.interval_day) ?? 1;
-    if (every !== 1) return { schedule: null, reason: `It recurs every ${every} days, which Vigil's schedules cannot express (daily, weekly, monthly or cron).`, notes };
+    if (every !== 1) return { schedule: null, reason: note("maintenance.everyDays", { days: every }), notes };
     return { schedule: { ...recurring, kind: "daily", time }, notes };
   }
-  return { schedule: null, reason: `Its strategy "${strategy}" has no Vigil equivalent.`, notes };
+  return { schedule: null, reason: note("maintenance.strategy", { strategy }), notes };
 }
 
 function prepare(source: KumaSource, row: Record<string, unknown>, now: number) {
@@ -98,8 +99,8 @@ function prepare(source: KumaSource, row: Record<string, unknown>, now: number) 
   const notes = [...read.notes];
   const title = fit(str(row.title).trim() || `Kuma maintenance ${str(row.id)}`, MAINTENANCE_TITLE_MAX, "title", notes);
   const description = fit(str(row.description), MAINTENANCE_DESCRIPTION_MAX, "description", notes);
-  let reason = read.reason ?? (error ? `Its schedule is not one Vigil accepts: ${error}.` : undefined);
-  if (!reason && !kumaMonitors.length) reason = "It covers no monitors (a Kuma window on status pages only); Vigil's windows cover monitors.";
+  let reason = read.reason ?? (error ? note("maintenance.invalid", { error }) : undefined);
+  if (!reason && !kumaMonitors.length) reason = note("maintenance.noMonitors");
   return { schedule: read.schedule, reason, notes, title, description, kumaMonitors };
 }
 
@@ -126,9 +127,9 @@ export const maintenanceSection: KumaSection = {
       if (p.reason) item.notes.push(p.reason);
       else {
         item.action = (await existing(db.orm, db.t, links, sourceId)) ? "update" : "create";
-        item.notes.push(...p.notes, `Covers ${p.kumaMonitors.length} monitor(s).`);
+        item.notes.push(...p.notes, note("maintenance.covers", { count: p.kumaMonitors.length }));
         const pages = pagesOf(source, sourceId);
-        if (pages.length) item.notes.push(`Kuma showed it on ${pages.map((s) => `"${s}"`).join(", ")}; Vigil shows it on every status page listing one of its monitors.`);
+        if (pages.length) item.notes.push(note("maintenance.pages", { pages: pages.map((s) => `"${s}"`).join(", ") }));
       }
       items.push(item);
     }
@@ -150,10 +151,10 @@ export const maintenanceSection: KumaSection = {
       const existingIds: number[] = [];
       for (const id of monitorTargets(links, p.kumaMonitors)) if (await first(tx.select({ id: t.monitors.id }).from(t.monitors).where(eq(t.monitors.id, id)))) existingIds.push(id);
       const missing = p.kumaMonitors.length - existingIds.length;
-      if (missing) item.notes.push(`${missing} of its monitors did not come across.`);
+      if (missing) item.notes.push(note("maintenance.monitorsMissing", { count: missing }));
       if (!existingIds.length) {
         item.action = "skip";
-        item.notes.push("None of its monitors came across, so it is not made.");
+        item.notes.push(note("maintenance.noneCame"));
         continue;
       }
       const values = { title: p.title, description: p.description, scope: "targets" as const, ...schedule, updatedAt: now };

@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { mapKumaMonitor, type MappedMonitor } from "./monitor-fields";
+import type { Note } from "./section";
 
 // Kuma columns the sample database does not exercise, mapped one by one.
 
 const http = (extra: Record<string, unknown>) => ({ id: 1, name: "m", type: "http", url: "https://example.com/", interval: 60, timeout: 48, active: 1, ...extra });
 const mapped = (row: Record<string, unknown>) => mapKumaMonitor(row, [], { tlsExpiryDays: 7 }) as MappedMonitor;
-const skipOf = (row: Record<string, unknown>) => (mapKumaMonitor(row, [], { tlsExpiryDays: 7 }) as { skip?: string }).skip;
+const skipOf = (row: Record<string, unknown>) => (mapKumaMonitor(row, [], { tlsExpiryDays: 7 }) as { skip?: Note }).skip?.text;
 
 describe("Kuma monitor columns → Vigil fields", () => {
   test("auth: bearer becomes a header; NTLM, OAuth client credentials and mTLS cannot come across", () => {
@@ -20,7 +21,7 @@ describe("Kuma monitor columns → Vigil fields", () => {
     expect(mapped(http({ method: "PUT", body: "<a/>", http_body_encoding: "xml", headers: '{"content-type":"application/soap+xml"}' })).change.headers).toEqual([{ name: "content-type", value: "application/soap+xml" }]);
     const get = mapped(http({ method: "GET", body: "{}" }));
     expect(get.change).toMatchObject({ body: null, headers: [] });
-    expect(get.notes.join(" ")).toContain("no body with GET");
+    expect(get.notes.map((n) => n.text).join(" ")).toContain("no body with GET");
     expect(skipOf(http({ headers: "[1,2]" }))).toContain("not a JSON object");
   });
 
@@ -30,7 +31,7 @@ describe("Kuma monitor columns → Vigil fields", () => {
     expect((q("!=", "down") as MappedMonitor).change.jsonPath).toBe('$.data.ready != "down"');
     expect((q(">=", "2.5") as MappedMonitor).change.jsonPath).toBe("$.data.ready >= 2.5");
     expect((q("contains", "ok") as MappedMonitor).change.jsonPath).toBe('$.data.ready contains "ok"');
-    expect((q("<", "many") as { skip: string }).skip).toContain("not a number");
+    expect((q("<", "many") as { skip: Note }).skip.text).toContain("not a number");
   });
 
   test("DNS: the resolver with its port (IPv6 bracketed), several resolvers → the first; record types Vigil lacks are skipped", () => {
@@ -39,7 +40,7 @@ describe("Kuma monitor columns → Vigil fields", () => {
     expect(mapped(dns({ dns_resolve_server: "1.1.1.1", port: 53 })).change.dnsResolver).toBe("1.1.1.1");
     const several = mapped(dns({ dns_resolve_server: "9.9.9.9, 1.1.1.1", port: 53 }));
     expect(several.change.dnsResolver).toBe("9.9.9.9");
-    expect(several.notes.join(" ")).toContain("one resolver");
+    expect(several.notes.map((n) => n.text).join(" ")).toContain("one resolver");
     expect(skipOf(dns({ dns_resolve_type: "SRV" }))).toBe("Vigil cannot look up SRV records yet.");
   });
 
@@ -48,7 +49,7 @@ describe("Kuma monitor columns → Vigil fields", () => {
     expect(m.change).toMatchObject({ intervalSeconds: 86400, timeout: 60, retries: 10 });
     const t = mapped(http({ interval: 20, timeout: 30 }));
     expect(t.change.timeout).toBe(16);
-    expect(t.notes.join(" ")).toContain("not shorter than its interval");
+    expect(t.notes.map((n) => n.text).join(" ")).toContain("not shorter than its interval");
     expect(mapped(http({ interval: 60, timeout: 2.5 })).change.timeout).toBe(2.5);
   });
 

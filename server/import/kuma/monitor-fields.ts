@@ -1,9 +1,11 @@
-// One Kuma monitor row → Vigil monitor fields: what maps, and in English what does not (notes), or why the monitor
+// One Kuma monitor row → Vigil monitor fields: what maps, and what does not (notes, notes.ts), or why the monitor
 // cannot come across at all (skip). Reads Kuma's columns by name, so 1.23, 2.x and the 1.x JSON backup (mapped onto
 // the same column names by read.ts) go through the same code; a column a schema lacks reads as its Kuma default.
 import { DNS_RECORD_TYPES, LIMITS, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType } from "../../monitors/public";
 import type { MonitorChange } from "../../monitors/field-rules";
 import { PUSH_TOKEN_PATTERN } from "../../monitors/types/push/push";
+import { note } from "./notes";
+import type { Note } from "./section";
 
 type Row = Record<string, unknown>;
 
@@ -25,10 +27,10 @@ export interface MappedMonitor {
   pushToken: string | null;
   /** Kuma's id of its parent group, or null. */
   parentKumaId: number | null;
-  notes: string[];
+  notes: Note[];
 }
 
-export type MonitorMapping = { skip: string } | MappedMonitor;
+export type MonitorMapping = { skip: Note } | MappedMonitor;
 
 const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
 const num = (v: unknown, fallback: number): number => {
@@ -47,17 +49,17 @@ function parseJson<T>(text: unknown, fallback: T): T {
 }
 
 /** Seconds as Vigil takes them (1 s to a day); beyond that the nearest allowed, said in a note. */
-function seconds(value: number, what: string, notes: string[]): number {
+function seconds(value: number, what: "interval" | "retryInterval", notes: Note[]): number {
   const s = Math.round(value);
   if (s > 86_400) {
-    notes.push(`Its ${what} of ${s} s is longer than Vigil allows: set to 86 400 s (a day).`);
+    notes.push(note(`monitor.${what}TooLong`, { seconds: s }));
     return 86_400;
   }
   return Math.max(1, s);
 }
 
 /** Kuma's tags on this monitor as Vigil's tag strings: "name", or "name:value" when Kuma gave a value. */
-export function kumaTags(monitorId: number, monitorTags: Row[], tagsById: Map<number, Row>, notes: string[]): string[] {
+export function kumaTags(monitorId: number, monitorTags: Row[], tagsById: Map<number, Row>, notes: Note[]): string[] {
   const out: string[] = [];
   for (const mt of monitorTags) {
     if (Number(mt.monitor_id) !== monitorId) continue;
@@ -65,18 +67,18 @@ export function kumaTags(monitorId: number, monitorTags: Row[], tagsById: Map<nu
     if (!tag) continue;
     const value = str(mt.value).trim();
     const text = value ? `${str(tag.name).trim()}:${value}` : str(tag.name).trim();
-    if (text.length > LIMITS.tagLength) notes.push(`Its tag "${text}" is longer than Vigil's ${LIMITS.tagLength} characters: left out.`);
-    else if (out.length >= LIMITS.maxTags) notes.push(`Its tag "${text}" is one more than Vigil's ${LIMITS.maxTags}: left out.`);
+    if (text.length > LIMITS.tagLength) notes.push(note("monitor.tagTooLong", { tag: text, max: LIMITS.tagLength }));
+    else if (out.length >= LIMITS.maxTags) notes.push(note("monitor.tooManyTags", { tag: text, max: LIMITS.maxTags }));
     else out.push(text);
   }
   return out;
 }
 
 /** Headers from Kuma's JSON text ({"Name": "value"}), then the body encoding and auth as Kuma would send them. */
-function requestHeaders(row: Row, sendsBody: boolean, notes: string[]): MonitorHeader[] | { skip: string } {
+function requestHeaders(row: Row, sendsBody: boolean, notes: Note[]): MonitorHeader[] | { skip: Note } {
   const parsed = parseJson<unknown>(row.headers, null);
   if (str(row.headers).trim() !== "" && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))) {
-    return { skip: "Its headers are not a JSON object as Kuma keeps them." };
+    return { skip: note("monitor.headersNotObject") };
   }
   const headers: MonitorHeader[] = Object.entries((parsed ?? {}) as Row).map(([name, value]) => ({ name, value: str(value) }));
   const hasHeader = (name: string) => headers.some((h) => h.name.toLowerCase() === name);
@@ -95,49 +97,49 @@ function requestHeaders(row: Row, sendsBody: boolean, notes: string[]): MonitorH
     const others = headers.filter((h) => h.name.toLowerCase() !== "authorization");
     return [...others, { name: "Authorization", value: `Bearer ${str(row.bearer_token)}` }];
   }
-  if (auth === "ntlm") return { skip: "It signs in with NTLM, which Vigil cannot do." };
-  if (auth === "oauth2-cc") return { skip: "It signs in with OAuth 2 client credentials, which Vigil cannot do." };
-  if (auth === "mtls") return { skip: "It presents a client certificate (mTLS), which Vigil cannot do." };
-  if (auth !== "") notes.push(`Its authentication "${auth}" has no equivalent in Vigil: left out.`);
+  if (auth === "ntlm") return { skip: note("monitor.ntlm") };
+  if (auth === "oauth2-cc") return { skip: note("monitor.oauth2") };
+  if (auth === "mtls") return { skip: note("monitor.mtls") };
+  if (auth !== "") notes.push(note("monitor.authUnknown", { auth }));
   return headers;
 }
 
 /** Kuma's expected value as the JSON literal Vigil compares with: Kuma compares text, Vigil JSON values. */
-function jsonLiteral(expected: string, notes: string[]): string {
+function jsonLiteral(expected: string, notes: Note[]): string {
   const trimmed = expected.trim();
   if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(trimmed)) {
-    notes.push(`Kuma compared "${expected}" as text; Vigil compares JSON values and expects the number ${trimmed}.`);
+    notes.push(note("monitor.jsonNumber", { expected, value: trimmed }));
     return trimmed;
   }
   if (trimmed === "true" || trimmed === "false") {
-    notes.push(`Kuma compared "${expected}" as text; Vigil compares JSON values and expects the boolean ${trimmed}.`);
+    notes.push(note("monitor.jsonBoolean", { expected, value: trimmed }));
     return trimmed;
   }
   return JSON.stringify(expected);
 }
 
 /** Kuma's JSONata query and operator as Vigil's JSON path assertion (server/monitors/types/http/json-path.ts). */
-function jsonAssertion(row: Row, notes: string[]): string | { skip: string } {
+function jsonAssertion(row: Row, notes: Note[]): string | { skip: Note } {
   let path = str(row.json_path).trim();
-  if (!path) return { skip: "Its JSON query is empty." };
+  if (!path) return { skip: note("monitor.jsonQueryEmpty") };
   // JSONata reads "status" as "$.status"; Vigil's paths start at $.
   if (!path.startsWith("$")) path = `$.${path}`;
   const op = str(row.json_path_operator || "==");
   const expected = str(row.expected_value);
   if (op === "<" || op === "<=" || op === ">" || op === ">=") {
-    if (!Number.isFinite(Number(expected)) || expected.trim() === "") return { skip: `It compares with ${op} against "${expected}", which is not a number.` };
+    if (!Number.isFinite(Number(expected)) || expected.trim() === "") return { skip: note("monitor.jsonNotNumber", { op, expected }) };
     return `${path} ${op} ${Number(expected)}`;
   }
   if (op === "contains") return `${path} contains ${JSON.stringify(expected)}`;
   if (op === "==" || op === "!=") return `${path} ${op} ${jsonLiteral(expected, notes)}`;
-  return { skip: `Its JSON query operator "${op}" has no equivalent in Vigil.` };
+  return { skip: note("monitor.jsonOperator", { op }) };
 }
 
 /** Kuma's resolver (dns_resolve_server, and the monitor's port) as Vigil's "ip", "ip:port" or "[v6]:port". */
-function resolverOf(row: Row, notes: string[]): string | null {
+function resolverOf(row: Row, notes: Note[]): string | null {
   const servers = str(row.dns_resolve_server).split(",").map((s) => s.trim()).filter(Boolean);
   if (servers.length === 0) return null;
-  if (servers.length > 1) notes.push(`Kuma asked ${servers.join(", ")}; Vigil asks one resolver: ${servers[0]}.`);
+  if (servers.length > 1) notes.push(note("monitor.oneResolver", { servers: servers.join(", "), server: servers[0]! }));
   const server = servers[0]!;
   const port = num(row.port, 53);
   if (port === 53) return server;
@@ -150,37 +152,37 @@ const METHODS: readonly MonitorMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH"
 export function mapKumaMonitor(row: Row, tags: string[], settings: { tlsExpiryDays: number | null }): MonitorMapping {
   const kumaType = str(row.type);
   const type = TYPES[kumaType];
-  if (!type) return { skip: `Vigil has no ${kumaType || "untyped"} check yet.` };
-  const notes: string[] = [];
+  if (!type) return { skip: kumaType ? note("monitor.noCheck", { type: kumaType }) : note("monitor.untyped") };
+  const notes: Note[] = [];
 
   let name = str(row.name).trim();
   if (name.length > LIMITS.nameLength) {
-    notes.push(`Its name is longer than Vigil's ${LIMITS.nameLength} characters: cut to fit.`);
+    notes.push(note("monitor.nameCut", { max: LIMITS.nameLength }));
     name = name.slice(0, LIMITS.nameLength).trim();
   }
   const description = str(row.description).trim();
-  if (description) notes.push(`Its description ("${description}") is not kept: Vigil monitors have no description.`);
+  if (description) notes.push(note("monitor.description", { description }));
 
   const intervalSeconds = seconds(num(row.interval, 60), "interval", notes);
   const retryRaw = num(row.retry_interval, 0);
-  const retryIntervalSeconds = retryRaw > 0 && Math.round(retryRaw) !== intervalSeconds ? seconds(retryRaw, "retry interval", notes) : null;
+  const retryIntervalSeconds = retryRaw > 0 && Math.round(retryRaw) !== intervalSeconds ? seconds(retryRaw, "retryInterval", notes) : null;
   // Vigil's checks never overlap: the timeout must be shorter than the interval and the retry interval (Kuma allows
   // a retry every 15 s with a 20 s timeout).
   const shortest = Math.min(intervalSeconds, retryIntervalSeconds ?? intervalSeconds);
   // Kuma 1.x kept 0 for "80 % of the interval", its default.
   let timeout = num(row.timeout, 0) > 0 ? num(row.timeout, 0) : Math.max(0.1, Math.round(shortest * 0.8 * 10) / 10);
   if (timeout > LIMITS.maxTimeout) {
-    notes.push(`Its timeout of ${timeout} s is longer than Vigil's ${LIMITS.maxTimeout} s: set to ${LIMITS.maxTimeout} s.`);
+    notes.push(note("monitor.timeoutTooLong", { timeout, max: LIMITS.maxTimeout }));
     timeout = LIMITS.maxTimeout;
   }
   if (timeout >= shortest && type !== "push" && kumaType !== "group") {
     const fitted = Math.max(0.1, Math.round(shortest * 0.8 * 10) / 10);
-    notes.push(`Its timeout of ${timeout} s is not shorter than its ${shortest === intervalSeconds ? "interval" : "retry interval"}: set to ${fitted} s.`);
+    notes.push(note(shortest === intervalSeconds ? "monitor.timeoutInterval" : "monitor.timeoutRetryInterval", { timeout, fitted }));
     timeout = fitted;
   }
   let retries = Math.max(0, Math.round(num(row.maxretries, 0)));
   if (retries > LIMITS.maxRetries) {
-    notes.push(`It retried ${retries} times; Vigil retries at most ${LIMITS.maxRetries} times.`);
+    notes.push(note("monitor.retries", { retries, max: LIMITS.maxRetries }));
     retries = LIMITS.maxRetries;
   }
 
@@ -197,14 +199,14 @@ export function mapKumaMonitor(row: Row, tags: string[], settings: { tlsExpiryDa
   };
   const parent = row.parent === null || row.parent === undefined || row.parent === "" ? null : Number(row.parent);
 
-  if (row.proxy_id !== null && row.proxy_id !== undefined && row.proxy_id !== "") notes.push("Kuma sent its requests through a proxy; Vigil connects directly.");
+  if (row.proxy_id !== null && row.proxy_id !== undefined && row.proxy_id !== "") notes.push(note("monitor.proxy"));
 
   if (type === "http") {
     const method = str(row.method || "GET").toUpperCase() as MonitorMethod;
-    if (!METHODS.includes(method)) return { skip: `Its request method ${method} is not one Vigil sends.` };
+    if (!METHODS.includes(method)) return { skip: note("monitor.method", { method }) };
     let body: string | null = str(row.body).trim() === "" ? null : str(row.body);
     if (body !== null && (method === "GET" || method === "HEAD")) {
-      notes.push(`Its request body is left out: Vigil sends no body with ${method}.`);
+      notes.push(note("monitor.bodyLeftOut", { method }));
       body = null;
     }
     const headers = requestHeaders(row, body !== null, notes);
@@ -228,27 +230,27 @@ export function mapKumaMonitor(row: Row, tags: string[], settings: { tlsExpiryDa
       if (typeof assertion !== "string") return assertion;
       change.jsonPath = assertion;
     }
-    if (bool(row.cache_bust)) notes.push("Kuma added a random query parameter to beat caches; Vigil requests the URL as it is.");
+    if (bool(row.cache_bust)) notes.push(note("monitor.cacheBust"));
     if (url.startsWith("https:") && bool(row.expiry_notification) && settings.tlsExpiryDays !== null) {
       change.tlsExpiryDays = settings.tlsExpiryDays;
-      notes.push(`Kuma warned ${settings.tlsExpiryDays} days before its certificate expires; Vigil marks it down from then.`);
+      notes.push(note("monitor.tlsExpiry", { days: settings.tlsExpiryDays }));
     }
   } else if (type === "tcp") {
     Object.assign(change, { host: str(row.hostname).trim(), port: num(row.port, 0) || null });
   } else if (type === "ping") {
     let count = Math.max(1, Math.round(num(row.ping_count, 1)));
     if (count > LIMITS.maxPingCount) {
-      notes.push(`It sent ${count} pings per check; Vigil sends at most ${LIMITS.maxPingCount}.`);
+      notes.push(note("monitor.pingCount", { count, max: LIMITS.maxPingCount }));
       count = LIMITS.maxPingCount;
     }
     const family = str(row.ip_family);
     Object.assign(change, { host: str(row.hostname).trim(), pingCount: count, pingFamily: family === "ipv4" || family === "ipv6" ? family : "auto" });
-    if (num(row.packet_size, 56) !== 56) notes.push(`Its packet size of ${num(row.packet_size, 56)} bytes is not kept: Vigil sends its own size.`);
+    if (num(row.packet_size, 56) !== 56) notes.push(note("monitor.packetSize", { size: num(row.packet_size, 56) }));
   } else if (type === "dns") {
     const recordType = str(row.dns_resolve_type || "A").toUpperCase();
-    if (!DNS_RECORD_TYPES.includes(recordType as DnsRecordType)) return { skip: `Vigil cannot look up ${recordType} records yet.` };
+    if (!DNS_RECORD_TYPES.includes(recordType as DnsRecordType)) return { skip: note("monitor.dnsType", { type: recordType }) };
     Object.assign(change, { host: str(row.hostname).trim(), dnsRecordType: recordType, dnsResolver: resolverOf(row, notes) });
-    if (parseJson<unknown[]>(row.conditions, []).length > 0) notes.push("Its conditions on the answer are not kept: Vigil checks that the name resolves.");
+    if (parseJson<unknown[]>(row.conditions, []).length > 0) notes.push(note("monitor.dnsConditions"));
   } else if (type === "push") {
     // Kuma calls a push monitor down as soon as one interval passes in silence: no grace.
     change.pushGrace = 0;
@@ -258,7 +260,7 @@ export function mapKumaMonitor(row: Row, tags: string[], settings: { tlsExpiryDa
   if (type === "push") {
     const token = str(row.push_token);
     if (PUSH_TOKEN_PATTERN.test(token)) pushToken = token;
-    else notes.push(`Its push token is too short for Vigil (${token.length} characters, at least 16): it gets a new push URL.`);
+    else notes.push(note("monitor.pushTokenShort", { length: token.length }));
   }
   return { change, pushToken, parentKumaId: parent !== null && Number.isFinite(parent) ? parent : null, notes };
 }

@@ -13,7 +13,8 @@ import { rowOf } from "../../monitors/store";
 import { createCheckTypes } from "../../monitors/types";
 import type { CheckType } from "../../monitors/types/check-type";
 import { kumaTags, mapKumaMonitor } from "./monitor-fields";
-import type { ImportLinks, KumaSection, KumaSource, PlanItem } from "./section";
+import { note } from "./notes";
+import type { ImportLinks, KumaSection, KumaSource, Note, PlanItem } from "./section";
 
 
 interface Prepared {
@@ -26,19 +27,19 @@ interface Prepared {
 }
 
 /** What the request schemas (server/monitors/schemas.ts) refuse before resolveFields sees a body. */
-function schemaProblem(f: MonitorFields): string | null {
-  if (f.url.length > LIMITS.urlLength) return `Its URL is longer than Vigil's ${LIMITS.urlLength} characters.`;
-  if (f.headers.length > LIMITS.maxHeaders) return `It sends more than Vigil's ${LIMITS.maxHeaders} headers.`;
+function schemaProblem(f: MonitorFields): Note | null {
+  if (f.url.length > LIMITS.urlLength) return note("monitor.urlTooLong", { max: LIMITS.urlLength });
+  if (f.headers.length > LIMITS.maxHeaders) return note("monitor.tooManyHeaders", { max: LIMITS.maxHeaders });
   for (const h of f.headers) {
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/.test(h.name)) return `Its header name "${h.name}" is not a valid HTTP header name.`;
-    if (h.value.length > LIMITS.headerValueLength || /[\r\n\0]/.test(h.value)) return `Its ${h.name} header value is too long or holds line breaks.`;
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,256}$/.test(h.name)) return note("monitor.headerName", { name: h.name });
+    if (h.value.length > LIMITS.headerValueLength || /[\r\n\0]/.test(h.value)) return note("monitor.headerValue", { name: h.name });
   }
-  if (f.body !== null && f.body.length > LIMITS.bodyBytes) return "Its request body is larger than Vigil's 64 KB.";
-  if (f.keyword !== null && f.keyword.length > LIMITS.keywordLength) return `Its keyword is longer than Vigil's ${LIMITS.keywordLength} characters.`;
-  if (f.jsonPath !== null && f.jsonPath.length > LIMITS.jsonPathLength) return `Its JSON query is longer than Vigil's ${LIMITS.jsonPathLength} characters.`;
-  if (f.host.length > LIMITS.hostLength) return `Its host is longer than Vigil's ${LIMITS.hostLength} characters.`;
-  if (f.port !== null && (f.port < 1 || f.port > 65535)) return "Its port is not from 1 to 65535.";
-  if (f.dnsResolver !== null && f.dnsResolver.length > LIMITS.resolverLength) return "Its resolver address is too long.";
+  if (f.body !== null && f.body.length > LIMITS.bodyBytes) return note("monitor.bodyTooLarge");
+  if (f.keyword !== null && f.keyword.length > LIMITS.keywordLength) return note("monitor.keywordTooLong", { max: LIMITS.keywordLength });
+  if (f.jsonPath !== null && f.jsonPath.length > LIMITS.jsonPathLength) return note("monitor.jsonQueryTooLong", { max: LIMITS.jsonPathLength });
+  if (f.host.length > LIMITS.hostLength) return note("monitor.hostTooLong", { max: LIMITS.hostLength });
+  if (f.port !== null && (f.port < 1 || f.port > 65535)) return note("monitor.port");
+  if (f.dnsResolver !== null && f.dnsResolver.length > LIMITS.resolverLength) return note("monitor.resolverTooLong");
   return null;
 }
 
@@ -68,20 +69,20 @@ async function prepare(source: KumaSource, orm: Orm, t: Tables, links: ImportLin
 
   return rows.map((row): Prepared => {
     const kumaId = Number(row.id);
-    const notes: string[] = [];
+    const notes: Note[] = [];
     const tags = kumaTags(kumaId, monitorTags, tagsById, notes);
     const mapped = mapKumaMonitor(row, tags, { tlsExpiryDays: tlsDays });
     const target = links.target("monitor", kumaId);
     const targetId = target !== undefined && existing.has(target) ? target : undefined;
     const item: PlanItem = { kind: "monitor", sourceId: String(kumaId), name: String(row.name ?? ""), action: targetId === undefined ? "create" : "update", notes };
-    const skip = (reason: string): Prepared => ({ item: { ...item, action: "skip", notes: [reason, ...notes] }, kumaId, parentKumaId: null });
+    const skip = (reason: Note): Prepared => ({ item: { ...item, action: "skip", notes: [reason, ...notes] }, kumaId, parentKumaId: null });
     if ("skip" in mapped) return skip(mapped.skip);
     notes.push(...mapped.notes);
     let fields: MonitorFields;
     try {
       fields = resolveFields(mapped.change, undefined, policy, validate);
     } catch (e) {
-      if (e instanceof HttpError) return skip(`Vigil refuses it: ${e.message}.`);
+      if (e instanceof HttpError) return skip(note("monitor.refused", { message: e.message }));
       throw e;
     }
     const problem = schemaProblem(fields);
@@ -90,9 +91,9 @@ async function prepare(source: KumaSource, orm: Orm, t: Tables, links: ImportLin
       const holder = mapped.pushToken === null ? undefined : tokensInUse.get(mapped.pushToken);
       if (mapped.pushToken !== null && (holder === undefined || holder === targetId)) fields.pushToken = mapped.pushToken;
       else if (targetId !== undefined && existing.get(targetId)) fields.pushToken = existing.get(targetId)!;
-      if (holder !== undefined && holder !== targetId) notes.push("Its push token is already used by another Vigil monitor: it gets a new push URL.");
+      if (holder !== undefined && holder !== targetId) notes.push(note("monitor.pushTokenInUse"));
     }
-    if (mapped.parentKumaId !== null && !kumaIds.has(mapped.parentKumaId)) notes.push("Its group is not in this Kuma source: it comes across without one.");
+    if (mapped.parentKumaId !== null && !kumaIds.has(mapped.parentKumaId)) notes.push(note("monitor.groupMissing"));
     return { item, kumaId, fields, parentKumaId: mapped.parentKumaId, targetId };
   });
 }

@@ -2,22 +2,26 @@
 // Vigil channel configs. Only the mapping lives here; the provider's own validate() judges the result. Notes say what
 // of a Kuma setting does not come across, never a value (configs hold secrets).
 import type { ChannelType } from "../../notifications/public";
+import { note } from "./notes";
+import type { Note } from "./section";
 import { bool, int, str } from "./section-helpers";
 
 type Config = Record<string, unknown>;
 export interface Mapped {
   type: ChannelType;
   config: Config;
-  notes: string[];
+  notes: Note[];
 }
 
 const s = (c: Config, k: string) => str(c[k]).trim();
-/** A note for each Kuma field that is set (not blank, false or 0) and has no place in Vigil. */
-function dropped(c: Config, notes: string[], fields: Record<string, string>) {
-  for (const [field, label] of Object.entries(fields)) {
+type Dropped = "dkim" | "mailHeaders" | "channel" | "username" | "icon" | "button" | "template" | "prefix" | "thread" | "messageThread" | "silent" | "protect" | "calls" | "device" | "title" | "lifetime" | "recoverySound" | "mentioning" | "sound" | "severity";
+
+/** A note for each Kuma field that is set (not blank, false or 0) and has no place in Vigil (what it is, by code). */
+function dropped(c: Config, notes: Note[], fields: Record<string, Dropped>) {
+  for (const [field, what] of Object.entries(fields)) {
     const v = c[field];
     const set = Array.isArray(v) ? v.length > 0 : typeof v === "string" ? v.trim() !== "" : v !== undefined && v !== null && v !== false && v !== 0;
-    if (set) notes.push(`${label} does not come across (Vigil has no such setting).`);
+    if (set) notes.push(note(`notification.dropped.${what}`));
   }
 }
 
@@ -25,14 +29,14 @@ function dropped(c: Config, notes: string[], fields: Record<string, string>) {
 const unquoteSender = (from: string) => from.replace(/^\s*"([^"]*)"\s*</, "$1 <");
 const addresses = (v: string) => v.split(/[\s,;]+/).filter(Boolean);
 
-const MAPPERS: Record<string, (c: Config, notes: string[]) => Omit<Mapped, "notes">> = {
+const MAPPERS: Record<string, (c: Config, notes: Note[]) => Omit<Mapped, "notes">> = {
   smtp(c, notes) {
     const to = addresses(s(c, "smtpTo"));
     const cc = addresses(s(c, "smtpCC"));
-    if (cc.length) notes.push("The CC recipients are added to the recipients (Vigil has no CC).");
-    if (s(c, "smtpBCC")) notes.push("The BCC recipients do not come across (Vigil has no BCC; adding them to the recipients would show their addresses).");
-    if (bool(c.htmlBody) || s(c, "customSubject") || s(c, "customBody")) notes.push("The custom subject and body do not come across: set a message template on the channel in Vigil.");
-    dropped(c, notes, { smtpDkimDomain: "DKIM signing", smtpAdditionalHeaders: "Additional mail headers" });
+    if (cc.length) notes.push(note("notification.cc"));
+    if (s(c, "smtpBCC")) notes.push(note("notification.bcc"));
+    if (bool(c.htmlBody) || s(c, "customSubject") || s(c, "customBody")) notes.push(note("notification.customBody"));
+    dropped(c, notes, { smtpDkimDomain: "dkim", smtpAdditionalHeaders: "mailHeaders" });
     const username = s(c, "smtpUsername");
     return {
       type: "smtp",
@@ -49,17 +53,17 @@ const MAPPERS: Record<string, (c: Config, notes: string[]) => Omit<Mapped, "note
     };
   },
   slack(c, notes) {
-    dropped(c, notes, { slackchannel: "The channel override", slackusername: "The user name override", slackiconemo: "The icon", slackbutton: "The button URL", slackUseTemplate: "The message template" });
+    dropped(c, notes, { slackchannel: "channel", slackusername: "username", slackiconemo: "icon", slackbutton: "button", slackUseTemplate: "template" });
     return { type: "slack", config: { url: s(c, "slackwebhookURL") } };
   },
   discord(c, notes) {
-    dropped(c, notes, { discordUsername: "The user name override", discordPrefixMessage: "The prefix message", threadId: "The thread", discordUseMessageTemplate: "The message template" });
+    dropped(c, notes, { discordUsername: "username", discordPrefixMessage: "prefix", threadId: "thread", discordUseMessageTemplate: "template" });
     return { type: "discord", config: { url: s(c, "discordWebhookUrl") } };
   },
   telegram(c, notes) {
     const server = s(c, "telegramServerUrl");
-    if (server && server.replace(/\/+$/, "") !== "https://api.telegram.org") notes.push("The custom Bot API server does not come across: Vigil uses one for all channels (--telegram-api).");
-    dropped(c, notes, { telegramMessageThreadID: "The message thread", telegramSendSilently: "Sending silently", telegramProtectContent: "Protecting content", telegramUseTemplate: "The message template" });
+    if (server && server.replace(/\/+$/, "") !== "https://api.telegram.org") notes.push(note("notification.telegramServer"));
+    dropped(c, notes, { telegramMessageThreadID: "messageThread", telegramSendSilently: "silent", telegramProtectContent: "protect", telegramUseTemplate: "template" });
     return { type: "telegram", config: { botToken: s(c, "telegramBotToken"), chatId: s(c, "telegramChatID") } };
   },
   webhook(c, notes) {
@@ -69,12 +73,12 @@ const MAPPERS: Record<string, (c: Config, notes: string[]) => Omit<Mapped, "note
       try {
         names = Object.keys(JSON.parse(headers) as object);
       } catch {}
-      notes.push(`Its additional headers${names.length ? ` (${names.join(", ")})` : ""} do not come across: Vigil's webhook signs the body with a secret instead.`);
+      notes.push(names.length ? note("notification.webhookHeadersNamed", { names: names.join(", ") }) : note("notification.webhookHeaders"));
     }
     const contentType = s(c, "webhookContentType");
-    if (contentType && contentType !== "json") notes.push(`Vigil sends the event as JSON, not as ${contentType === "form-data" ? "form data" : "a custom body"}: the receiver must accept JSON.`);
+    if (contentType && contentType !== "json") notes.push(note(contentType === "form-data" ? "notification.webhookFormData" : "notification.webhookCustomBody"));
     const method = s(c, "httpMethod").toLowerCase();
-    if (method && method !== "post") notes.push(`Vigil's webhook sends POST, not ${method.toUpperCase()}.`);
+    if (method && method !== "post") notes.push(note("notification.webhookMethod", { method: method.toUpperCase() }));
     return { type: "webhook", config: { url: s(c, "webhookURL") } };
   },
   teams(c) {
@@ -89,8 +93,8 @@ const MAPPERS: Record<string, (c: Config, notes: string[]) => Omit<Mapped, "note
       : method === "usernamePassword" || (!method && username)
         ? { username, password: str(c.ntfypassword) }
         : {};
-    if (c.ntfyPriorityDown !== undefined && int(c.ntfyPriorityDown) !== int(c.ntfyPriority)) notes.push("The separate priority for down messages does not come across (Vigil uses one priority).");
-    dropped(c, notes, { ntfyIcon: "The icon", ntfyCall: "Phone calls", ntfyUseTemplate: "The message template" });
+    if (c.ntfyPriorityDown !== undefined && int(c.ntfyPriorityDown) !== int(c.ntfyPriority)) notes.push(note("notification.ntfyPriorityDown"));
+    dropped(c, notes, { ntfyIcon: "icon", ntfyCall: "calls", ntfyUseTemplate: "template" });
     const priority = int(c.ntfyPriority);
     return { type: "ntfy", config: { server: s(c, "ntfyserverurl"), topic: s(c, "ntfytopic"), ...auth, ...(priority !== null ? { priority } : {}) } };
   },
@@ -99,14 +103,14 @@ const MAPPERS: Record<string, (c: Config, notes: string[]) => Omit<Mapped, "note
     return { type: "gotify", config: { server: s(c, "gotifyserverurl"), token: s(c, "gotifyapplicationToken"), ...(priority !== null ? { priority } : {}) } };
   },
   pushover(c, notes) {
-    dropped(c, notes, { pushoverdevice: "The device", pushovertitle: "The title", pushoverttl: "The message lifetime", pushoversounds_up: "The sound for recovery" });
+    dropped(c, notes, { pushoverdevice: "device", pushovertitle: "title", pushoverttl: "lifetime", pushoversounds_up: "recoverySound" });
     const priority = int(c.pushoverpriority);
     const sound = s(c, "pushoversounds");
     return { type: "pushover", config: { userKey: s(c, "pushoveruserkey"), appToken: s(c, "pushoverapptoken"), ...(priority !== null ? { priority } : {}), ...(sound ? { sound } : {}) } };
   },
   dingding(c, notes) {
     const mentioning = s(c, "mentioning");
-    if (mentioning && mentioning !== "nobody") notes.push("Mentioning people does not come across.");
+    if (mentioning && mentioning !== "nobody") notes.push(note("notification.mentioning"));
     const secret = s(c, "secretKey");
     return { type: "dingtalk", config: { url: s(c, "webHookUrl"), ...(secret ? { secret } : {}) } };
   },
@@ -114,7 +118,7 @@ const MAPPERS: Record<string, (c: Config, notes: string[]) => Omit<Mapped, "note
     return { type: "feishu", config: { url: s(c, "feishuWebHookUrl") } };
   },
   wecom(c, notes) {
-    dropped(c, notes, { weComMentionedMobileList: "Mentioning people" });
+    dropped(c, notes, { weComMentionedMobileList: "mentioning" });
     const key = s(c, "weComBotKey");
     return { type: "wecom", config: { url: key ? `https://qyapi.weixin.qq.com/cgi-bin/webhook/send?key=${encodeURIComponent(key)}` : "" } };
   },
@@ -127,32 +131,32 @@ const MAPPERS: Record<string, (c: Config, notes: string[]) => Omit<Mapped, "note
     const cut = endpoint.lastIndexOf("/");
     const server = cut > "https://".length ? endpoint.slice(0, cut) : endpoint;
     const deviceKey = cut > "https://".length ? endpoint.slice(cut + 1) : "";
-    dropped(c, notes, { barkSound: "The sound" });
+    dropped(c, notes, { barkSound: "sound" });
     const group = s(c, "barkGroup");
     return { type: "bark", config: { server, deviceKey, ...(group ? { group } : {}) } };
   },
   pagerduty(c, notes) {
     const url = s(c, "pagerdutyIntegrationUrl");
-    if (url && !/^https:\/\/events\.pagerduty\.com\/v2\/enqueue\/?$/.test(url)) notes.push("The custom integration URL does not come across: Vigil sends to PagerDuty's Events API v2.");
-    dropped(c, notes, { pagerdutyPriority: "The severity" });
+    if (url && !/^https:\/\/events\.pagerduty\.com\/v2\/enqueue\/?$/.test(url)) notes.push(note("notification.pagerdutyUrl"));
+    dropped(c, notes, { pagerdutyPriority: "severity" });
     const resolve = s(c, "pagerdutyAutoResolve");
-    if (resolve && resolve !== "resolve") notes.push("Vigil resolves the PagerDuty alert when the monitor recovers (Kuma was set otherwise).");
+    if (resolve && resolve !== "resolve") notes.push(note("notification.pagerdutyResolve"));
     return { type: "pagerduty", config: { routingKey: s(c, "pagerdutyIntegrationKey") } };
   },
   matrix(c, notes) {
-    dropped(c, notes, { matrixUseTemplate: "The message template" });
+    dropped(c, notes, { matrixUseTemplate: "template" });
     return { type: "matrix", config: { homeserver: s(c, "homeserverUrl"), accessToken: s(c, "accessToken"), roomId: s(c, "internalRoomId") } };
   },
   mattermost(c, notes) {
-    dropped(c, notes, { mattermostchannel: "The channel override", mattermostusername: "The user name override", mattermosticonemo: "The icon", mattermosticonurl: "The icon" });
+    dropped(c, notes, { mattermostchannel: "channel", mattermostusername: "username", mattermosticonemo: "icon", mattermosticonurl: "icon" });
     return { type: "mattermost", config: { url: s(c, "mattermostWebhookUrl") } };
   },
   "rocket.chat"(c, notes) {
-    dropped(c, notes, { rocketchannel: "The channel override", rocketusername: "The user name override", rocketiconemo: "The icon", rocketbutton: "The button URL" });
+    dropped(c, notes, { rocketchannel: "channel", rocketusername: "username", rocketiconemo: "icon", rocketbutton: "button" });
     return { type: "rocketchat", config: { url: s(c, "rocketwebhookURL") } };
   },
   googlechat(c, notes) {
-    dropped(c, notes, { googleChatUseTemplate: "The message template" });
+    dropped(c, notes, { googleChatUseTemplate: "template" });
     return { type: "googlechat", config: { url: s(c, "googleChatWebhookURL") } };
   },
   pushplus(c) {
@@ -164,7 +168,7 @@ const MAPPERS: Record<string, (c: Config, notes: string[]) => Omit<Mapped, "note
 export function mapKumaNotification(config: Config): Mapped | null {
   const mapper = MAPPERS[str(config.type).toLowerCase()];
   if (!mapper) return null;
-  const notes: string[] = [];
+  const notes: Note[] = [];
   const mapped = mapper(config, notes);
   return { ...mapped, notes };
 }

@@ -29,11 +29,11 @@ describe("Kuma notifications", () => {
         expect(item.action).toBe(n.provider_type === "teams" ? "skip" : "create");
       }
       const teams = byName(plan, "MS Teams - Platform");
-      expect(teams.notes.join(" ")).toContain("Microsoft Teams (Workflows)");
-      expect(teams.notes.join(" ")).toContain("Workflows webhook");
-      expect(byName(plan, "Ops mailbox (SMTP)").notes.join(" ")).toContain("Default for new monitors");
-      expect(byName(plan, "Incident webhook (JSON)").notes.join(" ")).toContain("X-Api-Key");
-      expect(byName(plan, "Legacy pager (form-data)").notes.join(" ")).toContain("form data");
+      expect(teams.notes.map((n) => n.text).join(" ")).toContain("Microsoft Teams (Workflows)");
+      expect(teams.notes.map((n) => n.text).join(" ")).toContain("Workflows webhook");
+      expect(byName(plan, "Ops mailbox (SMTP)").notes.map((n) => n.text).join(" ")).toContain("Default for new monitors");
+      expect(byName(plan, "Incident webhook (JSON)").notes.map((n) => n.text).join(" ")).toContain("X-Api-Key");
+      expect(byName(plan, "Legacy pager (form-data)").notes.map((n) => n.text).join(" ")).toContain("form data");
       const text = JSON.stringify(plan);
       for (const n of manifest.notifications) {
         for (const [field, value] of Object.entries(n.fields)) {
@@ -113,10 +113,10 @@ describe("Kuma notifications", () => {
     try {
       await standInMonitors(db, source);
       const items = await runSections(db, source, [notificationsSection]);
-      expect(byName(items, "Apprise")).toMatchObject({ action: "skip", notes: ['Vigil has no "apprise" provider: the 1 monitor(s) using it will not notify through it.'] });
+      expect(byName(items, "Apprise")).toMatchObject({ action: "skip", notes: [{ text: 'Vigil has no "apprise" provider: the 1 monitor(s) using it will not notify through it.' }] });
       const broken = byName(items, "Broken TG");
       expect(broken.action).toBe("skip");
-      expect(broken.notes[0]).toContain("Invalid Bot Token format");
+      expect(broken.notes[0]!.text).toContain("Invalid Bot Token format");
       expect(JSON.stringify(items)).not.toContain("nope-secret-123");
       const store = createNotificationStore(db);
       const gotify = (await store.listChannels()).find((c) => c.name === "Gotify home")!;

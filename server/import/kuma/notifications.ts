@@ -8,7 +8,8 @@ import { first, type Orm } from "../../db/database";
 import { providerFor } from "../../notifications/providers/index";
 import { DEFAULT_SETTINGS } from "../../notifications/store";
 import type { MonitorNotificationSettings } from "../../notifications/public";
-import type { ApplyContext, ImportLinks, KumaSection, KumaSource, PlanItem } from "./section";
+import { note } from "./notes";
+import type { ApplyContext, ImportLinks, KumaSection, KumaSource, Note, PlanItem } from "./section";
 import { mapKumaNotification, type Mapped } from "./notification-configs";
 import { bool, fit, json, str } from "./section-helpers";
 
@@ -26,7 +27,7 @@ interface Prepared {
 
 function prepare(row: Record<string, unknown>): Prepared {
   const config = json<Record<string, unknown>>(row.config, {});
-  const notes: string[] = [];
+  const notes: Note[] = [];
   const name = fit(str(row.name).trim() || str(config.name).trim() || `Kuma notification ${str(row.id)}`, 100, "name", notes);
   const mapped = mapKumaNotification(config);
   if (mapped) mapped.notes.unshift(...notes);
@@ -66,16 +67,16 @@ export const notificationsSection: KumaSection = {
       const used = users.get(sourceId)?.length ?? 0;
       if (!p.mapped) {
         const type = str(json<Record<string, unknown>>(row.config, {}).type) || "unknown";
-        item.notes.push(`Vigil has no "${type}" provider${used ? `: the ${used} monitor(s) using it will not notify through it` : ""}.`);
+        item.notes.push(used ? note("notification.noProviderUsed", { type, count: used }) : note("notification.noProvider", { type }));
       } else if (!p.checked?.ok) {
-        item.notes.push(`Its settings do not pass Vigil's ${p.mapped.type} checks: ${p.checked!.error.message}.`);
-        if (p.mapped.type === "teams") item.notes.push("Vigil posts to Teams through a Workflows webhook (Microsoft retired Office 365 connectors): make one in Teams and add the channel in Vigil.");
+        item.notes.push(note("notification.invalid", { type: p.mapped.type, message: p.checked!.error.message }));
+        if (p.mapped.type === "teams") item.notes.push(note("notification.teams"));
       } else {
         item.action = (await existingChannel(db.orm, db.t, links, sourceId)) ? "update" : "create";
         item.notes.push(...p.mapped.notes);
-        if (used) item.notes.push(`Used by ${used} monitor(s).`);
-        if (p.isDefault) item.notes.push("Default for new monitors: it joins the channels of monitors without their own notification settings.");
-        if (!bool(row.active ?? true)) item.notes.push("It was disabled in Kuma and stays disabled.");
+        if (used) item.notes.push(note("notification.usedBy", { count: used }));
+        if (p.isDefault) item.notes.push(note("notification.default"));
+        if (!bool(row.active ?? true)) item.notes.push(note("notification.disabled"));
       }
       items.push(item);
     }

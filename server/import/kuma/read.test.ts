@@ -31,6 +31,7 @@ describe("Kuma 2.x", () => {
       const source = await readKumaSource(path);
       expect(source.schema).toBe("2.x");
       expect(source.label).toContain("Uptime Kuma 2.x database");
+      expect(source.file).toBe("kuma.db");
       expect(source.rows("monitor")).toHaveLength(38);
       expect(source.has("monitor", "json_path_operator")).toBe(true);
       expect(source.has("monitor", "no_such_column")).toBe(false);
@@ -121,6 +122,7 @@ describe("Kuma 1.x", () => {
     const source = await readKumaSource(file);
     expect(source.schema).toBe("1.x-json");
     expect(source.label).toContain("Uptime Kuma 1.23.16 backup");
+    expect({ file: source.file, version: source.version }).toEqual({ file: "Uptime_Kuma_Backup.json", version: "1.23.16" });
     const [web, push] = source.rows("monitor");
     expect(web).toMatchObject({ id: 1, name: "Web", type: "http", retry_interval: 30, upside_down: 1, ignore_tls: 0, accepted_statuscodes_json: '["200-299","301"]', basic_auth_user: "ops", auth_method: "basic" });
     expect(push).toMatchObject({ id: 2, type: "push", push_token: "pushtokenpushtokenpushtoken12345", active: 0 });

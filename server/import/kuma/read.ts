@@ -96,6 +96,7 @@ function sqliteSource(sqlite: Database, file: string, drop: () => void): OpenKum
   return {
     schema,
     label,
+    file: basename(file),
     rows,
     has,
     close: () => {
@@ -191,6 +192,8 @@ function readJsonBackup(file: string): OpenKumaSource {
   return {
     schema: "1.x-json",
     label: `Uptime Kuma ${data.version} backup (${file})`,
+    file: basename(file),
+    version: data.version,
     rows: (table) => tables.get(table) ?? [],
     has: (table, column) => (column === undefined ? tables.has(table) : (columns.get(table)?.has(column) ?? false)),
     close: () => {},

@@ -1,5 +1,6 @@
 // Small readers the sections share: Kuma stores booleans as 0/1, JSON as text, and dates as wall-clock text in a zone.
-import type { ImportLinks, KumaSource } from "./section";
+import { note } from "./notes";
+import type { ImportLinks, KumaSource, Note } from "./section";
 
 export const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v === "true";
 
@@ -22,9 +23,9 @@ export function json<T>(v: unknown, fallback: T): T {
 }
 
 /** Cuts a text to `max` characters, saying so in `notes`. */
-export function fit(text: string, max: number, what: string, notes: string[]): string {
+export function fit(text: string, max: number, what: "name" | "title" | "description" | "groupName" | "incidentText", notes: Note[]): string {
   if (text.length <= max) return text;
-  notes.push(`The ${what} is cut to ${max} characters (Vigil's limit).`);
+  notes.push(note(`cut.${what}`, { max }));
   return text.slice(0, max);
 }
 

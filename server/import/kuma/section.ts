@@ -13,8 +13,12 @@ export type KumaSchema = "1.23" | "2.x" | "1.x-json";
 /** A Kuma source, read once: its tables as plain rows (JSON backups are mapped onto the same table names). */
 export interface KumaSource {
   schema: KumaSchema;
-  /** Human description for the plan: "Uptime Kuma 2.x database (kuma.db)". */
+  /** Human description for the CLI: "Uptime Kuma 2.x database (/srv/kuma/kuma.db)". */
   label: string;
+  /** The file's name ("kuma.db"), for a description in the reader's language (with schema and version). */
+  file: string;
+  /** The Kuma version a JSON backup names ("1.23.16"); databases do not record one. */
+  version?: string;
   /** The rows of one Kuma table (empty when the table does not exist in this schema). */
   rows(table: string): Record<string, unknown>[];
   /** Whether the table / column exists in this schema. */
@@ -29,10 +33,21 @@ export interface PlanItem {
   sourceId: string;
   /** What a person recognises: the monitor's name, the page's slug… */
   name: string;
+  /** When `name` is a word of Vigil's rather than Kuma's ("Time zone"): its code (notes.ts NAMES) for the UI. */
+  nameCode?: string;
   /** create: new in Vigil; update: imported before, changed in place; skip: cannot come across (see reason). */
   action: "create" | "update" | "skip";
-  /** Why it is skipped, or what of it does not come across (a setting with no equivalent): English sentences. */
-  notes: string[];
+  /** Why it is skipped, or what of it does not come across (a setting with no equivalent). */
+  notes: Note[];
+}
+
+/** One note of the plan: a stable code and its values (the UI words it: import.notes.<code>), and the English text. */
+export interface Note {
+  /** A key of NOTES in notes.ts, e.g. "monitor.noCheck". */
+  code: string;
+  values: Record<string, string | number>;
+  /** The sentence in English (the CLI prints it; API clients may show it). */
+  text: string;
 }
 
 /** Kuma id → Vigil id of what was imported (before or in this run), kept in import_links. */
@@ -70,6 +85,6 @@ export interface KumaSection {
 
 /** What planImport and applyImport answer (the CLI prints it, the admin screen shows it). */
 export interface ImportPlan {
-  source: { schema: KumaSchema; label: string };
+  source: { schema: KumaSchema; label: string; file: string; version?: string };
   items: PlanItem[];
 }

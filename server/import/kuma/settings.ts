@@ -4,7 +4,8 @@
 // equivalent and are listed as such. Values are shown only for settings that hold no secret.
 import { eq } from "drizzle-orm";
 import { first } from "../../db/database";
-import type { KumaSection, PlanItem } from "./section";
+import { NAMES, note } from "./notes";
+import type { KumaSection, Note, PlanItem } from "./section";
 import { isTimeZone, json, str } from "./section-helpers";
 
 const KIND = "setting";
@@ -14,16 +15,15 @@ const SETTINGS_KEY = "notifications";
 const INTERNAL = new Set(["database_version", "databasePatchedFiles", "migrateAggregateTableState", "jwtSecret", "initServerTimezone", "disableAuth"]);
 
 /** What to do instead, for settings Vigil has as a start-up option or not at all. */
-const ADVICE: Record<string, (value: unknown) => string> = {
+const ADVICE: Record<string, (value: unknown) => Note> = {
   keepDataPeriodDays: (v) => {
     const days = Number(v);
-    const want = !Number.isFinite(days) || days <= 0 ? "forever" : `${days} days`;
-    const flag = Number.isFinite(days) && days > 0 ? Math.min(Math.max(Math.round(days), 1), 365) : 365;
-    return `Kuma kept heartbeats ${want}. Vigil keeps raw check results for --raw-retention-days (1-365, default 7) and hourly and daily summaries for 365 days: start Vigil with --raw-retention-days ${flag} (or VIGIL_RAW_RETENTION_DAYS=${flag}).`;
+    if (!Number.isFinite(days) || days <= 0) return note("setting.keepForever", { flag: 365 });
+    return note("setting.keepDays", { days, flag: Math.min(Math.max(Math.round(days), 1), 365) });
   },
-  primaryBaseURL: () => "Start Vigil with --public-url set to the address people reach it at (VIGIL_PUBLIC_URL).",
-  trustProxy: () => "Behind a reverse proxy, start Vigil with --trust-proxy true (VIGIL_TRUST_PROXY).",
-  steamAPIKey: () => "Vigil has no Steam monitor, so the Steam API key has no use.",
+  primaryBaseURL: () => note("setting.publicUrl"),
+  trustProxy: () => note("setting.trustProxy"),
+  steamAPIKey: () => note("setting.steam"),
 };
 
 export const settingsSection: KumaSection = {
@@ -39,13 +39,13 @@ export const settingsSection: KumaSection = {
         const zone = str(value);
         items.push(
           isTimeZone(zone)
-            ? { kind: KIND, sourceId: key, name: "Time zone", action: "update", notes: [`Vigil writes times in messages, mails and feeds in ${zone}.`] }
-            : { kind: KIND, sourceId: key, name: "Time zone", action: "skip", notes: [`"${zone}" is not a time zone Vigil knows.`] },
+            ? { kind: KIND, sourceId: key, name: NAMES.timeZone, nameCode: "timeZone", action: "update", notes: [note("setting.timeZone", { zone })] }
+            : { kind: KIND, sourceId: key, name: NAMES.timeZone, nameCode: "timeZone", action: "skip", notes: [note("setting.timeZoneUnknown", { zone })] },
         );
         continue;
       }
       const advice = ADVICE[key];
-      items.push({ kind: KIND, sourceId: key, name: key, action: "skip", notes: [advice ? advice(value) : "No equivalent in Vigil."] });
+      items.push({ kind: KIND, sourceId: key, name: key, action: "skip", notes: [advice ? advice(value) : note("setting.none")] });
     }
     return items;
   },

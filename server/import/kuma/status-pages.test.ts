@@ -22,7 +22,7 @@ describe("Kuma status pages", () => {
       const monitors = await standInMonitors(db, source);
       const items = await runSections(db, source, [statusPagesSection]);
       expect(items.map((i) => [i.name, i.action])).toEqual([["northwind", "create"], ["internal-ops", "create"]]);
-      const northwindNotes = items[0]!.notes.join(" ");
+      const northwindNotes = items[0]!.notes.map((n) => n.text).join(" ");
       expect(northwindNotes).toContain("footer");
       expect(northwindNotes).toContain("custom CSS");
       expect(northwindNotes).toContain("Tags are not shown");
@@ -59,7 +59,7 @@ describe("Kuma status pages", () => {
       const mine = await store.create({ slug: "northwind", title: "Mine", description: "", logo: null, customDomain: null, visibility: "public", announcement: null, showLocations: false, groups: [] });
       const items = await runSections(db, source, [statusPagesSection]);
       expect(items[0]).toMatchObject({ name: "northwind", action: "skip" });
-      expect(items[0]!.notes[0]).toContain("already has a status page at /status/northwind that the import did not make");
+      expect(items[0]!.notes[0]!.text).toContain("already has a status page at /status/northwind that the import did not make");
       expect(items[1]!.action).toBe("create");
       expect((await createStatusStore(db).get(mine))).toMatchObject({ title: "Mine", groups: [] });
     } finally {
@@ -82,10 +82,10 @@ describe("Kuma status pages", () => {
       const monitors = await standInMonitors(db, source, [4, 12]);
       const items = await runSections(db, source, [statusPagesSection]);
       expect(items[0]!.action).toBe("create");
-      expect(items[0]!.notes).toContain("Its address becomes /status/northwind-shop (Vigil's addresses are lower-case letters, digits and dashes).");
-      expect(items[0]!.notes).toContain("6 of its monitors did not come across and are left off the page.");
-      expect(items[1]).toMatchObject({ action: "skip", notes: ["Its address has no letters or digits, which a Vigil address needs."] });
-      expect(items[2]).toMatchObject({ action: "skip", notes: ["Another Kuma page already comes across at /status/northwind-shop."] });
+      expect(items[0]!.notes.map((n) => n.text)).toContain("Its address becomes /status/northwind-shop (Vigil's addresses are lower-case letters, digits and dashes).");
+      expect(items[0]!.notes.map((n) => n.text)).toContain("6 of its monitors did not come across and are left off the page.");
+      expect(items[1]).toMatchObject({ action: "skip", notes: [{ text: "Its address has no letters or digits, which a Vigil address needs." }] });
+      expect(items[2]).toMatchObject({ action: "skip", notes: [{ text: "Another Kuma page already comes across at /status/northwind-shop." }] });
       const page = (await createStatusStore(db).all()).find((p) => p.slug === "northwind-shop")!;
       expect(page.groups).toEqual([
         { name: "Website", items: [{ type: "monitor", id: monitors.get(4)! }] },

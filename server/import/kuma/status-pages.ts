@@ -16,7 +16,8 @@ import {
   STATUS_TITLE_MAX,
   type AnnouncementSeverity,
 } from "../../status/public";
-import type { ApplyContext, ImportLinks, KumaSection, KumaSource, PlanItem } from "./section";
+import { note } from "./notes";
+import type { ApplyContext, ImportLinks, KumaSection, KumaSource, Note, PlanItem } from "./section";
 import { bool, fit, int, str } from "./section-helpers";
 
 const KIND = "status-page";
@@ -43,31 +44,31 @@ interface Page {
   announcement: { severity: AnnouncementSeverity; text: string } | null;
   /** Groups of Kuma monitor ids, in page order. */
   groups: { name: string; kumaIds: string[] }[];
-  notes: string[];
+  notes: Note[];
 }
 
 function readPage(source: KumaSource, row: Record<string, unknown>): Page {
-  const notes: string[] = [];
+  const notes: Note[] = [];
   const sourceId = str(row.id);
   const raw = str(row.slug);
   const slug = normaliseSlug(raw);
-  if (slug && slug !== raw) notes.push(`Its address becomes /status/${slug} (Vigil's addresses are lower-case letters, digits and dashes).`);
+  if (slug && slug !== raw) notes.push(note("statusPage.slugChanged", { slug }));
   const icon = str(row.icon).trim();
   const logo = /^https:\/\//i.test(icon) ? icon : null;
-  if (icon && !logo && icon !== "/icon.svg") notes.push("Its uploaded logo does not come across (it is a file in Kuma's data directory): upload it in Vigil.");
-  if (str(row.footer_text).trim()) notes.push("The footer text does not come across: Vigil's pages have no footer.");
-  if (str(row.custom_css).trim()) notes.push("The custom CSS does not come across: Vigil's pages have no custom CSS.");
-  if (bool(row.show_tags)) notes.push("Tags are not shown on Vigil's status pages.");
-  if (row.show_certificate_expiry !== undefined && bool(row.show_certificate_expiry)) notes.push("Certificate expiry is not shown on Vigil's status pages.");
-  if (str(row.google_analytics_tag_id ?? row.analytics_id).trim() || str(row.analytics_script_url).trim()) notes.push("The analytics setting does not come across.");
-  if (str(row.password).trim()) notes.push("Its password does not come across: set one in Vigil (visibility \"password\").");
+  if (icon && !logo && icon !== "/icon.svg") notes.push(note("statusPage.logo"));
+  if (str(row.footer_text).trim()) notes.push(note("statusPage.footer"));
+  if (str(row.custom_css).trim()) notes.push(note("statusPage.css"));
+  if (bool(row.show_tags)) notes.push(note("statusPage.tags"));
+  if (row.show_certificate_expiry !== undefined && bool(row.show_certificate_expiry)) notes.push(note("statusPage.certExpiry"));
+  if (str(row.google_analytics_tag_id ?? row.analytics_id).trim() || str(row.analytics_script_url).trim()) notes.push(note("statusPage.analytics"));
+  if (str(row.password).trim()) notes.push(note("statusPage.password"));
   const theme = str(row.theme);
-  if (theme && theme !== "auto") notes.push(`The "${theme}" theme does not come across: Vigil's status pages have one look.`);
+  if (theme && theme !== "auto") notes.push(note("statusPage.theme", { theme }));
 
   const cname = source.rows("status_page_cname").find((r) => str(r.status_page_id) === sourceId);
   let customDomain = cname ? str(cname.domain).trim().toLowerCase() || null : null;
   if (customDomain && !HOST.test(customDomain)) {
-    notes.push(`Its domain ${customDomain} is not a host name Vigil serves pages on (it needs a dot and a top-level domain).`);
+    notes.push(note("statusPage.domainInvalid", { domain: customDomain }));
     customDomain = null;
   }
 
@@ -78,8 +79,8 @@ function readPage(source: KumaSource, row: Record<string, unknown>): Page {
   const incident = incidents[0];
   if (incident) {
     const text = [str(incident.title).trim(), str(incident.content).trim()].filter(Boolean).join("\n\n");
-    announcement = { severity: SEVERITY[str(incident.style)] ?? "info", text: fit(text, ANNOUNCEMENT_MAX, "incident's text", notes) };
-    notes.push("Its incident becomes the page's announcement.");
+    announcement = { severity: SEVERITY[str(incident.style)] ?? "info", text: fit(text, ANNOUNCEMENT_MAX, "incidentText", notes) };
+    notes.push(note("statusPage.incident"));
   }
 
   const groups: Page["groups"] = [];
@@ -91,17 +92,17 @@ function readPage(source: KumaSource, row: Record<string, unknown>): Page {
     for (const e of entries.filter((e) => str(e.group_id) === str(g.id)).sort(byWeight)) {
       const id = str(e.monitor_id);
       if (seen.has(id)) {
-        notes.push(`A monitor listed in two groups is shown once, in the first (Vigil shows each monitor once per page).`);
+        notes.push(note("statusPage.duplicateMonitor"));
         continue;
       }
       seen.add(id);
       kumaIds.push(id);
-      if (bool(e.send_url) || str(e.custom_url).trim()) notes.push("Links from monitors to their address do not come across.");
+      if (bool(e.send_url) || str(e.custom_url).trim()) notes.push(note("statusPage.links"));
     }
-    groups.push({ name: fit(str(g.name), STATUS_GROUP_NAME_MAX, "group name", notes), kumaIds });
+    groups.push({ name: fit(str(g.name), STATUS_GROUP_NAME_MAX, "groupName", notes), kumaIds });
   }
   if (groups.length > STATUS_GROUPS_MAX) {
-    notes.push(`Only the first ${STATUS_GROUPS_MAX} groups come across (Vigil's limit).`);
+    notes.push(note("statusPage.groupsLimit", { max: STATUS_GROUPS_MAX }));
     groups.length = STATUS_GROUPS_MAX;
   }
   return {
@@ -114,7 +115,8 @@ function readPage(source: KumaSource, row: Record<string, unknown>): Page {
     customDomain,
     announcement,
     groups,
-    notes: [...new Set(notes)],
+    // Said once each (several monitors may have links, say).
+    notes: notes.filter((n, i) => notes.findIndex((m) => m.text === n.text) === i),
   };
 }
 
@@ -126,10 +128,10 @@ async function lookup(q: Orm, t: Tables, links: ImportLinks, page: Page) {
   return { own, holder };
 }
 
-function skipReason(page: Page, found: Awaited<ReturnType<typeof lookup>>): string | null {
-  if (!page.slug) return "Its address has no letters or digits, which a Vigil address needs.";
-  if (RESERVED_SLUGS.includes(page.slug) || page.slug === "default") return `Its address "${page.slug}" is one Vigil keeps for itself.`;
-  if (found.holder && found.holder.id !== found.own?.id) return `Vigil already has a status page at /status/${page.slug} that the import did not make; it is left as it is (rename one of them and import again).`;
+function skipReason(page: Page, found: Awaited<ReturnType<typeof lookup>>): Note | null {
+  if (!page.slug) return note("statusPage.noSlug");
+  if (RESERVED_SLUGS.includes(page.slug) || page.slug === "default") return note("statusPage.reservedSlug", { slug: page.slug });
+  if (found.holder && found.holder.id !== found.own?.id) return note("statusPage.slugTaken", { slug: page.slug });
   return null;
 }
 
@@ -143,7 +145,7 @@ export const statusPagesSection: KumaSection = {
     for (const row of source.rows("status_page")) {
       const page = readPage(source, row);
       const found = await lookup(db.orm, db.t, links, page);
-      const reason = claimed.has(page.slug) ? `Another Kuma page already comes across at /status/${page.slug}.` : skipReason(page, found);
+      const reason = claimed.has(page.slug) ? note("statusPage.slugClaimed", { slug: page.slug }) : skipReason(page, found);
       if (!reason) claimed.add(page.slug);
       const monitors = page.groups.reduce((n, g) => n + g.kumaIds.length, 0);
       items.push({
@@ -151,7 +153,7 @@ export const statusPagesSection: KumaSection = {
         sourceId: page.sourceId,
         name: str(row.slug),
         action: reason ? "skip" : found.own ? "update" : "create",
-        notes: reason ? [reason] : [...page.notes, `${page.groups.length} group(s), ${monitors} monitor(s); monitors that do not come across are left off.`],
+        notes: reason ? [reason] : [...page.notes, note("statusPage.summary", { groups: page.groups.length, monitors })],
       });
     }
     return items;
@@ -166,13 +168,13 @@ export const statusPagesSection: KumaSection = {
       const page = readPage(source, row);
       const found = await lookup(tx, t, links, page);
       const reason = skipReason(page, found);
-      if (reason) throw new Error(`Kuma status page ${page.sourceId}: ${reason}`);
+      if (reason) throw new Error(`Kuma status page ${page.sourceId}: ${reason.text}`);
 
       let customDomain = page.customDomain;
       if (customDomain) {
         const taken = await first(tx.select({ id: t.statusPage.id }).from(t.statusPage).where(eq(t.statusPage.customDomain, customDomain)));
         if (taken && taken.id !== found.own?.id) {
-          item.notes.push(`Its domain ${customDomain} is already another Vigil page's and is left off.`);
+          item.notes.push(note("statusPage.domainTaken", { domain: customDomain }));
           customDomain = null;
         }
       }
@@ -215,9 +217,9 @@ export const statusPagesSection: KumaSection = {
         }
       }
       if (rows.length) await tx.insert(t.statusPageMonitors).values(rows);
-      if (missing) item.notes.push(`${missing} of its monitors did not come across and are left off the page.`);
+      if (missing) item.notes.push(note("statusPage.monitorsMissing", { count: missing }));
       const empty = page.groups.filter((g) => !rows.some((r) => r.groupName === g.name));
-      if (empty.length) item.notes.push(`Group(s) ${empty.map((g) => `"${g.name}"`).join(", ")} have no monitors in Vigil and are not shown (Vigil shows a group by its monitors).`);
+      if (empty.length) item.notes.push(note("statusPage.emptyGroups", { groups: empty.map((g) => `"${g.name}"`).join(", ") }));
     }
   },
 };

@@ -28,6 +28,7 @@ export function fixtureSource(change?: (db: Database) => void): KumaSource & { c
   return {
     schema: "2.x",
     label: "Uptime Kuma 2.x database (kuma.db)",
+    file: "kuma.db",
     rows: (table) => (columns(table).length ? (db.query(`SELECT * FROM "${table.replace(/"/g, '""')}" ORDER BY id`).all() as Record<string, unknown>[]) : []),
     has: (table, column) => {
       const cols = columns(table);

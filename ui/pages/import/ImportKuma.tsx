@@ -12,6 +12,7 @@ import { applyKumaImport, planKumaImport, type ImportPlan, type PlanItem } from 
 import { Button, ButtonLink } from "../../components/Button";
 import { Card, CardHeader, PageHeader } from "../../components/Card";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { itemName, noteText, sourceLabel } from "./planText";
 
 const ACTIONS = ["create", "update", "skip"] as const;
 const ACTION_STYLE: Record<PlanItem["action"], string> = {
@@ -91,14 +92,14 @@ export default function ImportKuma() {
 }
 
 function PlanCard({ plan, done, busy, onApply }: { plan: ImportPlan; done: boolean; busy: boolean; onApply: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const count = (action: PlanItem["action"]) => plan.items.filter((i) => i.action === action).length;
   const changes = count("create") + count("update");
   return (
     <Card data-testid={done ? "import-done" : "import-plan"}>
       <CardHeader
         title={done ? t("import.doneTitle") : t("import.planTitle")}
-        description={<span className="[overflow-wrap:anywhere]">{t("import.summary", { source: plan.source.label, create: count("create"), update: count("update"), skip: count("skip") })}</span>}
+        description={<span className="[overflow-wrap:anywhere]">{t("import.summary", { source: sourceLabel(i18n, plan.source), create: count("create"), update: count("update"), skip: count("skip") })}</span>}
       />
       {ACTIONS.map((action) => {
         const items = plan.items.filter((i) => i.action === action);
@@ -111,12 +112,14 @@ function PlanCard({ plan, done, busy, onApply }: { plan: ImportPlan; done: boole
                 <li key={`${item.kind}-${item.sourceId}`} className="py-2 text-sm" data-testid="import-item" data-action={item.action}>
                   <div className="flex flex-wrap items-center gap-2">
                     <span className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${ACTION_STYLE[item.action]}`}>{t(`import.kinds.${kindKey(item.kind)}`)}</span>
-                    <span className="break-all font-medium text-slate-800">{item.name}</span>
+                    <span className="break-all font-medium text-slate-800">{itemName(i18n, item)}</span>
                   </div>
                   {item.notes.length > 0 && (
                     <ul className="mt-1 list-disc pl-5 text-xs text-slate-500 [overflow-wrap:anywhere]">
-                      {item.notes.map((note) => (
-                        <li key={note}>{note}</li>
+                      {item.notes.map((note, i) => (
+                        <li key={i} data-code={note.code}>
+                          {noteText(i18n, note)}
+                        </li>
                       ))}
                     </ul>
                   )}
