@@ -4,8 +4,7 @@
 #   2. build the UI and the executable      counts as one test
 #   3. unit and API tests (bun test) on SQLite
 #   4. the tests that touch the database again on PostgreSQL (a throwaway server: scripts/test-postgres.sh)
-#   5. browser tests (Playwright + Debian Chromium) against dist/vigil — started right after the build, beside 3 and 4:
-#      they spend most of their time waiting on the browser and the server's timers, the bun runs on the CPU.
+#   5. browser tests (Playwright + Debian Chromium) against dist/vigil
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
@@ -33,13 +32,6 @@ echo "== build"
 bun scripts/build.ts
 build=$?
 count $build "build"
-
-browser_pid=""
-if [ "$build" -eq 0 ]; then
-  rm -f test-results/e2e.json
-  ( playwright test >test-logs/e2e.log 2>&1; echo $? >test-logs/e2e.rc ) &
-  browser_pid=$!
-fi
 
 # Real-clock tests spend their minutes waiting on timers (windows, retries, presence): they run beside the others.
 waiting=(server/clocks-a.test.ts server/clocks-b.test.ts server/maintenance/windows-live.test.ts)
@@ -93,12 +85,12 @@ else
 fi
 
 echo "== browser tests"
-if [ -z "$browser_pid" ]; then
+if [ "$build" -ne 0 ]; then
   failed=$((failed + 1)); echo "FAILED: browser tests skipped, no executable"
 else
-  wait "$browser_pid"
-  cat test-logs/e2e.log
-  e2e=$(cat test-logs/e2e.rc 2>/dev/null || echo 1)
+  rm -f test-results/e2e.json
+  playwright test
+  e2e=$?
   if [ -f test-results/e2e.json ]; then
     read -r e2e_pass e2e_fail < <(node -e '
       const s = require("./test-results/e2e.json").stats;
