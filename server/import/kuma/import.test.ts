@@ -186,6 +186,19 @@ describe("the monitors of the sample Kuma 2.5.3 database", () => {
     for (const id of paused) expect(t.services.monitors.scheduler.has(id)).toBe(false);
   });
 
+  test("Kuma's tag colours come across for tag names without a colour in Vigil; one chosen in Vigil is kept", async () => {
+    const { db, source } = await setup();
+    await db.orm.insert(db.t.tagStyles).values({ name: "Team", color: "#000000" });
+    await applyImport(db, source, { history: false });
+    await applyImport(db, source, { history: false });
+    const styles = new Map((await db.orm.select().from(db.t.tagStyles)).map((r) => [r.name.toLowerCase(), r.color]));
+    const kumaTags = new Map<string, string>();
+    for (const m of manifest().monitors) for (const tag of m.tags as { name: string; color: string }[]) kumaTags.set(tag.name.toLowerCase(), tag.color.toLowerCase());
+    expect(kumaTags.get("env")).toBeDefined();
+    expect(styles.get("env")).toBe(kumaTags.get("env")!);
+    expect(styles.get("team")).toBe("#000000");
+  });
+
   test("with private targets blocked (as the instance is run), monitors of local addresses are skipped with the reason", async () => {
     const { db, source } = await setup();
     const plan = await planImport(db, source, { history: false, targets: { allowPrivate: false } });

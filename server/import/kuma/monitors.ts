@@ -12,6 +12,7 @@ import { LIMITS } from "../../monitors/public";
 import { rowOf } from "../../monitors/store";
 import { createCheckTypes } from "../../monitors/types";
 import type { CheckType } from "../../monitors/types/check-type";
+import { splitTag } from "../../tags/public";
 import { kumaTags, mapKumaMonitor } from "./monitor-fields";
 import { note } from "./notes";
 import type { ImportLinks, KumaSection, KumaSource, Note, PlanItem } from "./section";
@@ -41,6 +42,28 @@ function schemaProblem(f: MonitorFields): Note | null {
   if (f.port !== null && (f.port < 1 || f.port > 65535)) return note("monitor.port");
   if (f.dnsResolver !== null && f.dnsResolver.length > LIMITS.resolverLength) return note("monitor.resolverTooLong");
   return null;
+}
+
+/**
+ * Kuma's tag colours for the tags the imported monitors carry: a tag name Vigil has no colour for yet gets Kuma's (a
+ * colour chosen in Vigil is kept, also on a later import). Names match without case, as tag_styles does.
+ */
+async function importTagColours(source: KumaSource, prepared: Prepared[], tx: Orm, t: Tables) {
+  const kumaColour = new Map<string, string>();
+  for (const tag of source.rows("tag")) {
+    const colour = String(tag.color ?? "").trim().toLowerCase();
+    if (/^#[0-9a-f]{6}$/.test(colour)) kumaColour.set(String(tag.name ?? "").trim().toLowerCase(), colour);
+  }
+  const kept = new Set((await tx.select({ name: t.tagStyles.name }).from(t.tagStyles)).map((r) => r.name.toLowerCase()));
+  for (const p of prepared) {
+    for (const tag of p.fields!.tags) {
+      const { name } = splitTag(tag);
+      const colour = kumaColour.get(name.toLowerCase());
+      if (!colour || kept.has(name.toLowerCase())) continue;
+      await tx.insert(t.tagStyles).values({ name, color: colour });
+      kept.add(name.toLowerCase());
+    }
+  }
 }
 
 /** The monitors of the source, each with its plan item and (unless skipped) its validated fields. */
@@ -136,5 +159,6 @@ export const monitorsSection: KumaSection = {
       const parentId = p.parentKumaId === null ? undefined : links.target("monitor", p.parentKumaId);
       if (parentId !== undefined) await tx.update(t.monitors).set({ parentId }).where(eq(t.monitors.id, written.get(p.kumaId)!));
     }
+    await importTagColours(source, prepared, tx, t);
   },
 };
