@@ -81,8 +81,12 @@ describe("Kuma notifications", () => {
         const expected = manifest.notifications.filter((n) => n.attached_to_monitors.includes(kumaId) && imported.has(n.id)).map((n) => imported.get(n.id)!);
         const effective = await store.effective("monitor", monitorId);
         expect(effective.channelIds.toSorted()).toEqual(expected.toSorted());
-        // Only monitors whose list differs from the default one have their own settings.
-        expect((await store.getOverride("monitor", monitorId)) !== null).toBe(!(expected.length === 1 && expected[0] === smtp.id));
+        // Kuma's "resend every N heartbeats while down" is a reminder every N × interval.
+        const kuma = manifest.monitors.find((m) => m.id === kumaId)!;
+        const resend = Number(kuma.resend_interval ?? 0);
+        expect(effective.reminderMinutes).toBe(resend > 0 ? Math.max(1, Math.round((resend * Number(kuma.interval)) / 60)) : 0);
+        // Only monitors whose list differs from the default one, or that resend, have their own settings.
+        expect((await store.getOverride("monitor", monitorId)) !== null).toBe(!(expected.length === 1 && expected[0] === smtp.id) || resend > 0);
       }
       expect(items.filter((i) => i.action === "create")).toHaveLength(8);
 

@@ -109,6 +109,17 @@ export const notificationsSection: KumaSection = {
   },
 };
 
+/**
+ * Kuma's "resend every N heartbeats while down" as Vigil's reminder every N × interval (whole minutes, 1 to a week);
+ * null when Kuma resends nothing (the monitor keeps the reminders it has).
+ */
+export function reminderMinutes(m: Record<string, unknown>): number | null {
+  const resend = Number(m.resend_interval ?? 0);
+  if (!Number.isFinite(resend) || resend <= 0) return null;
+  const interval = Number(m.interval ?? 60);
+  return Math.min(10_080, Math.max(1, Math.round((resend * (Number.isFinite(interval) && interval > 0 ? interval : 60)) / 60)));
+}
+
 /** Default channels into the global list; each imported monitor's list into its own settings where it differs. */
 async function linkMonitors(source: KumaSource, tx: Orm, t: ApplyContext["db"]["t"], links: ImportLinks, defaults: number[], now: number) {
   const raw = (await first(tx.select().from(t.settings).where(eq(t.settings.key, SETTINGS_KEY))))?.value;
@@ -137,15 +148,16 @@ async function linkMonitors(source: KumaSource, tx: Orm, t: ApplyContext["db"]["
     if (monitorId === undefined) continue;
     if (!(await first(tx.select({ id: monitors.id }).from(monitors).where(eq(monitors.id, monitorId))))) continue;
     const ids = byMonitor.get(str(m.id)) ?? [];
+    const reminder = reminderMinutes(m);
     const where = and(eq(overrides.targetType, "monitor"), eq(overrides.targetId, monitorId));
     const own = await first(tx.select().from(overrides).where(where));
     if (own) {
       const before = own.settings as unknown as MonitorNotificationSettings;
       const kept = (before.channelIds ?? []).filter((id) => !imported.has(id));
-      const settings = { ...before, channelIds: [...new Set([...ids, ...kept])] };
+      const settings = { ...before, channelIds: [...new Set([...ids, ...kept])], ...(reminder !== null && { reminderMinutes: reminder }) };
       await tx.update(overrides).set({ settings, updatedAt: now }).where(where);
-    } else if (!sameSet(ids, globalIds)) {
-      const settings = { enabled: global.enabled, channelIds: ids, events: global.events, reminderMinutes: global.reminderMinutes };
+    } else if (!sameSet(ids, globalIds) || (reminder !== null && reminder !== global.reminderMinutes)) {
+      const settings = { enabled: global.enabled, channelIds: ids, events: global.events, reminderMinutes: reminder ?? global.reminderMinutes };
       await tx.insert(overrides).values({ targetType: "monitor", targetId: monitorId, settings, updatedAt: now });
     }
   }
