@@ -5,6 +5,7 @@ import type { Db } from "../../db/database";
 import { testDb } from "../../db/test-db";
 import { createNotificationStore } from "../../notifications/store";
 import { notificationsSection } from "./notifications";
+import { kumaManifest } from "./fixture";
 import { fixtureSource, manifest, runSections, standInMonitors } from "./test-source";
 
 let db: Db;
@@ -82,7 +83,7 @@ describe("Kuma notifications", () => {
         const effective = await store.effective("monitor", monitorId);
         expect(effective.channelIds.toSorted()).toEqual(expected.toSorted());
         // Kuma's "resend every N heartbeats while down" is a reminder every N × interval.
-        const kuma = manifest.monitors.find((m) => m.id === kumaId)!;
+        const kuma = kumaManifest.monitors.find((m) => m.id === kumaId)!;
         const resend = Number(kuma.resend_interval ?? 0);
         expect(effective.reminderMinutes).toBe(resend > 0 ? Math.max(1, Math.round((resend * Number(kuma.interval)) / 60)) : 0);
         // Only monitors whose list differs from the default one, or that resend, have their own settings.
