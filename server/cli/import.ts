@@ -2,6 +2,7 @@
 // asks before applying it (--yes for scripts), then applies it in one transaction. Works on the database directly,
 // like the other subcommands: on SQLite it refuses while a server uses the data dir (that server would keep checking
 // only the monitors it had read); on PostgreSQL it cannot tell, and says to restart Vigil.
+import { mkdirSync } from "node:fs";
 import { createInterface } from "node:readline/promises";
 import { openDatabase } from "../db/open";
 import { HttpError } from "../http/http-error";
@@ -78,6 +79,8 @@ export async function importKuma(cmd: ImportCommand): Promise<number> {
     console.error(`vigil import: ${e.message} [${e.code}]`);
     return 1;
   }
+  // Importing is a way to start: a data dir that does not exist yet is made, as the server makes it on first start.
+  if (cmd.databaseUrl === undefined) mkdirSync(cmd.dataDir, { recursive: true });
   const db = await openDatabase(cmd.databaseUrl ?? databaseFile(cmd.dataDir), { max: 2 });
   try {
     const options = { history: cmd.history, targets: cmd.targets, rawRetentionDays: cmd.rawRetentionDays };

@@ -27,7 +27,8 @@ test("vigil import kuma brings the sample Kuma database into a data dir that vig
   cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
   const kumaDir = join(dir, "kuma");
   const dataDir = join(dir, "data");
-  Bun.spawnSync(["mkdir", "-p", kumaDir, dataDir]);
+  // The data dir does not exist yet: the import makes it, as the server would on its first start.
+  Bun.spawnSync(["mkdir", "-p", kumaDir]);
   copyFileSync(KUMA_FIXTURE_DB, join(kumaDir, "kuma.db"));
 
   const first = runImport(kumaDir, dataDir);
