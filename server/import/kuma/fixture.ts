@@ -12,14 +12,23 @@ export interface ManifestMonitor {
   type: string;
   parent_id: number | null;
   paused: boolean;
+  interval: number;
+  retry_interval: number;
+  maxretries: number;
+  resend_interval: number;
+  timeout: number;
+  upside_down: boolean;
   push_token: string | null;
-  [key: string]: unknown;
+  accepted_statuscodes: string[];
+  tags: { name: string; color: string; value: string }[];
+  settings_set: Record<string, unknown>;
+  heartbeats: Record<string, number>;
 }
 
 /** manifest.json, typed where tests read it. */
 export const kumaManifest = JSON.parse(readFileSync(join(KUMA_FIXTURE_DIR, "manifest.json"), "utf8")) as {
   kuma_version: string;
-  counts: Record<string, unknown> & { monitors: number; heartbeats: number };
+  counts: Record<string, unknown> & { monitors: number; heartbeats: number; monitor_types: Record<string, number> };
   monitors: ManifestMonitor[];
   [key: string]: unknown;
 };

@@ -8,7 +8,7 @@ import type { MonitorHistory } from "../../monitors/public";
 import { fakeClock, testApp } from "../../test-support";
 import { kumaManifest as manifest } from "./fixture";
 import { createHistorySection, kumaTime } from "./history";
-import { fixtureSource, memoryLinks } from "./history-test-source";
+import { fixtureSource, memoryLinks } from "./test-source";
 import type { ImportLinks, KumaSource } from "./section";
 
 // The --history section against a real Kuma 2.5.3 database: every heartbeat of a linked monitor lands once (UP as up,

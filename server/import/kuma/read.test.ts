@@ -5,7 +5,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { HttpError } from "../../http/http-error";
 import { readKumaSource } from "./read";
-import { FIXTURE_DIR, fixtureCopy, kuma123, kumaBackup, removeTempDirs, tempDir } from "./test-fixture";
+import { KUMA_FIXTURE_DIR as FIXTURE_DIR } from "./fixture";
+import { fixtureCopy, kuma123, kumaBackup, removeTempDirs, tempDir } from "./test-fixture";
 import { KNOWN_V1_PATCHES } from "./known-schemas";
 
 afterEach(removeTempDirs);

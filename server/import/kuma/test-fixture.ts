@@ -1,30 +1,15 @@
-// The Kuma 2.5.3 sample (../shared/fixtures/kuma, read-only) copied into a temp dir for a test, and its manifest.
+// The Kuma 2.5.3 sample (server/import/kuma/fixture) copied into a temp dir for a test, and its manifest.
 import { Database } from "bun:sqlite";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { KNOWN_V1_PATCHES } from "./known-schemas";
+import { KUMA_FIXTURE_DB, kumaManifest } from "./fixture";
 
-export const FIXTURE_DIR = resolve(import.meta.dir, "../../../../shared/fixtures/kuma");
+export { type ManifestMonitor } from "./fixture";
 
-export interface ManifestMonitor {
-  id: number;
-  name: string;
-  type: string;
-  parent_id: number | null;
-  paused: boolean;
-  interval: number;
-  retry_interval: number;
-  maxretries: number;
-  timeout: number;
-  upside_down: boolean;
-  push_token: string | null;
-  accepted_statuscodes: string[];
-  tags: { name: string; color: string; value: string }[];
-  settings_set: Record<string, unknown>;
-}
-
-export const manifest = () => JSON.parse(readFileSync(join(FIXTURE_DIR, "manifest.json"), "utf8")) as { counts: { monitors: number; monitor_types: Record<string, number> }; monitors: ManifestMonitor[] };
+/** manifest.json (server/import/kuma/fixture.ts). */
+export const manifest = () => kumaManifest;
 
 const dirs: string[] = [];
 
@@ -32,7 +17,7 @@ const dirs: string[] = [];
 export function fixtureCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), "vigil-kuma-test-"));
   dirs.push(dir);
-  copyFileSync(join(FIXTURE_DIR, "kuma.db"), join(dir, "kuma.db"));
+  copyFileSync(KUMA_FIXTURE_DB, join(dir, "kuma.db"));
   return dir;
 }
 

@@ -29,7 +29,11 @@ export function fixtureSource(change?: (db: Database) => void): KumaSource & { c
     schema: "2.x",
     label: "Uptime Kuma 2.x database (kuma.db)",
     file: "kuma.db",
-    rows: (table) => (columns(table).length ? (db.query(`SELECT * FROM "${table.replace(/"/g, '""')}" ORDER BY id`).all() as Record<string, unknown>[]) : []),
+    rows: (table) => {
+      const cols = columns(table);
+      if (cols.length === 0) return [];
+      return db.query(`SELECT * FROM "${table.replace(/"/g, '""')}"${cols.includes("id") ? " ORDER BY id" : ""}`).all() as Record<string, unknown>[];
+    },
     has: (table, column) => {
       const cols = columns(table);
       return column === undefined ? cols.length > 0 : cols.includes(column);
@@ -42,6 +46,15 @@ export function fixtureSource(change?: (db: Database) => void): KumaSource & { c
 }
 
 /** The links kept so far, read once; new ones are written by `flush` inside the transaction. */
+/** Links kept in memory (the import keeps them in import_links). */
+export function memoryLinks(): ImportLinks {
+  const map = new Map<string, number>();
+  return {
+    target: (kind, sourceId) => map.get(`${kind}:${sourceId}`),
+    link: (kind, sourceId, targetId) => void map.set(`${kind}:${sourceId}`, targetId),
+  };
+}
+
 export async function testLinks(db: Db): Promise<ImportLinks & { flush(tx: Orm, now: number): Promise<void> }> {
   const t = db.t.importLinks;
   const map = new Map<string, number>();
