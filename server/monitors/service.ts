@@ -19,6 +19,7 @@ import { createMonitorStore, toCheckResult, type MonitorEntry } from "./store";
 import { createGroupTree } from "./groups";
 import { createGroupState } from "./group-state";
 import { catchUpMissed } from "./catch-up";
+import { paceRetries } from "./retry-pace";
 import { unreachableError } from "./check-errors";
 import { createDependencies } from "./dependencies";
 import { flipOutcome } from "./types/upside-down";
@@ -158,18 +159,6 @@ export function createMonitorService(options: MonitorServiceOptions) {
     }).catch((e) => log.error("could not follow a monitor changed on another node", { monitorId, error: String((e as Error)?.message ?? e) }));
   }
 
-  /**
-   * After a check: a failure within the retries moves the monitor onto its retry interval (the next check one retry
-   * interval later); recovering, or going down, moves it back to its interval (not sooner than a retry interval).
-   */
-  function pace({ id, fields, state }: MonitorEntry) {
-    if (fields.retryIntervalSeconds === null || fields.type === "push" || !scheduler.has(id)) return;
-    const retry = state.consecutiveFailures > 0 && state.consecutiveFailures <= fields.retries;
-    if (retry === scheduler.retrying(id)) return;
-    if (retry) scheduler.schedule(id, fields.retryIntervalSeconds, { retry });
-    else scheduler.schedule(id, cadence(fields), { waitSeconds: fields.retryIntervalSeconds });
-  }
-
   /** Applies a finished check: state, queued writes, TLS expiry, events, the pace of the next checks. */
   function record(entry: MonitorEntry, outcome: CheckOutcome): CheckResult {
     if (inMaintenance(entry.id)) outcome.maintenance = true;
@@ -181,7 +170,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
       }
     }
     const applied = store.apply(entry, outcome);
-    pace(entry);
+    paceRetries(scheduler, entry);
     writer.addResult(entry.id, outcome);
     recent.add(entry.id, outcome);
     if (applied.persist) writer.saveState(entry.id, entry.state);
