@@ -41,6 +41,26 @@ export type CheckErrorCode =
   | "UNREACHABLE"
   | "UPSIDE_DOWN"
   | "GROUP_DOWN"
+  | "AUTH_FAILED"
+  | "QUERY_NO_ROWS"
+  | "QUERY_FAILED"
+  | "VALUE_MISMATCH"
+  | "REPLY_UNEXPECTED"
+  | "GRPC_STATUS"
+  | "NO_MESSAGE"
+  | "UPGRADE_REFUSED"
+  | "STARTTLS_MISSING"
+  | "NTP_OFFSET"
+  | "NTP_STRATUM"
+  | "CONTAINER_NOT_FOUND"
+  | "CONTAINER_STATE"
+  | "CONTAINER_UNHEALTHY"
+  | "SELECTOR_MISSING"
+  | "PAGE_FAILED"
+  | "BROWSER_UNAVAILABLE"
+  | "MANUAL_DOWN"
+  | "MANUAL_NOTE"
+  | "PROTOCOL_ERROR"
   | "OTHER";
 
 export interface CheckError {
@@ -68,6 +88,13 @@ export const CHECK_ERROR_TEXT = {
   PING_UNAVAILABLE: "ping is not available on this server: no ICMP socket allowed and no ping program",
   /** An upside-down monitor whose check passed: recorded down. */
   UPSIDE_DOWN: "up, but this monitor is upside down",
+  /** A database, broker or mail server refused the user name, password or token. */
+  AUTH_FAILED: "authentication failed",
+  QUERY_NO_ROWS: "query returned 0 rows",
+  /** The mail server did not offer STARTTLS although the monitor requires it. */
+  STARTTLS_MISSING: "STARTTLS not offered",
+  BROWSER_UNAVAILABLE: "no browser on this server: install Chromium",
+  MANUAL_DOWN: "set down manually",
 } as const satisfies Partial<Record<CheckErrorCode, string>>;
 
 export const timeoutError = (seconds: number) => `timeout after ${seconds} s`;
@@ -111,6 +138,40 @@ export const locationsDownError = (down: number, total: number, names: string) =
 export const unreachableError = (parent: string) => `unreachable: ${parent} is down`;
 /** A group down by its rule: "2 of 3 members down: api, db". */
 export const groupDownError = (down: number, total: number, names: string) => `${down} of ${total} members down: ${names}`;
+
+// The later check types (server/monitors/types/<type>/, settings-type.ts). Values are quoted as JSON strings.
+/** A query or command the server refused: "query failed: relation \"x\" does not exist". */
+export const queryFailedError = (detail: string) => `query failed: ${oneLine(detail)}`;
+/** An asserted value (a query's first value, a reply, an SNMP value…): "expected value == \"1\", got \"0\"". */
+export const valueMismatchError = (expectation: string, actual: string) => `expected value ${expectation}, got ${oneLine(actual)}`;
+/** A reply that is not the one the protocol promises: "unexpected reply: \"LOADING\"". */
+export const replyUnexpectedError = (detail: string) => `unexpected reply: ${oneLine(detail)}`;
+/** gRPC health checking said something other than SERVING: "gRPC health: NOT_SERVING". */
+export const grpcStatusError = (status: string) => `gRPC health: ${status}`;
+/** MQTT / WebSocket: nothing arrived to assert on. */
+export const noMessageError = (seconds: number) => `no message within ${seconds} s`;
+/** WebSocket: the server answered the upgrade with another status than 101. */
+export const upgradeRefusedError = (status: number) => `upgrade refused: status ${status}`;
+/** NTP: "clock offset 1 250 ms > 500 ms" (the absolute offset). */
+export const ntpOffsetError = (ms: number, max: number) => `clock offset ${grouped(ms)} ms > ${grouped(max)} ms`;
+export const ntpStratumError = (stratum: number, max: number) => `stratum ${stratum} > ${max}`;
+export const containerNotFoundError = (name: string) => `container ${name} not found`;
+/** "container web is exited" (Docker's state words: created, restarting, paused, exited, dead). */
+export const containerStateError = (name: string, state: string) => `container ${name} is ${state}`;
+export const containerUnhealthyError = (name: string) => `container ${name} is unhealthy`;
+export const selectorMissingError = (selector: string) => `selector ${JSON.stringify(selector)} not found`;
+/** A browser check whose page did not load or whose script failed: "page failed: net::ERR_CONNECTION_REFUSED". */
+export const pageFailedError = (detail: string) => `page failed: ${oneLine(detail)}`;
+export const manualDownError = (message: string | null) => (message ? `set down manually: ${oneLine(message)}` : CHECK_ERROR_TEXT.MANUAL_DOWN);
+/** What a protocol's client reported that no other sentence says: "SNMP error: noSuchName". */
+export const PROTOCOLS = ["PostgreSQL", "MySQL", "Redis", "MongoDB", "gRPC", "MQTT", "WebSocket", "SMTP", "IMAP", "POP3", "SNMP", "NTP", "Docker", "Browser"] as const;
+export type Protocol = (typeof PROTOCOLS)[number];
+export const protocolError = (protocol: Protocol, detail: string) => `${protocol} error: ${oneLine(detail)}`;
+/** Driver messages can span lines and run long: one line of at most 200 characters. */
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
 
 /** The name a combined verdict gives the Vigil server's own location; readers see it as "Vigil server" in their language. */
 export const SERVER_LOCATION_NAME = "Vigil";
@@ -176,6 +237,36 @@ export function parseCheckError(message: string): CheckError {
   if (m) return { code: "UNREACHABLE", params: { parent: m[1] } };
   m = /^(\d+) of (\d+) members down: (.*)$/.exec(message);
   if (m) return { code: "GROUP_DOWN", params: { down: m[1], total: m[2], names: m[3] } };
+  m = /^query failed: (.*)$/.exec(message);
+  if (m) return { code: "QUERY_FAILED", params: { detail: m[1] } };
+  m = /^expected value (.+?), got (.*)$/.exec(message);
+  if (m) return { code: "VALUE_MISMATCH", params: { expected: m[1], actual: m[2] } };
+  m = /^unexpected reply: (.*)$/.exec(message);
+  if (m) return { code: "REPLY_UNEXPECTED", params: { detail: m[1] } };
+  m = /^gRPC health: (\S+)$/.exec(message);
+  if (m) return { code: "GRPC_STATUS", params: { status: m[1] } };
+  m = /^no message within (\d+(?:\.\d+)?) s$/.exec(message);
+  if (m) return { code: "NO_MESSAGE", params: { seconds: m[1] } };
+  m = /^upgrade refused: status (\d+)$/.exec(message);
+  if (m) return { code: "UPGRADE_REFUSED", params: { status: m[1] } };
+  m = /^clock offset ([\d ]+) ms > ([\d ]+) ms$/.exec(message);
+  if (m) return { code: "NTP_OFFSET", params: { ms: m[1], max: m[2] } };
+  m = /^stratum (\d+) > (\d+)$/.exec(message);
+  if (m) return { code: "NTP_STRATUM", params: { stratum: m[1], max: m[2] } };
+  m = /^container (.+) not found$/.exec(message);
+  if (m) return { code: "CONTAINER_NOT_FOUND", params: { name: m[1] } };
+  m = /^container (.+) is unhealthy$/.exec(message);
+  if (m) return { code: "CONTAINER_UNHEALTHY", params: { name: m[1] } };
+  m = /^container (.+) is (\S+)$/.exec(message);
+  if (m) return { code: "CONTAINER_STATE", params: { name: m[1], state: m[2] } };
+  m = /^selector (".*") not found$/.exec(message);
+  if (m) return { code: "SELECTOR_MISSING", params: { selector: m[1] } };
+  m = /^page failed: (.*)$/.exec(message);
+  if (m) return { code: "PAGE_FAILED", params: { detail: m[1] } };
+  m = /^set down manually: (.*)$/.exec(message);
+  if (m) return { code: "MANUAL_NOTE", params: { detail: m[1] } };
+  m = new RegExp(`^(${PROTOCOLS.join("|")}) error: (.*)$`).exec(message);
+  if (m) return { code: "PROTOCOL_ERROR", params: { protocol: m[1], detail: m[2] } };
   m = /^TLS error: (.*)$/.exec(message);
   if (m) return { code: "TLS_OTHER", params: { detail: m[1] } };
   // server/net/targets.ts: the address policy refused the host (or a redirect's).
