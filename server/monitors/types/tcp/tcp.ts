@@ -1,12 +1,13 @@
 // The tcp check type: up when a connection to host:port opens within the timeout; response time = connect time.
 import { isIP, createConnection } from "node:net";
 import { badRequest } from "../../../http/http-error";
-import { addressProblem, literalAddress, literalProblem, type Resolve, type TargetPolicy } from "../../../net/targets";
-import { CHECK_ERROR_TEXT, timeoutError } from "../../check-errors";
+import { literalProblem, type Resolve, type TargetPolicy } from "../../../net/targets";
+import { timeoutError } from "../../check-errors";
 import type { MonitorFields } from "../../field-rules";
 import type { CheckOutcome, CheckType } from "../check-type";
 import { normaliseTargetHost } from "../host";
 import { describeError } from "../network-errors";
+import { reachHost } from "../reach";
 
 export type TcpTarget = Pick<MonitorFields, "host" | "port" | "timeout">;
 
@@ -38,24 +39,9 @@ function connectTime(address: string, port: number, timeoutMs: number, signal?: 
 export async function checkTcp(target: TcpTarget, policy: TargetPolicy, resolve: Resolve, signal?: AbortSignal): Promise<CheckOutcome> {
   const time = Date.now();
   const down = (error: string): CheckOutcome => ({ time, up: false, responseTime: null, httpStatus: null, error });
-  const literal = literalProblem(target.host, policy);
-  if (literal) return down(`Target refused: ${literal}`);
-  // A host written as an address in another spelling ("127.1") is reached at the address it stands for.
-  let address = literalAddress(target.host) ?? "";
-  if (!address) {
-    let addresses: string[];
-    try {
-      addresses = await resolve(target.host);
-    } catch {
-      return down(CHECK_ERROR_TEXT.DNS);
-    }
-    if (!addresses.length) return down(CHECK_ERROR_TEXT.DNS);
-    for (const a of addresses) {
-      const problem = addressProblem(a, policy);
-      if (problem) return down(`Target refused: ${target.host} resolves to ${problem}`);
-    }
-    address = addresses[0];
-  }
+  const reach = await reachHost(target.host, policy, resolve);
+  if (reach.error !== undefined) return down(reach.error);
+  const address = reach.address;
   try {
     const ms = await connectTime(address, target.port ?? 0, target.timeout * 1000, signal);
     return { time, up: true, responseTime: Math.max(0, Math.round(ms)), httpStatus: null, error: null };
