@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { PingStats } from "../monitors/public";
+import { MONITOR_TYPES, type PingStats } from "../monitors/public";
 import { integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 // Every table of the instance. Times are Unix milliseconds (UTC).
@@ -51,7 +51,7 @@ export * from "../probes/tables";
 
 export const MONITOR_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export const MONITOR_STATUSES = ["pending", "up", "down"] as const;
-export const MONITOR_TYPE_VALUES = ["http", "tcp", "dns", "push", "ping", "group"] as const;
+export const MONITOR_TYPE_VALUES = MONITOR_TYPES;
 /** How a group's state follows its members: the worst of them, or down only when all of them are. */
 export const GROUP_RULE_VALUES = ["worst", "all"] as const;
 export const PING_FAMILY_VALUES = ["auto", "ipv4", "ipv6"] as const;
@@ -116,6 +116,8 @@ export const monitors = sqliteTable("monitors", {
   parentId: integer("parent_id").references((): AnySQLiteColumn => monitors.id, { onDelete: "set null" }),
   /** type "group": how its state follows its members. */
   groupRule: text("group_rule", { enum: GROUP_RULE_VALUES }).notNull().default("worst"),
+  /** The later types' own settings, one JSON object declared by the type (server/monitors/types/settings-type.ts). */
+  settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
   status: text("status", { enum: MONITOR_STATUSES }).notNull().default("pending"),
   statusChangedAt: integer("status_changed_at"),
   consecutiveFailures: integer("consecutive_failures").notNull().default(0),

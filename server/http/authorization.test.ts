@@ -51,6 +51,8 @@ const ACCESS: Record<string, Access> = {
   "DELETE /api/monitors/:id": "user",
   "POST /api/monitors/:id/check": "user",
   "POST /api/monitors/:id/push-token": "user",
+  "POST /api/monitors/:id/manual": "user",
+  "GET /api/monitors/types": "user",
   "GET /api/tags": "user",
   "PUT /api/tags/:name": "user",
   "DELETE /api/tags/:name": "user",

@@ -4,7 +4,7 @@
 import { badRequest, type HttpError } from "../http/http-error";
 import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
 import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
-import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, uniqueTags, type DnsRecordType, type GroupRule, type MonitorHeader, type MonitorMethod, type MonitorType, type PingFamily } from "./public";
+import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, isSettingsType, uniqueTags, type DnsRecordType, type GroupRule, type MonitorHeader, type MonitorMethod, type MonitorType, type PingFamily } from "./public";
 
 export const RESOLVER_MESSAGE = "Resolver must be an IP address, optionally with a port (9.9.9.9, 127.0.0.1:5353 or [::1]:53)";
 export const STATUS_MESSAGE = "Expected status must be a code like 200, a class like 2xx or a range like 200-299 (several separated by commas)";
@@ -53,6 +53,8 @@ export interface MonitorFields {
   parentId: number | null;
   /** type "group": how its state follows its members. */
   groupRule: GroupRule;
+  /** The later types' own settings, validated by the type's schema ({} for the first five types). */
+  settings: Record<string, unknown>;
 }
 
 export type MonitorPatch = Partial<MonitorFields>;
@@ -117,6 +119,7 @@ export function defaultFields(): MonitorFields {
     upsideDown: false,
     parentId: null,
     groupRule: "worst",
+    settings: {},
   };
 }
 
@@ -156,15 +159,19 @@ export function resolveFields(
   input: MonitorChange,
   current: MonitorFields | undefined,
   policy: TargetPolicy,
-  validateType: (fields: MonitorFields, policy: TargetPolicy, creating: boolean) => void,
+  validateType: (fields: MonitorFields, policy: TargetPolicy, creating: boolean, stored: Record<string, unknown>) => void,
 ): MonitorFields {
   const base: MonitorFields = current ?? defaultFields();
   const merged: MonitorFields = { ...base };
   input = withLegacyInterval(input);
   // Only the known fields, whatever else the body carried.
   for (const key of Object.keys(base) as (keyof MonitorFields)[]) {
-    if (key !== "pushToken" && input[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = input[key];
+    if (key !== "pushToken" && key !== "settings" && input[key] !== undefined) (merged as unknown as Record<string, unknown>)[key] = input[key];
   }
+  // A type's settings are merged over the stored ones of the same type (a PUT may send only what changes); a new
+  // type starts from its defaults. The first five types keep theirs in the flat fields.
+  const stored = current && current.type === merged.type ? current.settings : {};
+  merged.settings = isSettingsType(merged.type) ? { ...stored, ...(input.settings ?? {}) } : {};
 
   merged.name = merged.name.trim();
   if (!merged.name) throw invalid("VALIDATION", "Name is required");
@@ -177,6 +184,8 @@ export function resolveFields(
   const shortest = Math.min(merged.intervalSeconds, merged.retryIntervalSeconds ?? merged.intervalSeconds);
   if (!current && input.timeout === undefined) merged.timeout = defaultTimeout(shortest);
   if (!current && input.retries === undefined) merged.retries = defaultRetries(merged.type);
+  // A manual monitor's state is what was set: no failure waits for a retry.
+  if (merged.type === "manual") merged.retries = 0;
   if (merged.timeout >= shortest && merged.type !== "push") {
     throw invalid(
       "TIMEOUT_TOO_LONG",
@@ -185,7 +194,7 @@ export function resolveFields(
         : "Timeout must be shorter than the interval",
     );
   }
-  validateType(merged, policy, !current);
+  validateType(merged, policy, !current, stored);
   return merged;
 }
 

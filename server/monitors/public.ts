@@ -9,8 +9,20 @@ export type MonitorStatus = "pending" | "up" | "down";
  * What a monitor checks (server/monitors/types/<type>/): each type decides up/down, response time and the error.
  * group: checks nothing; its state follows its members' (server/monitors/groups.ts).
  */
-export type MonitorType = "http" | "tcp" | "dns" | "push" | "ping" | "group";
-export const MONITOR_TYPES = ["http", "tcp", "dns", "push", "ping", "group"] as const satisfies readonly MonitorType[];
+export type MonitorType = "http" | "tcp" | "dns" | "push" | "ping" | "group" | SettingsTypeName;
+/**
+ * The types added after the first five: each keeps its configuration in one typed `settings` object declared by its
+ * module (server/monitors/types/<type>/settings.ts; settings-type.ts says how).
+ */
+export const SETTINGS_TYPE_NAMES = ["manual"] as const;
+export type SettingsTypeName = (typeof SETTINGS_TYPE_NAMES)[number];
+export const MONITOR_TYPES = ["http", "tcp", "dns", "push", "ping", "group", ...SETTINGS_TYPE_NAMES] as const satisfies readonly MonitorType[];
+export const isSettingsType = (type: string): type is SettingsTypeName => (SETTINGS_TYPE_NAMES as readonly string[]).includes(type);
+/**
+ * Types whose state is not checked by Vigil on a clock: a group follows its members, a manual monitor what an operator
+ * or an API call sets (POST /api/monitors/:id/manual).
+ */
+export const UNSCHEDULED_TYPES: readonly MonitorType[] = ["group", "manual"];
 /** ping: which address family to use; auto takes the host's first address. */
 export type PingFamily = "auto" | "ipv4" | "ipv6";
 /**
@@ -106,7 +118,7 @@ export function uniqueTags(tags: readonly string[]): string[] {
 export const RESERVED_HEADERS: readonly string[] = ["content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "te", "trailer"];
 
 /** Retries a new monitor gets: a push monitor's failures are a job saying so or an interval of silence, so one is enough to be down. */
-export const defaultRetries = (type: MonitorType): number => (type === "push" ? 0 : DEFAULTS.retries);
+export const defaultRetries = (type: MonitorType): number => (type === "push" || type === "manual" ? 0 : DEFAULTS.retries);
 
 export interface MonitorHeader {
   name: string;
@@ -199,6 +211,12 @@ export interface MonitorInput {
   parentId?: number | null;
   /** group: how its state follows its members. Default "worst". */
   groupRule?: GroupRule;
+  /**
+   * The later types' own settings (postgres, redis, manual…): one object whose fields the type declares
+   * (GET /api/monitors/types gives each type's JSON Schema). On update it is merged over the stored one; secrets
+   * left out or sent back masked keep their value.
+   */
+  settings?: Record<string, unknown>;
 }
 
 export interface PublicMonitor {
@@ -251,6 +269,8 @@ export interface PublicMonitor {
   /** The group this monitor belongs to (null: top level). */
   parentId: number | null;
   groupRule: GroupRule;
+  /** The later types' settings (see MonitorInput.settings), secrets masked; {} for the first five types. */
+  settings: Record<string, unknown>;
   createdAt: number;
   updatedAt: number;
   // Derived

@@ -2,10 +2,11 @@ import { Elysia } from "elysia";
 import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
 import { doc } from "../http/openapi";
-import { createBody, monitorIdParams, pushParams, pushQuery, recentChecksQuery, seriesQuery, updateBody } from "./schemas";
+import { createBody, manualBody, monitorIdParams, pushParams, pushQuery, recentChecksQuery, seriesQuery, updateBody } from "./schemas";
 import type { RecentCheck } from "./public";
 import type { MonitorService } from "./service";
 import { monitorView } from "./viewer";
+import { monitorTypes } from "./type-catalog";
 
 export interface MonitorRouteDeps {
   monitors: MonitorService;
@@ -37,6 +38,10 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     .get("/monitors/ping-support", () => ({ success: true, method: monitors.pingMethod() }), {
       auth: "user",
       detail: doc("How ping monitors reach their hosts on this server: socket (ICMP datagram sockets), program (the system's ping), or null (they cannot)"),
+    })
+    .get("/monitors/types", () => ({ success: true, types: monitorTypes() }), {
+      auth: "user",
+      detail: doc("The monitor types: each later type's settings as a JSON Schema (secrets marked), whether agents can run it, and why this server cannot (e.g. no Chromium)"),
     })
     // Scheduler and writer figures for operators and the benchmark.
     .get("/monitors/stats", async () => ({ success: true, stats: await monitors.stats() }), { auth: "admin", detail: doc("Scheduler and writer figures") })
@@ -74,6 +79,15 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         return { success: true, message: done.result.status === "up" ? "Check passed" : "Check failed", result: done.result, monitor: monitorView(user.role, done.monitor) };
       },
       { auth: "user", params: monitorIdParams, detail: doc("Check a monitor now") },
+    )
+    .post(
+      "/monitors/:id/manual",
+      ({ params, body }) => {
+        const result = monitors.setManual(params.id, body.status, body.message ?? null);
+        if (!result) throw monitorNotFound();
+        return { success: true, message: result.status === "up" ? "Set up" : "Set down", result };
+      },
+      { auth: "user", params: monitorIdParams, body: manualBody, detail: doc("Set a manual monitor up or down (recorded and notified as a check)", 404, 409) },
     )
     .get(
       "/monitors/checks/recent",

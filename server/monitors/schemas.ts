@@ -177,12 +177,25 @@ export const createBody = t.Object({
   dependsOn: t.Optional(fields.dependsOn),
   parentId: t.Optional(fields.parentId),
   groupRule: t.Optional(fields.groupRule),
+  // Each later type's settings are checked by its own schema (GET /api/monitors/types), after the type is known.
+  settings: t.Optional(
+    t.Record(t.String(), t.Unknown(), {
+      error: "settings must be an object of the type's settings",
+      description: "The later types' own settings (postgres, redis, manual…): GET /api/monitors/types gives each type's JSON Schema.",
+    }),
+  ),
 });
 
 /** PUT /api/monitors/:id: any subset; absent fields keep their value (so `{ "active": false }` pauses). */
 export const updateBody = t.Partial(createBody);
 
 export const monitorIdParams = idParams("monitor");
+
+/** POST /api/monitors/:id/manual: a manual monitor's state, with an optional note shown as its error when down. */
+export const manualBody = t.Object({
+  status: t.Union([t.Literal("up"), t.Literal("down")], { error: "status must be up or down" }),
+  message: t.Optional(t.Union([t.Null(), t.String({ maxLength: 200, error: "message must be text of at most 200 characters" })])),
+});
 
 /** A token that cannot be one is answered like an unknown one (404), not as a validation error. */
 export const pushParams = t.Object({ token: t.String({ maxLength: 64 }) });

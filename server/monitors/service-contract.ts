@@ -102,6 +102,7 @@ export const CHECK_FIELDS: (keyof MonitorFields)[] = [
   "pingFamily",
   "pingLossThreshold",
   "upsideDown",
+  "settings",
 ];
 
 /** A create or update body: the fields, and the monitors it depends on (replaced as a whole when given). */

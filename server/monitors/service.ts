@@ -8,7 +8,7 @@ import { createCheckTypes, type CheckOutcome } from "./types";
 import { PUSH_MIN_GAP_MS, newPushToken, pushOutcome } from "./types/push/push";
 import { conflict, HttpError, notFound } from "../http/errors";
 import { createHistory, DAY } from "./history";
-import type { CheckResult, MonitorChangeEvent, PublicMonitor, RecentCheck, SeriesRange } from "./public";
+import { UNSCHEDULED_TYPES, type CheckResult, type MonitorChangeEvent, type PublicMonitor, type RecentCheck, type SeriesRange } from "./public";
 import { checkStateOf, createAnnouncer } from "./announce";
 import { createRecentChecks } from "./recent";
 import { createScheduler, systemClock } from "./scheduler";
@@ -20,7 +20,7 @@ import { createGroupTree } from "./groups";
 import { createGroupState } from "./group-state";
 import { catchUpMissed } from "./catch-up";
 import { paceRetries } from "./retry-pace";
-import { unreachableError } from "./check-errors";
+import { manualDownError, unreachableError } from "./check-errors";
 import { createDependencies } from "./dependencies";
 import { flipOutcome } from "./types/upside-down";
 import { createWriter } from "./writer";
@@ -37,7 +37,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const types = createCheckTypes({ policy: targets, httpChecker: options.checker, pinger, now: () => clock.now(), minuteMs: options.minuteMs });
   const tls = options.tls === false ? null : (options.tls ?? createTlsProbe());
   const inMaintenance = options.maintenance ?? (() => false);
-  const store = createMonitorStore(db, { targetOf: (f) => types.of(f.type).target(f), inMaintenance });
+  const store = createMonitorStore(db, { targetOf: (f) => types.of(f.type).target(f), settingsView: types.view, inMaintenance });
   const deps = createDependencies(db);
   /** Whether a monitor is down now (active): what holds the alerts of the monitors that depend on it. */
   const isDown = (id: number) => {
@@ -116,7 +116,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
    */
   function plan(entry: MonitorEntry, before?: MonitorFields) {
     const fields = entry.fields;
-    if (!fields.active || !owns(entry.id) || fields.type === "group") return scheduler.unschedule(entry.id);
+    if (!fields.active || !owns(entry.id) || UNSCHEDULED_TYPES.includes(fields.type)) return scheduler.unschedule(entry.id);
     if (!before || !before.active || CHECK_FIELDS.some((k) => JSON.stringify(before[k]) !== JSON.stringify(fields[k]))) {
       // A resumed or changed push monitor gets a full interval + grace before silence counts.
       entry.pushWatch = { since: clock.now(), missedAt: null };
@@ -225,7 +225,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
   async function runScheduled(id: number, signal: AbortSignal) {
     const entry = store.get(id);
-    if (!entry || !entry.fields.active || !owns(id) || entry.fields.type === "group") return;
+    if (!entry || !entry.fields.active || !owns(id) || UNSCHEDULED_TYPES.includes(entry.fields.type)) return;
     const outcome = await checkOf(entry, signal);
     // Nothing to record (a push monitor heard in time, no location reported), stopped mid-check (shutdown), or deleted meanwhile.
     if (!outcome || signal.aborted || store.get(id) !== entry) return;
@@ -301,7 +301,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
     /** Schedules the monitors this node now owns; those whose latest slot was missed are checked after `delayMs`. */
     takeOver(delayMs = 1000) {
-      for (const entry of store.all()) if (entry.fields.active && owns(entry.id) && entry.fields.type !== "group" && !scheduler.has(entry.id)) scheduler.schedule(entry.id, cadence(entry.fields));
+      for (const entry of store.all()) if (entry.fields.active && owns(entry.id) && !UNSCHEDULED_TYPES.includes(entry.fields.type) && !scheduler.has(entry.id)) scheduler.schedule(entry.id, cadence(entry.fields));
       clock.clearTimeout(catchUp);
       catchUp = clock.setTimeout(() => {
         catchUp = null;
@@ -391,6 +391,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
         throw conflict("PUSH_NOT_CHECKED", "A push monitor is not checked by Vigil: it waits for calls to its push URL");
       }
       if (entry.fields.type === "group") throw conflict("GROUP_NOT_CHECKED", "A group is not checked: its state follows its members");
+      if (entry.fields.type === "manual") throw conflict("MANUAL_NOT_CHECKED", "A manual monitor is not checked: set its state instead");
       const outcome = await checkOf(entry);
       if (store.get(id) !== entry) return undefined;
       if (!outcome) throw conflict("NO_LOCATION_DATA", "No location has reported a result yet: the agents checking this monitor have sent nothing recent");
@@ -417,6 +418,16 @@ export function createMonitorService(options: MonitorServiceOptions) {
       // The push time is state: written with the next batch even when the status did not change.
       writer.saveState(entry.id, entry.state);
       return result;
+    },
+
+    /** A manual monitor's state, as an operator or a script sets it: recorded as a check, notified as any other. */
+    setManual(id: number, status: "up" | "down", message: string | null): CheckResult | undefined {
+      const entry = store.get(id);
+      if (!entry) return undefined;
+      if (entry.fields.type !== "manual") throw conflict("NOT_MANUAL_MONITOR", "Only manual monitors have a state to set");
+      if (!entry.fields.active) throw conflict("MONITOR_PAUSED", "This monitor is paused: resume it to set its state");
+      const up = status === "up";
+      return record(entry, { time: clock.now(), up, responseTime: null, httpStatus: null, error: up ? null : manualDownError(message) });
     },
 
     /** A new push URL for a push monitor; the old one stops working at once. */

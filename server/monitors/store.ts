@@ -89,6 +89,7 @@ const fieldsOf = (row: MonitorRow): MonitorFields => ({
   upsideDown: row.upsideDown,
   parentId: row.parentId,
   groupRule: intern(row.groupRule),
+  settings: row.settings,
 });
 
 /** The columns of a monitor's fields (the row keeps the timeout in milliseconds). */
@@ -118,6 +119,8 @@ export function toCheckResult(monitorId: number, o: CheckOutcome): CheckResult {
 export interface MonitorStoreOptions {
   /** What lists show for a monitor (its type's target). */
   targetOf?: (fields: MonitorFields) => string;
+  /** The settings as replies show them (secrets masked; the check types' view). */
+  settingsView?: (fields: MonitorFields) => Record<string, unknown>;
   /** Whether a monitor is in maintenance now (server/maintenance): shown, and left out of the counts of up and down. */
   inMaintenance?: (id: number) => boolean;
 }
@@ -125,7 +128,7 @@ export interface MonitorStoreOptions {
 /** Monitors read per query by load(). */
 const LOAD_CHUNK = 2000;
 
-export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintenance = () => false }: MonitorStoreOptions = {}) {
+export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsView = (f) => f.settings, inMaintenance = () => false }: MonitorStoreOptions = {}) {
   const { orm, t } = db;
   const { monitors } = t;
   let entries = new Map<number, MonitorEntry>();
@@ -384,6 +387,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, inMaintena
         upsideDown: f.upsideDown,
         parentId: f.parentId,
         groupRule: f.groupRule,
+        settings: settingsView(f),
         pushToken: f.type === "push" ? f.pushToken : null,
         lastPushAt: s.lastPushAt,
         createdAt: entry.createdAt,

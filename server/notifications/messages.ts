@@ -1,5 +1,6 @@
 // What a notification says, in the instance's language: one event, or a group of them (a storm) in one message.
 // Providers only lay the result out (text, markdown, card, email); they never translate.
+import { settingsTypeNames } from "../monitors/types/settings-i18n";
 import enUS from "../../ui/i18n/en-US";
 import zhCN from "../../ui/i18n/zh-CN";
 import { mapLocations, parseCheckError, SERVER_LOCATION_NAME } from "../monitors/check-errors";
@@ -72,7 +73,7 @@ const TEXT = {
       lastSeen: "最后上报",
       address: "来源地址",
     },
-    type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping", group: "分组" },
+    type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping", group: "分组", ...settingsTypeNames("zh-CN") },
     ms: "毫秒",
     units: ["天", "小时", "分", "秒"],
     testBody: "这是一条测试消息：此渠道配置正确。",
@@ -143,7 +144,7 @@ const TEXT = {
       lastSeen: "Last report",
       address: "From address",
     },
-    type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping", group: "Group" },
+    type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping", group: "Group", ...settingsTypeNames("en-US") },
     ms: "ms",
     units: ["d", "h", "m", "s"],
     testBody: "This is a test message: this channel is set up correctly.",

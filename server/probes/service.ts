@@ -4,6 +4,7 @@
 // result into one verdict (the monitor service records it like any check). The configuration is in memory on every
 // node (re-read when another node changes it); results go to the database, so the node that owns a monitor sees what
 // an agent sent to any node.
+import { runsOnAgents } from "../monitors/type-catalog";
 import { createHash } from "node:crypto";
 import { and, desc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { AgentService } from "../agents/service";
@@ -189,6 +190,9 @@ export function createProbeService(o: ProbeServiceOptions) {
     if (monitor.type === "push" && (agentIds.length > 0 || !input.checkFromServer)) {
       throw conflict("PUSH_NO_LOCATIONS", "A push monitor is not checked from anywhere: it waits for calls to its push URL");
     }
+    if (agentIds.length > 0 && monitor.type !== "push" && !runsOnAgents(monitor.type)) {
+      throw conflict("TYPE_NOT_ON_AGENTS", `A ${monitor.type} monitor is checked from the Vigil server only: agents do not run this type`);
+    }
     const unknown = agentIds.find((id) => agents.get(id) === undefined);
     if (unknown !== undefined) throw badRequest("UNKNOWN_AGENT", `No agent has id ${unknown}`);
     if (!input.checkFromServer && agentIds.length === 0) throw badRequest("NO_LOCATION", "Choose at least one location: the Vigil server or an agent");
@@ -220,7 +224,7 @@ export function createProbeService(o: ProbeServiceOptions) {
     for (const [monitorId, config] of configs) {
       if (!config.agentIds.includes(agentId)) continue;
       const entry = monitors.store.get(monitorId);
-      if (!entry || !entry.fields.active || entry.fields.type === "push") continue;
+      if (!entry || !entry.fields.active || !runsOnAgents(entry.fields.type)) continue;
       const fields = Object.fromEntries(Object.entries(entry.fields).filter(([k]) => !NOT_SENT.has(k as keyof MonitorFields)));
       list.push({ id: monitorId, interval: entry.fields.intervalSeconds / 60, intervalSeconds: entry.fields.intervalSeconds, fields });
     }

@@ -8,6 +8,7 @@ import type {
   RecentCheck,
   SeriesRange,
 } from "../../server/monitors/public";
+import type { MonitorTypeInfo } from "../../server/monitors/type-catalog";
 import { api } from "./client";
 
 // The wire types are the server's: the UI imports them from here, never writes them again.
@@ -19,6 +20,13 @@ export { MONITOR_TYPES, GROUP_RULES, DNS_RECORD_TYPES, PING_FAMILIES, LIMITS, DE
 export const MONITOR_METHODS: readonly MonitorMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /** How ping monitors reach their hosts on this server (null: they cannot, the form warns). */
+/** Every monitor type: the later types' settings schema, whether agents run it, why this server cannot (GET /api/monitors/types). */
+export const getMonitorTypes = () => api.get<{ types: MonitorTypeInfo[] }>("/api/monitors/types");
+
+/** Sets a manual monitor up or down. */
+export const setManualState = (id: number, status: "up" | "down", message: string | null) =>
+  api.post<{ result: CheckResult }>(`/api/monitors/${id}/manual`, { status, message });
+
 export const getPingSupport = () => api.get<{ method: "socket" | "program" | null }>("/api/monitors/ping-support");
 
 export const listMonitors = () => api.get<{ monitors: PublicMonitor[] }>("/api/monitors");

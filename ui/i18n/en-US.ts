@@ -1,4 +1,5 @@
 import type { Messages } from "./zh-CN";
+import { settingsTypeFields, settingsTypeHints, settingsTypeNames } from "../../server/monitors/types/settings-i18n";
 
 // English. Same keys as zh-CN.ts (checked by the type and by i18n.test.ts).
 const enUS: Messages = {
@@ -829,7 +830,9 @@ const enUS: Messages = {
       paused: "Paused",
       maintenance: "Maintenance",
     },
-    types: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping", group: "Group" },
+    types: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping", group: "Group", ...settingsTypeNames("en-US") },
+    /** The later types' settings fields (server/monitors/types/<type>/i18n.ts). */
+    settingsTypes: settingsTypeFields("en-US"),
     columns: {
       name: "Name",
       url: "URL",
@@ -922,6 +925,7 @@ const enUS: Messages = {
         push: "Wait for calls from a cron job or script.",
         ping: "Send ICMP echo requests to a host; record round trips and packet loss.",
         group: "Hold monitors and other groups: its state follows its members' (nothing is checked of its own).",
+        ...settingsTypeHints("en-US"),
       },
       tags: "Tags",
       tagsHint: "Type a word, or a name and value such as env:prod, then Enter or a comma. At most 10; Backspace removes the last one.",
@@ -931,6 +935,7 @@ const enUS: Messages = {
       targetDns: "DNS query",
       targetPush: "Push URL",
       targetPing: "Ping",
+      targetSettings: "Connection",
       pingFamily: "Address family",
       pingFamilies: { auto: "Automatic", ipv4: "IPv4", ipv6: "IPv6" },
       pingCount: "Packets per check",
@@ -980,6 +985,16 @@ const enUS: Messages = {
       freshConnectionHint: "Open a new connection and TLS handshake for every check instead of reusing a kept-alive one. Catches handshake and certificate problems at once; costs more per check.",
       tlsExpiryDays: "Certificate expiry alarm (days)",
       tlsExpiryDaysHint: "Down when the TLS certificate expires within this many days (1 to 365). Empty: never.",
+    },
+    settingsForm: {
+      required: "Required",
+      numberInvalid: "Enter a number in the range shown",
+      tooLong: "Too long",
+      secretKept: "Kept as saved (type to replace)",
+      range: "{{min}} to {{max}}.",
+    },
+    unavailable: {
+      noChromium: "No Chromium on this server: browser checks need it. Install it (Debian/Ubuntu: apt-get install chromium) or set VIGIL_CHROMIUM_PATH, then restart Vigil.",
     },
     checkErrors: {
       or: " or ",

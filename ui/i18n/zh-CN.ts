@@ -1,4 +1,5 @@
 // Simplified Chinese: the default and fallback language. en-US.ts must have exactly the same keys (i18n.test.ts).
+import { settingsTypeFields, settingsTypeHints, settingsTypeNames } from "../../server/monitors/types/settings-i18n";
 const zhCN = {
   app: {
     name: "Vigil",
@@ -825,7 +826,9 @@ const zhCN = {
       paused: "已暂停",
       maintenance: "维护中",
     },
-    types: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping", group: "分组" },
+    types: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping", group: "分组", ...settingsTypeNames("zh-CN") },
+    /** 后续类型的设置字段（server/monitors/types/<type>/i18n.ts）。 */
+    settingsTypes: settingsTypeFields("zh-CN"),
     columns: {
       name: "名称",
       url: "URL",
@@ -918,6 +921,7 @@ const zhCN = {
         push: "等待定时任务或脚本主动调用。",
         ping: "向主机发送 ICMP 回显请求，记录往返时间和丢包率。",
         group: "容纳监控和其他分组：状态跟随其成员（自身不做检查）。",
+        ...settingsTypeHints("zh-CN"),
       },
       tags: "标签",
       tagsHint: "输入文字，或“名称:值”（如 env:prod），然后按回车或逗号添加，最多 10 个；退格键删除最后一个。",
@@ -927,6 +931,7 @@ const zhCN = {
       targetDns: "DNS 查询",
       targetPush: "推送地址",
       targetPing: "Ping",
+      targetSettings: "连接",
       pingFamily: "地址族",
       pingFamilies: { auto: "自动", ipv4: "IPv4", ipv6: "IPv6" },
       pingCount: "每次检查的数据包",
@@ -976,6 +981,16 @@ const zhCN = {
       freshConnectionHint: "每次检查都新建连接并完成 TLS 握手，而不复用保持的连接。能立即发现握手和证书问题，但每次检查开销更大。",
       tlsExpiryDays: "证书到期告警（天）",
       tlsExpiryDaysHint: "TLS 证书在此天数内到期即判定为故障（1 到 365）。留空则不检查。",
+    },
+    settingsForm: {
+      required: "必填",
+      numberInvalid: "请输入所示范围内的数字",
+      tooLong: "内容过长",
+      secretKept: "保持已保存的值（输入以替换）",
+      range: "{{min}} 到 {{max}}。",
+    },
+    unavailable: {
+      noChromium: "此服务器上没有 Chromium：浏览器检查需要它。请安装（Debian/Ubuntu：apt-get install chromium）或设置 VIGIL_CHROMIUM_PATH，然后重启 Vigil。",
     },
     checkErrors: {
       or: " 或 ",

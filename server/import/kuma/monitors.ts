@@ -87,7 +87,8 @@ async function prepare(source: KumaSource, orm: Orm, t: Tables, links: ImportLin
 
   const types = createCheckTypes({ policy });
   // A type without check fields (a group) has nothing of its own to validate.
-  const validate = (f: MonitorFields, p: TargetPolicy, creating: boolean) => (types.of(f.type) as CheckType | undefined)?.validate(f, p, creating);
+  const validate = (f: MonitorFields, p: TargetPolicy, creating: boolean, stored: Record<string, unknown>) =>
+    (types.of(f.type) as CheckType | undefined)?.validate(f, p, creating, stored);
   const kumaIds = new Set(rows.map((r) => Number(r.id)));
 
   return rows.map((row): Prepared => {

@@ -45,12 +45,19 @@ export interface CheckState {
 
 export interface CheckType {
   readonly type: MonitorType;
-  /** Checks and normalises this type's fields in place (after the shared ones); throws a 400 HttpError. */
-  validate(fields: MonitorFields, policy: TargetPolicy, creating: boolean): void;
+  /**
+   * Checks and normalises this type's fields in place (after the shared ones); throws a 400 HttpError. `stored`: the
+   * settings kept before this change (the later types restore secrets sent back masked from them).
+   */
+  validate(fields: MonitorFields, policy: TargetPolicy, creating: boolean, stored: Record<string, unknown>): void;
   /** One check; never throws (a failure is a down outcome with a sentence). null: nothing to record (push). */
   check(fields: MonitorFields, ctx: CheckContext, state: CheckState): Promise<CheckOutcome | null>;
   /** What lists show and search for: the URL, host:port, "name record"… */
   target(fields: MonitorFields): string;
   /** What a notification names beside the target. */
   facts(fields: MonitorFields, state: CheckState): MonitorFacts;
+  /** The settings as replies show them: secrets masked (the later types; the first five have none). */
+  view?(settings: Record<string, unknown>): Record<string, unknown>;
+  /** Whether agents can run this type's checks (default: the first five types' rule, agent-locations.ts). */
+  readonly runsOnAgents?: boolean;
 }

@@ -1,7 +1,7 @@
 // The check types by name, and one function that runs a monitor's check through its type.
 import { cachedResolve } from "../../net/cached-resolve";
 import { ALLOW_PRIVATE, type Resolve, type TargetPolicy } from "../../net/targets";
-import type { MonitorType } from "../public";
+import type { MonitorType, SettingsTypeName } from "../public";
 import type { MonitorFields } from "../field-rules";
 import type { CheckOutcome, CheckState, CheckType } from "./check-type";
 import { dnsType } from "./dns/dns";
@@ -11,6 +11,8 @@ import { pingType } from "./ping/ping";
 import type { Pinger } from "./ping/pinger";
 import { pushType } from "./push/push";
 import { tcpType } from "./tcp/tcp";
+import { settingsCheckType } from "./settings-adapter";
+import { SETTINGS_TYPES } from "./settings-registry";
 import { flipOutcome } from "./upside-down";
 
 export type { CheckOutcome, CheckState, CheckType };
@@ -35,11 +37,15 @@ export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResol
     push: pushType,
     ping: pingType(pinger),
     group: groupType,
+    ...(Object.fromEntries(Object.entries(SETTINGS_TYPES).map(([name, module]) => [name, settingsCheckType(module)])) as Record<SettingsTypeName, CheckType>),
   };
   return {
     of: (type: MonitorType): CheckType => types[type],
     /** Validates a monitor's type fields (resolveFields' hook). */
-    validate: (fields: MonitorFields, p: TargetPolicy, creating: boolean) => types[fields.type].validate(fields, p, creating),
+    validate: (fields: MonitorFields, p: TargetPolicy, creating: boolean, stored: Record<string, unknown>) =>
+      types[fields.type].validate(fields, p, creating, stored),
+    /** The settings as replies show them (secrets masked). */
+    view: (fields: MonitorFields): Record<string, unknown> => types[fields.type].view?.(fields.settings) ?? fields.settings,
     /**
      * Runs one check of a monitor; null when there is nothing to record (a push monitor heard in time). An
      * upside-down monitor's verdict is flipped here, except a push monitor's silence: no call is never a pass (the

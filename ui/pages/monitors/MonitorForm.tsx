@@ -24,6 +24,7 @@ import {
   headerRow,
   methodHasBody,
   serverErrorField,
+  settingsOf,
   toMonitorInput,
   validateMonitorForm,
   withType,
@@ -38,6 +39,8 @@ import { IntervalInput } from "./IntervalInput";
 import { withSchedule } from "./intervals";
 import { DependsOnField } from "./DependsOnField";
 import { PingFields } from "./PingFields";
+import { SettingsFields } from "./SettingsFields";
+import { isSettingsType } from "../../../server/monitors/public";
 
 interface MonitorFormProps {
   initial: MonitorFormValues;
@@ -166,7 +169,7 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref, monito
     push: t("monitors.form.targetPush"),
     ping: t("monitors.form.targetPing"),
     group: t("monitors.group.settings"),
-  }[type];
+  }[type as "http"] ?? t("monitors.form.targetSettings");
 
   return (
     <Card>
@@ -280,6 +283,10 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref, monito
           )}
 
           {type === "group" && <GroupRuleField value={values.groupRule} onChange={(groupRule) => update({ groupRule })} />}
+
+          {isSettingsType(type) && (
+            <SettingsFields type={type} values={settingsOf(values, type)} problem={problem} onChange={(next) => update({ settings: { ...values.settings, [type]: next } })} />
+          )}
 
           {type === "push" && (
             <p data-testid="monitor-push-intro" className="rounded-lg bg-indigo-50/70 px-4 py-3 text-sm text-indigo-900 ring-1 ring-inset ring-indigo-100">

@@ -19,6 +19,8 @@ import {
 import { isValidExpectedStatus } from "../../../server/monitors/expected-status";
 import { parseHost, parseResolver } from "../../../server/monitors/types/address";
 import { scheduleInput, scheduleOf, validateSchedule, type ScheduleValues } from "./intervals";
+import { isSettingsType, UNSCHEDULED_TYPES, type SettingsTypeName } from "../../../server/monitors/public";
+import { settingFields, settingsForm, settingsInput, validateSettingsForm, type SettingsValues } from "./settingsModel";
 
 // ── Form ────────────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -75,6 +77,8 @@ export interface MonitorFormValues extends ScheduleValues {
   parentId: string;
   // group
   groupRule: GroupRule;
+  /** The later types' settings as typed, by type (switching types back and forth keeps what was typed). */
+  settings: Partial<Record<SettingsTypeName, SettingsValues>>;
 }
 
 /** The form's fields that hold text (the inputs bound by name). */
@@ -84,10 +88,10 @@ export type TextKey = {
 
 export const methodHasBody = (method: MonitorMethod) => method !== "GET" && method !== "HEAD";
 
-/** Whether a type has a timeout: push and group fetch nothing, so they have none. */
-export const hasTimeout = (type: MonitorType) => type !== "push" && type !== "group";
+/** Whether a type has a timeout: push, group and manual fetch nothing, so they have none. */
+export const hasTimeout = (type: MonitorType) => type !== "push" && !UNSCHEDULED_TYPES.includes(type);
 /** Whether a type has retries: a group's state follows its members' at once. */
-export const hasRetries = (type: MonitorType) => type !== "group";
+export const hasRetries = (type: MonitorType) => type !== "group" && type !== "manual";
 
 let rowKey = 0;
 export const headerRow = (name = "", value = ""): HeaderRow => ({ key: ++rowKey, name, value });
@@ -129,8 +133,12 @@ export function emptyForm(): MonitorFormValues {
     pingLossThreshold: String(DEFAULTS.pingLossThreshold),
     parentId: "",
     groupRule: "worst",
+    settings: {},
   };
 }
+
+/** A later type's settings in the form: as typed, else its defaults. */
+export const settingsOf = (v: MonitorFormValues, type: SettingsTypeName): SettingsValues => v.settings[type] ?? settingsForm(type);
 
 const optionalNumber = (n: number | null | undefined) => (n === null || n === undefined ? "" : String(n));
 
@@ -175,6 +183,7 @@ export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
     pingLossThreshold: String(m.pingLossThreshold),
     parentId: m.parentId === null ? "" : String(m.parentId),
     groupRule: m.groupRule,
+    settings: isSettingsType(m.type) ? { [m.type]: settingsForm(m.type, m.settings) } : {},
   };
 }
 
@@ -252,6 +261,7 @@ export function validateMonitorForm(v: MonitorFormValues): FormErrors {
   const retries = wholeNumber(v.retries);
   if (hasRetries(v.type) && (retries === null || retries > LIMITS.maxRetries)) errors.retries = "monitors.validation.retriesInvalid";
 
+  if (isSettingsType(v.type)) Object.assign(errors, validateSettingsForm(v.type, settingsOf(v, v.type)));
   switch (v.type) {
     case "http":
       validateHttp(v, errors, timeoutOk ? timeout : null);
@@ -376,6 +386,10 @@ export function serverErrorField(code: string | undefined, type: MonitorType): s
       return "url";
     case "TARGET_FORBIDDEN":
       // What the address policy refuses: http's URL, tcp's host, dns's resolver (the name itself is only looked up).
+      if (isSettingsType(type)) {
+        const host = settingFields(type).find((f) => f.schema.host === true);
+        return host ? `settings.${host.key}` : null;
+      }
       return ({ http: "url", tcp: "host", dns: "dnsResolver", push: null, ping: "host", group: null } as const)[type];
     case "PARENT_NOT_FOUND":
     case "PARENT_NOT_GROUP":
@@ -458,5 +472,7 @@ export function toMonitorInput(v: MonitorFormValues): MonitorInput {
       };
     case "group":
       return { ...input, groupRule: v.groupRule };
+    default:
+      return { ...input, settings: settingsInput(v.type, settingsOf(v, v.type)) };
   }
 }

@@ -18,6 +18,7 @@ export function publicMonitor(over: Partial<PublicMonitor> = {}): PublicMonitor 
     expectedStatus: "2xx",
     headers: [],
     body: null,
+    settings: {},
     active: true,
     maintenance: false,
     retries: 1,

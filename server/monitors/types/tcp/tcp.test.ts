@@ -71,7 +71,7 @@ describe("tcp check against local listeners", () => {
 describe("tcp fields", () => {
   const validate = (over: Partial<ReturnType<typeof defaultFields>>) => {
     const fields = { ...defaultFields(), type: "tcp" as const, ...over };
-    tcpType.validate(fields, ALLOW_PRIVATE, true);
+    tcpType.validate(fields, ALLOW_PRIVATE, true, {});
     return fields;
   };
   const codeOf = (fn: () => unknown) => {

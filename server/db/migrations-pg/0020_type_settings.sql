@@ -1,0 +1,1 @@
+ALTER TABLE "monitors" ADD COLUMN "settings" jsonb DEFAULT '{}' NOT NULL;

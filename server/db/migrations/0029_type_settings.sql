@@ -1,0 +1,1 @@
+ALTER TABLE `monitors` ADD `settings` text DEFAULT '{}' NOT NULL;

@@ -1,0 +1,21 @@
+// The later types' words (each type's i18n.ts) gathered by language, for the UI's translations (ui/i18n) and the
+// notifications' messages. UI-safe: imports no client library.
+import type { SettingsTypeName } from "../public";
+import { manualI18n } from "./manual/i18n";
+import type { TypeI18n, TypeLabels } from "./settings-type";
+
+export type Language = keyof TypeI18n;
+
+export const SETTINGS_TYPE_I18N: Record<SettingsTypeName, TypeI18n> = {
+  manual: manualI18n,
+};
+
+const byType = <T>(lang: Language, pick: (labels: TypeLabels) => T) =>
+  Object.fromEntries(Object.entries(SETTINGS_TYPE_I18N).map(([type, i18n]) => [type, pick(i18n[lang])])) as Record<SettingsTypeName, T>;
+
+/** Each later type's name ("PostgreSQL"). */
+export const settingsTypeNames = (lang: Language) => byType(lang, (l) => l.name);
+/** Each later type's one line on what a check does. */
+export const settingsTypeHints = (lang: Language) => byType(lang, (l) => l.description);
+/** Each later type's field labels and hints, and select options' labels. */
+export const settingsTypeFields = (lang: Language) => byType(lang, (l) => ({ fields: l.fields, options: l.options ?? {} }));

@@ -1,0 +1,9 @@
+// The later types' settings schemas by name, without their check code (no client library): the UI builds each type's
+// form from these, the server validates with the same objects (settings-registry.ts).
+import type { TObject } from "@sinclair/typebox";
+import type { SettingsTypeName } from "../public";
+import { manualSettings } from "./manual/settings";
+
+export const SETTINGS_SCHEMAS: Record<SettingsTypeName, TObject> = {
+  manual: manualSettings,
+};
