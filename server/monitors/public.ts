@@ -23,6 +23,12 @@ export const isSettingsType = (type: string): type is SettingsTypeName => (SETTI
  * or an API call sets (POST /api/monitors/:id/manual).
  */
 export const UNSCHEDULED_TYPES: readonly MonitorType[] = ["group", "manual"];
+/**
+ * Types an agent can check (the rest are checked from the Vigil server only, keeping their client libraries out of
+ * the agent). A later type's module says the same in its runsOnAgents (a test keeps the two equal).
+ */
+export const AGENT_TYPES: readonly MonitorType[] = ["http", "tcp", "dns", "ping"];
+export const runsOnAgents = (type: MonitorType): boolean => AGENT_TYPES.includes(type);
 /** ping: which address family to use; auto takes the host's first address. */
 export type PingFamily = "auto" | "ipv4" | "ipv6";
 /**

@@ -1,6 +1,6 @@
 // What GET /api/monitors/types tells clients (the form, scripts): every type, the later types' settings schema, whether
 // agents can run it, whether Vigil checks it on a clock, and why this server cannot run it where it cannot.
-import { MONITOR_TYPES, UNSCHEDULED_TYPES, isSettingsType, type MonitorType } from "./public";
+import { MONITOR_TYPES, UNSCHEDULED_TYPES, isSettingsType, runsOnAgents, type MonitorType } from "./public";
 import { SETTINGS_TYPES } from "./types/settings-registry";
 
 export interface MonitorTypeInfo {
@@ -12,14 +12,6 @@ export interface MonitorTypeInfo {
   scheduled: boolean;
   /** Why this server cannot run it now (an i18n key under monitors.unavailable), or null. */
   unavailable: string | null;
-}
-
-/** The first five types' agent rule: agents check http, tcp, dns and ping (server/agents/agent-locations). */
-const FIRST_AGENT_TYPES: readonly MonitorType[] = ["http", "tcp", "dns", "ping"];
-
-/** Whether agents can check monitors of this type. */
-export function runsOnAgents(type: MonitorType): boolean {
-  return isSettingsType(type) ? SETTINGS_TYPES[type].runsOnAgents : FIRST_AGENT_TYPES.includes(type);
 }
 
 export function monitorTypes(): MonitorTypeInfo[] {

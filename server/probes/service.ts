@@ -4,7 +4,7 @@
 // result into one verdict (the monitor service records it like any check). The configuration is in memory on every
 // node (re-read when another node changes it); results go to the database, so the node that owns a monitor sees what
 // an agent sent to any node.
-import { runsOnAgents } from "../monitors/type-catalog";
+import { runsOnAgents } from "../monitors/public";
 import { createHash } from "node:crypto";
 import { and, desc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { AgentService } from "../agents/service";

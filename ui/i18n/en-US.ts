@@ -1238,6 +1238,16 @@ const enUS: Messages = {
       },
       deletedElsewhere: "This monitor was deleted.",
       pushWaiting: "Waiting for calls to its push URL",
+      manual: {
+        title: "State",
+        intro: "Vigil checks nothing for this monitor: set it up or down here (or with POST /api/monitors/{id}/manual). A change is recorded and notified like any check.",
+        note: "Note when down",
+        up: "Set up",
+        down: "Set down",
+        setUp: "Set up",
+        setDown: "Set down",
+        failed: "Could not set the state",
+      },
       push: {
         title: "Push URL",
         intro: "Call this URL from your cron job or script after each run. The monitor is down when no call comes within {{interval}} + {{grace}} s.",

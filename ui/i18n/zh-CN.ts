@@ -1234,6 +1234,16 @@ const zhCN = {
       },
       deletedElsewhere: "此监控已被删除。",
       pushWaiting: "等待调用推送地址",
+      manual: {
+        title: "状态",
+        intro: "Vigil 不检查此监控：在此处（或通过 POST /api/monitors/{id}/manual）将其设为正常或故障。每次变化都会像检查一样被记录和通知。",
+        note: "故障说明",
+        up: "设为正常",
+        down: "设为故障",
+        setUp: "已设为正常",
+        setDown: "已设为故障",
+        failed: "无法设置状态",
+      },
       push: {
         title: "推送地址",
         intro: "在定时任务或脚本每次运行后调用此 URL。若 {{interval}} + {{grace}} 秒内没有收到调用，监控即判定为故障。",

@@ -2,6 +2,7 @@
 // schema (defaults filled, the first wrong field's message as a 400), secrets kept when sent back masked and masked
 // in replies, and every check bounded by the monitor's timeout whatever the client library does, its sentence
 // scrubbed of secrets.
+import { FormatRegistry } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { badRequest } from "../../http/http-error";
 import { timeoutError } from "../check-errors";
@@ -9,6 +10,9 @@ import type { MonitorType } from "../public";
 import type { CheckOutcome, CheckType } from "./check-type";
 import { describeError } from "./network-errors";
 import { keepSecrets, maskSettings, scrub, secretValues, type AnySettingsType, type SettingsCheckResult } from "./settings-type";
+
+// `format` tells the form how to show a text field (settings-type.ts); any text is valid for these.
+for (const format of ["textarea"]) if (!FormatRegistry.Has(format)) FormatRegistry.Set(format, () => true);
 
 /** How long past its timeout a check's client may take to notice before the check is given up as timed out. */
 const GRACE_MS = 250;

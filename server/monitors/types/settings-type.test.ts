@@ -62,9 +62,10 @@ describe("every later type", () => {
     const { SETTINGS_SCHEMAS } = await import("./settings-schemas");
     const { SETTINGS_TYPE_I18N } = await import("./settings-i18n");
     const { SETTINGS_TYPES } = await import("./settings-registry");
-    const { SETTINGS_TYPE_NAMES } = await import("../public");
+    const { SETTINGS_TYPE_NAMES, runsOnAgents } = await import("../public");
     for (const type of SETTINGS_TYPE_NAMES) {
       expect(SETTINGS_TYPES[type].schema).toBe(SETTINGS_SCHEMAS[type]);
+      expect(SETTINGS_TYPES[type].runsOnAgents).toBe(runsOnAgents(type));
       const fields = Object.keys(SETTINGS_SCHEMAS[type].properties).sort();
       for (const lang of ["en-US", "zh-CN"] as const) {
         const labels = SETTINGS_TYPE_I18N[type][lang];

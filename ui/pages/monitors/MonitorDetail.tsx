@@ -41,6 +41,8 @@ import { LocationsCard } from "./detail/LocationsCard";
 import { MembersCard, ParentLine } from "./detail/MembersCard";
 import { SectionTitle } from "./detail/layout";
 import { PushCard } from "./detail/PushCard";
+import { ManualCard } from "./detail/ManualCard";
+import { runsOnAgents } from "../../../server/monitors/public";
 import { ResponseChartCard } from "./detail/ResponseChart";
 import { TargetLine } from "./detail/TargetLine";
 import { MaintenancePanel } from "../maintenance/MaintenancePanel";
@@ -335,8 +337,8 @@ export default function MonitorDetail() {
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <EditorOnly>
-            {monitor.type !== "push" && monitor.type !== "group" && (
-              // A push monitor is not checked by Vigil: it waits for calls; a group follows its members.
+            {monitor.type !== "push" && monitor.type !== "group" && monitor.type !== "manual" && (
+              // A push monitor is not checked by Vigil: it waits for calls; a group follows its members; a manual one is set.
               <Button busy={checking} onClick={() => void runCheck()} data-testid="monitor-check-button">
                 {checking ? t("monitors.detail.checking") : t("monitors.detail.checkNow")}
               </Button>
@@ -367,6 +369,8 @@ export default function MonitorDetail() {
       {monitor.type === "push" && <PushCard monitor={monitor} onChange={setMonitor} />}
 
       {monitor.type === "group" && <MembersCard group={monitor} />}
+
+      {monitor.type === "manual" && <ManualCard monitor={monitor} onChange={setMonitor} />}
 
       <Card data-testid="monitor-strip-card">
         <SectionTitle>{t("monitors.strip.title")}</SectionTitle>
@@ -402,7 +406,7 @@ export default function MonitorDetail() {
 
       <ResponseChartCard range={range} onRange={setRange} series={series} error={seriesError} />
 
-      {monitor.type !== "push" && monitor.type !== "group" && <LocationsCard monitor={monitor} />}
+      {runsOnAgents(monitor.type) && <LocationsCard monitor={monitor} />}
 
       <MaintenancePanel target={{ type: "monitor", id: monitor.id, name: monitor.name }} />
 
