@@ -42,6 +42,7 @@ function certificates() {
 let podman: Podman;
 let pem: ReturnType<typeof certificates>;
 let front: ReturnType<typeof Bun.serve>;
+let plain: ReturnType<typeof Bun.serve>;
 let frontRequests = 0;
 /** An "engine" that reads requests and never answers; it records whether each connection was closed. */
 const hung: { closed: boolean }[] = [];
@@ -72,21 +73,20 @@ beforeAll(async () => {
   podman.run("create", ...RUN_OPTIONS, "--name", "fresh", "vigil-test:1");
   run("frozen");
   podman.run("pause", "frozen");
-  // The TLS front: a client certificate signed by the CA is required; requests go on to the engine.
-  front = Bun.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    tls: { cert: pem.serverCert, key: pem.serverKey, ca: pem.ca, requestCert: true, rejectUnauthorized: true },
-    fetch: (req) => {
-      frontRequests++;
-      const url = new URL(req.url);
-      return fetch(`http://localhost${url.pathname}${url.search}`, { unix: podman.socket } as RequestInit);
-    },
-  });
+  // The TLS front: a client certificate signed by the CA is required; requests go on to the engine. And a plain one.
+  const toEngine = (req: Request) => {
+    frontRequests++;
+    const url = new URL(req.url);
+    return fetch(`http://localhost${url.pathname}${url.search}`, { unix: podman.socket } as RequestInit);
+  };
+  const tls = { cert: pem.serverCert, key: pem.serverKey, ca: pem.ca, requestCert: true, rejectUnauthorized: true };
+  front = Bun.serve({ hostname: "127.0.0.1", port: 0, tls, fetch: toEngine });
+  plain = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: toEngine });
 }, 120_000);
 
 afterAll(async () => {
   front?.stop(true);
+  plain?.stop(true);
   await podman?.stop();
   hanging.close();
   rmSync(dir, { recursive: true, force: true });
@@ -131,6 +131,12 @@ describe.skipIf(podmanMissing)("a remote engine over TCP with TLS (the real engi
   test("with the client certificate: up; the name is resolved, the address connected to, the certificate checked against the name", async () => {
     expect(await dockerType.check(tcp(), ctx(5_000, ALLOW_PRIVATE, resolveTest))).toMatchObject({ up: true, error: null });
     expect(await dockerType.check(tcp({ container: "sick" }), ctx(5_000, ALLOW_PRIVATE, resolveTest))).toMatchObject({ error: "container sick is unhealthy" });
+  });
+
+  test("without TLS (an engine on 2375)", async () => {
+    const r = await dockerType.check(settings({ endpoint: "tcp", host: "127.0.0.1", port: plain.port, tls: false, container: "finished" }), ctx());
+    expect(r).toMatchObject({ up: false, error: "container finished is exited" });
+    expect(r.responseTime).toBeGreaterThanOrEqual(0);
   });
 
   test("TLS failures: no client certificate, an unknown CA, a certificate for another name", async () => {
