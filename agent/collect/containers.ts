@@ -5,10 +5,11 @@
 import { existsSync } from "node:fs";
 import { MAX_CONTAINERS } from "../../server/agents/limits";
 import type { ContainerInfo, ContainersSnapshot } from "../../server/agents/protocol";
+import { DOCKER_SOCKET, engineHealth, engineJson, PODMAN_SOCKET, unixGet, type EngineInspect } from "../../server/monitors/types/docker/engine";
 
 /** Sockets tried in order when none is given. */
 export function defaultSockets(env: Record<string, string | undefined> = process.env): string[] {
-  const list = ["/var/run/docker.sock", "/run/podman/podman.sock"];
+  const list = [DOCKER_SOCKET, PODMAN_SOCKET];
   if (env.XDG_RUNTIME_DIR) list.push(`${env.XDG_RUNTIME_DIR}/podman/podman.sock`, `${env.XDG_RUNTIME_DIR}/docker.sock`);
   if (env.DOCKER_HOST?.startsWith("unix://")) list.unshift(env.DOCKER_HOST.slice("unix://".length));
   return list;
@@ -25,16 +26,10 @@ interface ListEntry {
   State?: string;
   Status?: string;
 }
-interface Inspect {
-  RestartCount?: number;
-  State?: { Status?: string; StartedAt?: string; Health?: { Status?: string } };
-}
 interface Stats {
   cpu_stats?: { cpu_usage?: { total_usage?: number }; system_cpu_usage?: number; online_cpus?: number };
   memory_stats?: { usage?: number; limit?: number; stats?: Record<string, number> };
 }
-
-const health = (h: string | undefined): ContainerInfo["health"] => (h === "healthy" || h === "unhealthy" || h === "starting" ? h : null);
 
 /** The health a list entry's status line states ("Up 5 minutes (unhealthy)"), when inspect is not asked. */
 export const healthFromStatus = (status = ""): ContainerInfo["health"] =>
@@ -64,13 +59,11 @@ export class ContainerCollector {
     this.explicit = socket !== undefined;
     this.socket = socket ?? null;
     this.candidates = options.candidates ?? defaultSockets();
-    this.request = options.request ?? ((path, unix) => fetch(`http://localhost${path}`, { unix, signal: AbortSignal.timeout(TIMEOUT_MS) } as RequestInit));
+    this.request = options.request ?? ((path, unix) => unixGet(unix, path, AbortSignal.timeout(TIMEOUT_MS)));
   }
 
-  private async get<T>(path: string, socket: string): Promise<{ status: number; body: T }> {
-    const res = await this.request(path, socket);
-    const body = (await res.json().catch(() => null)) as T;
-    return { status: res.status, body };
+  private async get<T>(path: string, socket: string): Promise<{ status: number; body: T | null }> {
+    return engineJson<T>(await this.request(path, socket));
   }
 
   async snapshot(now = Date.now()): Promise<ContainersSnapshot> {
@@ -81,7 +74,7 @@ export class ContainerCollector {
     const socket = this.socket ?? this.candidates.find((p) => existsSync(p));
     if (!socket) return empty("unavailable", this.candidates[0]!, "no Docker or Podman socket found");
     if (!this.explicit) this.socket = null; // look again next time: the engine may come and go
-    let listed: { status: number; body: ListEntry[] };
+    let listed: { status: number; body: ListEntry[] | null };
     let engine: string | undefined;
     try {
       listed = await this.get<ListEntry[]>("/containers/json?all=true", socket);
@@ -116,9 +109,9 @@ export class ContainerCollector {
       startedAt: null,
     };
     try {
-      const inspect = (await this.get<Inspect>(`/containers/${c.Id}/json`, socket)).body;
+      const inspect = (await this.get<EngineInspect>(`/containers/${c.Id}/json`, socket)).body;
       info.restarts = Math.max(0, Math.floor(inspect?.RestartCount ?? 0));
-      info.health = health(inspect?.State?.Health?.Status) ?? info.health;
+      info.health = engineHealth(inspect?.State?.Health?.Status) ?? info.health;
       const started = Date.parse(inspect?.State?.StartedAt ?? "");
       info.startedAt = Number.isFinite(started) && started > 0 ? started : null;
       if (info.state !== "running") {
