@@ -5,6 +5,7 @@
 import { silentLogger } from "../log";
 import { createTlsProbe } from "./tls-probe";
 import { createCheckTypes, type CheckOutcome } from "./types";
+import { laterCheckTypes } from "./types/later-types";
 import { PUSH_MIN_GAP_MS, newPushToken, pushOutcome } from "./types/push/push";
 import { conflict, HttpError, notFound } from "../http/errors";
 import { createHistory, DAY } from "./history";
@@ -34,7 +35,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const clock = options.clock ?? systemClock;
   const targets = options.targets ?? ALLOW_PRIVATE;
   const pinger = options.pinger ?? systemPinger;
-  const types = createCheckTypes({ policy: targets, httpChecker: options.checker, pinger, now: () => clock.now(), minuteMs: options.minuteMs });
+  const types = createCheckTypes({ policy: targets, httpChecker: options.checker, pinger, now: () => clock.now(), minuteMs: options.minuteMs, later: laterCheckTypes() });
   const tls = options.tls === false ? null : (options.tls ?? createTlsProbe());
   const inMaintenance = options.maintenance ?? (() => false);
   const store = createMonitorStore(db, { targetOf: (f) => types.of(f.type).target(f), settingsView: types.view, inMaintenance });

@@ -2,6 +2,7 @@
 // (resolveFields and the type's validate, under the instance's address policy); what fails, or is of a type Vigil
 // lacks, is a skip item saying why. Groups first come across flat, then every monitor gets its parent, so a child
 // may come before its group in Kuma's order.
+import { laterCheckTypes } from "../../monitors/types/later-types";
 import { eq, inArray } from "drizzle-orm";
 import type { Orm } from "../../db/database";
 import type { Tables } from "../../db/pg-schema";
@@ -85,7 +86,7 @@ async function prepare(source: KumaSource, orm: Orm, t: Tables, links: ImportLin
     for (const r of await orm.select({ id: t.monitors.id, pushToken: t.monitors.pushToken }).from(t.monitors).where(inArray(t.monitors.pushToken, wanted))) tokensInUse.set(r.pushToken!, r.id);
   }
 
-  const types = createCheckTypes({ policy });
+  const types = createCheckTypes({ policy, later: laterCheckTypes() });
   // A type without check fields (a group) has nothing of its own to validate.
   const validate = (f: MonitorFields, p: TargetPolicy, creating: boolean, stored: Record<string, unknown>) =>
     (types.of(f.type) as CheckType | undefined)?.validate(f, p, creating, stored);

@@ -11,8 +11,6 @@ import { pingType } from "./ping/ping";
 import type { Pinger } from "./ping/pinger";
 import { pushType } from "./push/push";
 import { tcpType } from "./tcp/tcp";
-import { settingsCheckType } from "./settings-adapter";
-import { SETTINGS_TYPES } from "./settings-registry";
 import { flipOutcome } from "./upside-down";
 
 export type { CheckOutcome, CheckState, CheckType };
@@ -27,9 +25,14 @@ export interface CheckTypesOptions {
   now?: () => number;
   /** How long a minute of the intervals is (60 000; shorter in real-clock tests). */
   minuteMs?: number;
+  /**
+   * The later types (server/monitors/types/later-types.ts): passed in by the server, so the agent, which runs the
+   * first types only, does not bundle their client libraries.
+   */
+  later?: Partial<Record<SettingsTypeName, CheckType>>;
 }
 
-export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResolve(), httpChecker, pinger, now = Date.now, minuteMs = 60_000 }: CheckTypesOptions = {}) {
+export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResolve(), httpChecker, pinger, now = Date.now, minuteMs = 60_000, later = {} }: CheckTypesOptions = {}) {
   const types: Record<MonitorType, CheckType> = {
     http: httpType(httpChecker ?? createChecker({ policy, resolve })),
     tcp: tcpType,
@@ -37,7 +40,7 @@ export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResol
     push: pushType,
     ping: pingType(pinger),
     group: groupType,
-    ...(Object.fromEntries(Object.entries(SETTINGS_TYPES).map(([name, module]) => [name, settingsCheckType(module)])) as Record<SettingsTypeName, CheckType>),
+    ...(later as Record<SettingsTypeName, CheckType>),
   };
   return {
     of: (type: MonitorType): CheckType => types[type],

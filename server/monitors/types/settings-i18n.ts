@@ -3,11 +3,19 @@
 import type { SettingsTypeName } from "../public";
 import { manualI18n } from "./manual/i18n";
 import type { TypeI18n, TypeLabels } from "./settings-type";
+import { redisI18n } from "./redis/i18n";
+import { mongodbI18n } from "./mongodb/i18n";
+import { dockerI18n } from "./docker/i18n";
+import { browserI18n } from "./browser/i18n";
 
 export type Language = keyof TypeI18n;
 
 export const SETTINGS_TYPE_I18N: Record<SettingsTypeName, TypeI18n> = {
   manual: manualI18n,
+  redis: redisI18n,
+  mongodb: mongodbI18n,
+  docker: dockerI18n,
+  browser: browserI18n,
 };
 
 const byType = <T>(lang: Language, pick: (labels: TypeLabels) => T) =>

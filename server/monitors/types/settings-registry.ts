@@ -3,7 +3,15 @@
 import type { SettingsTypeName } from "../public";
 import { manualType } from "./manual/manual";
 import type { AnySettingsType } from "./settings-type";
+import { redisType } from "./redis/redis";
+import { mongodbType } from "./mongodb/mongodb";
+import { dockerType } from "./docker/docker";
+import { browserType } from "./browser/browser";
 
 export const SETTINGS_TYPES: Record<SettingsTypeName, AnySettingsType> = {
   manual: manualType as unknown as AnySettingsType,
+  redis: redisType as unknown as AnySettingsType,
+  mongodb: mongodbType as unknown as AnySettingsType,
+  docker: dockerType as unknown as AnySettingsType,
+  browser: browserType as unknown as AnySettingsType,
 };

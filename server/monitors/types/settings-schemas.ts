@@ -3,7 +3,15 @@
 import type { TObject } from "@sinclair/typebox";
 import type { SettingsTypeName } from "../public";
 import { manualSettings } from "./manual/settings";
+import { redisSettings } from "./redis/settings";
+import { mongodbSettings } from "./mongodb/settings";
+import { dockerSettings } from "./docker/settings";
+import { browserSettings } from "./browser/settings";
 
 export const SETTINGS_SCHEMAS: Record<SettingsTypeName, TObject> = {
   manual: manualSettings,
+  redis: redisSettings,
+  mongodb: mongodbSettings,
+  docker: dockerSettings,
+  browser: browserSettings,
 };
