@@ -1,0 +1,54 @@
+// The pop3 type: connect (implicit TLS or plain; node-pop3 has no STLS), read the greeting, optionally log in
+// (USER/PASS), QUIT. Client: node-pop3.
+import type { PeerCertificate, TLSSocket } from "node:tls";
+import Pop3Command from "node-pop3";
+import { CHECK_ERROR_TEXT } from "../../check-errors";
+import type { SettingsCheckType } from "../settings-type";
+import { checkMail, closeSocket, mailTarget, normaliseMail, type MailSession, type MailTarget } from "./check";
+import { pop3Settings } from "./settings";
+
+class LoginRefused extends Error {}
+
+function openPop3(t: MailTarget): MailSession {
+  let greeting: string | null = null;
+  let certificate: PeerCertificate | null = null;
+  const pop = new Pop3Command({
+    host: t.address,
+    port: t.port,
+    tls: t.security === "tls",
+    timeout: t.libraryTimeoutMs,
+    user: t.username,
+    password: t.password,
+    servername: t.servername,
+    // node-pop3 falls back to the host as the TLS name, which TLS refuses for an address: none then.
+    tlsOptions: { rejectUnauthorized: !t.ignoreTls, ...(t.servername ? {} : { servername: undefined }) },
+  });
+  pop.on("response", (info: string) => (greeting ??= info));
+  pop.on("error", () => {}); // a "-ERR" reaches the command waiting for it; none may go unhandled
+  const done = (async () => {
+    await pop.connect();
+    if (t.security === "tls") certificate = (pop._socket as TLSSocket).getPeerCertificate();
+    if (t.username) {
+      try {
+        await pop.command("USER", t.username);
+        await pop.command("PASS", t.password);
+      } catch (e) {
+        // node-pop3 names the command a "-ERR" answered; a socket error has none.
+        throw (e as { command?: string })?.command ? new LoginRefused() : e;
+      }
+    }
+    await pop.command("QUIT");
+    return { banner: greeting ?? "" };
+  })();
+  return { done, certificate: () => certificate, close: () => closeSocket(pop._socket) };
+}
+
+export const pop3Type: SettingsCheckType<typeof pop3Settings> = {
+  type: "pop3",
+  schema: pop3Settings,
+  runsOnAgents: false,
+  normalise: normaliseMail,
+  check: (settings, ctx) =>
+    checkMail("POP3", pop3Settings, settings, ctx, openPop3, (e) => (e instanceof LoginRefused ? CHECK_ERROR_TEXT.AUTH_FAILED : null)),
+  target: (s) => mailTarget("POP3", s),
+};
