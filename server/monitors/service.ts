@@ -6,6 +6,7 @@ import { silentLogger } from "../log";
 import { createTlsProbe } from "./tls-probe";
 import { createCheckTypes, type CheckOutcome } from "./types";
 import { laterCheckTypes } from "./types/later-types";
+import { noteTlsExpiry } from "./tls-expiry";
 import { PUSH_MIN_GAP_MS, newPushToken, pushOutcome } from "./types/push/push";
 import { conflict, HttpError, notFound } from "../http/errors";
 import { createHistory, DAY } from "./history";
@@ -175,18 +176,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     writer.addResult(entry.id, outcome);
     recent.add(entry.id, outcome);
     if (applied.persist) writer.saveState(entry.id, entry.state);
-    // Not for a refused target: the policy forbids any connection to it, the certificate lookup's included.
-    if (tls && entry.fields.type === "http" && /^https:/i.test(entry.fields.url) && !outcome.error?.startsWith("Target refused:")) {
-      const known = tls.get(entry.fields.url, (expiresAt) => {
-        if (expiresAt === null || store.get(entry.id) !== entry || entry.state.tlsExpiresAt === expiresAt) return;
-        entry.state.tlsExpiresAt = expiresAt;
-        writer.saveState(entry.id, entry.state);
-      });
-      if (known != null && known !== entry.state.tlsExpiresAt) {
-        entry.state.tlsExpiresAt = known;
-        writer.saveState(entry.id, entry.state);
-      }
-    }
+    noteTlsExpiry(entry, outcome, { tls: tls || undefined, writer, current: (e) => store.get(e.id) === e });
     const result = toCheckResult(entry.id, outcome);
     // A copy: the message is serialised a moment later, when a newer check may have changed the state.
     peers?.publish("monitor.result", { id: entry.id, outcome, state: { ...entry.state } } satisfies RemoteResult);

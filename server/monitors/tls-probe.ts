@@ -1,4 +1,5 @@
 // The TLS certificate expiry of https monitors, looked up beside the checks (fetch does not expose certificates).
+import { closeSocket } from "../net/close-socket";
 import { isIP } from "node:net";
 import { connect } from "node:tls";
 
@@ -23,7 +24,7 @@ export function certificateExpiry(host: string, port: number, timeoutMs: number)
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      socket.destroy();
+      closeSocket(socket);
       resolve(value);
     };
     const socket = connect({ host, port, servername: isIP(host) ? undefined : host, rejectUnauthorized: false }, () => {

@@ -990,6 +990,7 @@ const enUS: Messages = {
       required: "Required",
       numberInvalid: "Enter a number in the range shown",
       tooLong: "Too long",
+      jsonInvalid: "Enter a JSON list, e.g. [{\"action\": \"click\", \"selector\": \"#login\"}]",
       secretKept: "Kept as saved (type to replace)",
       range: "{{min}} to {{max}}.",
     },

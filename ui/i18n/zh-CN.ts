@@ -986,6 +986,7 @@ const zhCN = {
       required: "必填",
       numberInvalid: "请输入所示范围内的数字",
       tooLong: "内容过长",
+      jsonInvalid: "请输入 JSON 列表，例如 [{\"action\": \"click\", \"selector\": \"#login\"}]",
       secretKept: "保持已保存的值（输入以替换）",
       range: "{{min}} 到 {{max}}。",
     },

@@ -21,6 +21,8 @@ export interface CheckOutcome {
   unreachable?: boolean;
   /** ping: round trips and packet loss. */
   ping?: PingStats;
+  /** When the certificate the check saw expires (Unix ms): the later types with TLS (mail…) report their own. */
+  tlsExpiresAt?: number | null;
 }
 
 export interface CheckContext {

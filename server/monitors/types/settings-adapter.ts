@@ -62,7 +62,7 @@ export function settingsCheckType(module: AnySettingsType): CheckType {
         clearTimeout(timer);
       }
       const error = result.error === null ? null : scrub(result.error, secretValues(module.schema, fields.settings));
-      return { time, up: result.up, responseTime: result.responseTime, httpStatus: null, error };
+      return { time, up: result.up, responseTime: result.responseTime, httpStatus: null, error, ...(result.tlsExpiresAt != null ? { tlsExpiresAt: result.tlsExpiresAt } : {}) };
     },
     target: (fields) => module.target(fields.settings as never),
     facts: () => ({}),

@@ -7,6 +7,11 @@ import { redisI18n } from "./redis/i18n";
 import { mongodbI18n } from "./mongodb/i18n";
 import { dockerI18n } from "./docker/i18n";
 import { browserI18n } from "./browser/i18n";
+import { smtpI18n } from "./mail/i18n";
+import { imapI18n } from "./mail/i18n";
+import { pop3I18n } from "./mail/i18n";
+import { ntpI18n } from "./ntp/i18n";
+import { snmpI18n } from "./snmp/i18n";
 
 export type Language = keyof TypeI18n;
 
@@ -16,6 +21,11 @@ export const SETTINGS_TYPE_I18N: Record<SettingsTypeName, TypeI18n> = {
   mongodb: mongodbI18n,
   docker: dockerI18n,
   browser: browserI18n,
+  smtp: smtpI18n,
+  imap: imapI18n,
+  pop3: pop3I18n,
+  ntp: ntpI18n,
+  snmp: snmpI18n,
 };
 
 const byType = <T>(lang: Language, pick: (labels: TypeLabels) => T) =>

@@ -7,6 +7,11 @@ import { redisType } from "./redis/redis";
 import { mongodbType } from "./mongodb/mongodb";
 import { dockerType } from "./docker/docker";
 import { browserType } from "./browser/browser";
+import { smtpType } from "./mail/smtp";
+import { imapType } from "./mail/imap";
+import { pop3Type } from "./mail/pop3";
+import { ntpType } from "./ntp/ntp";
+import { snmpType } from "./snmp/snmp";
 
 export const SETTINGS_TYPES: Record<SettingsTypeName, AnySettingsType> = {
   manual: manualType as unknown as AnySettingsType,
@@ -14,4 +19,9 @@ export const SETTINGS_TYPES: Record<SettingsTypeName, AnySettingsType> = {
   mongodb: mongodbType as unknown as AnySettingsType,
   docker: dockerType as unknown as AnySettingsType,
   browser: browserType as unknown as AnySettingsType,
+  smtp: smtpType as unknown as AnySettingsType,
+  imap: imapType as unknown as AnySettingsType,
+  pop3: pop3Type as unknown as AnySettingsType,
+  ntp: ntpType as unknown as AnySettingsType,
+  snmp: snmpType as unknown as AnySettingsType,
 };

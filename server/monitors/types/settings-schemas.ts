@@ -7,6 +7,11 @@ import { redisSettings } from "./redis/settings";
 import { mongodbSettings } from "./mongodb/settings";
 import { dockerSettings } from "./docker/settings";
 import { browserSettings } from "./browser/settings";
+import { smtpSettings } from "./mail/settings";
+import { imapSettings } from "./mail/settings";
+import { pop3Settings } from "./mail/settings";
+import { ntpSettings } from "./ntp/settings";
+import { snmpSettings } from "./snmp/settings";
 
 export const SETTINGS_SCHEMAS: Record<SettingsTypeName, TObject> = {
   manual: manualSettings,
@@ -14,4 +19,9 @@ export const SETTINGS_SCHEMAS: Record<SettingsTypeName, TObject> = {
   mongodb: mongodbSettings,
   docker: dockerSettings,
   browser: browserSettings,
+  smtp: smtpSettings,
+  imap: imapSettings,
+  pop3: pop3Settings,
+  ntp: ntpSettings,
+  snmp: snmpSettings,
 };

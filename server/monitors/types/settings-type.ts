@@ -31,7 +31,7 @@ export interface SettingsCheckResult {
   responseTime: number | null;
   /** A check-errors.ts sentence; null when up. Never includes a secret. */
   error: string | null;
-  /** Seconds until a certificate expires, where the protocol has one (mail, gRPC with TLS…): notifications use it. */
+  /** When the certificate seen expires (Unix ms), where the protocol has one (mail…): lists and notifications use it. */
   tlsExpiresAt?: number | null;
 }
 

@@ -57,7 +57,8 @@ export function SettingsFields({ type, values, onChange, problem }: {
         );
       case "textarea":
       case "lines":
-        return <textarea {...common} rows={f.kind === "lines" ? 3 : 4} className={TEXTAREA} spellCheck={false} value={String(value ?? "")} onChange={(e) => set(f.key, e.target.value)} />;
+      case "json":
+        return <textarea {...common} rows={f.kind === "lines" ? 3 : f.kind === "json" ? 6 : 4} className={TEXTAREA} spellCheck={false} value={String(value ?? "")} onChange={(e) => set(f.key, e.target.value)} />;
       case "secret":
         return (
           <TextInput
@@ -94,7 +95,7 @@ export function SettingsFields({ type, values, onChange, problem }: {
           const range = numberRange(f);
           const rangeHint = f.kind === "number" && range.min !== undefined && range.max !== undefined ? t("monitors.settingsForm.range", range) : undefined;
           return (
-            <div key={f.key} className={f.kind === "textarea" || f.kind === "lines" ? "sm:col-span-2" : undefined}>
+            <div key={f.key} className={f.kind === "textarea" || f.kind === "lines" || f.kind === "json" ? "sm:col-span-2" : undefined}>
               <Field
                 label={label}
                 optionalLabel={f.required || f.kind === "select" ? undefined : t("common.optional")}

@@ -10,7 +10,7 @@ import { isSettingsType, type MonitorType, type SettingsTypeName } from "../../.
 export type SettingValue = string | boolean;
 export type SettingsValues = Record<string, SettingValue>;
 
-export type FieldKind = "text" | "secret" | "textarea" | "number" | "toggle" | "select" | "lines";
+export type FieldKind = "text" | "secret" | "textarea" | "number" | "toggle" | "select" | "lines" | "json";
 
 export interface SettingField {
   key: string;
@@ -39,7 +39,9 @@ export function settingFields(type: MonitorType): SettingField[] {
           : s.type === "integer" || s.type === "number"
             ? "number"
             : s.type === "array"
-              ? "lines"
+              ? isNameValueList(s)
+                ? "lines"
+                : "json"
               : s.secret === true
                 ? "secret"
                 : s.format === "textarea"
@@ -48,6 +50,13 @@ export function settingFields(type: MonitorType): SettingField[] {
     const hasDefault = s.default !== undefined;
     return { key, kind, required: required.has(key) && !hasDefault, options: literals, secretUrl: s.secret === "url", schema: s };
   });
+}
+
+/** A list of {name, value} (headers, metadata) or of plain text: edited as lines; other lists as JSON. */
+function isNameValueList(s: Record<string, unknown>): boolean {
+  const items = s.items as { type?: string; properties?: Record<string, unknown> } | undefined;
+  if (items?.type !== "object") return true;
+  return Object.keys(items.properties ?? {}).sort().join() === "name,value";
 }
 
 /** Array fields of {name, value} (headers, metadata) are edited as "Name: value" lines. */
@@ -70,6 +79,7 @@ export function settingsForm(type: MonitorType, settings: Record<string, unknown
     const value = settings[f.key] ?? f.schema.default;
     if (f.kind === "toggle") out[f.key] = value === true;
     else if (f.kind === "lines") out[f.key] = toLines(value);
+    else if (f.kind === "json") out[f.key] = Array.isArray(value) && value.length === 0 ? "" : JSON.stringify(value ?? [], null, 2);
     else out[f.key] = value === undefined || value === null ? "" : String(value);
   }
   return out;
@@ -87,7 +97,9 @@ export function validateSettingsForm(type: MonitorType, values: SettingsValues):
       if (f.required || (typeof f.schema.minLength === "number" && f.schema.minLength > 0)) errors[key] = "monitors.settingsForm.required";
       continue;
     }
-    if (f.kind === "number") {
+    if (f.kind === "json") {
+      if (!parsesAsList(text)) errors[key] = "monitors.settingsForm.jsonInvalid";
+    } else if (f.kind === "number") {
       const n = Number(text);
       const min = f.schema.minimum as number | undefined;
       const max = f.schema.maximum as number | undefined;
@@ -99,6 +111,14 @@ export function validateSettingsForm(type: MonitorType, values: SettingsValues):
     }
   }
   return errors;
+}
+
+function parsesAsList(text: string): boolean {
+  try {
+    return Array.isArray(JSON.parse(text));
+  } catch {
+    return false;
+  }
 }
 
 /** The range a number field takes, for its hint. */
@@ -116,6 +136,7 @@ export function settingsInput(type: SettingsTypeName, values: SettingsValues): R
       if (text !== "") out[f.key] = Number(text);
       else if (f.schema.default !== undefined) out[f.key] = f.schema.default;
     } else if (f.kind === "lines") out[f.key] = fromLines(String(value), f.schema.items as Record<string, unknown> | undefined);
+    else if (f.kind === "json") out[f.key] = String(value).trim() === "" ? [] : JSON.parse(String(value));
     else out[f.key] = f.kind === "textarea" || f.kind === "secret" ? value : String(value).trim();
   }
   return out;

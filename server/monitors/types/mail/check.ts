@@ -1,5 +1,7 @@
 // What the smtp, imap and pop3 types share: the target as the address policy allows it, the session bounded by the
 // timeout and always closed, and the verdict on what it found (the banner's keyword, the certificate's expiry).
+import { closeSocket } from "../../../net/close-socket";
+export { closeSocket };
 import { isIP } from "node:net";
 import type { PeerCertificate } from "node:tls";
 import type { Static, TObject } from "@sinclair/typebox";
@@ -41,17 +43,6 @@ export interface MailSession {
 
 /** A protocol's reading of a failure: a check-errors sentence, or null for the generic reading. */
 export type Explain = (error: unknown, target: MailTarget) => string | null;
-
-/**
- * Closes a socket for sure. Bun 1.4.5: destroy() on a TLS socket whose handshake is still pending leaves the TCP
- * connection open (the server never hears of it, the descriptor stays); resetAndDestroy() closes it.
- */
-export function closeSocket(socket: unknown): void {
-  const s = socket as { destroyed?: boolean; secureConnecting?: boolean; destroy(): void; resetAndDestroy?(): void } | null | undefined;
-  if (!s || typeof s.destroy !== "function") return;
-  if (s.secureConnecting && s.resetAndDestroy) s.resetAndDestroy();
-  else if (!s.destroyed) s.destroy();
-}
 
 /** Thrown by a session when STARTTLS was asked for and the server did not offer it. */
 export class StartTlsMissing extends Error {}
