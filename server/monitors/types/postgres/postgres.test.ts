@@ -1,12 +1,12 @@
 // The postgres check against a real PostgreSQL server, started here on a free port with password (SCRAM) logins.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { chownSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Static } from "@sinclair/typebox";
 import type { HttpError } from "../../../http/http-error";
 import { ALLOW_PRIVATE } from "../../../net/targets";
-import { closedPort } from "../../test-target";
+import { closedPort, selfSignedCert } from "../../test-target";
 import { checkContext, schemaMessage, serverDir, silentServer } from "../sql-test-support";
 import { postgresType } from "./postgres";
 import { postgresSettings } from "./settings";
@@ -25,6 +25,7 @@ const missing = !bindir && !process.env.CI;
 let dir = "";
 let port = 0;
 const asPostgres = process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--"] : [];
+const postgresUid = () => Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim());
 const run = (args: string[]) => spawnSync(asPostgres[0] ?? args[0]!, [...asPostgres.slice(1), ...(asPostgres.length ? args : args.slice(1))], { encoding: "utf8" });
 
 beforeAll(() => {
@@ -33,7 +34,7 @@ beforeAll(() => {
   dir = serverDir("vigil-pg-check-");
   writeFileSync(join(dir, "pw"), PASSWORD);
   if (asPostgres.length) {
-    const uid = Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim());
+    const uid = postgresUid();
     chownSync(dir, uid, uid);
     chownSync(join(dir, "pw"), uid, uid);
   }
@@ -186,6 +187,27 @@ describe.skipIf(missing)("postgres check against a real server", () => {
     } finally {
       silent.stop();
     }
+  });
+});
+
+// Last: it turns TLS on for the rest of the run (ALTER SYSTEM and a reload; the tests above need it off).
+describe.skipIf(missing)("postgres check with TLS", () => {
+  test("require encrypts without checking the certificate; verify refuses a self-signed one", async () => {
+    const cert = selfSignedCert();
+    if (!cert) throw new Error("openssl is needed for this test");
+    for (const [name, text] of [["server.crt", cert.cert], ["server.key", cert.key]] as const) {
+      const file = join(dir, "data", name);
+      writeFileSync(file, text);
+      chmodSync(file, 0o600);
+      if (asPostgres.length) chownSync(file, postgresUid(), postgresUid());
+    }
+    expect(await check({ query: "ALTER SYSTEM SET ssl = on" })).toMatchObject({ up: true });
+    expect(await check({ query: "SELECT pg_reload_conf()" })).toMatchObject({ up: true });
+    await Bun.sleep(300);
+    const used = "SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()";
+    expect(await check({ tls: "require", query: used, expected: "true" })).toMatchObject({ up: true });
+    expect(await check({ tls: "disable", query: used, expected: "false" })).toMatchObject({ up: true });
+    expect(await check({ tls: "verify" })).toMatchObject({ up: false, error: "TLS error: self-signed certificate" });
   });
 });
 
