@@ -12,6 +12,8 @@ import { imapI18n } from "./mail/i18n";
 import { pop3I18n } from "./mail/i18n";
 import { ntpI18n } from "./ntp/i18n";
 import { snmpI18n } from "./snmp/i18n";
+import { postgresI18n } from "./postgres/i18n";
+import { mysqlI18n } from "./mysql/i18n";
 
 export type Language = keyof TypeI18n;
 
@@ -26,6 +28,8 @@ export const SETTINGS_TYPE_I18N: Record<SettingsTypeName, TypeI18n> = {
   pop3: pop3I18n,
   ntp: ntpI18n,
   snmp: snmpI18n,
+  postgres: postgresI18n,
+  mysql: mysqlI18n,
 };
 
 const byType = <T>(lang: Language, pick: (labels: TypeLabels) => T) =>

@@ -12,6 +12,8 @@ import { imapType } from "./mail/imap";
 import { pop3Type } from "./mail/pop3";
 import { ntpType } from "./ntp/ntp";
 import { snmpType } from "./snmp/snmp";
+import { postgresType } from "./postgres/postgres";
+import { mysqlType } from "./mysql/mysql";
 
 export const SETTINGS_TYPES: Record<SettingsTypeName, AnySettingsType> = {
   manual: manualType as unknown as AnySettingsType,
@@ -24,4 +26,6 @@ export const SETTINGS_TYPES: Record<SettingsTypeName, AnySettingsType> = {
   pop3: pop3Type as unknown as AnySettingsType,
   ntp: ntpType as unknown as AnySettingsType,
   snmp: snmpType as unknown as AnySettingsType,
+  postgres: postgresType as unknown as AnySettingsType,
+  mysql: mysqlType as unknown as AnySettingsType,
 };

@@ -12,6 +12,8 @@ import { imapSettings } from "./mail/settings";
 import { pop3Settings } from "./mail/settings";
 import { ntpSettings } from "./ntp/settings";
 import { snmpSettings } from "./snmp/settings";
+import { postgresSettings } from "./postgres/settings";
+import { mysqlSettings } from "./mysql/settings";
 
 export const SETTINGS_SCHEMAS: Record<SettingsTypeName, TObject> = {
   manual: manualSettings,
@@ -24,4 +26,6 @@ export const SETTINGS_SCHEMAS: Record<SettingsTypeName, TObject> = {
   pop3: pop3Settings,
   ntp: ntpSettings,
   snmp: snmpSettings,
+  postgres: postgresSettings,
+  mysql: mysqlSettings,
 };
