@@ -5,7 +5,7 @@ import { createServer, type Socket } from "node:net";
 import { FormatRegistry, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { HttpError } from "../../../http/http-error";
-import { ALLOW_PRIVATE, defaultResolve, type TargetPolicy } from "../../../net/targets";
+import { ALLOW_PRIVATE, type Resolve, type TargetPolicy } from "../../../net/targets";
 import { parseCheckError } from "../../check-errors";
 import { closedPort, selfSignedCert } from "../../test-target";
 import type { SettingsCheckContext } from "../settings-type";
@@ -17,11 +17,13 @@ if (!FormatRegistry.Has("textarea")) FormatRegistry.Set("textarea", () => true);
 
 type Settings = Static<typeof websocketSettings>;
 const settings = (over: Partial<Settings>): Settings => ({ ...Value.Default(websocketSettings, {}) as Settings, ...over });
+/** The name the tests use, resolved without DNS. */
+const resolve: Resolve = async (host) => (host === "ws.test" ? ["127.0.0.1"] : Promise.reject(new Error("ENOTFOUND")));
 const ctx = (timeoutMs = 3000, policy: TargetPolicy = ALLOW_PRIVATE): SettingsCheckContext => ({
   timeoutMs,
   signal: AbortSignal.timeout(timeoutMs),
   policy,
-  resolve: defaultResolve,
+  resolve,
   now: Date.now,
 });
 
@@ -96,9 +98,9 @@ describe("websocket check against a real server", () => {
   });
 
   test("a name is resolved, the address connected to, the name kept in Host", async () => {
-    const r = await websocketType.check(settings({ url: `ws://localhost:${server.port}/echo`, message: "x", keyword: "echo" }), ctx());
+    const r = await websocketType.check(settings({ url: `ws://ws.test:${server.port}/echo`, message: "x", keyword: "echo" }), ctx());
     expect(r).toMatchObject({ up: true });
-    expect(upgrades.at(-1)?.host).toBe(`localhost:${server.port}`);
+    expect(upgrades.at(-1)?.host).toBe(`ws.test:${server.port}`);
   });
 
   test("without a message, the server's first message is asserted", async () => {
@@ -195,8 +197,8 @@ describe("websocket check against a real server", () => {
     const before = upgrades.length;
     const strict = { allowPrivate: false };
     expect((await websocketType.check(settings({ url: ws("/plain") }), ctx(3000, strict))).error).toStartWith("Target refused:");
-    const r = await websocketType.check(settings({ url: `ws://localhost:${server.port}/plain` }), ctx(3000, strict));
-    expect(r.error).toStartWith("Target refused: localhost");
+    const r = await websocketType.check(settings({ url: `ws://ws.test:${server.port}/plain` }), ctx(3000, strict));
+    expect(r.error).toStartWith("Target refused: ws.test resolves to");
     expect(upgrades.length).toBe(before);
   });
 
