@@ -1,0 +1,58 @@
+// The websocket check's settings (UI-safe: TypeBox only).
+import { Type } from "@sinclair/typebox";
+import { LIMITS } from "../../public";
+
+/** Headers a WebSocket upgrade sets itself: a monitor cannot replace them. */
+export const UPGRADE_HEADERS: readonly string[] = ["connection", "upgrade", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", "content-length", "transfer-encoding"];
+export const MAX_WS_HEADERS = 20;
+export const MAX_WS_MESSAGE = 64 * 1024;
+
+export const websocketSettings = Type.Object({
+  url: Type.String({
+    minLength: 1,
+    maxLength: LIMITS.urlLength,
+    pattern: "^[wW][sS][sS]?://[^\\s]+$",
+    // Only a user:password@ part is a secret (rare, but a URL can carry one).
+    secret: "url",
+    error: "URL must be a ws:// or wss:// address without spaces (ws://host:port/path)",
+  }),
+  headers: Type.Array(
+    Type.Object(
+      {
+        // RFC 9110 token characters.
+        name: Type.String({
+          minLength: 1,
+          maxLength: LIMITS.headerNameLength,
+          pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
+          error: "Header names may only contain letters, digits and !#$%&'*+-.^_`|~",
+        }),
+        // Visible characters, spaces and tabs: no line breaks (no header injection).
+        value: Type.String({
+          maxLength: LIMITS.headerValueLength,
+          pattern: "^[\\t\\x20-\\x7E\\x80-\\xFF]*$",
+          error: `Header values must be at most ${LIMITS.headerValueLength} characters, without line breaks`,
+        }),
+      },
+      { error: "Each header needs a name and a value" },
+    ),
+    { default: [], maxItems: MAX_WS_HEADERS, error: `At most ${MAX_WS_HEADERS} headers` },
+  ),
+  subprotocol: Type.String({
+    default: "",
+    maxLength: 100,
+    pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]*$",
+    error: "The subprotocol is one name of letters, digits and !#$%&'*+-.^_`|~ (at most 100 characters)",
+  }),
+  ignoreTls: Type.Boolean({ default: false, error: "ignoreTls must be true or false" }),
+  message: Type.String({
+    default: "",
+    maxLength: MAX_WS_MESSAGE,
+    format: "textarea",
+    error: "The message must be text of at most 64 KB",
+  }),
+  keyword: Type.String({
+    default: "",
+    maxLength: LIMITS.keywordLength,
+    error: `The keyword must be at most ${LIMITS.keywordLength} characters`,
+  }),
+});
