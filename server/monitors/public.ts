@@ -14,7 +14,7 @@ export type MonitorType = "http" | "tcp" | "dns" | "push" | "ping" | "group" | S
  * The types added after the first five: each keeps its configuration in one typed `settings` object declared by its
  * module (server/monitors/types/<type>/settings.ts; settings-type.ts says how).
  */
-export const SETTINGS_TYPE_NAMES = ["manual", "redis", "mongodb", "docker", "browser", "smtp", "imap", "pop3", "ntp", "snmp", "postgres", "mysql"] as const;
+export const SETTINGS_TYPE_NAMES = ["postgres", "mysql", "redis", "mongodb", "grpc", "websocket", "mqtt", "smtp", "imap", "pop3", "snmp", "ntp", "docker", "browser", "manual"] as const;
 export type SettingsTypeName = (typeof SETTINGS_TYPE_NAMES)[number];
 export const MONITOR_TYPES = ["http", "tcp", "dns", "push", "ping", "group", ...SETTINGS_TYPE_NAMES] as const satisfies readonly MonitorType[];
 export const isSettingsType = (type: string): type is SettingsTypeName => (SETTINGS_TYPE_NAMES as readonly string[]).includes(type);

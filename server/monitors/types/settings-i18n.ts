@@ -14,6 +14,9 @@ import { ntpI18n } from "./ntp/i18n";
 import { snmpI18n } from "./snmp/i18n";
 import { postgresI18n } from "./postgres/i18n";
 import { mysqlI18n } from "./mysql/i18n";
+import { websocketI18n } from "./websocket/i18n";
+import { grpcI18n } from "./grpc/i18n";
+import { mqttI18n } from "./mqtt/i18n";
 
 export type Language = keyof TypeI18n;
 
@@ -30,6 +33,9 @@ export const SETTINGS_TYPE_I18N: Record<SettingsTypeName, TypeI18n> = {
   snmp: snmpI18n,
   postgres: postgresI18n,
   mysql: mysqlI18n,
+  websocket: websocketI18n,
+  grpc: grpcI18n,
+  mqtt: mqttI18n,
 };
 
 const byType = <T>(lang: Language, pick: (labels: TypeLabels) => T) =>

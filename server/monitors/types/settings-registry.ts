@@ -14,6 +14,9 @@ import { ntpType } from "./ntp/ntp";
 import { snmpType } from "./snmp/snmp";
 import { postgresType } from "./postgres/postgres";
 import { mysqlType } from "./mysql/mysql";
+import { websocketType } from "./websocket/websocket";
+import { grpcType } from "./grpc/grpc";
+import { mqttType } from "./mqtt/mqtt";
 
 export const SETTINGS_TYPES: Record<SettingsTypeName, AnySettingsType> = {
   manual: manualType as unknown as AnySettingsType,
@@ -28,4 +31,7 @@ export const SETTINGS_TYPES: Record<SettingsTypeName, AnySettingsType> = {
   snmp: snmpType as unknown as AnySettingsType,
   postgres: postgresType as unknown as AnySettingsType,
   mysql: mysqlType as unknown as AnySettingsType,
+  websocket: websocketType as unknown as AnySettingsType,
+  grpc: grpcType as unknown as AnySettingsType,
+  mqtt: mqttType as unknown as AnySettingsType,
 };

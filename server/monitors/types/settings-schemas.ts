@@ -14,6 +14,9 @@ import { ntpSettings } from "./ntp/settings";
 import { snmpSettings } from "./snmp/settings";
 import { postgresSettings } from "./postgres/settings";
 import { mysqlSettings } from "./mysql/settings";
+import { websocketSettings } from "./websocket/settings";
+import { grpcSettings } from "./grpc/settings";
+import { mqttSettings } from "./mqtt/settings";
 
 export const SETTINGS_SCHEMAS: Record<SettingsTypeName, TObject> = {
   manual: manualSettings,
@@ -28,4 +31,7 @@ export const SETTINGS_SCHEMAS: Record<SettingsTypeName, TObject> = {
   snmp: snmpSettings,
   postgres: postgresSettings,
   mysql: mysqlSettings,
+  websocket: websocketSettings,
+  grpc: grpcSettings,
+  mqtt: mqttSettings,
 };
