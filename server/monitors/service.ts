@@ -488,6 +488,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
         }
       }
       await writer.stop();
+      await types.close();
       log.debug("monitors stopped", { written: writer.stats().written });
     },
   };

@@ -62,4 +62,6 @@ export interface CheckType {
   view?(settings: Record<string, unknown>): Record<string, unknown>;
   /** Whether agents can run this type's checks (default: the first five types' rule, agent-locations.ts). */
   readonly runsOnAgents?: boolean;
+  /** Releases what its checks share (a browser) when the monitors stop. */
+  close?(): Promise<void>;
 }

@@ -47,6 +47,10 @@ export function createCheckTypes({ policy = ALLOW_PRIVATE, resolve = cachedResol
     /** Validates a monitor's type fields (resolveFields' hook). */
     validate: (fields: MonitorFields, p: TargetPolicy, creating: boolean, stored: Record<string, unknown>) =>
       types[fields.type].validate(fields, p, creating, stored),
+    /** Releases what the types' checks share (the browser type's Chromium). */
+    close: async () => {
+      await Promise.all(Object.values(types).map((type) => type.close?.().catch(() => {})));
+    },
     /** The settings as replies show them (secrets masked). */
     view: (fields: MonitorFields): Record<string, unknown> => types[fields.type].view?.(fields.settings) ?? fields.settings,
     /**

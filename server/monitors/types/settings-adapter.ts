@@ -67,5 +67,6 @@ export function settingsCheckType(module: AnySettingsType): CheckType {
     target: (fields) => module.target(fields.settings as never),
     facts: () => ({}),
     view: (settings) => maskSettings(module.schema, settings),
+    ...(module.close ? { close: module.close } : {}),
   };
 }

@@ -52,6 +52,8 @@ export interface SettingsCheckType<S extends TObject = TObject> {
   target(settings: Static<S>): string;
   /** null when this server can run the type; else why not, as an i18n key under monitors.unavailable (browser). */
   unavailable?(): string | null;
+  /** Releases what checks share (the browser type's Chromium) when the monitors stop. */
+  close?(): Promise<void>;
 }
 
 export type AnySettingsType = SettingsCheckType<TObject>;

@@ -19,7 +19,7 @@ import {
 import { scrub, secretValues, type SettingsCheckContext, type SettingsCheckResult, type SettingsCheckType } from "../settings-type";
 import { reachHost } from "../reach";
 import { startGuard, type Guard } from "./guard";
-import { acquire, hasChromium } from "./pool";
+import { acquire, closeBrowser, hasChromium } from "./pool";
 import { browserSettings } from "./settings";
 
 export type BrowserSettings = Static<typeof browserSettings>;
@@ -152,6 +152,7 @@ export const browserType: SettingsCheckType<typeof browserSettings> = {
   type: "browser",
   schema: browserSettings,
   runsOnAgents: false,
+  close: closeBrowser,
   normalise(settings, policy) {
     const host = hostOf(settings.url);
     if (host === null) throw badRequest("INVALID_URL", "URL must start with http:// or https://, at most 2 048 characters");
