@@ -2,7 +2,7 @@
 // closeBrowser() at shutdown), with at most MAX_PAGES checks in it at once; the others wait their turn, each within its
 // own time limit. A browser that crashes is launched afresh by the next check.
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 
 /** Checks running in the browser at once; the rest queue. Two keeps a small server's CPU and memory in hand. */
 export const MAX_PAGES = 2;
@@ -39,6 +39,8 @@ const waiting: (() => void)[] = [];
 
 function launch(): Promise<Browser> {
   launches++;
+  // playwright-core is loaded on the first browser check, not at start-up (it costs tens of MB).
+  const { chromium } = require("playwright-core") as typeof import("playwright-core");
   const started = chromium.launch({
     executablePath: chromiumPath(),
     args: CHROMIUM_ARGS,

@@ -2,7 +2,10 @@
 // imapflow, given a small transport of node:net/node:tls sockets so that the server's certificate can be read.
 import { connect as netConnect } from "node:net";
 import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from "node:tls";
-import { ImapFlow, type ImapFlowOptions } from "imapflow";
+import type { ImapFlowOptions } from "imapflow";
+
+// Loaded on the first check, not at start-up: the client library costs memory only where the type is used.
+const imapflow = (): typeof import("imapflow") => require("imapflow");
 import { CHECK_ERROR_TEXT } from "../../check-errors";
 import type { SettingsCheckType } from "../settings-type";
 import { checkMail, closeSocket, mailTarget, normaliseMail, StartTlsMissing, type MailSession, type MailTarget } from "./check";
@@ -39,7 +42,7 @@ function certificateNotingTransport(onCertificate: (c: PeerCertificate) => void,
 function openImap(t: MailTarget): MailSession {
   let certificate: PeerCertificate | null = null;
   const sockets: unknown[] = [];
-  const client = new ImapFlow({
+  const client = new (imapflow().ImapFlow)({
     host: t.address,
     port: t.port,
     secure: t.security === "tls",

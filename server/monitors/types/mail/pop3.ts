@@ -1,7 +1,10 @@
 // The pop3 type: connect (implicit TLS or plain; node-pop3 has no STLS), read the greeting, optionally log in
 // (USER/PASS), QUIT. Client: node-pop3.
 import type { PeerCertificate, TLSSocket } from "node:tls";
-import Pop3Command from "node-pop3";
+import type Pop3Command from "node-pop3";
+
+// Loaded on the first check, not at start-up: the client library costs memory only where the type is used.
+const Pop3 = (): typeof Pop3Command => require("node-pop3");
 import { CHECK_ERROR_TEXT } from "../../check-errors";
 import type { SettingsCheckType } from "../settings-type";
 import { checkMail, closeSocket, mailTarget, normaliseMail, type MailSession, type MailTarget } from "./check";
@@ -12,7 +15,7 @@ class LoginRefused extends Error {}
 function openPop3(t: MailTarget): MailSession {
   let greeting: string | null = null;
   let certificate: PeerCertificate | null = null;
-  const pop = new Pop3Command({
+  const pop = new (Pop3())({
     host: t.address,
     port: t.port,
     tls: t.security === "tls",

@@ -7,7 +7,10 @@
 // Members a replica set reports as IP addresses skip any lookup: they are judged when the driver adds them, and a
 // refused one stops the check at once.
 import type { Static } from "@sinclair/typebox";
-import { BSON, MongoClient, type MongoClientOptions } from "mongodb";
+import type { Document, MongoClient, MongoClientOptions } from "mongodb";
+
+// Loaded on the first check, not at start-up: the client library costs memory only where the type is used.
+const driver = (): typeof import("mongodb") => require("mongodb");
 import type { LookupAddress } from "node:dns";
 import { isIP } from "node:net";
 import { badRequest } from "../../../http/http-error";
@@ -50,7 +53,7 @@ function sentence(error: unknown, seconds: number): string {
 }
 
 /** The reply as the keyword is searched in: Extended JSON, relaxed (numbers as numbers). */
-const replyText = (reply: unknown) => BSON.EJSON.stringify(reply as BSON.Document, { relaxed: true });
+const replyText = (reply: unknown) => driver().BSON.EJSON.stringify(reply as Document, { relaxed: true });
 
 export async function checkMongodb(s: MongoSettings, ctx: SettingsCheckContext): Promise<SettingsCheckResult> {
   const deadline = performance.now() + ctx.timeoutMs;
@@ -120,7 +123,7 @@ export async function checkMongodb(s: MongoSettings, ctx: SettingsCheckContext):
   const onAbort = () => fail(ctx.signal.reason?.name === "TimeoutError" ? ctx.signal.reason : Object.assign(new Error("aborted"), { name: "AbortError" }));
   const started = performance.now();
   try {
-    client = new MongoClient(s.connectionString, options);
+    client = new (driver().MongoClient)(s.connectionString, options);
     timer = setTimeout(() => fail(Object.assign(new Error("timeout"), { name: "TimeoutError" })), left());
     ctx.signal.addEventListener("abort", onAbort, { once: true });
     client.on("serverOpening", (event) => {
@@ -164,7 +167,7 @@ export const mongodbType: SettingsCheckType<typeof mongodbSettings> = {
     }
     try {
       // The driver's own reading of the options (no connection is made).
-      new MongoClient(connectionString);
+      new (driver().MongoClient)(connectionString);
     } catch (e) {
       throw badRequest("INVALID_CONNECTION_STRING", scrub(`Connection string: ${(e as Error).message}`, secretValues(mongodbSettings, s)));
     }

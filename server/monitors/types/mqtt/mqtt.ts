@@ -3,7 +3,10 @@
 // the JSON assertion, if any.
 import { isIP } from "node:net";
 import type { Static } from "@sinclair/typebox";
-import { connect, type IClientOptions, type MqttClient } from "mqtt";
+import type { IClientOptions, MqttClient } from "mqtt";
+
+// Loaded on the first check, not at start-up: the client library costs memory only where the type is used.
+const mqtt = (): typeof import("mqtt") => require("mqtt");
 import { badRequest } from "../../../http/http-error";
 import { literalProblem, type TargetPolicy } from "../../../net/targets";
 import { CHECK_ERROR_TEXT, noMessageError, protocolError, timeoutError } from "../../check-errors";
@@ -88,7 +91,7 @@ async function check(settings: Settings, ctx: SettingsCheckContext): Promise<Set
       const onAbort = () => ((ctx.signal.reason as { name?: string } | undefined)?.name === "TimeoutError" ? outOfTime() : settle({ error: CHECK_ERROR_TEXT.CANCELLED }));
       const timer = setTimeout(outOfTime, remaining);
       ctx.signal.addEventListener("abort", onAbort, { once: true });
-      client = connect(clientOptions(settings, reach.address, remaining));
+      client = mqtt().connect(clientOptions(settings, reach.address, remaining));
       client.on("connect", () => {
         client!.subscribe(settings.topic, { qos: 0 }, (error, granted) => {
           if (error) return settle({ error: protocolError("MQTT", error.message) });

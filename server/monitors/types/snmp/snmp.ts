@@ -2,7 +2,10 @@
 // net-snmp (pure JavaScript).
 import { isIP } from "node:net";
 import type { Static } from "@sinclair/typebox";
-import * as snmp from "net-snmp";
+import type * as Snmp from "net-snmp";
+
+// Loaded on the first check, not at start-up: the client library costs memory only where the type is used.
+const snmpLib = (): typeof Snmp => require("net-snmp");
 import { badRequest } from "../../../http/http-error";
 import { literalProblem } from "../../../net/targets";
 import { CHECK_ERROR_TEXT, protocolError, timeoutError, valueMismatchError } from "../../check-errors";
@@ -15,9 +18,9 @@ import { snmpSettings } from "./settings";
 type SnmpSettings = Static<typeof snmpSettings>;
 
 /** A value as text: strings and addresses as they read, numbers in decimal (Counter64 too), other bytes in hex. */
-export function valueText(vb: snmp.Varbind): string {
+export function valueText(vb: Snmp.Varbind): string {
   const { value, type } = vb;
-  if (type === snmp.ObjectType.Counter64 && Buffer.isBuffer(value)) return value.length ? BigInt(`0x${value.toString("hex")}`).toString() : "0";
+  if (type === snmpLib().ObjectType.Counter64 && Buffer.isBuffer(value)) return value.length ? BigInt(`0x${value.toString("hex")}`).toString() : "0";
   if (Buffer.isBuffer(value)) {
     const text = value.toString("utf8");
     // Printable text (with tabs and line ends) reads as itself; anything else (a MAC address…) as hex.
@@ -45,21 +48,21 @@ export function holds(actual: string, operator: SnmpSettings["operator"], expect
   }
 }
 
-function session(s: SnmpSettings, address: string, timeoutMs: number): snmp.Session {
+function session(s: SnmpSettings, address: string, timeoutMs: number): Snmp.Session {
   // One retry inside the check's time: a single lost datagram should not make the agent down.
-  const options: snmp.SessionOptions = { port: s.port, transport: isIP(address) === 6 ? "udp6" : "udp4", timeout: Math.max(50, Math.floor(timeoutMs / 2)), retries: 1 };
-  if (s.version !== "v3") return snmp.createSession(address, s.community, { ...options, version: s.version === "v1" ? snmp.Version1 : snmp.Version2c });
+  const options: Snmp.SessionOptions = { port: s.port, transport: isIP(address) === 6 ? "udp6" : "udp4", timeout: Math.max(50, Math.floor(timeoutMs / 2)), retries: 1 };
+  if (s.version !== "v3") return snmpLib().createSession(address, s.community, { ...options, version: s.version === "v1" ? snmpLib().Version1 : snmpLib().Version2c });
   const auth = s.securityLevel !== "noAuthNoPriv";
   const priv = s.securityLevel === "authPriv";
-  return snmp.createV3Session(
+  return snmpLib().createV3Session(
     address,
     {
       name: s.username,
-      level: snmp.SecurityLevel[s.securityLevel]!,
-      ...(auth ? { authProtocol: snmp.AuthProtocols[s.authProtocol], authKey: s.authKey } : {}),
-      ...(priv ? { privProtocol: snmp.PrivProtocols[s.privProtocol], privKey: s.privKey } : {}),
+      level: snmpLib().SecurityLevel[s.securityLevel]!,
+      ...(auth ? { authProtocol: snmpLib().AuthProtocols[s.authProtocol], authKey: s.authKey } : {}),
+      ...(priv ? { privProtocol: snmpLib().PrivProtocols[s.privProtocol], privKey: s.privKey } : {}),
     },
-    { ...options, version: snmp.Version3 },
+    { ...options, version: snmpLib().Version3 },
   );
 }
 
@@ -68,7 +71,7 @@ function explain(error: unknown, seconds: number): string {
   const e = error as { name?: string; code?: number | string; message?: string };
   if (e?.name === "RequestTimedOutError") return timeoutError(seconds);
   // Wrong user, digest (auth key) or decryption (priv key): the agent's USM report, or our own digest check.
-  if (e?.name === "ResponseInvalidError" && e.code === snmp.ResponseInvalidCode.EAuthFailure) return CHECK_ERROR_TEXT.AUTH_FAILED;
+  if (e?.name === "ResponseInvalidError" && e.code === snmpLib().ResponseInvalidCode.EAuthFailure) return CHECK_ERROR_TEXT.AUTH_FAILED;
   if (e?.name === "ResponseInvalidError" || e?.name === "RequestFailedError") return protocolError("SNMP", e.message ?? "");
   return describeError(error, seconds);
 }
@@ -76,7 +79,7 @@ function explain(error: unknown, seconds: number): string {
 async function get(s: SnmpSettings, address: string, timeoutMs: number, signal: AbortSignal): Promise<{ value: string; ms: number } | string> {
   const seconds = timeoutMs / 1000;
   if (signal.aborted) return describeError(signal.reason, seconds);
-  let agent: snmp.Session;
+  let agent: Snmp.Session;
   try {
     agent = session(s, address, timeoutMs);
   } catch (e) {
@@ -105,7 +108,7 @@ async function get(s: SnmpSettings, address: string, timeoutMs: number, signal: 
       if (error) return finish(explain(error, seconds));
       const vb = varbinds?.[0];
       if (!vb) return finish(protocolError("SNMP", "empty response"));
-      if (snmp.isVarbindError(vb)) return finish(protocolError("SNMP", snmp.varbindError(vb)));
+      if (snmpLib().isVarbindError(vb)) return finish(protocolError("SNMP", snmpLib().varbindError(vb)));
       finish({ value: valueText(vb), ms: performance.now() - started });
     });
   });
