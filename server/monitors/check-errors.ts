@@ -164,7 +164,7 @@ export const selectorMissingError = (selector: string) => `selector ${JSON.strin
 export const pageFailedError = (detail: string) => `page failed: ${oneLine(detail)}`;
 export const manualDownError = (message: string | null) => (message ? `set down manually: ${oneLine(message)}` : CHECK_ERROR_TEXT.MANUAL_DOWN);
 /** What a protocol's client reported that no other sentence says: "SNMP error: noSuchName". */
-export const PROTOCOLS = ["PostgreSQL", "MySQL", "Redis", "MongoDB", "gRPC", "MQTT", "WebSocket", "SMTP", "IMAP", "POP3", "SNMP", "NTP", "Docker", "Browser"] as const;
+export const PROTOCOLS = ["PostgreSQL", "MySQL", "Redis", "MongoDB", "gRPC", "MQTT", "WebSocket", "SMTP", "IMAP", "POP3", "SNMP", "NTP", "Docker", "Chromium"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 export const protocolError = (protocol: Protocol, detail: string) => `${protocol} error: ${oneLine(detail)}`;
 /** Driver messages can span lines and run long: one line of at most 200 characters. */

@@ -1,6 +1,7 @@
 // Every message in one script: a walk over every event kind, every monitor type and agent event, alone and grouped,
 // in both languages. en-US may hold no CJK; zh-CN no Latin words but proper names and values (the target's own
 // name, URL, host, address; HTTP, DNS, TCP, TLS, JSON, UTC, CPU, record types, status classes like 2xx).
+import { PROTOCOLS } from "../monitors/check-errors";
 import { describe, expect, test } from "bun:test";
 import {
   locationsDownError,
@@ -76,7 +77,8 @@ function allEvents(): NotificationEvent[] {
 /** The values a message repeats as they are: names, targets, hosts, addresses, mount points, keywords, paths. */
 const VALUES = [monitorName, agentName, "Ops Slack", "https://shop.example.com/health", "https://shop.example.com/", "db.internal:5432",
   "app.example.com AAAA", "app.example.com", "db-1.internal", "/var/lib", '"OK"', "OK", "$.status", '"ok"', '"error"', "Tokyo", "Frankfurt"];
-const ALLOWED_LATIN = new Set(["HTTP", "DNS", "TCP", "TLS", "JSON", "UTC", "CPU", "Vigil", "xx", "ping", "Ping", "ICMP", "IPv", ...DNS_RECORD_TYPES]);
+// Protocol and product names stay as they are written (STARTTLS, Chromium, PostgreSQL…).
+const ALLOWED_LATIN = new Set(["HTTP", "DNS", "TCP", "TLS", "JSON", "UTC", "CPU", "Vigil", "xx", "ping", "Ping", "ICMP", "IPv", "STARTTLS", ...PROTOCOLS, ...DNS_RECORD_TYPES]);
 const CJK = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
 
 function texts(events: NotificationEvent[], lang: NotificationLanguage): string[] {

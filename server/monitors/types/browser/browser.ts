@@ -111,7 +111,7 @@ async function checkBrowser(s: BrowserSettings, ctx: SettingsCheckContext): Prom
   try {
     turn = await acquire(signal);
   } catch (e) {
-    return down(signal.aborted ? aborted() : protocolError("Browser", `Chromium did not start: ${firstLine(e)}`));
+    return down(signal.aborted ? aborted() : protocolError("Chromium", `did not start: ${firstLine(e)}`));
   }
   let context: BrowserContext | null = null;
   let guard: Guard | null = null;
