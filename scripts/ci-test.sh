@@ -8,9 +8,10 @@
 # They run side by side in four streams once the executable is built (CI has two cores; the time is the sum of CPU
 # seconds, not of the phases one after another):
 #   A  browser tests, two workers (the agents' pages last, once dist/agents is complete)
-#   B  bun test on SQLite, the build's own test (after the agents), then bun test on PostgreSQL
+#   B  bun test on SQLite, then bun test on PostgreSQL
 #   C  the tests that mostly wait on real timers: real-clock tests on SQLite, the failover test, real-clock on PostgreSQL
-#   D  at low priority (throughput only): the type-check, then the agents' cross-compiles and xz
+#   D  at low priority (no test waits on them for its timing): the type-check, the agents' cross-compiles and xz, then
+#      the build's own test
 # Each stream writes its log to test-logs/; they are printed in that order at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -55,9 +56,15 @@ echo "== build (UI and executable)"
 bun scripts/build.ts --no-agents
 build=$?
 
+# What the build made: checked once the agents are built.
+after_build=(scripts/build.test.ts)
 # Stream D. The agents' build writes dist/agents while the other streams run: only the tests that read it wait for it
-# (scripts/build.test.ts, e2e/agents.e2e.ts).
-( logged typecheck nice -n 10 tsc --noEmit; logged agents nice -n 10 bun scripts/build-agents.ts ) &
+# (scripts/build.test.ts here, e2e/agents.e2e.ts at the end of stream A).
+(
+  logged typecheck nice -n 10 tsc --noEmit
+  logged agents nice -n 10 bun scripts/build-agents.ts
+  logged build-test bun test "${after_build[@]}"
+) &
 stream_d=$!
 
 source scripts/test-postgres.sh
@@ -79,8 +86,6 @@ fi
 
 # Real-clock tests spend their minutes waiting on timers (windows, retries, presence): they run beside the others.
 waiting=(server/clocks-a.test.ts server/clocks-b.test.ts server/maintenance/windows-live.test.ts)
-# What the build made: after the agents' build.
-after_build=(scripts/build.test.ts)
 is_in() { local x=$1 w; shift; for w in "$@"; do [ "$x" = "$w" ] && return 0; done; return 1; }
 mapfile -t all_files < <(find server agent ui scripts -name '*.test.ts' -o -name '*.test.tsx' | sort)
 rest=()
@@ -103,8 +108,6 @@ stream_c=$!
 
 # Stream B, in the foreground.
 logged unit bun test "${rest[@]}"
-while [ ! -f test-logs/agents.rc ]; do sleep 2; done
-logged build-test bun test "${after_build[@]}"
 if [ -n "$pg_url" ]; then VIGIL_TEST_DATABASE_URL=$pg_url logged unit-postgres bun test "${pg_files[@]}"; fi
 
 wait "$stream_c"
@@ -145,6 +148,7 @@ else
   add_e2e test-results-agents/e2e.json "$(rc_of e2e-agents)" "playwright (agents)"
 fi
 
-echo "took $((SECONDS - started)) s"
+echo "took $((SECONDS - started)) s; CPU seconds (user, system) of this script, then of everything it ran:"
+times
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
