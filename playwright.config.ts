@@ -2,15 +2,18 @@ import { defineConfig } from "@playwright/test";
 import { dirname, join } from "node:path";
 
 // A run against another executable (VIGIL_BINARY=dist/<name>/vigil) keeps its artifacts and report beside it, so runs
-// side by side do not clear each other's test-results/.
-const outputDir = process.env.VIGIL_BINARY ? join(dirname(process.env.VIGIL_BINARY), "test-results") : "test-results";
+// side by side do not clear each other's test-results/; VIGIL_E2E_OUTPUT names the folder outright (npm test runs the
+// suite in two parts, each with its own report).
+const outputDir =
+  process.env.VIGIL_E2E_OUTPUT ?? (process.env.VIGIL_BINARY ? join(dirname(process.env.VIGIL_BINARY), "test-results") : "test-results");
 
-// Browser tests: Debian's Chromium against the compiled executable (dist/vigil), a fresh instance per test
-// (see e2e/fixtures.ts). One worker: CI has two cores and the server needs one.
+// Browser tests: Debian's Chromium against the compiled executable (dist/vigil), a fresh instance on its own port per
+// test (see e2e/fixtures.ts), so workers never share one. Two workers by default: a test spends much of its time
+// waiting on the server's timers and the page, so two keep CI's two cores busy (VIGIL_E2E_WORKERS to change it).
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.e2e.ts",
-  workers: 1,
+  workers: Number(process.env.VIGIL_E2E_WORKERS) || 2,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },

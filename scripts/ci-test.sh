@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # npm test: every test Vigil has, ending with one line "N passed, N failed".
 #   1. type-check (tsc --noEmit)            counts as one test
-#   2. build the UI and the executable      counts as one test
+#   2. build the UI, the executable and the agents for every release target: counts as one test
 #   3. unit and API tests (bun test) on SQLite
 #   4. the tests that touch the database again on PostgreSQL (a throwaway server: scripts/test-postgres.sh)
 #   5. browser tests (Playwright + Debian Chromium) against dist/vigil
+# They run side by side in four streams once the executable is built (CI has two cores; the time is the sum of CPU
+# seconds, not of the phases one after another):
+#   A  browser tests, two workers (the agents' pages last, once dist/agents is complete)
+#   B  bun test on SQLite, then bun test on PostgreSQL
+#   C  the tests that mostly wait on real timers: real-clock tests on SQLite, the failover test, real-clock on PostgreSQL
+#   D  at low priority (no test waits on them for its timing): the type-check, the agents' cross-compiles and xz, then
+#      the build's own test
+# Each stream writes its log to test-logs/; they are printed in that order at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
-# Logs of the bun test runs (Playwright clears test-results/ when it starts).
-mkdir -p test-results test-logs
+mkdir -p test-logs
+rm -f test-logs/*.log test-logs/*.rc
+started=$SECONDS
 
 passed=0
 failed=0
@@ -23,85 +32,123 @@ add_counts() { # log rc name
   if [ "$2" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: $3 exited $2"; fi
 }
 count() { if [ "$1" -eq 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $2"; fi; }
+# Runs a command into test-logs/<name>.log, its exit code into test-logs/<name>.rc.
+logged() { # name command...
+  local name=$1; shift
+  "$@" >"test-logs/$name.log" 2>&1
+  echo $? >"test-logs/$name.rc"
+}
+rc_of() { cat "test-logs/$1.rc" 2>/dev/null || echo 1; }
+# Adds a Playwright JSON report's counts (and a failure when Playwright exited non-zero without a failing test).
+add_e2e() { # report rc name
+  local p=0 f=0
+  if [ -f "$1" ]; then
+    read -r p f < <(node -e '
+      const s = require(process.argv[1]).stats;
+      console.log((s.expected + s.flaky) + " " + s.unexpected);' "$PWD/$1")
+  fi
+  passed=$((passed + p))
+  failed=$((failed + f))
+  if [ "$2" -ne 0 ] && [ "$f" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: $3 exited $2"; fi
+}
 
-echo "== type-check"
-tsc --noEmit
-count $? "type-check"
-
-echo "== build"
-bun scripts/build.ts
+echo "== build (UI and executable)"
+bun scripts/build.ts --no-agents
 build=$?
-count $build "build"
+
+# What the build made: checked once the agents are built.
+after_build=(scripts/build.test.ts)
+# Stream D. The agents' build writes dist/agents while the other streams run: only the tests that read it wait for it
+# (scripts/build.test.ts here, e2e/agents.e2e.ts at the end of stream A).
+(
+  logged typecheck nice -n 10 tsc --noEmit
+  logged agents nice -n 10 bun scripts/build-agents.ts
+  logged build-test bun test "${after_build[@]}"
+) &
+stream_d=$!
+
+source scripts/test-postgres.sh
+trap stop_test_postgres EXIT
+pg_url=""
+if start_test_postgres; then pg_url=$VIGIL_TEST_DATABASE_URL; unset VIGIL_TEST_DATABASE_URL; fi
+
+# Stream A.
+agents_e2e=(e2e/agents.e2e.ts)
+if [ "$build" -eq 0 ]; then
+  (
+    mapfile -t e2e_files < <(find e2e -name '*.e2e.ts' | sort | grep -vxF -f <(printf '%s\n' "${agents_e2e[@]}"))
+    VIGIL_E2E_OUTPUT=test-results logged e2e playwright test "${e2e_files[@]}"
+    while [ ! -f test-logs/agents.rc ]; do sleep 2; done
+    VIGIL_E2E_OUTPUT=test-results-agents logged e2e-agents playwright test "${agents_e2e[@]}"
+  ) &
+  stream_a=$!
+fi
 
 # Real-clock tests spend their minutes waiting on timers (windows, retries, presence): they run beside the others.
 waiting=(server/clocks-a.test.ts server/clocks-b.test.ts server/maintenance/windows-live.test.ts)
-is_waiting() { local w; for w in "${waiting[@]}"; do [ "$1" = "$w" ] && return 0; done; return 1; }
+is_in() { local x=$1 w; shift; for w in "$@"; do [ "$x" = "$w" ] && return 0; done; return 1; }
 mapfile -t all_files < <(find server agent ui scripts -name '*.test.ts' -o -name '*.test.tsx' | sort)
 rest=()
-for f in "${all_files[@]}"; do is_waiting "$f" || rest+=("$f"); done
+for f in "${all_files[@]}"; do is_in "$f" "${waiting[@]}" "${after_build[@]}" || rest+=("$f"); done
+# Every test file that opens a database (directly or through the test app) runs again on PostgreSQL. The 3-node
+# failover test spends its ~3 minutes mostly waiting on its nodes' timers: it runs in stream C.
+mapfile -t pg_db_files < <(grep -rlE "testApp\(|testDb\(|testSchema\(|createServices\(|openDatabase\(" server agent --include='*.test.ts' | grep -v failover.test.ts | sort)
+pg_files=()
+for f in "${pg_db_files[@]}"; do is_in "$f" "${waiting[@]}" || pg_files+=("$f"); done
 
+# Stream C.
+(
+  logged waiting bun test "${waiting[@]}"
+  if [ -n "$pg_url" ]; then
+    VIGIL_TEST_DATABASE_URL=$pg_url logged failover bun test server/cluster/failover.test.ts
+    VIGIL_TEST_DATABASE_URL=$pg_url logged waiting-postgres bun test "${waiting[@]}"
+  fi
+) &
+stream_c=$!
+
+# Stream B, in the foreground.
+logged unit bun test "${rest[@]}"
+if [ -n "$pg_url" ]; then VIGIL_TEST_DATABASE_URL=$pg_url logged unit-postgres bun test "${pg_files[@]}"; fi
+
+wait "$stream_c"
+wait "$stream_d"
+[ -n "${stream_a:-}" ] && wait "$stream_a"
+stop_test_postgres
+
+echo "== type-check"
+cat test-logs/typecheck.log
+count "$(rc_of typecheck)" "type-check"
+echo "== build of the agents"
+cat test-logs/agents.log
+[ "$build" -eq 0 ] && [ "$(rc_of agents)" -eq 0 ]
+count $? "build"
 echo "== unit and API tests"
-( bun test "${waiting[@]}" >test-logs/waiting.log 2>&1; echo $? >test-logs/waiting.rc ) &
-waiting_pid=$!
-bun test "${rest[@]}" 2>&1 | tee test-logs/unit.log
-unit=${PIPESTATUS[0]}
-wait "$waiting_pid"
+cat test-logs/unit.log test-logs/build-test.log
+add_counts test-logs/unit.log "$(rc_of unit)" "bun test"
+add_counts test-logs/build-test.log "$(rc_of build-test)" "the build's test"
 cat test-logs/waiting.log
-# bun prints " N pass" and " N fail" summary lines; a file that fails to import shows up only in the exit code.
-unit_pass=$(grep -aE '^ *[0-9]+ pass$' test-logs/unit.log | tail -1 | grep -oE '[0-9]+' || echo 0)
-unit_fail=$(grep -aE '^ *[0-9]+ fail$' test-logs/unit.log | tail -1 | grep -oE '[0-9]+' || echo 0)
-passed=$((passed + ${unit_pass:-0}))
-failed=$((failed + ${unit_fail:-0}))
-if [ "$unit" -ne 0 ] && [ "${unit_fail:-0}" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: bun test exited $unit"; fi
-add_counts test-logs/waiting.log "$(cat test-logs/waiting.rc 2>/dev/null || echo 1)" "the real-clock tests"
-
+add_counts test-logs/waiting.log "$(rc_of waiting)" "the real-clock tests"
 echo "== API tests on PostgreSQL"
-source scripts/test-postgres.sh
-trap stop_test_postgres EXIT
-if start_test_postgres; then
-  # Every test file that opens a database (directly or through the test app) runs again on PostgreSQL. The 3-node
-  # failover test spends its ~3 minutes mostly waiting on its nodes' timers: it runs beside the others.
-  mapfile -t pg_db_files < <(grep -rlE "testApp\(|testDb\(|testSchema\(|createServices\(|openDatabase\(" server agent --include='*.test.ts' | grep -v failover.test.ts | sort)
-  pg_files=()
-  for f in "${pg_db_files[@]}"; do is_waiting "$f" || pg_files+=("$f"); done
-  ( bun test server/cluster/failover.test.ts >test-logs/failover.log 2>&1; echo $? >test-logs/failover.rc ) &
-  failover_pid=$!
-  ( bun test "${waiting[@]}" >test-logs/waiting-postgres.log 2>&1; echo $? >test-logs/waiting-postgres.rc ) &
-  waiting_pg_pid=$!
-  bun test "${pg_files[@]}" 2>&1 | tee test-logs/unit-postgres.log
-  add_counts test-logs/unit-postgres.log "${PIPESTATUS[0]}" "bun test on PostgreSQL"
-  wait "$failover_pid"
-  cat test-logs/failover.log
-  add_counts test-logs/failover.log "$(cat test-logs/failover.rc 2>/dev/null || echo 1)" "the failover test"
-  wait "$waiting_pg_pid"
-  cat test-logs/waiting-postgres.log
-  add_counts test-logs/waiting-postgres.log "$(cat test-logs/waiting-postgres.rc 2>/dev/null || echo 1)" "the real-clock tests on PostgreSQL"
-  stop_test_postgres
-  unset VIGIL_TEST_DATABASE_URL
+if [ -n "$pg_url" ]; then
+  for part in unit-postgres failover waiting-postgres; do
+    cat "test-logs/$part.log"
+    add_counts "test-logs/$part.log" "$(rc_of "$part")" "bun test ($part)"
+  done
 elif [ -n "${CI:-}" ]; then
   failed=$((failed + 1)); echo "FAILED: no PostgreSQL server installed (apt-get install postgresql)"
 else
   echo "SKIPPED: no PostgreSQL installed here (apt-get install postgresql); CI runs these tests on it"
 fi
-
 echo "== browser tests"
 if [ "$build" -ne 0 ]; then
   failed=$((failed + 1)); echo "FAILED: browser tests skipped, no executable"
 else
-  rm -f test-results/e2e.json
-  playwright test
-  e2e=$?
-  if [ -f test-results/e2e.json ]; then
-    read -r e2e_pass e2e_fail < <(node -e '
-      const s = require("./test-results/e2e.json").stats;
-      console.log((s.expected + s.flaky) + " " + s.unexpected);')
-  else
-    e2e_pass=0; e2e_fail=0
-  fi
-  passed=$((passed + e2e_pass))
-  failed=$((failed + e2e_fail))
-  if [ "$e2e" -ne 0 ] && [ "$e2e_fail" -eq 0 ]; then failed=$((failed + 1)); echo "FAILED: playwright exited $e2e"; fi
+  cat test-logs/e2e.log test-logs/e2e-agents.log
+  add_e2e test-results/e2e.json "$(rc_of e2e)" "playwright"
+  add_e2e test-results-agents/e2e.json "$(rc_of e2e-agents)" "playwright (agents)"
 fi
 
+echo "took $((SECONDS - started)) s; CPU seconds (user, system) of this script, then of everything it ran:"
+times
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
