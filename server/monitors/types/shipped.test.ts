@@ -24,10 +24,14 @@ beforeAll(async () => {
     hostname: "127.0.0.1",
     port: 0,
     fetch(req, srv) {
-      if (new URL(req.url).pathname === "/ws") return srv.upgrade(req) ? undefined : new Response("no", { status: 400 });
+      if (new URL(req.url).pathname === "/ws") return srv.upgrade(req, { data: undefined }) ? undefined : new Response("no", { status: 400 });
       return new Response("<!doctype html><title>Shop</title><main id='ready'>All good</main>", { headers: { "content-type": "text/html" } });
     },
-    websocket: { message: (ws, m) => ws.send(`echo ${m}`) },
+    websocket: {
+      message(ws, m) {
+        ws.send(`echo ${m}`);
+      },
+    },
   });
   grpcServer = new grpc.Server();
   new HealthImplementation({ "": "SERVING" }).addToServer(grpcServer);

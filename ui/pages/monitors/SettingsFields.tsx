@@ -98,7 +98,7 @@ export function SettingsFields({ type, values, onChange, problem }: {
             <div key={f.key} className={f.kind === "textarea" || f.kind === "lines" || f.kind === "json" ? "sm:col-span-2" : undefined}>
               <Field
                 label={label}
-                optionalLabel={f.required || f.kind === "select" ? undefined : t("common.optional")}
+                optionalLabel={f.optional ? t("common.optional") : undefined}
                 hint={[hint, rangeHint].filter(Boolean).join(" ") || undefined}
                 error={problem(`settings.${f.key}`)}
                 errorTestId={`monitor-error-settings.${f.key}`}

@@ -58,7 +58,7 @@ export function TypeChooser({ value, labelledBy, onChange }: { value: MonitorTyp
             <span id={`${id}-${type}`} className={`block text-sm font-semibold ${checked ? "text-indigo-700" : "text-slate-700"}`}>
               {t(`monitors.types.${type}`)}
             </span>
-            <span id={`${id}-${type}-hint`} className="mt-0.5 block text-xs leading-snug text-slate-500">
+            <span id={`${id}-${type}-hint`} className="mt-0.5 block text-xs leading-snug break-words text-slate-500">
               {t(`monitors.form.typeHints.${type}`)}
             </span>
           </label>

@@ -16,6 +16,8 @@ export interface SettingField {
   key: string;
   kind: FieldKind;
   required: boolean;
+  /** May be left empty (text whose default is empty, an empty list): the form says "optional". */
+  optional: boolean;
   options: string[];
   /** A connection string whose password is masked (shown as text; the mask sent back keeps the password). */
   secretUrl: boolean;
@@ -48,7 +50,8 @@ export function settingFields(type: MonitorType): SettingField[] {
                   ? "textarea"
                   : "text";
     const hasDefault = s.default !== undefined;
-    return { key, kind, required: required.has(key) && !hasDefault, options: literals, secretUrl: s.secret === "url", schema: s };
+    const optional = !required.has(key) || (hasDefault && (s.default === "" || (Array.isArray(s.default) && s.default.length === 0)));
+    return { key, kind, required: required.has(key) && !hasDefault, optional: optional && kind !== "select" && kind !== "toggle" && kind !== "number", options: literals, secretUrl: s.secret === "url", schema: s };
   });
 }
 
