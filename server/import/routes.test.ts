@@ -38,10 +38,10 @@ describe("POST /api/import/kuma", () => {
     expect(planned).toHaveLength(manifest.monitors.length);
     expect(planned.filter((i) => i.action === "create").length).toBeGreaterThan(0);
     // Kuma types Vigil has no check for are left out, each saying why.
-    const docker = planned.find((i) => i.name === manifest.monitors.find((m) => m.type === "docker")!.name)!;
-    expect(docker.action).toBe("skip");
+    const sqlserver = planned.find((i) => i.name === manifest.monitors.find((m) => m.type === "sqlserver")!.name)!;
+    expect(sqlserver.action).toBe("skip");
     // A note is a code with its values (the admin screen words it in the reader's language) and the English text.
-    expect(docker.notes).toEqual([{ code: "monitor.noCheck", values: { type: "docker" }, text: "Vigil has no docker check yet." }]);
+    expect(sqlserver.notes).toEqual([{ code: "monitor.noCheck", values: { type: "sqlserver" }, text: "Vigil has no sqlserver check yet." }]);
     expect(await monitors()).toHaveLength(0);
 
     const applied = await send("apply", admin.token, kumaDb());
@@ -54,6 +54,12 @@ describe("POST /api/import/kuma", () => {
     const pushKuma = manifest.monitors.find((m) => m.type === "push" && m.push_token)!;
     const push = after.find((m) => m.name === pushKuma.name)!;
     expect(push.pushToken).toBe(pushKuma.push_token);
+
+    // The later types' secrets (passwords, a community, a connection string's password) are masked in the reply.
+    const postgres = after.find((m) => m.type === "postgres")!;
+    expect(postgres.settings).toMatchObject({ host: "127.0.0.1", username: "kuma_ro" });
+    const reply = JSON.stringify(after);
+    for (const secret of ["Pg-R3ad0nly", "My5ql-Pass", "R3dis-S3cret", "M0ngo-Pw", "mqttPw!77", "public-nw"]) expect({ secret, shown: reply.includes(secret) }).toEqual({ secret, shown: false });
 
     const again = await send("apply", admin.token, kumaDb());
     expect(again.status).toBe(200);

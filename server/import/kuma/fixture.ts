@@ -22,6 +22,9 @@ export interface ManifestMonitor {
   accepted_statuscodes: string[];
   tags: { name: string; color: string; value: string }[];
   settings_set: Record<string, unknown>;
+  /** The docker_host and remote_browser rows it uses. */
+  docker_host: { id: number; name: string; type: string; daemon: string } | null;
+  remote_browser: { id: number; name: string; url: string } | null;
   heartbeats: Record<string, number>;
 }
 

@@ -33,7 +33,13 @@ async function monitorsIn(db: Db): Promise<Map<number, MonitorFields>> {
   return new Map(store.all().map((e) => [e.id, e.fields]));
 }
 
-const SUPPORTED: Record<string, string> = { http: "http", keyword: "http", "json-query": "http", port: "tcp", ping: "ping", dns: "dns", push: "push", group: "group" };
+const SUPPORTED: Record<string, string> = {
+  http: "http", keyword: "http", "json-query": "http", port: "tcp", ping: "ping", dns: "dns", push: "push", group: "group",
+  postgres: "postgres", mysql: "mysql", redis: "redis", mongodb: "mongodb", "grpc-keyword": "grpc", mqtt: "mqtt",
+  "websocket-upgrade": "websocket", smtp: "smtp", snmp: "snmp", ntp: "ntp", docker: "docker", "real-browser": "browser", manual: "manual",
+};
+/** The secrets the sample was given (manifest settings): never in a plan's notes. */
+const SECRET_KEYS = ["databaseConnectionString", "mqttPassword", "radiusPassword", "basic_auth_pass", "bearer_token"];
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
 
 /** What the manifest says Kuma was given for this monitor, as Vigil fields. */
@@ -69,8 +75,54 @@ function expectedFields(m: ManifestMonitor, parentId: number | null): Partial<Mo
   if (m.type === "ping") Object.assign(fields, { host: s.hostname, pingCount: s.ping_count });
   if (m.type === "dns") Object.assign(fields, { host: s.hostname, dnsRecordType: s.dns_resolve_type, dnsResolver: `${s.dns_resolve_server}:${s.port}` });
   if (m.type === "push") Object.assign(fields, { pushToken: m.push_token, pushGrace: 0 });
+  const settings = expectedSettings(m);
+  if (settings) fields.settings = settings;
   return fields;
 }
+
+/** The settings object the manifest's Kuma settings make for the later types (their settings.ts field names). */
+function expectedSettings(m: ManifestMonitor): Record<string, unknown> | undefined {
+  const s = m.settings_set as Record<string, unknown>;
+  const url = () => new URL(String(s.databaseConnectionString));
+  switch (m.type) {
+    case "postgres":
+    case "mysql": {
+      const u = url();
+      const query = (s.databaseQuery as string | undefined) ?? "SELECT 1";
+      return { host: u.hostname, port: Number(u.port), database: u.pathname.slice(1), username: decodeURIComponent(u.username), password: decodeURIComponent(u.password), tls: "disable", query };
+    }
+    case "redis": {
+      const u = url();
+      return { host: u.hostname, port: Number(u.port), username: "", password: decodeURIComponent(u.password), tls: u.protocol === "rediss:", ignoreTls: s.ignoreTls === true, database: 0, command: "PING" };
+    }
+    case "mongodb":
+      return { connectionString: s.databaseConnectionString, database: url().pathname.slice(1), command: s.databaseQuery, expected: "" };
+    case "grpc-keyword": {
+      const [host, port] = String(s.grpcUrl).split(":");
+      return { host, port: Number(port), service: (JSON.parse(String(s.grpcBody)) as { service: string }).service, tls: s.grpcEnableTls === true, metadata: [] };
+    }
+    case "mqtt":
+      return { protocol: "mqtt", host: String(s.hostname).replace(/^mqtt:\/\//, ""), port: s.port, username: s.mqttUsername, password: s.mqttPassword, topic: s.mqttTopic, keyword: s.mqttSuccessMessage, jsonPath: "" };
+    case "websocket-upgrade":
+      return { url: s.url, headers: [], subprotocol: "", message: "", keyword: "" };
+    case "smtp":
+      return { host: s.hostname, port: s.port, security: { secure: "tls", starttls: "starttls", nostarttls: "none" }[String(s.smtpSecurity)] };
+    case "snmp":
+      return { host: s.hostname, port: Number(s.port), version: `v${String(s.snmpVersion)}`, community: s.radiusPassword, oid: s.snmpOid, operator: s.jsonPathOperator, expected: s.expectedValue };
+    case "docker": {
+      const daemon = new URL(m.docker_host!.daemon.replace(/^tcp:/, "http:"));
+      return { container: s.docker_container, endpoint: "tcp", host: daemon.hostname, port: Number(daemon.port), tls: daemon.protocol === "https:" };
+    }
+    case "real-browser":
+      return { url: s.url, selector: "", keyword: "", steps: [] };
+    case "manual":
+      return {};
+  }
+  return undefined;
+}
+
+/** How many of the sample's monitors are of a type Vigil has. */
+const supportedCount = () => Object.entries(manifest().counts.monitor_types).reduce((n, [type, count]) => n + (SUPPORTED[type] ? count : 0), 0);
 
 describe("the monitors of the sample Kuma 2.5.3 database", () => {
   test("every monitor of a type Vigil has is created with its settings; the others are skipped, saying why", async () => {
@@ -80,10 +132,9 @@ describe("the monitors of the sample Kuma 2.5.3 database", () => {
     const monitorItems = plan.items.filter((i) => i.kind === "monitor");
     expect(monitorItems).toHaveLength(expected.counts.monitors);
 
-    const supportedCount = Object.entries(expected.counts.monitor_types).reduce((n, [type, count]) => n + (SUPPORTED[type] ? count : 0), 0);
-    expect(monitorItems.filter((i) => i.action === "create")).toHaveLength(supportedCount);
+    expect(monitorItems.filter((i) => i.action === "create")).toHaveLength(supportedCount());
     const monitors = await monitorsIn(db);
-    expect(monitors.size).toBe(supportedCount);
+    expect(monitors.size).toBe(supportedCount());
 
     const ids = await importedIds(db, "monitor");
     for (const m of expected.monitors) {
@@ -112,6 +163,13 @@ describe("the monitors of the sample Kuma 2.5.3 database", () => {
     const note = (name: string) => monitorItems.find((i) => i.name === name)!.notes.map((n) => n.text).join(" ");
     expect(note("CDN origin via proxy")).toContain("proxy");
     expect(note("Shop homepage")).toContain("description");
+    expect(note("Checkout page (browser)")).toBe('Kuma ran it in the remote browser "browserless-local"; Vigil runs it in its own Chromium.');
+    // No secret Kuma was given is in any note (the remote browser's URL carries a token too).
+    const notes = JSON.stringify(plan.items.map((i) => i.notes));
+    const secrets = expected.monitors.flatMap((m) => SECRET_KEYS.map((k) => (m.settings_set as Record<string, unknown>)[k])).filter((v): v is string => typeof v === "string" && v !== "");
+    for (const m of expected.monitors) if (m.remote_browser) secrets.push(m.remote_browser.url);
+    expect(secrets.length).toBeGreaterThan(5);
+    for (const secret of secrets) expect({ secret, inNotes: notes.includes(secret) }).toEqual({ secret, inNotes: false });
   });
 
   test("importing again updates the same monitors (no duplicates); a name changed in Kuma is updated", async () => {
@@ -150,7 +208,7 @@ describe("the monitors of the sample Kuma 2.5.3 database", () => {
     expect((await importedIds(db, "monitor")).size).toBe(0);
     // And it can be imported afterwards, whole.
     await applyImport(db, source, { history: false });
-    expect((await importedIds(db, "monitor")).size).toBe(22);
+    expect((await importedIds(db, "monitor")).size).toBe(supportedCount());
   });
 
   test("the push monitor keeps its token: Kuma's push URL works against Vigil after the import", async () => {
@@ -177,7 +235,7 @@ describe("the monitors of the sample Kuma 2.5.3 database", () => {
     expect(t.services.monitors.store.size).toBe(0);
     await t.services.monitors.resync();
     const ids = await importedIds(db, "monitor");
-    expect(t.services.monitors.store.size).toBe(22);
+    expect(t.services.monitors.store.size).toBe(supportedCount());
     const shop = ids.get("4")!;
     expect(t.services.monitors.get(shop)).toMatchObject({ name: "Shop homepage", url: "http://127.0.0.1:18080/health" });
     expect(t.services.monitors.scheduler.has(shop)).toBe(true);
@@ -206,6 +264,34 @@ describe("the monitors of the sample Kuma 2.5.3 database", () => {
     expect(shop.action).toBe("skip");
     expect(shop.notes[0]!.text).toStartWith("Vigil refuses it:");
     expect(plan.items.find((i) => i.name === "Nightly backup job (push)")!.action).toBe("create");
+    // The later types judge their hosts by the same policy; a manual monitor has none.
+    const postgres = plan.items.find((i) => i.name === "Orders PostgreSQL")!;
+    expect(postgres).toMatchObject({ action: "skip", notes: [{ code: "monitor.refused" }] });
+    expect(plan.items.find((i) => i.name === "Warehouse scanner (manual)")!.action).toBe("create");
+  });
+
+  test("a value a type's own validation refuses is skipped with its message, as the API would say it", async () => {
+    const { db, dir } = await setup();
+    const kuma = new Database(join(dir, "kuma.db"));
+    kuma.run("UPDATE monitor SET database_connection_string = 'redis://:pw@127.0.0.1:6379/20' WHERE type = 'redis'");
+    kuma.run("UPDATE monitor SET database_connection_string = 'mysql://@127.0.0.1/catalog' WHERE type = 'mysql'");
+    kuma.run("UPDATE monitor SET snmp_oid = 'sysDescr' WHERE type = 'snmp'");
+    kuma.run("UPDATE monitor SET database_connection_string = 'host=127.0.0.1 user=kuma password=Pg-R3ad0nly' WHERE type = 'postgres'");
+    kuma.close();
+    const source = await readKumaSource(dir);
+    open.push(source);
+    const plan = await planImport(db, source, { history: false });
+    const reason = (type: string) => {
+      const item = plan.items.find((i) => i.kind === "monitor" && i.sourceId === String(manifest().monitors.find((m) => m.type === type)!.id))!;
+      expect(item.action).toBe("skip");
+      return item.notes[0]!.text;
+    };
+    expect(reason("redis")).toBe("Vigil refuses it: Database must be a whole number from 0 to 15.");
+    expect(reason("mysql")).toBe("Vigil refuses it: User name is required (at most 128 characters).");
+    expect(reason("snmp")).toBe("Vigil refuses it: The OID must be numbers separated by dots (1.3.6.1.2.1.1.3.0).");
+    // A libpq key=value string is not a URL: said without repeating it (it holds the password).
+    expect(reason("postgres")).toBe("Its connection string is not one Vigil can read: it needs the form postgres://user:password@host:port/database.");
+    expect(JSON.stringify(plan.items)).not.toContain("Pg-R3ad0nly");
   });
 });
 
@@ -217,6 +303,8 @@ describe("other Kuma sources", () => {
     const plan = await applyImport(db, source, { history: false });
     expect(plan.items.map((i) => [i.name, i.action])).toEqual([["Web", "create"], ["Home", "create"], ["Backup", "create"], ["Cache", "skip"]]);
     expect(plan.items[2]!.notes.map((n) => n.text).join(" ")).toContain("push token is too short");
+    // Kuma 1.23 let a Redis monitor be saved without its connection string.
+    expect(plan.items[3]!.notes[0]!.code).toBe("monitor.connectionString");
     const ids = await importedIds(db, "monitor");
     const monitors = await monitorsIn(db);
     expect(monitors.get(ids.get("2")!)).toMatchObject({

@@ -1,15 +1,15 @@
 // One Kuma monitor row → Vigil monitor fields: what maps, and what does not (notes, notes.ts), or why the monitor
 // cannot come across at all (skip). Reads Kuma's columns by name, so 1.23, 2.x and the 1.x JSON backup (mapped onto
 // the same column names by read.ts) go through the same code; a column a schema lacks reads as its Kuma default.
-import { DNS_RECORD_TYPES, LIMITS, type DnsRecordType, type MonitorHeader, type MonitorMethod, type MonitorType } from "../../monitors/public";
+import { DNS_RECORD_TYPES, LIMITS, type DnsRecordType, type MonitorMethod, type MonitorType } from "../../monitors/public";
 import type { MonitorChange } from "../../monitors/field-rules";
 import { PUSH_TOKEN_PATTERN } from "../../monitors/types/push/push";
+import { bool, jsonAssertion, num, parseJson, requestHeaders, str, type Row } from "./columns";
+import { KUMA_SETTINGS_TYPES, kumaSettings, type KumaLinked } from "./monitor-settings";
 import { note } from "./notes";
 import type { Note } from "./section";
 
-type Row = Record<string, unknown>;
-
-/** Kuma's types that Vigil checks, and what Vigil calls them. */
+/** Kuma's types that Vigil checks, and what Vigil calls them (the later types' settings: monitor-settings.ts). */
 const TYPES: Record<string, MonitorType> = {
   http: "http",
   keyword: "http",
@@ -19,6 +19,7 @@ const TYPES: Record<string, MonitorType> = {
   dns: "dns",
   push: "push",
   group: "group",
+  ...KUMA_SETTINGS_TYPES,
 };
 
 export interface MappedMonitor {
@@ -31,22 +32,6 @@ export interface MappedMonitor {
 }
 
 export type MonitorMapping = { skip: Note } | MappedMonitor;
-
-const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));
-const num = (v: unknown, fallback: number): number => {
-  const n = Number(v);
-  return v === null || v === undefined || v === "" || !Number.isFinite(n) ? fallback : n;
-};
-const bool = (v: unknown): boolean => v === true || v === 1 || v === "1" || v === "true";
-
-function parseJson<T>(text: unknown, fallback: T): T {
-  if (typeof text !== "string" || text.trim() === "") return fallback;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return fallback;
-  }
-}
 
 /** Seconds as Vigil takes them (1 s to a day); beyond that the nearest allowed, said in a note. */
 function seconds(value: number, what: "interval" | "retryInterval", notes: Note[]): number {
@@ -74,67 +59,6 @@ export function kumaTags(monitorId: number, monitorTags: Row[], tagsById: Map<nu
   return out;
 }
 
-/** Headers from Kuma's JSON text ({"Name": "value"}), then the body encoding and auth as Kuma would send them. */
-function requestHeaders(row: Row, sendsBody: boolean, notes: Note[]): MonitorHeader[] | { skip: Note } {
-  const parsed = parseJson<unknown>(row.headers, null);
-  if (str(row.headers).trim() !== "" && (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))) {
-    return { skip: note("monitor.headersNotObject") };
-  }
-  const headers: MonitorHeader[] = Object.entries((parsed ?? {}) as Row).map(([name, value]) => ({ name, value: str(value) }));
-  const hasHeader = (name: string) => headers.some((h) => h.name.toLowerCase() === name);
-  if (sendsBody && !hasHeader("content-type")) {
-    const encoding = str(row.http_body_encoding || "json").toLowerCase();
-    const type = encoding === "form" ? "application/x-www-form-urlencoded" : encoding === "xml" ? "text/xml; charset=utf-8" : "application/json";
-    headers.push({ name: "Content-Type", value: type });
-  }
-  const auth = str(row.auth_method);
-  if (auth === "basic" || (auth === "" && str(row.basic_auth_user) !== "")) {
-    const basic = Buffer.from(`${str(row.basic_auth_user)}:${str(row.basic_auth_pass)}`).toString("base64");
-    const others = headers.filter((h) => h.name.toLowerCase() !== "authorization");
-    return [...others, { name: "Authorization", value: `Basic ${basic}` }];
-  }
-  if (auth === "bearer") {
-    const others = headers.filter((h) => h.name.toLowerCase() !== "authorization");
-    return [...others, { name: "Authorization", value: `Bearer ${str(row.bearer_token)}` }];
-  }
-  if (auth === "ntlm") return { skip: note("monitor.ntlm") };
-  if (auth === "oauth2-cc") return { skip: note("monitor.oauth2") };
-  if (auth === "mtls") return { skip: note("monitor.mtls") };
-  if (auth !== "") notes.push(note("monitor.authUnknown", { auth }));
-  return headers;
-}
-
-/** Kuma's expected value as the JSON literal Vigil compares with: Kuma compares text, Vigil JSON values. */
-function jsonLiteral(expected: string, notes: Note[]): string {
-  const trimmed = expected.trim();
-  if (/^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/.test(trimmed)) {
-    notes.push(note("monitor.jsonNumber", { expected, value: trimmed }));
-    return trimmed;
-  }
-  if (trimmed === "true" || trimmed === "false") {
-    notes.push(note("monitor.jsonBoolean", { expected, value: trimmed }));
-    return trimmed;
-  }
-  return JSON.stringify(expected);
-}
-
-/** Kuma's JSONata query and operator as Vigil's JSON path assertion (server/monitors/types/http/json-path.ts). */
-function jsonAssertion(row: Row, notes: Note[]): string | { skip: Note } {
-  let path = str(row.json_path).trim();
-  if (!path) return { skip: note("monitor.jsonQueryEmpty") };
-  // JSONata reads "status" as "$.status"; Vigil's paths start at $.
-  if (!path.startsWith("$")) path = `$.${path}`;
-  const op = str(row.json_path_operator || "==");
-  const expected = str(row.expected_value);
-  if (op === "<" || op === "<=" || op === ">" || op === ">=") {
-    if (!Number.isFinite(Number(expected)) || expected.trim() === "") return { skip: note("monitor.jsonNotNumber", { op, expected }) };
-    return `${path} ${op} ${Number(expected)}`;
-  }
-  if (op === "contains") return `${path} contains ${JSON.stringify(expected)}`;
-  if (op === "==" || op === "!=") return `${path} ${op} ${jsonLiteral(expected, notes)}`;
-  return { skip: note("monitor.jsonOperator", { op }) };
-}
-
 /** Kuma's resolver (dns_resolve_server, and the monitor's port) as Vigil's "ip", "ip:port" or "[v6]:port". */
 function resolverOf(row: Row, notes: Note[]): string | null {
   const servers = str(row.dns_resolve_server).split(",").map((s) => s.trim()).filter(Boolean);
@@ -149,7 +73,7 @@ function resolverOf(row: Row, notes: Note[]): string | null {
 const METHODS: readonly MonitorMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 
 /** Maps one Kuma monitor row. `tags` are the Vigil tag strings already worked out for it. */
-export function mapKumaMonitor(row: Row, tags: string[], settings: { tlsExpiryDays: number | null }): MonitorMapping {
+export function mapKumaMonitor(row: Row, tags: string[], settings: { tlsExpiryDays: number | null } & Partial<KumaLinked>): MonitorMapping {
   const kumaType = str(row.type);
   const type = TYPES[kumaType];
   if (!type) return { skip: kumaType ? note("monitor.noCheck", { type: kumaType }) : note("monitor.untyped") };
@@ -251,6 +175,11 @@ export function mapKumaMonitor(row: Row, tags: string[], settings: { tlsExpiryDa
     if (!DNS_RECORD_TYPES.includes(recordType as DnsRecordType)) return { skip: note("monitor.dnsType", { type: recordType }) };
     Object.assign(change, { host: str(row.hostname).trim(), dnsRecordType: recordType, dnsResolver: resolverOf(row, notes) });
     if (parseJson<unknown[]>(row.conditions, []).length > 0) notes.push(note("monitor.dnsConditions"));
+  } else if (kumaType in KUMA_SETTINGS_TYPES) {
+    const linked = { dockerHosts: settings.dockerHosts ?? new Map(), remoteBrowsers: settings.remoteBrowsers ?? new Map() };
+    const own = kumaSettings(kumaType, row, linked, notes);
+    if ("skip" in own) return own;
+    change.settings = own.settings;
   } else if (type === "push") {
     // Kuma calls a push monitor down as soon as one interval passes in silence: no grace.
     change.pushGrace = 0;

@@ -74,6 +74,8 @@ async function prepare(source: KumaSource, orm: Orm, t: Tables, links: ImportLin
   const monitorTags = source.rows("monitor_tag");
   const settings = new Map(source.rows("setting").map((s) => [String(s.key), s.value]));
   const tlsDays = parseDays(settings.get("tlsExpiryNotifyDays"));
+  const byId = (table: string) => new Map(source.rows(table).map((r) => [Number(r.id), r]));
+  const kumaLinks = { dockerHosts: byId("docker_host"), remoteBrowsers: byId("remote_browser") };
 
   const linked = rows.map((r) => links.target("monitor", Number(r.id))).filter((id): id is number => id !== undefined);
   const existing = new Map<number, string | null>();
@@ -96,7 +98,7 @@ async function prepare(source: KumaSource, orm: Orm, t: Tables, links: ImportLin
     const kumaId = Number(row.id);
     const notes: Note[] = [];
     const tags = kumaTags(kumaId, monitorTags, tagsById, notes);
-    const mapped = mapKumaMonitor(row, tags, { tlsExpiryDays: tlsDays });
+    const mapped = mapKumaMonitor(row, tags, { tlsExpiryDays: tlsDays, ...kumaLinks });
     const target = links.target("monitor", kumaId);
     const targetId = target !== undefined && existing.has(target) ? target : undefined;
     const item: PlanItem = { kind: "monitor", sourceId: String(kumaId), name: String(row.name ?? ""), action: targetId === undefined ? "create" : "update", notes };
