@@ -6,6 +6,7 @@ export const users = t.users;
 export const settings = t.settings;
 export const monitors = t.monitors;
 export const checkResults = t.checkResults;
+export const checkScreenshots = t.checkScreenshots;
 export const monitorHourly = t.monitorHourly;
 export const monitorDaily = t.monitorDaily;
 export const monitorDependencies = t.monitorDependencies;

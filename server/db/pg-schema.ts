@@ -1,7 +1,7 @@
 // The PostgreSQL tables, derived from the one schema definition (the SQLite tables in schema.ts and the features'
 // tables.ts) so the two engines cannot drift: a table or column added there exists here too, with the same name and
 // the same JavaScript type. Mapping: integer → bigint (times are Unix ms), boolean-mode integer → boolean, real →
-// double precision, JSON-mode text → jsonb, text → text; an integer primary key that is not a foreign key is an
+// double precision, JSON-mode text → jsonb, text → text, buffer-mode blob → bytea; an integer primary key that is not a foreign key is an
 // identity column (SQLite's rowid alias); defaults, NOT NULL, unique columns, indexes (expressions included),
 // composite primary keys and foreign keys with their ON DELETE are carried over.
 import { Column, getTableColumns, is, SQL, type AnyColumn } from "drizzle-orm";
@@ -32,6 +32,12 @@ function remap(expr: SQL): SQL {
   return new SQL(expr.queryChunks.map((chunk) => (is(chunk, Column) ? pgColumn(chunk) : is(chunk, SQL) ? remap(chunk) : chunk)));
 }
 
+/** bytea, which drizzle's pg-core lacks: bytes in, a Buffer out (as SQLite's buffer-mode blob gives). */
+const bytea = pg.customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
 function columnBuilder(c: SQLiteColumn, foreignKey: boolean) {
   const name = c.name;
   let b: any;
@@ -50,6 +56,9 @@ function columnBuilder(c: SQLiteColumn, foreignKey: boolean) {
       break;
     case "SQLiteTextJson":
       b = pg.jsonb(name);
+      break;
+    case "SQLiteBlobBuffer":
+      b = bytea(name);
       break;
     default:
       throw new Error(`no PostgreSQL type for ${c.columnType} (${c.table}.${name})`);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { MONITOR_TYPES, type PingStats } from "../monitors/public";
-import { integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { blob, integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 // Every table of the instance. Times are Unix milliseconds (UTC).
 
@@ -156,6 +156,22 @@ export const checkResults = sqliteTable(
     maintenance: integer("maintenance", { mode: "boolean" }).notNull().default(false),
     /** ping checks only: round trips and loss (null costs one header byte in a SQLite record). */
     ping: text("ping", { mode: "json" }).$type<PingStats>(),
+  },
+  (t) => [primaryKey({ columns: [t.monitorId, t.time] })],
+);
+
+/**
+ * What the page looked like when a browser check failed (server/monitors/screenshots.ts): at most one per check, the
+ * latest few per monitor, pruned with the raw results. Keyed like check_results; `error` is the check's sentence.
+ */
+export const checkScreenshots = sqliteTable(
+  "check_screenshots",
+  {
+    monitorId: integer("monitor_id").notNull().references(() => monitors.id, { onDelete: "cascade" }),
+    /** When the check started. */
+    time: integer("time").notNull(),
+    error: text("error"),
+    png: blob("png", { mode: "buffer" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.monitorId, t.time] })],
 );

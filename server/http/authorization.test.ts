@@ -62,6 +62,8 @@ const ACCESS: Record<string, Access> = {
   "GET /api/monitors/:id/checks": "user",
   "GET /api/monitors/:id/history": "user",
   "GET /api/monitors/:id/series": "user",
+  "GET /api/monitors/:id/screenshots": "user",
+  "GET /api/monitors/:id/screenshots/:time": "user",
   "POST /api/agents/register": "public", // proven by the one-time registration token in the body
   "POST /api/agents/report": "agent",
   "POST /api/agents/tokens": "user",

@@ -8,8 +8,10 @@ const SECURITY_HEADERS = {
   "x-frame-options": "SAMEORIGIN",
   // sonner injects a <style> element, hence 'unsafe-inline' for styles only; scripts come from this origin alone.
   // Images may also come over https: a status page's logo may be a link to the operator's own (an image runs nothing).
+  // blob: images are the page's own (object URLs only this origin's scripts make): the failure screenshots, fetched
+  // with the session's token.
   "content-security-policy":
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; " +
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; " +
     "connect-src 'self'; frame-ancestors 'self'; base-uri 'self'; form-action 'self'",
 };
 

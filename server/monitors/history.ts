@@ -240,6 +240,8 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     let rollups = 0;
     await forChunks(async (lo, hi) => {
       raw += await db.exec(sql`DELETE FROM check_results WHERE ${inChunk(lo, hi)} AND time < ${rawCutoff}`);
+      // Failure screenshots go with the raw results they belong to (not counted: they have no rollup).
+      await db.exec(sql`DELETE FROM check_screenshots WHERE ${inChunk(lo, hi)} AND time < ${rawCutoff}`);
       rollups += await db.exec(sql`DELETE FROM monitor_hourly WHERE ${inChunk(lo, hi)} AND bucket_start < ${rollupCutoff}`);
       rollups += await db.exec(sql`DELETE FROM monitor_daily WHERE ${inChunk(lo, hi)} AND bucket_start < ${rollupCutoff}`);
     });

@@ -1,8 +1,8 @@
 import { Elysia } from "elysia";
 import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
-import { doc } from "../http/openapi";
-import { createBody, manualBody, monitorIdParams, pushParams, pushQuery, recentChecksQuery, seriesQuery, updateBody } from "./schemas";
+import { contentResponse, doc } from "../http/openapi";
+import { createBody, manualBody, monitorIdParams, pushParams, pushQuery, recentChecksQuery, screenshotParams, seriesQuery, updateBody } from "./schemas";
 import type { RecentCheck } from "./public";
 import type { MonitorService } from "./service";
 import { monitorView } from "./viewer";
@@ -14,6 +14,7 @@ export interface MonitorRouteDeps {
 }
 
 const monitorNotFound = () => notFound("MONITOR_NOT_FOUND", "Monitor not found");
+const screenshotDoc = doc("One failure screenshot of a browser monitor, by its check's start time (as the list gives it); same readers as the list", 404);
 
 /**
  * Every signed-in user shares the instance's monitors: all calls need a session, none needs admin but /stats. Every
@@ -124,6 +125,31 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         return { success: true, message: "Push URL replaced", monitor: monitorView(user.role, monitor) };
       },
       { auth: "user", params: monitorIdParams, detail: doc("Replace a push monitor's push URL (the old one stops working)") },
+    )
+    .get(
+      "/monitors/:id/screenshots",
+      async ({ params }) => {
+        const screenshots = await monitors.screenshots(params.id);
+        if (!screenshots) throw monitorNotFound();
+        return { success: true, screenshots };
+      },
+      {
+        auth: "user",
+        params: monitorIdParams,
+        // Whoever may read the monitor's checks (viewers too, as the monitor page shows them): a screenshot shows the
+        // same page the check loaded, which its error already describes.
+        detail: doc("A browser monitor's failure screenshots (latest first, the latest 20 within the raw retention): each check's start time and error; viewers may read them as they read the checks", 404),
+      },
+    )
+    .get(
+      "/monitors/:id/screenshots/:time",
+      async ({ params }) => {
+        const png = await monitors.screenshot(params.id, params.time);
+        if (png === undefined) throw monitorNotFound();
+        if (png === null) throw notFound("SCREENSHOT_NOT_FOUND", "No screenshot of this monitor at this time");
+        return new Response(png, { headers: { "content-type": "image/png", "cache-control": "private, max-age=86400" } });
+      },
+      { auth: "user", params: screenshotParams, detail: { ...screenshotDoc, responses: { ...screenshotDoc.responses, 200: contentResponse("The PNG", "image/png") } } },
     )
     .get(
       "/monitors/:id/series",

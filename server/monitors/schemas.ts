@@ -1,6 +1,6 @@
 import { t } from "elysia";
 import { DNS_RECORD_TYPE_VALUES, GROUP_RULE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES, PING_FAMILY_VALUES } from "../db/schema";
-import { idParams } from "../http/ids";
+import { idField, idParams } from "../http/ids";
 import { LIMITS, SERIES_RANGES } from "./public";
 import { RESOLVER_MESSAGE, STATUS_MESSAGE } from "./field-rules";
 import { PUSH_PING_MAX_MS } from "./types/push/push";
@@ -190,6 +190,15 @@ export const createBody = t.Object({
 export const updateBody = t.Partial(createBody);
 
 export const monitorIdParams = idParams("monitor");
+
+/** GET /api/monitors/:id/screenshots/:time: a check's start time (Unix ms). */
+export const screenshotParams = t.Object({
+  id: idField("monitor"),
+  time: t
+    .Transform(t.String({ pattern: "^[0-9]{1,15}$", error: "Invalid screenshot time" }))
+    .Decode((value) => Number(value))
+    .Encode((value) => String(value)),
+});
 
 /** POST /api/monitors/:id/manual: a manual monitor's state, with an optional note shown as its error when down. */
 export const manualBody = t.Object({

@@ -26,6 +26,7 @@ import { manualDownError, unreachableError } from "./check-errors";
 import { createDependencies } from "./dependencies";
 import { flipOutcome } from "./types/upside-down";
 import { createWriter } from "./writer";
+import { createScreenshots } from "./screenshots";
 
 export { cadence, type MonitorInput, type MonitorLocations, type MonitorPeers, type MonitorServiceOptions } from "./service-contract";
 import { cadence, CHECK_FIELDS, type MonitorInput, type MonitorLocations, type MonitorPeers, type MonitorServiceOptions, type RemoteResult } from "./service-contract";
@@ -50,6 +51,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const blockerOf = (entry: MonitorEntry) => (entry.state.consecutiveFailures > 0 ? deps.blocker(entry.id, isDown) : undefined);
   const writer = createWriter(db, { clock, log, ...options.writer });
   const recent = createRecentChecks(db, () => writer.flush());
+  const screenshots = createScreenshots(db, { log });
   const history = createHistory(db, { clock, log, rawRetentionMs: (options.rawRetentionDays ?? 7) * DAY, ...options.history });
   const scheduler = createScheduler({
     clock,
@@ -163,6 +165,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
   /** Applies a finished check: state, queued writes, TLS expiry, events, the pace of the next checks. */
   function record(entry: MonitorEntry, outcome: CheckOutcome): CheckResult {
+    const { screenshot } = outcome;
+    delete outcome.screenshot;
     if (inMaintenance(entry.id)) outcome.maintenance = true;
     if (!outcome.up) {
       const blocker = deps.blocker(entry.id, isDown);
@@ -174,6 +178,8 @@ export function createMonitorService(options: MonitorServiceOptions) {
     const applied = store.apply(entry, outcome);
     paceRetries(scheduler, entry);
     writer.addResult(entry.id, outcome);
+    // Only a down check keeps its picture (an upside-down monitor's failed page is its "up"); at the time store.apply settled.
+    if (screenshot && !outcome.up) screenshots.save(entry.id, outcome.time, outcome.error, screenshot);
     recent.add(entry.id, outcome);
     if (applied.persist) writer.saveState(entry.id, entry.state);
     noteTlsExpiry(entry, outcome, { tls: tls || undefined, writer, current: (e) => store.get(e.id) === e });
@@ -453,6 +459,14 @@ export function createMonitorService(options: MonitorServiceOptions) {
       await writer.flush();
       return history.monitorHistory(id, clock.now());
     },
+    /** A monitor's failure screenshots, latest first (undefined if unknown). */
+    async screenshots(id: number) {
+      return store.get(id) ? screenshots.list(id) : undefined;
+    },
+    /** One failure screenshot's PNG (null when none at that time; undefined if the monitor is unknown). */
+    async screenshot(id: number, time: number) {
+      return store.get(id) ? screenshots.get(id, time) : undefined;
+    },
     async series(id: number, range: SeriesRange) {
       await writer.flush();
       return history.series(id, range, clock.now());
@@ -488,6 +502,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
         }
       }
       await writer.stop();
+      await screenshots.flush();
       await types.close();
       log.debug("monitors stopped", { written: writer.stats().written });
     },

@@ -9,7 +9,7 @@ import type {
   SeriesRange,
 } from "../../server/monitors/public";
 import type { MonitorTypeInfo } from "../../server/monitors/type-catalog";
-import { api } from "./client";
+import { api, fetchFile } from "./client";
 
 // The wire types are the server's: the UI imports them from here, never writes them again.
 export type * from "../../server/monitors/public";
@@ -53,6 +53,12 @@ export const getMonitorSeries = (id: number, range: SeriesRange) =>
 
 /** The last 50 checks of one monitor, oldest first. */
 export const getRecentChecks = (id: number) => api.get<{ checks: RecentCheck[] }>(`/api/monitors/${id}/checks`);
+
+/** A browser monitor's failure screenshots, latest first: each check's start time and error. */
+export const getScreenshots = (id: number) => api.get<{ screenshots: { time: number; error: string | null }[] }>(`/api/monitors/${id}/screenshots`);
+
+/** One failure screenshot's PNG (fetched with the session's token: an <img src> could not send it). */
+export const getScreenshot = async (id: number, time: number) => (await fetchFile(`/api/monitors/${id}/screenshots/${time}`, "screenshot.png")).blob;
 
 /** The last 50 checks of every monitor, by id (the list's strips). */
 export const getAllRecentChecks = () => api.get<{ checks: Record<string, RecentCheck[]> }>("/api/monitors/checks/recent");

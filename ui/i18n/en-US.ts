@@ -1187,6 +1187,14 @@ const enUS: Messages = {
           "30d": "30 days",
         },
       },
+      screenshots: {
+        title: "Failure screenshots",
+        none: "No screenshot yet: a failed check keeps one of the page as the browser saw it (the latest 20, for the raw history's retention).",
+        others: "Earlier failures",
+        alt: "The page when the check failed",
+        failed: "Could not load the screenshots",
+        imageFailed: "Could not load this screenshot",
+      },
       badge: {
         title: "Badge",
         intro: "A badge with this monitor's status and 30-day uptime, for a README or a web page. It links to the public status page.",

@@ -23,6 +23,11 @@ export interface CheckOutcome {
   ping?: PingStats;
   /** When the certificate the check saw expires (Unix ms): the later types with TLS (mail…) report their own. */
   tlsExpiresAt?: number | null;
+  /**
+   * browser: the page (PNG) when the check failed. record() takes it off the outcome at once (it is neither queued
+   * with the result nor sent to other nodes) and stores it apart (server/monitors/screenshots.ts).
+   */
+  screenshot?: Uint8Array;
 }
 
 export interface CheckContext {

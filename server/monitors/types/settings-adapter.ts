@@ -62,7 +62,16 @@ export function settingsCheckType(module: AnySettingsType): CheckType {
         clearTimeout(timer);
       }
       const error = result.error === null ? null : scrub(result.error, secretValues(module.schema, fields.settings));
-      return { time, up: result.up, responseTime: result.responseTime, httpStatus: null, error, ...(result.tlsExpiresAt != null ? { tlsExpiresAt: result.tlsExpiresAt } : {}) };
+      const screenshot = (result as { screenshot?: unknown }).screenshot;
+      return {
+        time,
+        up: result.up,
+        responseTime: result.responseTime,
+        httpStatus: null,
+        error,
+        ...(result.tlsExpiresAt != null ? { tlsExpiresAt: result.tlsExpiresAt } : {}),
+        ...(!result.up && screenshot instanceof Uint8Array ? { screenshot } : {}),
+      };
     },
     target: (fields) => module.target(fields.settings as never),
     facts: () => ({}),

@@ -42,6 +42,7 @@ import { MembersCard, ParentLine } from "./detail/MembersCard";
 import { SectionTitle } from "./detail/layout";
 import { PushCard } from "./detail/PushCard";
 import { ManualCard } from "./detail/ManualCard";
+import { ScreenshotsCard } from "./detail/ScreenshotsCard";
 import { runsOnAgents } from "../../../server/monitors/public";
 import { ResponseChartCard } from "./detail/ResponseChart";
 import { TargetLine } from "./detail/TargetLine";
@@ -386,6 +387,8 @@ export default function MonitorDetail() {
           )}
         </div>
       </Card>
+
+      {monitor.type === "browser" && <ScreenshotsCard monitor={monitor} />}
 
       {historyError && (
         <p role="alert" data-testid="monitor-history-error" className="text-sm text-red-600">
