@@ -50,12 +50,12 @@ describe("vigil import kuma", () => {
     const planned = vigil("import", "kuma", kuma, ...flags);
     expect(planned.code).toBe(0);
     expect(planned.out).toContain("From Uptime Kuma 2.x database");
-    // Every part of the plan (monitors, channels, pages, windows, settings): 22 monitors to create, 16 of types Vigil lacks.
+    // Every part of the plan (monitors, channels, pages, windows, settings): 34 monitors to create, 4 of types Vigil lacks.
     const createCount = Number(/Will create \((\d+)\):/.exec(planned.out)?.[1]);
     const skipCount = Number(/Cannot import \((\d+)\):/.exec(planned.out)?.[1]);
-    expect(part(planned.out, "Will create").match(/^  monitor /gm)).toHaveLength(22);
-    expect(part(planned.out, "Cannot import").match(/^  monitor /gm)).toHaveLength(16);
-    expect(planned.out).toMatch(/Container billing-worker\n\s+- Vigil has no docker check yet\./);
+    expect(part(planned.out, "Will create").match(/^  monitor /gm)).toHaveLength(34);
+    expect(part(planned.out, "Cannot import").match(/^  monitor /gm)).toHaveLength(4);
+    expect(planned.out).toMatch(/ERP SQL Server\n\s+- Vigil has no sqlserver check yet\./);
     expect(planned.out).toContain("run again with --yes");
     expect(await monitorNames(location)).toEqual([]);
 
@@ -65,13 +65,13 @@ describe("vigil import kuma", () => {
     expect(applied.out).toContain(`, ${skipCount} not importable.`);
     if (TEST_DATABASE_URL) expect(applied.out).toContain("Restart Vigil");
     const names = await monitorNames(location);
-    expect(names).toHaveLength(22);
+    expect(names).toHaveLength(34);
     expect(names).toContain("Nightly backup job (push)");
 
     const again = vigil("import", "kuma", join(kuma, "kuma.db"), "-y", ...flags);
-    expect(part(again.out, "Will update").match(/^  monitor /gm)).toHaveLength(22);
+    expect(part(again.out, "Will update").match(/^  monitor /gm)).toHaveLength(34);
     expect(again.out).toContain("Imported: 0 created, ");
-    expect(await monitorNames(location)).toHaveLength(22);
+    expect(await monitorNames(location)).toHaveLength(34);
   }, 60_000);
 
   test("refusals exit 1 with the reason; a wrong command line prints the usage (exit 2)", async () => {
