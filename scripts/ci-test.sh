@@ -7,7 +7,7 @@
 #   5. browser tests (Playwright + Debian Chromium) against dist/vigil
 # They run side by side in four streams once the executable is built (CI has two cores; the time is the sum of CPU
 # seconds, not of the phases one after another):
-#   A  browser tests, two workers (the agents' pages last, once dist/agents is complete)
+#   A  browser tests, two workers, once B is done (the agents' pages last, once dist/agents is complete)
 #   B  bun test on SQLite, then bun test on PostgreSQL
 #   C  the tests that mostly wait on real timers: real-clock tests on SQLite, the failover test, real-clock on PostgreSQL
 #   D  at low priority (no test waits on them for its timing): the type-check, the agents' cross-compiles and xz, then
@@ -72,19 +72,7 @@ trap stop_test_postgres EXIT
 pg_url=""
 if start_test_postgres; then pg_url=$VIGIL_TEST_DATABASE_URL; unset VIGIL_TEST_DATABASE_URL; fi
 
-# Stream A.
-agents_e2e=(e2e/agents.e2e.ts)
-if [ "$build" -eq 0 ]; then
-  (
-    mapfile -t e2e_files < <(find e2e -name '*.e2e.ts' | sort | grep -vxF -f <(printf '%s\n' "${agents_e2e[@]}"))
-    VIGIL_E2E_OUTPUT=test-results logged e2e playwright test "${e2e_files[@]}"
-    while [ ! -f test-logs/agents.rc ]; do sleep 2; done
-    VIGIL_E2E_OUTPUT=test-results-agents logged e2e-agents playwright test "${agents_e2e[@]}"
-  ) &
-  stream_a=$!
-fi
-
-# The streams share two cores: a test that takes 2 s alone may take 4-6 s beside the others. bun's default per-test
+# The streams share two cores: a test that takes 2 s alone may take 4-6 s beside the light ones. bun's default per-test
 # limit (5 s) would then fail tests for the machine's sake, not theirs; tests that set their own limit keep it.
 test_timeout=30000
 
@@ -114,9 +102,21 @@ stream_c=$!
 logged unit bun test --timeout "$test_timeout" "${rest[@]}"
 if [ -n "$pg_url" ]; then VIGIL_TEST_DATABASE_URL=$pg_url logged unit-postgres bun test --timeout "$test_timeout" "${pg_files[@]}"; fi
 
+# Stream A, after B: the browser tests with two workers (two servers, two Chromiums) would starve the bun tests of
+# CPU beside them (their timing tests and 100 ms render budgets failed at a load of 14); the timer-bound streams C and
+# D are light enough to share the machine with either.
+agents_e2e=(e2e/agents.e2e.ts)
+if [ "$build" -eq 0 ]; then
+  (
+    mapfile -t e2e_files < <(find e2e -name '*.e2e.ts' | sort | grep -vxF -f <(printf '%s\n' "${agents_e2e[@]}"))
+    VIGIL_E2E_OUTPUT=test-results logged e2e playwright test "${e2e_files[@]}"
+    while [ ! -f test-logs/agents.rc ]; do sleep 2; done
+    VIGIL_E2E_OUTPUT=test-results-agents logged e2e-agents playwright test "${agents_e2e[@]}"
+  )
+fi
+
 wait "$stream_c"
 wait "$stream_d"
-[ -n "${stream_a:-}" ] && wait "$stream_a"
 stop_test_postgres
 
 echo "== type-check"
