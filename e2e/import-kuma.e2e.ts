@@ -30,12 +30,15 @@ for (const [locale, m] of LANGUAGES) {
       await page.getByTestId("import-plan-button").click();
       const plan = page.getByTestId("import-plan");
       await expect(plan).toBeVisible();
-      const docker = manifest.monitors.find((x) => x.type === "docker")!.name;
-      const dockerItem = plan.getByTestId("import-item").filter({ hasText: docker });
-      await expect(dockerItem).toHaveAttribute("data-action", "skip");
+      // A type Vigil lacks (SQL Server) is skipped; a database type it has (docker, postgres…) is created.
+      const sqlserver = manifest.monitors.find((x) => x.type === "sqlserver")!.name;
+      const skipped = plan.getByTestId("import-item").filter({ hasText: sqlserver });
+      await expect(skipped).toHaveAttribute("data-action", "skip");
       // The plan reads in the page's language: why it is skipped, the setting's name, the file it comes from.
-      await expect(dockerItem.locator('[data-code="monitor.noCheck"]')).toHaveText(tr(m, "import.notes.monitor.noCheck", { type: "docker" }));
-      if (locale === "zh-CN") await expect(dockerItem).not.toContainText("Vigil has no docker check yet.");
+      await expect(skipped.locator('[data-code="monitor.noCheck"]')).toHaveText(tr(m, "import.notes.monitor.noCheck", { type: "sqlserver" }));
+      if (locale === "zh-CN") await expect(skipped).not.toContainText("Vigil has no sqlserver check yet.");
+      const docker = manifest.monitors.find((x) => x.type === "docker")!.name;
+      await expect(plan.getByTestId("import-item").filter({ hasText: docker }).first()).toHaveAttribute("data-action", "create");
       const zone = plan.locator('[data-testid="import-item"]:has([data-code="setting.timeZone"])');
       await expect(zone).toContainText(tr(m, "import.names.timeZone"));
       await expect(zone).toContainText(tr(m, "import.notes.setting.timeZone", { zone: "Europe/Berlin" }));
