@@ -18,7 +18,7 @@ for (const [locale, m] of LANGUAGES) {
       const created = await vigil.api(
         "POST",
         "/api/monitors",
-        { name: "Shop page", type: "browser", active: false, timeout: 3, settings: { url: target.url("/shop"), selector: "#checkout" } },
+        { name: "Shop page", type: "browser", active: false, timeout: 15, settings: { url: target.url("/shop"), selector: "#checkout" } },
         session.token,
       );
       expect(created.status).toBe(201);
@@ -30,7 +30,7 @@ for (const [locale, m] of LANGUAGES) {
       await expect(card.getByTestId("monitor-screenshots-none")).toHaveText(tr(m, "monitors.detail.screenshots.none"));
 
       await page.getByTestId("monitor-check-button").click();
-      await expect(page.getByTestId("monitor-check-result")).toHaveAttribute("data-status", "down", { timeout: 10_000 });
+      await expect(page.getByTestId("monitor-check-result")).toHaveAttribute("data-status", "down", { timeout: 20_000 });
       const image = card.getByTestId("monitor-screenshot-image");
       await expect(image).toBeVisible();
       await expect(image).toHaveAttribute("alt", tr(m, "monitors.detail.screenshots.alt"));

@@ -29,7 +29,7 @@ async function setUp() {
   expect((await t.call("PUT", `/api/users/${viewer.user.id}`, { token: admin.token, body: { username: "vera", role: "viewer" } })).status).toBe(200);
   const created = await t.call<{ monitor: PublicMonitor }>("POST", "/api/monitors", {
     token: admin.token,
-    body: { name: "Shop page", type: "browser", timeout: 4, settings: { url: `http://127.0.0.1:${server.port}/`, selector: "#checkout" } },
+    body: { name: "Shop page", type: "browser", timeout: 15, settings: { url: `http://127.0.0.1:${server.port}/`, selector: "#checkout" } },
   });
   expect(created.status).toBe(201);
   return { ...t, token: admin.token, viewerToken: (await t.login("vera")).token, id: created.body.monitor.id };

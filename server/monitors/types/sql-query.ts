@@ -133,7 +133,7 @@ export async function runSqlCheck(
     return failed ? down(failed, responseTime) : { up: true, responseTime, error: null };
   } catch (e) {
     const name = (e as { name?: string } | undefined)?.name;
-    if (name === "TimeoutError") return down(timeoutError(seconds));
+    if (name === "TimeoutError" || statementTimedOut(e)) return down(timeoutError(seconds));
     if (name === "AbortError") return down(CHECK_ERROR_TEXT.CANCELLED);
     return down(client.describe(e, seconds));
   } finally {
@@ -141,4 +141,16 @@ export async function runSqlCheck(
     if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
     await sql?.close({ timeout: 0 }).catch(() => {});
   }
+}
+
+/**
+ * The server's own statement timeout, set to the time the check has left, fired a moment before ours: the same
+ * timeout, said the same way. PostgreSQL 57014 (canceling statement due to statement timeout), MariaDB 1969
+ * (max_statement_time exceeded), MySQL 3024 (maximum statement execution time exceeded).
+ */
+function statementTimedOut(error: unknown): boolean {
+  const e = error as { errno?: string | number; message?: string } | undefined;
+  const code = String(e?.errno ?? "");
+  if (code === "1969" || code === "3024") return true;
+  return code === "57014" && /statement timeout/i.test(e?.message ?? "");
 }

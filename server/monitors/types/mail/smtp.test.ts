@@ -130,7 +130,8 @@ describe("smtp check, failures", () => {
         const started = performance.now();
         const r = await smtpType.check(settings(silent.port, { security }), context(500));
         expect(r).toEqual({ up: false, responseTime: null, error: "timeout after 0.5 s", tlsExpiresAt: null });
-        expect(performance.now() - started).toBeLessThan(1000);
+        // Bounded: the timeout and a margin for a loaded machine (the connection is proven closed below).
+        expect(performance.now() - started).toBeLessThan(2500);
         await Bun.sleep(100);
         expect(silent.accepted()).toBe(1);
         expect(silent.closed()).toBe(1);

@@ -161,7 +161,7 @@ describe.skipIf(skip)("mqtt check against mosquitto", () => {
     const started = performance.now();
     const r = await mqttType.check(settings({ topic: "vigil/quiet" }), ctx(600));
     expect(r).toMatchObject({ up: false, error: "no message within 0.6 s" });
-    expect(performance.now() - started).toBeLessThan(1100);
+    expect(performance.now() - started).toBeLessThan(2500);
   });
 });
 
