@@ -10,7 +10,7 @@ import { noteTlsExpiry } from "./tls-expiry";
 import { PUSH_MIN_GAP_MS, newPushToken, pushOutcome } from "./types/push/push";
 import { conflict, HttpError, notFound } from "../http/errors";
 import { createHistory, DAY } from "./history";
-import { UNSCHEDULED_TYPES, type CheckResult, type MonitorChangeEvent, type PublicMonitor, type RecentCheck, type SeriesRange } from "./public";
+import { UNSCHEDULED_TYPES, type CheckResult, type MonitorChangeEvent, type PublicMonitor } from "./public";
 import { checkStateOf, createAnnouncer } from "./announce";
 import { createRecentChecks } from "./recent";
 import { createScheduler, systemClock } from "./scheduler";
@@ -27,6 +27,7 @@ import { createDependencies } from "./dependencies";
 import { flipOutcome } from "./types/upside-down";
 import { createWriter } from "./writer";
 import { createScreenshots } from "./screenshots";
+import { createMonitorReads } from "./reads";
 
 export { cadence, type MonitorInput, type MonitorLocations, type MonitorPeers, type MonitorServiceOptions } from "./service-contract";
 import { cadence, CHECK_FIELDS, type MonitorInput, type MonitorLocations, type MonitorPeers, type MonitorServiceOptions, type RemoteResult } from "./service-contract";
@@ -441,36 +442,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
       });
     },
 
-    /** The last 50 checks of one monitor (undefined if unknown), oldest first. */
-    async recentChecks(id: number): Promise<RecentCheck[] | undefined> {
-      return store.get(id) ? (await recent.of([id])).get(id) : undefined;
-    },
-    /** The last 50 checks of each of these monitors (ids of no monitor are left out), oldest first. */
-    async recentChecksOf(ids: readonly number[]): Promise<Record<number, RecentCheck[]>> {
-      return Object.fromEntries(await recent.of(ids.filter((id) => store.get(id))));
-    },
-    /** The last 50 checks of every monitor, oldest first. */
-    async allRecentChecks(): Promise<Record<number, RecentCheck[]>> {
-      return Object.fromEntries(await recent.of(store.all().map((e) => e.id)));
-    },
-
-    /** History reads see every result, queued ones included. */
-    async monitorHistory(id: number) {
-      await writer.flush();
-      return history.monitorHistory(id, clock.now());
-    },
-    /** A monitor's failure screenshots, latest first (undefined if unknown). */
-    async screenshots(id: number) {
-      return store.get(id) ? screenshots.list(id) : undefined;
-    },
-    /** One failure screenshot's PNG (null when none at that time; undefined if the monitor is unknown). */
-    async screenshot(id: number, time: number) {
-      return store.get(id) ? screenshots.get(id, time) : undefined;
-    },
-    async series(id: number, range: SeriesRange) {
-      await writer.flush();
-      return history.series(id, range, clock.now());
-    },
+    ...createMonitorReads({ store, recent, writer, history, screenshots, clock }),
 
     async stats() {
       return { scheduler: scheduler.stats(), writer: writer.stats(), monitors: store.size, watermarks: await history.watermarks() };
