@@ -29,7 +29,21 @@ export function monitorView<M extends Partial<PublicMonitor>>(role: Role, m: M):
   if (m.headers !== undefined) seen.headers = m.headers.map((h) => ({ ...h, value: HIDDEN }));
   if (m.body) seen.body = HIDDEN;
   if (m.pushToken !== undefined) seen.pushToken = null;
+  if (m.settings !== undefined) seen.settings = settingsView(m.settings);
   return seen as M;
+}
+
+/**
+ * A later type's settings as a viewer sees them (secrets are masked for everyone already): the values of its lists
+ * of name/value pairs hidden, as http headers are (websocket headers, gRPC metadata, a browser path's typed text).
+ */
+function settingsView(settings: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...settings };
+  for (const [key, value] of Object.entries(settings)) {
+    if (!Array.isArray(value)) continue;
+    out[key] = value.map((item) => (item && typeof item === "object" && "value" in item && (item as { value: unknown }).value !== "" ? { ...item, value: HIDDEN } : item));
+  }
+  return out;
 }
 
 /** monitor.status names the monitor's target (as `url`): shown as the monitor's view shows its target. */

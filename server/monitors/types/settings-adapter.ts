@@ -9,7 +9,7 @@ import { timeoutError } from "../check-errors";
 import type { MonitorType } from "../public";
 import type { CheckOutcome, CheckType } from "./check-type";
 import { describeError } from "./network-errors";
-import { keepSecrets, maskSettings, scrub, secretValues, type AnySettingsType, type SettingsCheckResult } from "./settings-type";
+import { keepSecrets, maskSettings, maskUrlPassword, scrub, secretValues, type AnySettingsType, type SettingsCheckResult } from "./settings-type";
 
 // `format` tells the form how to show a text field (settings-type.ts); any text is valid for these.
 for (const format of ["textarea"]) if (!FormatRegistry.Has(format)) FormatRegistry.Set(format, () => true);
@@ -73,7 +73,8 @@ export function settingsCheckType(module: AnySettingsType): CheckType {
         ...(!result.up && screenshot instanceof Uint8Array ? { screenshot } : {}),
       };
     },
-    target: (fields) => module.target(fields.settings as never),
+    // A target is shown in lists, alerts and logs: a URL's password never is, whatever the type wrote.
+    target: (fields) => maskUrlPassword(module.target(fields.settings as never)),
     facts: () => ({}),
     view: (settings) => maskSettings(module.schema, settings),
     ...(module.close ? { close: module.close } : {}),
