@@ -240,10 +240,11 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     let rollups = 0;
     await forChunks(async (lo, hi) => {
       raw += await db.exec(sql`DELETE FROM check_results WHERE ${inChunk(lo, hi)} AND time < ${rawCutoff}`);
-      // Failure screenshots go with the raw results they belong to (not counted: they have no rollup).
-      await db.exec(sql`DELETE FROM check_screenshots WHERE ${inChunk(lo, hi)} AND time < ${rawCutoff}`);
       rollups += await db.exec(sql`DELETE FROM monitor_hourly WHERE ${inChunk(lo, hi)} AND bucket_start < ${rollupCutoff}`);
       rollups += await db.exec(sql`DELETE FROM monitor_daily WHERE ${inChunk(lo, hi)} AND bucket_start < ${rollupCutoff}`);
+      // Failure screenshots go with the raw results they belong to (not counted: they have no rollup). Last, so the
+      // raw and rollup deletions stay as close together as before.
+      await db.exec(sql`DELETE FROM check_screenshots WHERE ${inChunk(lo, hi)} AND time < ${rawCutoff}`);
     });
     return { raw, rollups };
   }
