@@ -78,19 +78,40 @@ describe("databases", () => {
 });
 
 describe("brokers, gRPC and WebSocket", () => {
-  test("gRPC: Kuma's own health call keeps its service; another call becomes a health check of its service, said", () => {
+  test("gRPC: Kuma's own health call asking for SERVING is the health check of its service; any other call is kept as a unary call", () => {
     const health = { grpc_url: "grpc.example.com:443", grpc_protobuf: "syntax = \"proto3\";\npackage grpc.health.v1;", grpc_service_name: "Health", grpc_method: "Check", grpc_body: '{"service":"orders"}', grpc_enable_tls: 1, keyword: "SERVING" };
-    expect(settingsOf("grpc-keyword", { ...health, grpc_metadata: '{"X-Team":"ops"}' })).toEqual({
-      host: "grpc.example.com", port: 443, service: "orders", tls: true, ignoreTls: false, metadata: [{ name: "x-team", value: "ops" }],
+    expect(settingsOf("grpc-keyword", { ...health, grpc_metadata: '{"X-Team":"ops"}' })).toMatchObject({
+      host: "grpc.example.com", port: 443, mode: "health", service: "orders", tls: true, ignoreTls: false, metadata: [{ name: "x-team", value: "ops" }],
     });
     expect(notesOf("grpc-keyword", health)).toEqual([]);
+
+    // The health call with another keyword, or inverted, keeps Kuma's question as a unary call of the health method.
+    const healthProto = 'syntax = "proto3";\npackage grpc.health.v1;\nservice Health { rpc Check(HealthCheckRequest) returns (HealthCheckResponse); }\nmessage HealthCheckRequest { string service = 1; }\nmessage HealthCheckResponse { enum ServingStatus { UNKNOWN = 0; SERVING = 1; NOT_SERVING = 2; } ServingStatus status = 1; }';
+    const inverted = map("grpc-keyword", { ...health, grpc_protobuf: healthProto, grpc_method: "check", keyword: "NOT_SERVING", invert_keyword: 1 }) as MappedMonitor;
+    expect(inverted.notes).toEqual([]);
+    expect(settingsOf("grpc-keyword", { ...health, grpc_protobuf: healthProto, grpc_method: "check", keyword: "NOT_SERVING", invert_keyword: 1 })).toMatchObject({
+      mode: "unary", proto: healthProto, method: "grpc.health.v1.Health/Check", request: '{"service":"orders"}', keyword: "NOT_SERVING", keywordInvert: true,
+    });
+    // Without a .proto that describes it, the health check, said.
     expect(notesOf("grpc-keyword", { ...health, keyword: "SERVING", invert_keyword: 1 })).toEqual(["monitor.grpcKeyword"]);
-    const call = map("grpc-keyword", { grpc_url: "10.0.0.5:50051", grpc_protobuf: "package shop.v2;", grpc_service_name: "Orders", grpc_method: "List", grpc_body: "{}", grpc_metadata: "[1]" }) as MappedMonitor;
-    expect(call.change.settings).toMatchObject({ host: "10.0.0.5", port: 50051, service: "shop.v2.Orders", tls: false, metadata: [] });
-    expect(call.notes.map((n) => n.text)).toEqual([
-      "Kuma called shop.v2.Orders/List and looked for its keyword in the reply; Vigil asks the server's standard health service (grpc.health.v1) about shop.v2.Orders instead.",
-      "Its metadata is not a JSON object of text values and is not carried over.",
-    ]);
+    expect(settingsOf("grpc-keyword", { ...health, keyword: "SERVING", invert_keyword: 1 })).toMatchObject({ mode: "health", service: "orders" });
+
+    const shopProto = 'syntax = "proto3";\npackage shop.v2;\nservice Orders { rpc List(ListRequest) returns (ListReply); rpc Feed(ListRequest) returns (stream ListReply); }\nmessage ListRequest { int32 page_size = 1; }\nmessage ListReply { repeated string ids = 1; }';
+    const call = { grpc_url: "10.0.0.5:50051", grpc_protobuf: shopProto, grpc_service_name: "Orders", grpc_method: "list", grpc_body: '{"pageSize":5}', keyword: "ord-1" };
+    expect(notesOf("grpc-keyword", call)).toEqual([]);
+    expect(settingsOf("grpc-keyword", call)).toEqual({
+      host: "10.0.0.5", port: 50051, mode: "unary", service: "", proto: shopProto, method: "shop.v2.Orders/List", request: '{"pageSize":5}', keyword: "ord-1", keywordInvert: false,
+      tls: false, ignoreTls: false, metadata: [],
+    });
+    // A call Vigil cannot make (a streaming method, a request that does not fit, no .proto): the health check of its service, said.
+    for (const odd of [{ grpc_method: "Feed" }, { grpc_body: '{"page":"x"}' }, { grpc_protobuf: "package shop.v2;" }]) {
+      const fallback = map("grpc-keyword", { ...call, ...odd, grpc_metadata: "[1]" }) as MappedMonitor;
+      expect(fallback.change.settings).toMatchObject({ host: "10.0.0.5", port: 50051, mode: "health", service: "shop.v2.Orders", tls: false, metadata: [] });
+      expect(fallback.notes.map((n) => n.text)).toEqual([
+        `Kuma called shop.v2.Orders/${odd.grpc_method ?? "list"} and looked for its keyword in the reply; Vigil asks the server's standard health service (grpc.health.v1) about shop.v2.Orders instead.`,
+        "Its metadata is not a JSON object of text values and is not carried over.",
+      ]);
+    }
     expect(skipOf("grpc-keyword", { grpc_url: "https://grpc.example.com/x" })?.code).toBe("monitor.grpcAddress");
   });
 

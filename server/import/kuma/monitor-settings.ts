@@ -147,24 +147,45 @@ function mongodb(row: Row, notes: Note[]): Mapped {
   return { settings };
 }
 
+/** Kuma's call as Vigil's unary method name, when its .proto describes it as one (Kuma wrote "check" or "Check"). */
+function unaryMethod(proto: string, service: string, method: string, body: string): string | null {
+  const { unaryCall } = require("../../monitors/types/grpc/proto") as typeof import("../../monitors/types/grpc/proto");
+  for (const name of new Set([method, method.charAt(0).toUpperCase() + method.slice(1)])) {
+    try {
+      unaryCall(proto, `${service}/${name}`, body);
+      return `${service}/${name}`;
+    } catch {
+      // not this spelling, or not a call Vigil can make: the health check below
+    }
+  }
+  return null;
+}
+
 function grpc(row: Row, notes: Note[]): Mapped {
   const address = str(row.grpc_url).trim().replace(/^dns:(\/\/\/)?/i, "");
   const m = /^(?:\[([^\]]+)\]|([^:/\s[\]]+))(?::(\d{1,5}))?$/.exec(address);
   if (!m) return { skip: note("monitor.grpcAddress", { address }) };
   // Kuma looks the service up in its .proto: a short name lives in the file's package.
-  const pkg = /\bpackage\s+([\w.]+)\s*;/.exec(str(row.grpc_protobuf))?.[1];
+  const proto = str(row.grpc_protobuf);
+  const pkg = /\bpackage\s+([\w.]+)\s*;/.exec(proto)?.[1];
   const name = str(row.grpc_service_name).trim();
   const full = name.includes(".") || !pkg ? name : `${pkg}.${name}`;
   const method = str(row.grpc_method).trim();
-  let service = full;
-  if (full === "grpc.health.v1.Health" && method === "Check") {
-    // Kuma called the health service itself: the same question, asked about the service in its request.
-    const body = parseJson<unknown>(row.grpc_body, {});
-    service = body !== null && typeof body === "object" && typeof (body as Row).service === "string" ? String((body as Row).service) : "";
-    const keyword = str(row.keyword);
-    if (bool(row.invert_keyword) || (keyword !== "" && keyword !== "SERVING")) notes.push(note("monitor.grpcKeyword", { keyword }));
-  } else {
-    notes.push(note("monitor.grpcCall", { method: `${full}/${method}`, service: full }));
+  const body = str(row.grpc_body).trim() || "{}";
+  const keyword = str(row.keyword);
+  const invert = bool(row.invert_keyword);
+  const healthCall = full === "grpc.health.v1.Health" && /^check$/i.test(method);
+  // Kuma's call of the health service itself asks about the service in its request.
+  const request = parseJson<unknown>(body, {});
+  const asked = request !== null && typeof request === "object" && typeof (request as Row).service === "string" ? String((request as Row).service) : "";
+  let mode: Settings = { mode: "health", service: healthCall ? asked : full };
+  // The health call asking for SERVING is Vigil's health check; anything else keeps its call.
+  if (!healthCall || invert || (keyword !== "" && keyword !== "SERVING")) {
+    // Any other call, or the health call with another keyword: the same call, when its .proto describes it.
+    const unary = proto.trim() && full && method ? unaryMethod(proto, full, method, body) : null;
+    if (unary) mode = { mode: "unary", service: "", proto, method: unary, request: body, keyword, keywordInvert: invert };
+    else if (healthCall) notes.push(note("monitor.grpcKeyword", { keyword }));
+    else notes.push(note("monitor.grpcCall", { method: `${full}/${method}`, service: full }));
   }
   const metadata: { name: string; value: string }[] = [];
   const rawMetadata = str(row.grpc_metadata).trim();
@@ -176,7 +197,7 @@ function grpc(row: Row, notes: Note[]): Mapped {
     } else notes.push(note("monitor.grpcMetadata"));
   }
   // grpc-js's port when the address has none.
-  return { settings: { host: m[1] ?? m[2], port: m[3] === undefined ? 443 : Number(m[3]), service, tls: bool(row.grpc_enable_tls), metadata } };
+  return { settings: { host: m[1] ?? m[2], port: m[3] === undefined ? 443 : Number(m[3]), ...mode, tls: bool(row.grpc_enable_tls), metadata } };
 }
 
 const MQTT_PROTOCOLS: Record<string, string> = { mqtt: "mqtt", tcp: "mqtt", mqtts: "mqtts", ssl: "mqtts", tls: "mqtts", ws: "ws", wss: "wss" };

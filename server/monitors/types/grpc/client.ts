@@ -1,5 +1,7 @@
 // The grpc check itself, loaded by grpc.ts on the first check (grpc-js and protobufjs cost memory only where used):
-// one call of grpc.health.v1.Health/Check with @grpc/grpc-js (pure JavaScript over node:http2, which Bun has). SERVING is up; any other answer is down.
+// one call with @grpc/grpc-js (pure JavaScript over node:http2, which Bun has). Health mode calls
+// grpc.health.v1.Health/Check: SERVING is up, any other answer down. Unary mode calls the monitor's method
+// (proto.ts): an OK reply is up, if its JSON holds the keyword (or, inverted, does not).
 //
 // The protocol's two messages are declared here as a protobuf JSON descriptor (serialised by protobufjs through
 // @grpc/proto-loader) rather than loaded from grpc-health-check, which reads health.proto from disk when imported:
@@ -8,10 +10,11 @@ import { isIP, type Socket } from "node:net";
 import type { Static } from "@sinclair/typebox";
 import { ChannelCredentials, Client, credentials, Metadata, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { fromJSON, type MethodDefinition } from "@grpc/proto-loader";
-import { CHECK_ERROR_TEXT, grpcStatusError, protocolError, timeoutError } from "../../check-errors";
+import { CHECK_ERROR_TEXT, grpcStatusError, keywordFoundError, keywordMissingError, protocolError, timeoutError } from "../../check-errors";
 import { describeError } from "../network-errors";
 import { reachHost } from "../reach";
 import type { SettingsCheckContext, SettingsCheckResult } from "../settings-type";
+import { unaryCall, type UnaryCall } from "./proto";
 import { grpcSettings } from "./settings";
 
 type Settings = Static<typeof grpcSettings>;
@@ -39,10 +42,11 @@ const HEALTH_PROTO: Parameters<typeof fromJSON>[0] = {
   },
 };
 const healthService = fromJSON(HEALTH_PROTO, { enums: String, defaults: true })["grpc.health.v1.Health"] as Record<string, MethodDefinition<object, object>>;
-const healthCheck = healthService.Check as unknown as MethodDefinition<{ service: string }, { status: string }>;
+const healthCheck = healthService.Check!;
 
-/** A health answer is a few bytes: anything much bigger is not one. */
-const MAX_REPLY_BYTES = 64 * 1024;
+/** A health answer is a few bytes: anything much bigger is not one. A unary reply is read up to 1 MB, as http bodies are. */
+const MAX_HEALTH_REPLY_BYTES = 64 * 1024;
+const MAX_UNARY_REPLY_BYTES = 1024 * 1024;
 
 /**
  * Channel credentials that remember the sockets their channel opens, so a check closes them even mid-handshake:
@@ -78,12 +82,13 @@ class TrackedCredentials extends ChannelCredentials {
 }
 
 /** A failed call as a sentence: the health answers by name, socket failures as network-errors.ts says them. */
-function callError(e: ServiceError, seconds: number): string {
+function callError(e: ServiceError, seconds: number, health: boolean): string {
   switch (e.code) {
     case GrpcStatus.DEADLINE_EXCEEDED:
       return timeoutError(seconds);
-    case GrpcStatus.NOT_FOUND: // the protocol's answer for a service the server does not know
-      return grpcStatusError("SERVICE_UNKNOWN");
+    case GrpcStatus.NOT_FOUND: // the health protocol's answer for a service the server does not know
+      if (health) return grpcStatusError("SERVICE_UNKNOWN");
+      break;
     case GrpcStatus.UNAUTHENTICATED:
     case GrpcStatus.PERMISSION_DENIED:
       return CHECK_ERROR_TEXT.AUTH_FAILED;
@@ -96,10 +101,32 @@ function callError(e: ServiceError, seconds: number): string {
   return protocolError("gRPC", `${GrpcStatus[e.code] ?? e.code}: ${details.replace(/\. Resolution note: ?$/, "")}`);
 }
 
+/** One unary call, cancelled when the check is stopped: its error or its reply. */
+function callOnce(client: Client, call: UnaryCall, metadata: Metadata, deadline: number, signal: AbortSignal): Promise<{ error: ServiceError | null; reply?: object }> {
+  return new Promise((resolve) => {
+    const pending = client.makeUnaryRequest(call.path, call.serialize, call.deserialize, call.request, metadata, { deadline }, (error, reply) => {
+      signal.removeEventListener("abort", onAbort);
+      resolve({ error: error ?? null, reply });
+    });
+    const onAbort = () => pending.cancel();
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
 export async function checkGrpc(settings: Settings, ctx: SettingsCheckContext): Promise<SettingsCheckResult> {
   const started = performance.now();
   const seconds = ctx.timeoutMs / 1000;
   const down = (error: string): SettingsCheckResult => ({ up: false, responseTime: null, error });
+  const unary = settings.mode === "unary";
+  let call: UnaryCall;
+  try {
+    // Checked when the monitor was saved; parsed again here (a check keeps nothing between runs).
+    call = unary
+      ? unaryCall(settings.proto, settings.method, settings.request)
+      : { path: healthCheck.path, serialize: healthCheck.requestSerialize, deserialize: healthCheck.responseDeserialize, request: { service: settings.service } };
+  } catch (e) {
+    return down(protocolError("gRPC", (e as Error).message));
+  }
   const reach = await reachHost(settings.host, ctx.policy, ctx.resolve);
   if (reach.error !== undefined) return down(reach.error);
   if (ctx.signal.aborted) return down(describeError(ctx.signal.reason, seconds));
@@ -114,7 +141,7 @@ export async function checkGrpc(settings: Settings, ctx: SettingsCheckContext): 
   const client = new Client(`${address}:${settings.port}`, tracked, {
     "grpc.default_authority": `${name}:${settings.port}`,
     ...(settings.tls && !isIP(settings.host) ? { "grpc.ssl_target_name_override": settings.host } : {}),
-    "grpc.max_receive_message_length": MAX_REPLY_BYTES,
+    "grpc.max_receive_message_length": unary ? MAX_UNARY_REPLY_BYTES : MAX_HEALTH_REPLY_BYTES,
     "grpc.enable_retries": 0,
     // Its own connections, closed with the client (the shared pool keeps them for other clients).
     "grpc.use_local_subchannel_pool": 1,
@@ -123,29 +150,21 @@ export async function checkGrpc(settings: Settings, ctx: SettingsCheckContext): 
     const metadata = new Metadata();
     for (const m of settings.metadata) metadata.add(m.name, m.value);
     const deadline = Date.now() + Math.max(0, ctx.timeoutMs - (performance.now() - started));
-    const answer = await new Promise<{ error: ServiceError | null; status?: string }>((resolve) => {
-      const call = client.makeUnaryRequest(
-        healthCheck.path,
-        healthCheck.requestSerialize,
-        healthCheck.responseDeserialize,
-        { service: settings.service },
-        metadata,
-        { deadline },
-        (error, reply) => {
-          ctx.signal.removeEventListener("abort", onAbort);
-          resolve({ error: error ?? null, status: reply?.status });
-        },
-      );
-      const onAbort = () => call.cancel();
-      ctx.signal.addEventListener("abort", onAbort, { once: true });
-    });
+    const answer = await callOnce(client, call, metadata, deadline, ctx.signal);
     if (ctx.signal.aborted) return down(describeError(ctx.signal.reason, seconds));
-    if (answer.error) return down(callError(answer.error, seconds));
-    if (answer.status !== "SERVING") return down(grpcStatusError(answer.status ?? "UNKNOWN"));
+    if (answer.error) return down(callError(answer.error, seconds, !unary));
+    if (unary) {
+      const keyword = settings.keyword;
+      if (keyword && JSON.stringify(answer.reply ?? {}).includes(keyword) === settings.keywordInvert) {
+        return down(settings.keywordInvert ? keywordFoundError(keyword) : keywordMissingError(keyword));
+      }
+    } else {
+      const status = (answer.reply as { status?: string } | undefined)?.status;
+      if (status !== "SERVING") return down(grpcStatusError(status ?? "UNKNOWN"));
+    }
     return { up: true, responseTime: Math.max(0, Math.round(performance.now() - started)), error: null };
   } finally {
     client.close();
     for (const socket of tracked.sockets) socket.destroy();
   }
 }
-
