@@ -44,7 +44,7 @@ const MONITOR: JsonSchema = {
     type: { type: "string", enum: [...MONITOR_TYPES] },
     target: { type: "string", description: "What lists show and search: the URL, host:port, host:port/database, a topic, an OID… never a secret" },
     settings: ref(SETTINGS_SCHEMA_NAME),
-    status: { type: "string", description: "up, down, pending, paused…" },
+    status: { type: "string", enum: ["pending", "up", "down"], description: "pending: no verdict yet (new, or failing within its retries); whether it is paused is `active`" },
     active: { type: "boolean" },
     lastCheckedAt: nullable("integer", "Unix ms"),
     lastError: nullable("string", "The latest check's error sentence, null when it was up"),
