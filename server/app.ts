@@ -25,6 +25,7 @@ import { metricsRoutes } from "./metrics/routes";
 import { AgentService } from "./agents/service";
 import { createAgentStore } from "./agents/store";
 import { createLive, type Live } from "./monitors/live";
+import { monitorSchemas } from "./monitors/openapi-schemas";
 import { monitorRoutes, pushRoutes } from "./monitors/routes";
 import { createMonitorService, type MonitorService, type MonitorServiceOptions } from "./monitors/service";
 import { createUserStore, type UserStore } from "./users/store";
@@ -280,7 +281,7 @@ export function createApp(deps: AppDeps) {
     .use(requestLog(log, deps.config.trustProxy))
     .use(errorHandling(log))
     .use(security({ trustProxy: deps.config.trustProxy }))
-    .use(apiDocs())
+    .use(apiDocs(monitorSchemas()))
     // For load balancers and service managers: 200 once the database answers and the checks run.
     .get("/healthz", async ({ set }) => {
       let ok = services.monitors.running;

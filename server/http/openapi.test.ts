@@ -184,7 +184,7 @@ describe("API docs", () => {
       }
     }
     // The usual JSON reply is the success envelope; the few other kinds say what they are.
-    expect(doc.paths["/api/monitors"]!.get!.responses!["2XX"]).toEqual({ $ref: "#/components/responses/Success" });
+    expect(doc.paths["/api/users"]!.get!.responses!["2XX"]).toEqual({ $ref: "#/components/responses/Success" });
     const badge = doc.paths["/api/status/badge/{file}"]!.get!.responses!["200"] as ResponseObject;
     expect(Object.keys(badge.content!)).toEqual(["image/svg+xml"]);
     // Error statuses the route table cannot tell, declared by the routes.

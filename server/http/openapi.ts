@@ -87,6 +87,27 @@ export function doc(summary: string, ...errors: ErrorStatus[]): DocumentDecorati
   return { summary, responses: Object.fromEntries(errors.map((status) => [status, errorRef(status)])) };
 }
 
+/** The keyword a request schema carries to be documented as a component instead of as written (see documentedAs). */
+const DOCUMENTED_AS = "x-vigil-schema";
+
+/**
+ * Options for a `t` schema whose document is a named component rather than the schema itself: a field checked loosely
+ * by the route and exactly by code past it (a monitor's `settings`, checked by its type's module once the type is known).
+ */
+export const documentedAs = (component: string) => ({ [DOCUMENTED_AS]: component });
+
+/** A JSON success reply described by a component schema (the monitors' replies, openapi-schemas.ts). */
+export const jsonReply = (description: string, component: string): ResponseObject => ({
+  description,
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${component}` } } },
+});
+
+/** `doc` with the success reply spelled out: `status` (200, 201) described by a component schema. */
+export function docReply(summary: string, status: number, component: string, ...errors: ErrorStatus[]): DocumentDecoration {
+  const base = doc(summary, ...errors);
+  return { ...base, responses: { ...base.responses, [status]: jsonReply(summary, component) } } as DocumentDecoration;
+}
+
 /** A non-JSON success reply (an image, a text exposition), for routes whose 200 is not the envelope. */
 export const contentResponse = (description: string, type: string): ResponseObject => ({
   description,
@@ -229,8 +250,23 @@ function finish(path: string, method: Method, op: Operation) {
   if (path.includes("{")) add(404);
 }
 
-/** The OpenAPI document of every REST route of `app` (the app this plugin is mounted in). */
-export function buildDocument(app: AppLike): OpenApiDocument {
+/** Every node marked with documentedAs replaced by a reference to its component, keeping its description. */
+function useComponents(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(useComponents);
+  if (!node || typeof node !== "object") return node;
+  const record = node as JsonSchema;
+  const component = record[DOCUMENTED_AS];
+  if (typeof component === "string") {
+    return { $ref: `#/components/schemas/${component}`, ...(typeof record.description === "string" ? { description: record.description } : {}) };
+  }
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, useComponents(value)]));
+}
+
+/**
+ * The OpenAPI document of every REST route of `app` (the app this plugin is mounted in); `schemas` are components
+ * the routes refer to (documentedAs, jsonReply) that no route schema holds.
+ */
+export function buildDocument(app: AppLike, schemas: Record<string, JsonSchema> = {}): OpenApiDocument {
   const routes = app.getGlobalRoutes().filter(isDocumented);
   const facade = {
     getGlobalDefinitions: () => app.getGlobalDefinitions?.(),
@@ -239,7 +275,7 @@ export function buildDocument(app: AppLike): OpenApiDocument {
     getGlobalRoutes: () => routes.map((route) => ({ ...route, path: documentedPath(route.path), hooks: { ...route.hooks, parse: [{ fn: "json" }] } })),
   };
   const generated = toOpenAPISchema(facade as never, { methods: ["options"], staticFile: false }, undefined, undefined, OPENAPI_VERSION);
-  const paths = generated.paths as Record<string, PathItem>;
+  const paths = useComponents(generated.paths) as Record<string, PathItem>;
   for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {
       const op = item[method];
@@ -251,7 +287,7 @@ export function buildDocument(app: AppLike): OpenApiDocument {
     info: { title: "Vigil API", version: VERSION, description: DESCRIPTION },
     tags: TAGS,
     paths,
-    components: { ...COMPONENTS, schemas: { ...(generated.components.schemas as Record<string, JsonSchema>), ...COMPONENTS.schemas } },
+    components: { ...COMPONENTS, schemas: { ...(generated.components.schemas as Record<string, JsonSchema>), ...schemas, ...COMPONENTS.schemas } },
   };
 }
 
@@ -264,7 +300,7 @@ export function buildDocument(app: AppLike): OpenApiDocument {
  * internet, and a looser CSP. This page needs no asset, works in the executable as is, and keeps the CSP unchanged.
  * Both are built on first use and kept (the routes do not change once the app is built).
  */
-export function apiDocs() {
+export function apiDocs(schemas: Record<string, JsonSchema> = {}) {
   const plugin = new Elysia();
   let cache: { routes: number; json: MemoryFile; html: MemoryFile } | undefined;
   const current = () => {
@@ -272,7 +308,7 @@ export function apiDocs() {
     const app = plugin as unknown as AppLike; // getGlobalRoutes is public at run time, protected in the types
     const count = app.getGlobalRoutes().length;
     if (cache?.routes !== count) {
-      const document = buildDocument(app);
+      const document = buildDocument(app, schemas);
       cache = {
         routes: count,
         json: memoryFile(encoder.encode(JSON.stringify(document)), "application/json; charset=utf-8", "no-cache"),

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
-import { contentResponse, doc } from "../http/openapi";
+import { contentResponse, doc, docReply } from "../http/openapi";
 import { createBody, manualBody, monitorIdParams, pushParams, pushQuery, recentChecksQuery, screenshotParams, seriesQuery, updateBody } from "./schemas";
 import type { RecentCheck } from "./public";
 import type { MonitorService } from "./service";
@@ -25,7 +25,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     .use(session)
     .get("/monitors", ({ user }) => ({ success: true, monitors: monitors.list().map((m) => monitorView(user.role, m)) }), {
       auth: "user",
-      detail: doc("List the monitors with their current status (viewers: without header values, body, URL password, push token)"),
+      detail: docReply("List the monitors with their current status (viewers: without header values, body, URL password, push token)", 200, "MonitorListReply"),
     })
     .post(
       "/monitors",
@@ -34,7 +34,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         set.status = 201;
         return { success: true, message: "Monitor created", monitor: monitorView(user.role, monitor) };
       },
-      { auth: "user", body: createBody, detail: doc("Create a monitor") },
+      { auth: "user", body: createBody, detail: docReply("Create a monitor", 201, "MonitorReply") },
     )
     .get("/monitors/ping-support", () => ({ success: true, method: monitors.pingMethod() }), {
       auth: "user",
@@ -42,7 +42,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     })
     .get("/monitors/types", () => ({ success: true, types: monitorTypes() }), {
       auth: "user",
-      detail: doc("The monitor types: each later type's settings as a JSON Schema (secrets marked), whether agents can run it, and why this server cannot (e.g. no Chromium)"),
+      detail: docReply("The monitor types: each later type's settings as a JSON Schema (secrets marked), whether agents can run it, and why this server cannot (e.g. no Chromium)", 200, "MonitorTypesReply"),
     })
     // Scheduler and writer figures for operators and the benchmark.
     .get("/monitors/stats", async () => ({ success: true, stats: await monitors.stats() }), { auth: "admin", detail: doc("Scheduler and writer figures") })
@@ -53,7 +53,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!monitor) throw monitorNotFound();
         return { success: true, monitor: monitorView(user.role, monitor) };
       },
-      { auth: "user", params: monitorIdParams, detail: doc("A monitor") },
+      { auth: "user", params: monitorIdParams, detail: docReply("A monitor", 200, "MonitorReply") },
     )
     .put(
       "/monitors/:id",
@@ -62,7 +62,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!monitor) throw monitorNotFound();
         return { success: true, message: "Monitor updated", monitor: monitorView(user.role, monitor) };
       },
-      { auth: "user", params: monitorIdParams, body: updateBody, detail: doc("Update a monitor") },
+      { auth: "user", params: monitorIdParams, body: updateBody, detail: docReply("Update a monitor", 200, "MonitorReply") },
     )
     .delete(
       "/monitors/:id",
@@ -79,7 +79,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!done) throw monitorNotFound();
         return { success: true, message: done.result.status === "up" ? "Check passed" : "Check failed", result: done.result, monitor: monitorView(user.role, done.monitor) };
       },
-      { auth: "user", params: monitorIdParams, detail: doc("Check a monitor now") },
+      { auth: "user", params: monitorIdParams, detail: docReply("Check a monitor now", 200, "CheckReply") },
     )
     .post(
       "/monitors/:id/manual",
@@ -88,7 +88,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!result) throw monitorNotFound();
         return { success: true, message: result.status === "up" ? "Set up" : "Set down", result };
       },
-      { auth: "user", params: monitorIdParams, body: manualBody, detail: doc("Set a manual monitor up or down (recorded and notified as a check)", 404, 409) },
+      { auth: "user", params: monitorIdParams, body: manualBody, detail: docReply("Set a manual monitor up or down (recorded and notified as a check)", 200, "ManualReply", 404, 409) },
     )
     .get(
       "/monitors/checks/recent",
@@ -124,7 +124,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         if (!monitor) throw monitorNotFound();
         return { success: true, message: "Push URL replaced", monitor: monitorView(user.role, monitor) };
       },
-      { auth: "user", params: monitorIdParams, detail: doc("Replace a push monitor's push URL (the old one stops working)") },
+      { auth: "user", params: monitorIdParams, detail: docReply("Replace a push monitor's push URL (the old one stops working)", 200, "MonitorReply") },
     )
     .get(
       "/monitors/:id/screenshots",
@@ -138,7 +138,7 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
         params: monitorIdParams,
         // Whoever may read the monitor's checks (viewers too, as the monitor page shows them): a screenshot shows the
         // same page the check loaded, which its error already describes.
-        detail: doc("A browser monitor's failure screenshots (latest first, the latest 20 within the raw retention): each check's start time and error; viewers may read them as they read the checks", 404),
+        detail: docReply("A browser monitor's failure screenshots (latest first, the latest 20 within the raw retention): each check's start time and error; viewers may read them as they read the checks", 200, "ScreenshotsReply", 404),
       },
     )
     .get(

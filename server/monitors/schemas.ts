@@ -1,8 +1,10 @@
 import { t } from "elysia";
 import { DNS_RECORD_TYPE_VALUES, GROUP_RULE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES, PING_FAMILY_VALUES } from "../db/schema";
 import { idField, idParams } from "../http/ids";
+import { documentedAs } from "../http/openapi";
 import { LIMITS, SERIES_RANGES } from "./public";
 import { RESOLVER_MESSAGE, STATUS_MESSAGE } from "./field-rules";
+import { SETTINGS_SCHEMA_NAME } from "./openapi-schemas";
 import { PUSH_PING_MAX_MS } from "./types/push/push";
 
 // The field shape and the rules past the schemas live in field-rules.ts (no elysia or database, for the agent).
@@ -181,7 +183,8 @@ export const createBody = t.Object({
   settings: t.Optional(
     t.Record(t.String(), t.Unknown(), {
       error: "settings must be an object of the type's settings",
-      description: "The later types' own settings (postgres, redis, manual…): GET /api/monitors/types gives each type's JSON Schema.",
+      description: "The later types' own settings (postgres, redis, manual…), by the monitor's `type`: each type's JSON Schema is documented here and given by GET /api/monitors/types.",
+      ...documentedAs(SETTINGS_SCHEMA_NAME),
     }),
   ),
 });

@@ -166,6 +166,10 @@ describe("monitors", () => {
     await t.services.notifications.rules.remind();
     await t.advance(2_000);
     expect(messages().map((m) => m.title)).toEqual(["🔴 Monitor down: Shop", "🔴 Monitor still down: Shop"]);
+    // What templates name on both: the target line and the failed check's code (the reminder's text stays short).
+    const [down, reminder] = messages();
+    expect(down!.events[0]!.facts).toMatchObject({ url: targetUrl, target: targetUrl, checkType: "http", errorCode: "STATUS" });
+    expect(reminder!.events[0]!.facts).toEqual({ target: targetUrl, errorCode: "STATUS", downtimeSeconds: expect.any(Number) });
     await t.call("PUT", `/api/monitors/${id}`, { token: t.token, body: { active: false } });
   });
 });

@@ -1,5 +1,6 @@
 // The wire types of the notifications API (the UI imports them through ui/api/notifications.ts, never writes them
 import type { ChannelTemplates } from "./templates";
+import type { CheckErrorCode } from "../monitors/check-errors";
 import type { MonitorType } from "../monitors/public";
 // again). Routes: server/notifications/routes.ts; docs/notifications.md.
 
@@ -178,6 +179,10 @@ export interface NotificationEvent {
   facts: {
     /** The monitor's target: its URL, host:port, "name record"; empty for push monitors. */
     url?: string;
+    /** The same target line, under the name templates use for every type (monitor alerts). */
+    target?: string;
+    /** The stable code of the failed check's error (AUTH_FAILED, QUERY_NO_ROWS, STATUS…; check-errors.ts). */
+    errorCode?: CheckErrorCode;
     /** The monitor's check type (absent for agents). */
     checkType?: MonitorType;
     port?: number;

@@ -7,7 +7,7 @@ import { idParams } from "../http/ids";
 import { doc } from "../http/openapi";
 import type { Outbox } from "./outbox";
 import { CHANNEL_TYPES } from "./public";
-import { TEMPLATE_KINDS } from "./template-context";
+import { SAMPLE_CHECK_TYPES, TEMPLATE_KINDS } from "./template-context";
 import { previewTemplate } from "./templates";
 import type { AgentNotificationSettings, MonitorNotificationSettings, NotificationSettings } from "./public";
 import { DEFAULT_SETTINGS, type NotificationStore, type TargetType } from "./store";
@@ -26,6 +26,12 @@ const previewBody = t.Object({
   title: t.Optional(t.String({ maxLength: 500, error: "title must be text of at most 500 characters" })),
   body: t.Optional(t.String({ maxLength: 10_000, error: "body must be text of at most 10000 characters" })),
   lang: t.Optional(t.Union([t.Literal("zh-CN"), t.Literal("en-US")], { error: "lang must be zh-CN or en-US" })),
+  checkType: t.Optional(
+    t.Union(SAMPLE_CHECK_TYPES.map((c) => t.Literal(c)), {
+      error: `checkType must be one of ${SAMPLE_CHECK_TYPES.join(", ")}`,
+      description: "A monitor event's sample: an HTTP monitor (the default) or a later type's, with its target line and error code",
+    }),
+  ),
 });
 
 const ids = t.Array(t.Integer({ minimum: 1, error: "channelIds must be channel ids (positive integers)" }), { maxItems: 100, error: "channelIds must be a list of channel ids" });
@@ -155,7 +161,7 @@ export function notificationRoutes({ store, outbox, session, exists, publicUrl }
         "/templates/preview",
         async ({ body }) => {
           const { language, timeZone } = await store.getSettings();
-          const preview = previewTemplate({ type: body.type, kind: body.kind, title: body.title, body: body.body, lang: body.lang ?? language, timeZone, baseUrl: publicUrl });
+          const preview = previewTemplate({ type: body.type, kind: body.kind, checkType: body.checkType, title: body.title, body: body.body, lang: body.lang ?? language, timeZone, baseUrl: publicUrl });
           return { success: true, ...preview };
         },
         { auth: "user", body: previewBody, detail: doc("Render a message template against a sample event of its kind (each part's text, or its problem with line and column)") },

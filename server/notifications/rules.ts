@@ -78,6 +78,21 @@ function monitorFacts(e: MonitorStatusEvent): NotificationEvent["facts"] {
   return { url: e.url, checkType: e.type, ...e.facts };
 }
 
+/**
+ * A monitor alert's facts with what templates name past the message's own lines: `target`, the target line as lists
+ * show it (the same as `url`, which predates the types without a URL: host:port/database, a topic, an OID…; never a
+ * secret), and `errorCode`, the stable code of the failed check's sentence (AUTH_FAILED, QUERY_NO_ROWS…).
+ */
+function alertFacts(facts: NotificationEvent["facts"]): NotificationEvent["facts"] {
+  return {
+    ...facts,
+    ...(facts.url !== undefined ? { target: facts.url } : {}),
+    ...(facts.error ? { errorCode: parseCheckError(facts.error).code } : {}),
+  };
+}
+
+const pickNamed = ({ target, errorCode }: NotificationEvent["facts"]) => ({ ...(target !== undefined ? { target } : {}), ...(errorCode ? { errorCode } : {}) });
+
 /** What a threshold rule needs of an agent report, taken when it arrives (the agent's state moves on meanwhile). */
 type Report = Pick<AgentState, "id" | "name" | "hostname" | "latest">;
 
@@ -171,12 +186,12 @@ export function createRules({
         kind: "down",
         target,
         time: e.at,
-        facts: { ...monitorFacts(e), httpStatus: e.httpStatus ?? null, error: e.error ?? null, responseTime: e.responseTime ?? null },
+        facts: alertFacts({ ...monitorFacts(e), httpStatus: e.httpStatus ?? null, error: e.error ?? null, responseTime: e.responseTime ?? null }),
       };
       await raise("monitor", e.monitorId, "down", event, s.enabled && s.events.down, s.channelIds, e.failingSince, true);
     } else if (e.to === "up" && e.from === "down") {
       const s = await store.effective("monitor", e.monitorId);
-      const event: NotificationEvent = { kind: "recovery", target, time: e.at, facts: { ...monitorFacts(e), httpStatus: e.httpStatus ?? null, responseTime: e.responseTime ?? null } };
+      const event: NotificationEvent = { kind: "recovery", target, time: e.at, facts: alertFacts({ ...monitorFacts(e), httpStatus: e.httpStatus ?? null, responseTime: e.responseTime ?? null }) };
       await settle("monitor", e.monitorId, "down", event, s.enabled && s.events.recovery, s.channelIds, true);
     }
   }
@@ -265,7 +280,8 @@ export function createRules({
         kind: "reminder",
         target: { type: "monitor", id: a.targetId, name: monitor.name },
         time: t,
-        facts: { downtimeSeconds: Math.round((t - a.since) / 1000) },
+        // What templates name for any monitor alert; the built-in reminder stays the short "still down for …".
+        facts: { ...pickNamed(alertFacts(monitor.facts)), downtimeSeconds: Math.round((t - a.since) / 1000) },
       };
       await send(s.channelIds, event, `reminder:monitor:${a.targetId}:${a.lastNotifiedAt}`);
       await orm.update(notificationAlerts).set({ lastNotifiedAt: t }).where(alertWhere("monitor", a.targetId, "down"));
@@ -282,8 +298,8 @@ export function createRules({
     if (!m || m.unreachable || (!m.down && !m.up)) return;
     const s = await store.effective("monitor", id);
     const target = { type: "monitor" as const, id, name: m.name };
-    if (m.down) await raise("monitor", id, "down", { kind: "down", target, time: at, facts: { ...m.facts } }, s.enabled && s.events.down, s.channelIds, at, true);
-    else await settle("monitor", id, "down", { kind: "recovery", target, time: at, facts: { ...m.facts } }, s.enabled && s.events.recovery, s.channelIds, true);
+    if (m.down) await raise("monitor", id, "down", { kind: "down", target, time: at, facts: alertFacts(m.facts) }, s.enabled && s.events.down, s.channelIds, at, true);
+    else await settle("monitor", id, "down", { kind: "recovery", target, time: at, facts: alertFacts(m.facts) }, s.enabled && s.events.recovery, s.channelIds, true);
   }
 
   /** A monitor recovered (on this node or another): the monitors depending on it that this node checks are compared. */

@@ -3,7 +3,8 @@
 import { containerProblem, formatDuration, formatTime, translateError } from "./messages";
 import type { NotificationMessage } from "./providers/provider";
 import type { NotificationEvent, NotificationEventKind, NotificationLanguage } from "./public";
-export { TEMPLATE_KINDS, TEMPLATE_VARIABLES } from "./template-vars";
+import type { SampleCheckType } from "./template-vars";
+export { SAMPLE_CHECK_TYPES, TEMPLATE_KINDS, TEMPLATE_VARIABLES, type SampleCheckType } from "./template-vars";
 
 /** One event as a template sees it (also each item of `events`). */
 export interface TemplateEvent {
@@ -77,17 +78,28 @@ export function templateScope(message: NotificationMessage, timeZone: string, ba
 
 const SAMPLE_TIME = Date.UTC(2026, 10, 23, 3, 2, 3);
 
-/** A sample event of each kind for the preview: the names and facts a real one would carry. */
-export function sampleEvent(kind: NotificationEventKind): NotificationEvent {
-  const monitor = { type: "monitor" as const, id: 12, name: "Shop API" };
+/** The sample monitors, by type: the target line and failure a real alert of that type would carry. */
+const SAMPLE_MONITORS = {
+  http: { name: "Shop API", target: "https://shop.example.com/health", httpStatus: 503, error: "status 503, expected 200-299", errorCode: "STATUS", ok: 200 },
+  postgres: { name: "Orders DB", target: "db.example.com:5432/orders", httpStatus: null, error: "authentication failed", errorCode: "AUTH_FAILED", ok: null },
+} as const satisfies Record<SampleCheckType, unknown>;
+
+/**
+ * A sample event of each kind for the preview: the names and facts a real one would carry. A monitor's kinds have a
+ * sample of each of SAMPLE_CHECK_TYPES (HTTP unless asked).
+ */
+export function sampleEvent(kind: NotificationEventKind, checkType: SampleCheckType = "http"): NotificationEvent {
+  const m = SAMPLE_MONITORS[checkType];
+  const monitor = { type: "monitor" as const, id: 12, name: m.name };
+  const monitorFacts = { url: m.target, target: m.target, checkType };
   const agent = { type: "agent" as const, id: 3, name: "web-01" };
   const agentFacts = { hostname: "web-01.example.com" };
   switch (kind) {
     case "down":
     case "reminder":
-      return { kind, target: monitor, time: SAMPLE_TIME, facts: { url: "https://shop.example.com/health", checkType: "http", httpStatus: 503, error: "status 503, expected 200-299", responseTime: 182 } };
+      return { kind, target: monitor, time: SAMPLE_TIME, facts: { ...monitorFacts, httpStatus: m.httpStatus, error: m.error, errorCode: m.errorCode, responseTime: 182 } };
     case "recovery":
-      return { kind, target: monitor, time: SAMPLE_TIME, facts: { url: "https://shop.example.com/health", checkType: "http", httpStatus: 200, responseTime: 96, downtimeSeconds: 754 } };
+      return { kind, target: monitor, time: SAMPLE_TIME, facts: { ...monitorFacts, httpStatus: m.ok, responseTime: 96, downtimeSeconds: 754 } };
     case "offline":
       return { kind, target: agent, time: SAMPLE_TIME, facts: { ...agentFacts, lastSeenAt: SAMPLE_TIME - 95_000, address: "203.0.113.7" } };
     case "online":

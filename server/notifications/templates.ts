@@ -8,7 +8,7 @@ import { renderMessage } from "./messages";
 import type { NotificationMessage } from "./providers/provider";
 import { webhookBody } from "./providers/webhook";
 import type { ChannelType, NotificationEventKind, NotificationLanguage } from "./public";
-import { sampleEvent, TEMPLATE_KINDS, TEMPLATE_VARIABLES, templateScope } from "./template-context";
+import { SAMPLE_CHECK_TYPES, sampleEvent, TEMPLATE_KINDS, TEMPLATE_VARIABLES, templateScope, type SampleCheckType } from "./template-context";
 
 export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 export type MessageTemplate = { title?: string; body?: string };
@@ -189,9 +189,12 @@ export function validateTemplates(input: unknown, type: ChannelType): ChannelTem
       if (typeof source !== "string") throw badRequest("TEMPLATE_INVALID", `templates.${kind}.${part} must be text`);
       if (source.length > MAX_SOURCE[part]) throw templateError(kind, part, { message: `longer than ${MAX_SOURCE[part]} characters` });
       if (!source.trim()) continue;
-      const sample = renderMessage([sampleEvent(kind as NotificationEventKind)], "en-US", "UTC");
-      const rendered = renderPart(source, type, part, templateScope(sample, "UTC", "https://vigil.example.com"));
-      if (!rendered.ok) throw templateError(kind, part, rendered.problem);
+      // Against every sample monitor type: a webhook body must stay JSON for a database's alert as for a URL's.
+      for (const checkType of SAMPLE_CHECK_TYPES) {
+        const sample = renderMessage([sampleEvent(kind as NotificationEventKind, checkType)], "en-US", "UTC");
+        const rendered = renderPart(source, type, part, templateScope(sample, "UTC", "https://vigil.example.com"));
+        if (!rendered.ok) throw templateError(kind, part, rendered.problem);
+      }
       kept[part] = source;
     }
     if (kept.title || kept.body) out[kind as TemplateKind] = kept;
@@ -200,8 +203,8 @@ export function validateTemplates(input: unknown, type: ChannelType): ChannelTem
 }
 
 /** POST /api/notifications/templates/preview: a sample event of the kind rendered through the template in a language. */
-export function previewTemplate(input: { type: ChannelType; kind: TemplateKind; title?: string; body?: string; lang: NotificationLanguage; timeZone: string; baseUrl?: string }) {
-  const sample = renderMessage([sampleEvent(input.kind)], input.lang, input.timeZone);
+export function previewTemplate(input: { type: ChannelType; kind: TemplateKind; checkType?: SampleCheckType; title?: string; body?: string; lang: NotificationLanguage; timeZone: string; baseUrl?: string }) {
+  const sample = renderMessage([sampleEvent(input.kind, input.checkType)], input.lang, input.timeZone);
   const scope = templateScope(sample, input.timeZone, input.baseUrl);
   const part = (p: Part, source: string | undefined, builtIn: string) => {
     if (!source?.trim()) return { text: builtIn, problem: null };

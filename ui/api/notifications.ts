@@ -16,7 +16,8 @@ import { api } from "./client";
 // The wire types are the server's: the UI imports them from here, never writes them again.
 export type * from "../../server/notifications/public";
 export type { ChannelTemplates, MessageTemplate, TemplateKind, TemplateProblem } from "../../server/notifications/templates";
-export { TEMPLATE_KINDS, TEMPLATE_VARIABLES } from "../../server/notifications/template-vars";
+export { SAMPLE_CHECK_TYPES, TEMPLATE_KINDS, TEMPLATE_VARIABLES, type SampleCheckType } from "../../server/notifications/template-vars";
+import type { SampleCheckType } from "../../server/notifications/template-vars";
 
 /** The channel types in the order the form offers them: the server's. */
 export const CHANNEL_TYPE_LIST: readonly ChannelType[] = CHANNEL_TYPES;
@@ -42,7 +43,7 @@ export interface PreviewPart {
 }
 
 /** Renders a template against a sample event of the kind, in a language. */
-export const previewTemplate = (input: { type: ChannelType; kind: TemplateKind; title: string; body: string; lang: NotificationLanguage }) =>
+export const previewTemplate = (input: { type: ChannelType; kind: TemplateKind; checkType?: SampleCheckType; title: string; body: string; lang: NotificationLanguage }) =>
   api.post<{ title: PreviewPart; body: PreviewPart }>("/api/notifications/templates/preview", input);
 
 /** Sends a test message now: resolves when the provider accepted it, else throws (502 PROVIDER_ERROR, its error). */

@@ -2247,6 +2247,7 @@ const enUS: Messages = {
       preview: "Preview",
       previewHint: "A sample event of this kind, as it would be sent, in both languages (the instance sends in the one chosen under Settings).",
       previewFailed: "The preview could not be loaded.",
+      sample: "Sample monitor",
       lang: { "zh-CN": "简体中文", "en-US": "English" },
       problems: {
         in: "{{part}}{{where}}: {{what}}",

@@ -2238,6 +2238,7 @@ const zhCN = {
       preview: "预览",
       previewHint: "此类事件的示例，按实际发送的样子显示两种语言（实例按“设置”中选择的语言发送）。",
       previewFailed: "预览加载失败。",
+      sample: "示例监控",
       lang: { "zh-CN": "简体中文", "en-US": "English" },
       problems: {
         in: "{{part}}{{where}}：{{what}}",

@@ -3,14 +3,25 @@
 // a problem with its line and column).
 //
 // data-testids: `templates-empty`, `template-channel`, `template-kind`, `template-title`, `template-body`,
-//   `template-json-hint`, `template-variables`, `template-preview-{lang}` (with `-title`, `-body`, `-problem`),
+//   `template-json-hint`, `template-variables`, `template-sample` (a monitor event's sample type),
+//   `template-preview-{lang}` (with `-title`, `-body`, `-problem`),
 //   `template-error`, `template-save`, `template-reset`, `template-custom`.
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
-import { previewTemplate, TEMPLATE_KINDS, updateChannel, type NotificationLanguage, type PreviewPart, type PublicChannel, type TemplateKind } from "../../api/notifications";
+import {
+  previewTemplate,
+  SAMPLE_CHECK_TYPES,
+  TEMPLATE_KINDS,
+  updateChannel,
+  type NotificationLanguage,
+  type PreviewPart,
+  type PublicChannel,
+  type SampleCheckType,
+  type TemplateKind,
+} from "../../api/notifications";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
 import { Field, SelectInput, TextInput } from "../../components/form";
@@ -23,6 +34,8 @@ import { EditorOnly } from "../../components/guards";
 
 const LANGS: NotificationLanguage[] = ["zh-CN", "en-US"];
 const PREVIEW_DELAY_MS = 300;
+/** The kinds about a monitor: their sample can be an HTTP monitor's or a later type's. */
+const MONITOR_KINDS: TemplateKind[] = ["down", "recovery", "reminder"];
 
 export function TemplatesTab() {
   const { t } = useTranslation();
@@ -173,7 +186,9 @@ function Preview({ type, kind, title, body }: { type: PublicChannel["type"]; kin
   const { t } = useTranslation();
   const [shown, setShown] = useState<PreviewState>({ "zh-CN": null, "en-US": null });
   const [failed, setFailed] = useState(false);
-  const input = useMemo(() => ({ type, kind, title, body }), [type, kind, title, body]);
+  const [checkType, setCheckType] = useState<SampleCheckType>("http");
+  const aboutMonitor = MONITOR_KINDS.includes(kind);
+  const input = useMemo(() => ({ type, kind, title, body, ...(aboutMonitor ? { checkType } : {}) }), [type, kind, title, body, aboutMonitor, checkType]);
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
@@ -195,6 +210,21 @@ function Preview({ type, kind, title, body }: { type: PublicChannel["type"]; kin
     <Card className="p-4 sm:p-6">
       <h3 className="text-sm font-semibold text-slate-900">{t("notifications.templates.preview")}</h3>
       <p className="mt-0.5 text-xs text-slate-500">{t("notifications.templates.previewHint")}</p>
+      {aboutMonitor && (
+        <div className="mt-3 max-w-xs">
+          <Field label={t("notifications.templates.sample")}>
+            {(id) => (
+              <SelectInput id={id} value={checkType} onChange={(e) => setCheckType(e.target.value as SampleCheckType)} data-testid="template-sample">
+                {SAMPLE_CHECK_TYPES.map((c) => (
+                  <option key={c} value={c}>
+                    {t(`monitors.types.${c}`)}
+                  </option>
+                ))}
+              </SelectInput>
+            )}
+          </Field>
+        </div>
+      )}
       {failed && <p className="mt-3 text-sm text-red-600">{t("notifications.templates.previewFailed")}</p>}
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         {LANGS.map((lang) => {
