@@ -8,8 +8,9 @@ const outputDir =
   process.env.VIGIL_E2E_OUTPUT ?? (process.env.VIGIL_BINARY ? join(dirname(process.env.VIGIL_BINARY), "test-results") : "test-results");
 
 // Browser tests: Debian's Chromium against the compiled executable (dist/vigil), a fresh instance on its own port per
-// test (see e2e/fixtures.ts), so workers never share one. Two workers by default: a test spends much of its time
-// waiting on the server's timers and the page, so two keep CI's two cores busy (VIGIL_E2E_WORKERS to change it).
+// test (see e2e/fixtures.ts), so workers never share one. Two workers by default (npm test asks for three, when
+// the machine has nothing else to run): a test spends about half its time waiting on the server's timers and the
+// page (VIGIL_E2E_WORKERS to change it).
 export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.e2e.ts",
@@ -22,7 +23,9 @@ export default defineConfig({
   use: {
     browserName: "chromium",
     viewport: { width: 1280, height: 800 },
-    trace: "retain-on-failure",
+    // A trace costs a third of the suite's CPU (screencast and DOM snapshots of every step, then thrown away on
+    // success): kept for local runs, where someone can open it; CI keeps the failure's screenshot and error.
+    trace: process.env.CI ? "off" : "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",

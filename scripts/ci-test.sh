@@ -5,13 +5,14 @@
 #   3. unit and API tests (bun test) on SQLite
 #   4. the tests that touch the database again on PostgreSQL (a throwaway server: scripts/test-postgres.sh)
 #   5. browser tests (Playwright + Debian Chromium) against dist/vigil
-# They run side by side in four streams once the executable is built (CI has two cores; the time is the sum of CPU
+# They run side by side in streams once the executable is built (CI has two cores; the time is the sum of CPU
 # seconds, not of the phases one after another):
-#   A  browser tests, two workers, once B is done (the agents' pages last, once dist/agents is complete)
-#   B  bun test on SQLite, then bun test on PostgreSQL
+#   B  bun test on SQLite and bun test on PostgreSQL, two processes at once (each mostly one core)
 #   C  the tests that mostly wait on real timers: real-clock tests on SQLite, the failover test, real-clock on PostgreSQL
 #   D  at low priority (no test waits on them for its timing): the type-check, the agents' cross-compiles and xz, then
 #      the build's own test
+#   A  once B is done: the browser tests, three workers (a test waits on the server's timers and the page about half
+#      its time, so three keep two cores busy), the agents' pages included (dist/agents is complete by then)
 # Each stream writes its log to test-logs/; they are printed in that order at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -59,7 +60,7 @@ build=$?
 # What the build made: checked once the agents are built.
 after_build=(scripts/build.test.ts)
 # Stream D. The agents' build writes dist/agents while the other streams run: only the tests that read it wait for it
-# (scripts/build.test.ts here, e2e/agents.e2e.ts at the end of stream A).
+# (scripts/build.test.ts here; stream A starts once it is done).
 (
   logged typecheck nice -n 10 tsc --noEmit
   logged agents nice -n 10 bun scripts/build-agents.ts
@@ -98,21 +99,18 @@ for f in "${pg_db_files[@]}"; do is_in "$f" "${waiting[@]}" || pg_files+=("$f");
 ) &
 stream_c=$!
 
-# Stream B, in the foreground.
+# Stream B, in the foreground: both engines at once.
+if [ -n "$pg_url" ]; then VIGIL_TEST_DATABASE_URL=$pg_url logged unit-postgres bun test --timeout "$test_timeout" "${pg_files[@]}" & fi
+stream_b_pg=$!
 logged unit bun test --timeout "$test_timeout" "${rest[@]}"
-if [ -n "$pg_url" ]; then VIGIL_TEST_DATABASE_URL=$pg_url logged unit-postgres bun test --timeout "$test_timeout" "${pg_files[@]}"; fi
+[ -n "$pg_url" ] && wait "$stream_b_pg"
 
-# Stream A, after B: the browser tests with two workers (two servers, two Chromiums) would starve the bun tests of
-# CPU beside them (their timing tests and 100 ms render budgets failed at a load of 14); the timer-bound streams C and
-# D are light enough to share the machine with either.
-agents_e2e=(e2e/agents.e2e.ts)
+# Stream A, after B: the browser tests (three servers, three Chromiums) would starve the bun tests of CPU beside them
+# (their timing tests and 100 ms render budgets failed at a load of 14); the timer-bound streams C and D are light
+# enough to share the machine with either. The agents' pages need dist/agents, which stream D has built by now.
 if [ "$build" -eq 0 ]; then
-  (
-    mapfile -t e2e_files < <(find e2e -name '*.e2e.ts' | sort | grep -vxF -f <(printf '%s\n' "${agents_e2e[@]}"))
-    VIGIL_E2E_OUTPUT=test-results logged e2e playwright test "${e2e_files[@]}"
-    while [ ! -f test-logs/agents.rc ]; do sleep 2; done
-    VIGIL_E2E_OUTPUT=test-results-agents logged e2e-agents playwright test "${agents_e2e[@]}"
-  )
+  while [ ! -f test-logs/agents.rc ]; do sleep 2; done
+  VIGIL_E2E_WORKERS=${VIGIL_E2E_WORKERS:-3} logged e2e playwright test
 fi
 
 wait "$stream_c"
@@ -147,9 +145,8 @@ echo "== browser tests"
 if [ "$build" -ne 0 ]; then
   failed=$((failed + 1)); echo "FAILED: browser tests skipped, no executable"
 else
-  cat test-logs/e2e.log test-logs/e2e-agents.log
+  cat test-logs/e2e.log
   add_e2e test-results/e2e.json "$(rc_of e2e)" "playwright"
-  add_e2e test-results-agents/e2e.json "$(rc_of e2e-agents)" "playwright (agents)"
 fi
 
 echo "took $((SECONDS - started)) s; CPU seconds (user, system) of this script, then of everything it ran:"
