@@ -61,7 +61,11 @@ export async function catchUpMissed({ db, store, scheduler, writer, clock, owns,
     for (const r of rows) if (r.last >= due.get(r.monitor_id)! - KICK_GAP_MS) due.delete(r.monitor_id);
     for (const id of chunk) {
       const entry = store.get(id);
-      if (due.has(id) && entry && owns(id) && scheduler.has(id) && !scheduler.running(id)) scheduler.schedule(id, cadence(entry.fields), { kick: true });
+      if (!due.has(id) || !entry || !owns(id) || !scheduler.has(id) || scheduler.running(id)) continue;
+      // Memory knows what the table may not yet: the slot's own check that fired while the flush and query above were
+      // under way (done by now, its result still queued for writing), or another node's that it told of.
+      if ((entry.state.lastCheckedAt ?? 0) >= due.get(id)! - KICK_GAP_MS) continue;
+      scheduler.schedule(id, cadence(entry.fields), { kick: true });
     }
   }
 }
