@@ -113,6 +113,23 @@ async function imapWithoutStarttls(): Promise<number> {
   return (server.address() as { port: number }).port;
 }
 
+/** A POP3 server that answers STLS with -ERR (as one without TLS configured does). */
+async function pop3WithoutStls(): Promise<number> {
+  const server = createServer((socket) => {
+    socket.on("error", () => {});
+    socket.write("+OK fake POP3 ready\r\n");
+    socket.on("data", (data) => {
+      for (const line of data.toString().split("\r\n").filter(Boolean)) {
+        if (line.toUpperCase() === "QUIT") socket.end("+OK bye\r\n");
+        else socket.write("-ERR not here\r\n");
+      }
+    });
+  });
+  fakes.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return (server.address() as { port: number }).port;
+}
+
 describe.skipIf(noServer)("imap check against dovecot", () => {
   test("implicit TLS, with login: up, the certificate's expiry, the banner's keyword", async () => {
     const r = await imapType.check(imap(ports.imaps, { ...login, keyword: "vigil TEST" }), context());
@@ -153,6 +170,15 @@ describe.skipIf(noServer)("pop3 check against dovecot", () => {
     expect(r.tlsExpiresAt! - Date.now()).toBeGreaterThan(29 * DAY);
   });
 
+  test("STARTTLS (STLS) with login, and without: the certificate read after the upgrade; a self-signed one refused unless ignored", async () => {
+    const r = await pop3Type.check(pop3(ports.pop3, { security: "starttls", ...login, keyword: "ready" }), context());
+    expect(r).toMatchObject({ up: true, error: null });
+    expect(r.tlsExpiresAt! - Date.now()).toBeGreaterThan(29 * DAY);
+    expect(await pop3Type.check(pop3(ports.pop3, { security: "starttls" }), context())).toMatchObject({ up: true, error: null });
+    expect((await pop3Type.check(pop3(ports.pop3, { security: "starttls", ...wrong }), context())).error).toBe("authentication failed");
+    expect((await pop3Type.check(pop3(ports.pop3, { security: "starttls", ignoreTls: false }), context())).error).toBe("TLS error: self-signed certificate");
+  });
+
   test("plain text, with and without login", async () => {
     expect(await pop3Type.check(pop3(ports.pop3, { security: "none", ...login }), context())).toMatchObject({ up: true, tlsExpiresAt: null });
     expect(await pop3Type.check(pop3(ports.pop3, { security: "none" }), context())).toMatchObject({ up: true });
@@ -175,8 +201,9 @@ describe.skipIf(noServer)("pop3 check against dovecot", () => {
 });
 
 describe("imap and pop3, failures", () => {
-  test("STARTTLS required, not offered (imap)", async () => {
+  test("STARTTLS required, not offered (imap, pop3)", async () => {
     expect((await imapType.check(imap(await imapWithoutStarttls(), { security: "starttls" }), context())).error).toBe("STARTTLS not offered");
+    expect((await pop3Type.check(pop3(await pop3WithoutStls(), { security: "starttls" }), context())).error).toBe("STARTTLS not offered");
   });
 
   test("nothing listening: connection refused", async () => {
@@ -230,8 +257,9 @@ describe("imap and pop3 settings", () => {
     expect(pop3Type.target(pop3(0, { host: "mail.example.com", port: null, security: "none" } as never))).toBe("mail.example.com:110");
   });
 
-  test("pop3 has no STARTTLS (node-pop3 cannot): refused with its message", () => {
-    expect(messageOf(pop3Settings, { host: "mail.example.com", security: "starttls" })).toBe("Security must be one of: tls, none");
+  test("security choices: an unknown one refused with its message", () => {
+    expect(messageOf(pop3Settings, { host: "mail.example.com", security: "starttls" })).toBeNull();
+    expect(messageOf(pop3Settings, { host: "mail.example.com", security: "ssl" })).toBe("Security must be one of: tls, starttls, none");
     expect(messageOf(imapSettings, { host: "mail.example.com", security: "ssl" })).toBe("Security must be one of: starttls, tls, none");
   });
 });

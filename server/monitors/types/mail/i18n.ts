@@ -67,15 +67,15 @@ export const pop3I18n: TypeI18n = {
   "en-US": {
     name: "POP3",
     description: "Connects to a mailbox server (POP3), reads its greeting, optionally logs in, and checks its certificate.",
-    ...en("Empty: 995 with TLS, 110 without encryption.", {
-      security: { tls: "TLS (usually port 995)", none: "None (port 110)" },
+    ...en("Empty: 995 with TLS, 110 with STARTTLS or without encryption.", {
+      security: { tls: "TLS (usually port 995)", starttls: "STARTTLS (STLS, usually port 110)", none: "None (port 110)" },
     }),
   },
   "zh-CN": {
     name: "POP3",
     description: "连接邮箱服务器（POP3），读取欢迎信息，可选登录，并检查其证书。",
-    ...zh("留空：TLS 用 995，不加密用 110。", {
-      security: { tls: "TLS（通常为 995 端口）", none: "不加密（110 端口）" },
+    ...zh("留空：TLS 用 995，STARTTLS 或不加密用 110。", {
+      security: { tls: "TLS（通常为 995 端口）", starttls: "STARTTLS（STLS，通常为 110 端口）", none: "不加密（110 端口）" },
     }),
   },
 };

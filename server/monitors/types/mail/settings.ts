@@ -39,9 +39,9 @@ export const imapSettings = Type.Object({
   ...after,
 });
 
-// No STARTTLS (STLS) for POP3: node-pop3, the client used, has implicit TLS only.
 export const pop3Settings = Type.Object({
   ...before,
-  security: Type.Union([Type.Literal("tls"), Type.Literal("none")], { default: "tls", error: "Security must be one of: tls, none" }),
+  // starttls: the STLS command (RFC 2595).
+  security: Type.Union([Type.Literal("tls"), Type.Literal("starttls"), Type.Literal("none")], { default: "tls", error: "Security must be one of: tls, starttls, none" }),
   ...after,
 });
