@@ -32,6 +32,13 @@ for (const [locale, m] of LANGUAGES) {
       await title.fill("[{{ status | upcase }}] {{ target.name }}");
       await expect(page.getByTestId("template-preview-en-US-title")).toHaveText("[DOWN] Shop API");
       await expect(page.getByTestId("template-preview-zh-CN-title")).toHaveText("[DOWN] Shop API");
+      // A later type's sample: a PostgreSQL monitor's alert, its target line and error code among the facts.
+      await page.getByTestId("template-body").fill('{"target": {{ facts.target }}, "code": {{ facts.errorCode }}}');
+      await page.getByTestId("template-sample").selectOption("postgres");
+      await expect(page.getByTestId("template-preview-en-US-title")).toHaveText("[DOWN] Orders DB");
+      await expect(page.getByTestId("template-preview-zh-CN-body")).toContainText('"target": "db.example.com:5432/orders", "code": "AUTH_FAILED"');
+      await page.getByTestId("template-sample").selectOption("http");
+      await expect(page.getByTestId("template-preview-en-US-title")).toHaveText("[DOWN] Shop API");
 
       // A body that is not JSON: refused on save, said in the page's language; nothing stored.
       const body = page.getByTestId("template-body");
