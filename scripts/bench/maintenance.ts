@@ -35,7 +35,7 @@ try {
   const now = Date.UTC(2026, 10, 25, 9, 0, 0);
   for (let from = 1; from <= n; from += 500) {
     const chunk = [];
-    for (let i = from; i <= Math.min(n, from + 499); i++) chunk.push({ name: `bench ${i}`, url: `http://127.0.0.1:9/m/${i}`, method: "GET" as const, intervalSeconds: 60, timeoutMs: 10_000, expectedStatus: "2xx", retries: 1, createdAt: now, updatedAt: now });
+    for (let i = from; i <= Math.min(n, from + 499); i++) chunk.push({ name: `bench ${i}`, settings: { url: `http://127.0.0.1:9/m/${i}` }, intervalSeconds: 60, timeoutMs: 10_000, retries: 1, createdAt: now, updatedAt: now });
     await db.orm.insert(db.t.monitors).values(chunk);
   }
   const { inMaintenance } = await insertWindows(db, n, count, now);

@@ -81,9 +81,7 @@ export type MixedFixtures = Awaited<ReturnType<typeof startMixedFixtures>>;
  */
 export function insertMixed(db: Database, n: number, mix: Mix, fx: MixedFixtures, now: number) {
   const insert = db.prepare(
-    `INSERT INTO monitors (name, type, url, method, interval, timeout, expected_status, retries, keyword, host, port,
-       dns_record_type, dns_resolver, dns_expected, push_token, created_at, updated_at)
-     VALUES (?, ?, ?, 'GET', 1, 10, '2xx', 1, ?, ?, ?, 'A', ?, ?, ?, ?, ?)`,
+    "INSERT INTO monitors (name, type, interval, timeout, retries, settings, push_token, created_at, updated_at) VALUES (?, ?, 1, 10, 1, ?, ?, ?, ?)",
   );
   const pushTokens: string[] = [];
   const firstId: Partial<Record<MixType, number>> = {};
@@ -92,16 +90,18 @@ export function insertMixed(db: Database, n: number, mix: Mix, fx: MixedFixtures
     assignTypes(n, mix).forEach((type, index) => {
       const i = index + 1;
       const j = count[type]++;
-      let row: [string, string | null, string, number | null, string | null, string | null, string | null];
-      if (type === "http") row = [`http://127.0.0.1:${fx.http.port}/m/${i}`, KEYWORD, "", null, null, null, null];
-      else if (type === "tcp") row = ["", null, "127.0.0.1", fx.tcp.port, null, null, null];
-      else if (type === "dns") row = ["", null, dnsName(j), null, `127.0.0.1:${fx.dns.port}`, j % 2 ? null : dnsAddress(j), null];
+      // The type's settings object (missing fields read as their defaults).
+      let settings: Record<string, unknown>;
+      let token: string | null = null;
+      if (type === "http") settings = { url: `http://127.0.0.1:${fx.http.port}/m/${i}`, keyword: KEYWORD };
+      else if (type === "tcp") settings = { host: "127.0.0.1", port: fx.tcp.port };
+      else if (type === "dns") settings = { host: dnsName(j), dnsRecordType: "A", dnsResolver: `127.0.0.1:${fx.dns.port}`, dnsExpected: j % 2 ? null : dnsAddress(j) };
       else {
-        const token = randomBytes(24).toString("base64url");
+        token = randomBytes(24).toString("base64url");
         pushTokens.push(token);
-        row = ["", null, "", null, null, null, token];
+        settings = { pushGrace: 60 };
       }
-      const id = Number(insert.run(`bench ${type} ${i}`, type, ...row, now, now).lastInsertRowid);
+      const id = Number(insert.run(`bench ${type} ${i}`, type, JSON.stringify(settings), token, now, now).lastInsertRowid);
       firstId[type] ??= id;
     });
   })();

@@ -148,7 +148,7 @@ async function run(
       for (let from = 1; from <= n; from += 500) {
         const chunk = [];
         for (let i = from; i <= Math.min(n, from + 499); i++) {
-          chunk.push({ name: `bench ${i}`, url: `${target.base}/m/${i}`, method: "GET" as const, intervalSeconds: 60, timeoutMs: 10_000, expectedStatus: "2xx", retries: 1, ignoreTls: target.insecure, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now });
+          chunk.push({ name: `bench ${i}`, settings: { url: `${target.base}/m/${i}`, ignoreTls: target.insecure }, intervalSeconds: 60, timeoutMs: 10_000, retries: 1, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now });
         }
         await db.orm.insert(db.t.monitors).values(chunk);
       }

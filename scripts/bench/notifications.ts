@@ -127,7 +127,7 @@ async function main() {
   const db = await openDatabase(join(dir, "vigil.db"));
   const sqlite = db.sqlite!;
   const insert = sqlite.prepare(
-    "INSERT INTO monitors (name, url, method, interval, timeout, expected_status, retries, created_at, updated_at) VALUES (?, ?, 'GET', 1, 10, '2xx', 0, ?, ?)",
+    "INSERT INTO monitors (name, settings, interval, timeout, retries, created_at, updated_at) VALUES (?, json_object('url', ?), 1, 10, 0, ?, ?)",
   );
   const now = Date.now();
   sqlite.transaction(() => {

@@ -56,7 +56,7 @@ async function run(label: string, groups: [number, number][]) {
       for (let i = from; i < Math.min(count, from + 500); i++) {
         id++;
         const timeoutMs = Math.min(10_000, intervalSeconds * 800);
-        chunk.push({ name: `bench ${id}`, url: `http://127.0.0.1:${target.port}/m/${id}`, method: "GET" as const, intervalSeconds, timeoutMs, expectedStatus: "2xx", retries: 1, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now });
+        chunk.push({ name: `bench ${id}`, settings: { url: `http://127.0.0.1:${target.port}/m/${id}` }, intervalSeconds, timeoutMs, retries: 1, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now });
       }
       await db.orm.insert(db.t.monitors).values(chunk);
     }

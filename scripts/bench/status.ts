@@ -139,8 +139,8 @@ async function seed(dbPath: string, now: number) {
   const counts = { raw: 0, hourly: 0, daily: 0, agentSamples: 0, agentMinutes: 0, agentHours: 0 };
 
   const insertMonitor = sql.prepare(
-    "INSERT INTO monitors (id, name, url, method, interval, timeout, expected_status, retries, status, status_changed_at, created_at, updated_at) " +
-      "VALUES (?, ?, ?, 'GET', 1, 10, '2xx', 1, 'up', ?, ?, ?)",
+    "INSERT INTO monitors (id, name, settings, interval, timeout, retries, status, status_changed_at, created_at, updated_at) " +
+      "VALUES (?, ?, json_object('url', ?), 1, 10, 1, 'up', ?, ?, ?)",
   );
   const insertRaw = sql.prepare("INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error) VALUES (?, ?, ?, ?, ?, ?)");
   const insertHour = sql.prepare(

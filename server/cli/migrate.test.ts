@@ -35,9 +35,9 @@ async function populated(): Promise<string> {
   ]);
   await o.insert(t.settings).values([{ key: "registration_open", value: "true" }, { key: "notifications", value: '{"enabled":true}' }]);
   await o.insert(t.monitors).values([
-    { name: "api", url: "https://api.example.com/health", intervalSeconds: 60, timeoutMs: 10_000, tags: ["prod", "edge"], headers: [{ name: "X-Key", value: "k" }], createdAt: now, updatedAt: now, status: "up" },
-    { name: "db", type: "tcp", url: "", host: "db.internal", port: 5432, intervalSeconds: 300, timeoutMs: 5000, active: false, createdAt: now, updatedAt: now },
-    { name: "cron", type: "push", url: "", pushToken: "tok_abc", intervalSeconds: 3600, timeoutMs: 5000, createdAt: now, updatedAt: now },
+    { name: "api", settings: { url: "https://api.example.com/health", headers: [{ name: "X-Key", value: "k" }] }, intervalSeconds: 60, timeoutMs: 10_000, tags: ["prod", "edge"], createdAt: now, updatedAt: now, status: "up" },
+    { name: "db", type: "tcp", settings: { host: "db.internal", port: 5432 }, intervalSeconds: 300, timeoutMs: 5000, active: false, createdAt: now, updatedAt: now },
+    { name: "cron", type: "push", settings: { pushGrace: 60 }, pushToken: "tok_abc", intervalSeconds: 3600, timeoutMs: 5000, createdAt: now, updatedAt: now },
   ]);
   const results = Array.from({ length: 4500 }, (_, i) => ({
     monitorId: 1 + (i % 2),

@@ -67,7 +67,7 @@ describe.skipIf(testEngine !== "postgres")("failover", () => {
     const now = Date.now();
     const rows = Array.from({ length: MONITORS }, (_, i) => ({
       name: `m${i + 1}`,
-      url: `http://127.0.0.1:${target.port}/${i === MONITORS - 1 ? "flaky" : `ok/${i + 1}`}`,
+      settings: { url: `http://127.0.0.1:${target.port}/${i === MONITORS - 1 ? "flaky" : `ok/${i + 1}`}` },
       intervalSeconds: 60,
       timeoutMs: 5000,
       retries: 0,

@@ -6,9 +6,12 @@ import { drizzle as drizzlePg } from "drizzle-orm/bun-sql";
 import { migrate as migratePg } from "drizzle-orm/bun-sql/migrator";
 import { drizzle } from "drizzle-orm/bun-sqlite";
 import { migrate } from "drizzle-orm/bun-sqlite/migrator";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Db } from "./database";
+import { openDatabase } from "./open";
+import { TEST_DATABASE_URL, testSchema } from "./test-db";
 
 const MIGRATIONS = join(import.meta.dir, "migrations");
 
@@ -48,4 +51,25 @@ export async function oldPostgresSchema(url: string, beforeTag: string): Promise
   const client = new SQL({ url: parsed.toString(), max: 1, connection: { search_path: schema } });
   await migratePg(drizzlePg({ client }), { migrationsFolder: dir, migrationsSchema: schema, migrationsTable: "__drizzle_migrations" });
   return { dir, client };
+}
+
+/**
+ * A database on the test engine at the schema before a migration (`sqliteTag` / `pgTag`), holding the rows `plant`
+ * inserts, opened (and so migrated) by today's code. `cleanups` gets what removes it, to run after the test.
+ */
+export async function migratedFrom(tags: { sqliteTag: string; pgTag: string }, plant: string, cleanups: (() => unknown)[]): Promise<Db> {
+  if (TEST_DATABASE_URL) {
+    const s = await testSchema();
+    cleanups.push(s.drop);
+    const { dir, client } = await oldPostgresSchema(s.url, tags.pgTag);
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    await client.unsafe(plant);
+    await client.close();
+    return openDatabase(s.url, { max: 2 });
+  }
+  const { dir, path, db: old } = oldDatabase(tags.sqliteTag);
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  old.run(plant);
+  old.close();
+  return openDatabase(path);
 }

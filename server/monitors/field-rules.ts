@@ -4,56 +4,36 @@
 import { badRequest, type HttpError } from "../http/http-error";
 import { ALLOW_PRIVATE, literalHostProblem, type TargetPolicy } from "../net/targets";
 import { isValidExpectedStatus, normaliseExpectedStatus } from "./expected-status";
-import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, isSettingsType, uniqueTags, type DnsRecordType, type GroupRule, type MonitorHeader, type MonitorMethod, type MonitorType, type PingFamily } from "./public";
+import { DEFAULTS, LIMITS, RESERVED_HEADERS, defaultRetries, isSettingsType, uniqueTags, type GroupRule, type MonitorType } from "./public";
+import { firstTypeDefaults, type FirstTypeFields } from "./types/first-settings";
+import { STATUS_MESSAGE } from "./types/http/settings";
 
-export const RESOLVER_MESSAGE = "Resolver must be an IP address, optionally with a port (9.9.9.9, 127.0.0.1:5353 or [::1]:53)";
-export const STATUS_MESSAGE = "Expected status must be a code like 200, a class like 2xx or a range like 200-299 (several separated by commas)";
-
-/** A monitor's configuration once validated and normalised: what the store keeps. */
-export interface MonitorFields {
+/**
+ * A monitor's configuration once validated and normalised: what the store keeps. Flat, every type's fields present
+ * (the first five types' ones declared by their settings schemas, FirstTypeFields; a monitor of another type has
+ * their defaults), as the API has always shown it.
+ */
+export interface MonitorFields extends FirstTypeFields {
   name: string;
   type: MonitorType;
   tags: string[];
-  url: string;
-  method: MonitorMethod;
   /** Seconds between checks. */
   intervalSeconds: number;
   /** Seconds between checks while a failure is retried; null: the interval. */
   retryIntervalSeconds: number | null;
   /** Seconds (fractions allowed) before a check gives up. */
   timeout: number;
-  expectedStatus: string;
-  headers: MonitorHeader[];
-  body: string | null;
   active: boolean;
   retries: number;
-  followRedirects: boolean;
-  keyword: string | null;
-  keywordInvert: boolean;
-  keywordCaseSensitive: boolean;
-  jsonPath: string | null;
-  maxResponseTime: number | null;
-  ignoreTls: boolean;
-  freshConnection: boolean;
-  tlsExpiryDays: number | null;
-  host: string;
-  port: number | null;
-  dnsRecordType: DnsRecordType;
-  dnsResolver: string | null;
-  dnsExpected: string | null;
-  pushGrace: number;
   /** Not set by users: generated when a monitor becomes a push monitor, replaced on request. */
   pushToken: string | null;
-  pingCount: number;
-  pingFamily: PingFamily;
-  pingLossThreshold: number;
   /** Up when the check fails, down when it passes. */
   upsideDown: boolean;
   /** The group (a monitor of type "group") this one belongs to. */
   parentId: number | null;
   /** type "group": how its state follows its members. */
   groupRule: GroupRule;
-  /** The later types' own settings, validated by the type's schema ({} for the first five types). */
+  /** The later types' own settings, validated by the type's schema ({} for the first five types: theirs are flat). */
   settings: Record<string, unknown>;
 }
 
@@ -84,38 +64,16 @@ export function checkUrl(raw: string): string {
 /** The fields of a new monitor before its body is applied. */
 export function defaultFields(): MonitorFields {
   return {
+    ...firstTypeDefaults(),
     name: "",
     type: DEFAULTS.type,
     tags: [],
-    url: "",
-    method: DEFAULTS.method,
     intervalSeconds: DEFAULTS.intervalSeconds,
     retryIntervalSeconds: null,
     timeout: DEFAULTS.timeout,
-    expectedStatus: DEFAULTS.expectedStatus,
-    headers: [],
-    body: null,
     active: DEFAULTS.active,
     retries: DEFAULTS.retries,
-    followRedirects: DEFAULTS.followRedirects,
-    keyword: null,
-    keywordInvert: false,
-    keywordCaseSensitive: false,
-    jsonPath: null,
-    maxResponseTime: null,
-    ignoreTls: false,
-    freshConnection: false,
-    tlsExpiryDays: null,
-    host: "",
-    port: null,
-    dnsRecordType: DEFAULTS.dnsRecordType,
-    dnsResolver: null,
-    dnsExpected: null,
-    pushGrace: DEFAULTS.pushGrace,
     pushToken: null,
-    pingCount: DEFAULTS.pingCount,
-    pingFamily: DEFAULTS.pingFamily,
-    pingLossThreshold: DEFAULTS.pingLossThreshold,
     upsideDown: false,
     parentId: null,
     groupRule: "worst",

@@ -1,11 +1,8 @@
 // Migration 0028 (SQLite) / 0019 (PostgreSQL) turned intervals into seconds and timeouts into milliseconds: monitors
 // written before it read back through the API with the interval and timeout they had. Runs on the test engine.
 import { afterEach, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
 import type { Db } from "../db/database";
-import { oldDatabase, oldPostgresSchema } from "../db/old-database";
-import { openDatabase } from "../db/open";
-import { TEST_DATABASE_URL, testSchema } from "../db/test-db";
+import { migratedFrom } from "../db/old-database";
 import { testApp } from "../test-support";
 import type { PublicMonitor } from "./public";
 
@@ -18,22 +15,7 @@ afterEach(async () => {
 const OLD_MONITORS = "INSERT INTO monitors (name, url, interval, timeout, created_at, updated_at) VALUES ('shop', 'https://shop.test/', 5, 10, 1, 1), ('api', 'https://api.test/', 1, 30, 1, 1), ('daily', 'https://daily.test/', 1440, 60, 1, 1)";
 
 /** A database at the schema before the switch, holding OLD_MONITORS, opened (and so migrated) by today's code. */
-async function migrated(): Promise<Db> {
-  if (TEST_DATABASE_URL) {
-    const s = await testSchema();
-    cleanups.push(s.drop);
-    const { dir, client } = await oldPostgresSchema(s.url, "0019");
-    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-    await client.unsafe(OLD_MONITORS);
-    await client.close();
-    return openDatabase(s.url, { max: 2 });
-  }
-  const { dir, path, db: old } = oldDatabase("0028");
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  old.run(OLD_MONITORS);
-  old.close();
-  return openDatabase(path);
-}
+const migrated = (): Promise<Db> => migratedFrom({ sqliteTag: "0028", pgTag: "0019" }, OLD_MONITORS, cleanups);
 
 test("monitors from before intervals in seconds keep their interval and timeout through the API", async () => {
   const db = await migrated();

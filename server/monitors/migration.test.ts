@@ -32,7 +32,8 @@ test("monitors from before check types are upgraded to http monitors with every 
 
   const db = await openDatabase(path);
   const row = db.sqlite!.query("SELECT * FROM monitors").get() as Record<string, unknown>;
-  expect(row).toMatchObject({ type: "http", url: "https://shop.test/", method: "HEAD", expected_status: "200", status: "up", tags: "[]", keyword: null, push_token: null });
+  expect(row).toMatchObject({ type: "http", status: "up", tags: "[]", push_token: null });
+  expect(JSON.parse(row.settings as string)).toMatchObject({ url: "https://shop.test/", method: "HEAD", expectedStatus: "200", keyword: null });
   expect(db.sqlite!.query("SELECT count(*) AS n FROM check_results").get()).toEqual({ n: 1 });
   await db.close();
 });

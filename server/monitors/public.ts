@@ -2,11 +2,15 @@
 // dependencies on the server. Times are Unix milliseconds (UTC); response times are milliseconds.
 
 export type MonitorMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+/** The methods a monitor may use, in the order the form offers them. */
+export const MONITOR_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const satisfies readonly MonitorMethod[];
 /** pending: no verdict yet (new, or failing but still within its retries); up; down. */
 export type MonitorStatus = "pending" | "up" | "down";
 
 export * from "./monitor-types";
 import type { MonitorType } from "./monitor-types";
+// The first five types' fields, flat on the API, as their settings schemas declare them (types only: no runtime import).
+import type { FirstTypeFields } from "./types/first-settings";
 /** ping: which address family to use; auto takes the host's first address. */
 export type PingFamily = "auto" | "ipv4" | "ipv6";
 /**
@@ -110,20 +114,16 @@ export interface MonitorHeader {
 }
 
 /**
- * The fields a user sets (POST body; every field optional in PUT). Fields of other types than the monitor's are
- * kept but unused (switching the type back finds them again).
+ * The fields a user sets (POST body; every field optional in PUT). The first five types' fields are flat here, each
+ * declared by its type's settings schema (server/monitors/types/<type>/settings.ts); a monitor keeps only its own
+ * type's (another type's read as their defaults).
  */
-export interface MonitorInput {
+export interface MonitorInput extends Partial<FirstTypeFields> {
   name: string;
   /** Default "http". */
   type?: MonitorType;
   /** Free-form labels (at most 10, 1-32 characters each, compared without case); the UI colours them by name. */
   tags?: string[];
-  // ── http ──
-  /** Required for http: an http:// or https:// address. */
-  url?: string;
-  /** Default GET. */
-  method?: MonitorMethod;
   /** Seconds between checks, a whole number from 1 to 86400. Default 300. */
   intervalSeconds?: number;
   /** Seconds between checks while a failure is retried (failing, within `retries`, not yet down); null: intervalSeconds. */
@@ -138,55 +138,10 @@ export interface MonitorInput {
    * the interval and the retry interval. Default for a new monitor: min(30, 0.8 × the shorter of the two).
    */
   timeout?: number;
-  /** "200", "2xx" or a comma list ("200,301,3xx"). Default "2xx". */
-  expectedStatus?: string;
-  headers?: MonitorHeader[];
-  /** Request body; not allowed with GET or HEAD. null or "" for none. */
-  body?: string | null;
   /** false pauses the monitor. Default true. */
   active?: boolean;
   /** Failed checks in a row tolerated before the monitor is down (0-10). Default 1. */
   retries?: number;
-  /** Default true; when false a 3xx is the answer (expect "3xx" then). */
-  followRedirects?: boolean;
-  /** http: the body (first 1 MB) must contain this text (or must not, with keywordInvert). null for none. */
-  keyword?: string | null;
-  /** http: true = down when the keyword IS found. Default false. */
-  keywordInvert?: boolean;
-  /** http: Default false (the keyword matches whatever its case). */
-  keywordCaseSensitive?: boolean;
-  /** http: a JSON path assertion on the body, e.g. `$.status == "ok"`, `$.queue.length < 100` (server/monitors/types/http/json-path.ts). */
-  jsonPath?: string | null;
-  /** http: an answer slower than this many ms counts as down ("too slow: 2 340 ms > 1 000 ms"). null for none. */
-  maxResponseTime?: number | null;
-  /** http: accept invalid, self-signed or expired certificates. Default false. */
-  ignoreTls?: boolean;
-  /** http: open a new connection (and a full TLS handshake) for every check instead of reusing a kept-alive one. Default false. */
-  freshConnection?: boolean;
-  /** http: down when the TLS certificate expires within this many days (1-365). null (default) for never. */
-  tlsExpiryDays?: number | null;
-  // ── tcp and dns ──
-  /** tcp: the host to connect to; dns: the name to look up. */
-  host?: string;
-  /** tcp: 1-65535. */
-  port?: number | null;
-  // ── dns ──
-  /** Default "A". */
-  dnsRecordType?: DnsRecordType;
-  /** An IP address, optionally with a port ("9.9.9.9", "127.0.0.1:5353", "[::1]:53"); null = the system's resolver. */
-  dnsResolver?: string | null;
-  /** Up only when one of the answers equals this (case-insensitive; MX answers as "10 mail.example.com"). */
-  dnsExpected?: string | null;
-  // ── push ──
-  /** Seconds allowed after interval before a silent push monitor is down (0-3600). Default 60. */
-  pushGrace?: number;
-  // ── ping (host; timeout is per packet; maxResponseTime limits the average round trip) ──
-  /** Echo requests per check, 1-10, 200 ms apart. Default 3. */
-  pingCount?: number;
-  /** Default "auto". */
-  pingFamily?: PingFamily;
-  /** Down when this share of packets (percent, 1-100) or more is lost. Default 100: only when none came back. */
-  pingLossThreshold?: number;
   /** Up when the check fails, down when it passes (push: calls are flipped, silence stays down). Default false. */
   upsideDown?: boolean;
   /** Monitors this one depends on (at most 20; no cycles): while one is down, this one's failures alert nobody. */
@@ -203,49 +158,25 @@ export interface MonitorInput {
   settings?: Record<string, unknown>;
 }
 
-export interface PublicMonitor {
+export interface PublicMonitor extends FirstTypeFields {
   id: number;
   name: string;
   type: MonitorType;
   tags: string[];
   /** What lists show and search: the URL (http), host:port (tcp), "name record" (dns), "" (push). */
   target: string;
-  url: string;
-  method: MonitorMethod;
   intervalSeconds: number;
   retryIntervalSeconds: number | null;
   /** intervalSeconds in minutes (fractional below a minute: 0.5 for 30 s), for older clients. */
   interval: number;
   /** Seconds (fractions allowed). */
   timeout: number;
-  expectedStatus: string;
-  headers: MonitorHeader[];
-  body: string | null;
   active: boolean;
   retries: number;
-  followRedirects: boolean;
-  keyword: string | null;
-  keywordInvert: boolean;
-  keywordCaseSensitive: boolean;
-  jsonPath: string | null;
-  maxResponseTime: number | null;
-  ignoreTls: boolean;
-  /** http: open a new connection (and a full TLS handshake) for every check instead of reusing a kept-alive one. Default false. */
-  freshConnection: boolean;
-  tlsExpiryDays: number | null;
-  host: string;
-  port: number | null;
-  dnsRecordType: DnsRecordType;
-  dnsResolver: string | null;
-  dnsExpected: string | null;
-  pushGrace: number;
   /** push: the secret of `/api/push/{pushToken}` (null for other types). */
   pushToken: string | null;
   /** push: when the latest call came (null if none yet). */
   lastPushAt: number | null;
-  pingCount: number;
-  pingFamily: PingFamily;
-  pingLossThreshold: number;
   /** Up when the check fails, down when it passes (push: a call saying up counts as down; silence stays down). */
   upsideDown: boolean;
   /** The monitors this one depends on (ids). */

@@ -92,7 +92,7 @@ describe("the last 50 checks", () => {
 describe("the first read of a ring", () => {
   test("checks recorded while it reads are neither lost nor doubled, written or not; readers at once share it", async () => {
     const db = await testDb();
-    await db.exec(sql`INSERT INTO monitors (id, name, url, interval, timeout, created_at, updated_at) VALUES (1, 'a', 'http://a.test/', 1, 10, 0, 0)`);
+    await db.exec(sql`INSERT INTO monitors (id, name, settings, interval, timeout, created_at, updated_at) VALUES (1, 'a', '{"url":"http://a.test/"}', 1, 10, 0, 0)`);
     const check = (time: number): CheckOutcome => ({ time, up: time % 2 === 0, responseTime: time, httpStatus: 200, error: time % 2 === 0 ? null : "down" });
     await insertResults(db, [1, 2, 3].map((t) => ({ ...check(t), monitorId: 1 })));
     let flushes = 0;

@@ -1,15 +1,16 @@
 import { t } from "elysia";
-import { DNS_RECORD_TYPE_VALUES, GROUP_RULE_VALUES, MONITOR_METHODS, MONITOR_TYPE_VALUES, PING_FAMILY_VALUES } from "../db/schema";
+import type { TSchema } from "@sinclair/typebox";
+import { GROUP_RULE_VALUES, MONITOR_TYPE_VALUES } from "../db/schema";
 import { idField, idParams } from "../http/ids";
 import { documentedAs } from "../http/openapi";
 import { LIMITS, SERIES_RANGES } from "./public";
-import { RESOLVER_MESSAGE, STATUS_MESSAGE } from "./field-rules";
 import { SETTINGS_SCHEMA_NAME } from "./openapi-schemas";
+import { FIRST_TYPE_FIELDS } from "./types/first-settings";
+import { STATUS_MESSAGE } from "./types/http/settings";
 import { PUSH_PING_MAX_MS } from "./types/push/push";
 
 // The field shape and the rules past the schemas live in field-rules.ts (no elysia or database, for the agent).
 export {
-  RESOLVER_MESSAGE,
   checkUrl,
   defaultFields,
   normaliseTags,
@@ -35,15 +36,6 @@ const TIMEOUT_MESSAGE = `Timeout must be a number of seconds from ${LIMITS.minTi
 
 const fields = {
   name: t.String({ minLength: 1, maxLength: LIMITS.nameLength, error: `Name is required (at most ${LIMITS.nameLength} characters)` }),
-  url: t.String({
-    minLength: 1,
-    maxLength: LIMITS.urlLength,
-    error: `URL is required: an http:// or https:// address of at most ${LIMITS.urlLength} characters`,
-  }),
-  method: t.Union(
-    MONITOR_METHODS.map((m) => t.Literal(m)),
-    { error: `Method must be one of ${MONITOR_METHODS.join(", ")}` },
-  ),
   intervalSeconds,
   retryIntervalSeconds: t.Union([t.Null(), intervalSeconds], {
     error: `retryIntervalSeconds must be null or ${SECONDS_RANGE}`,
@@ -61,36 +53,8 @@ const fields = {
     error: TIMEOUT_MESSAGE,
     description: "Seconds (fractions allowed, kept to the millisecond), shorter than the interval and the retry interval.",
   }),
-  // Checked by expected-status.ts in resolveFields (ranges must go low to high, which a pattern cannot say).
-  // A client sending the number 200 means the code 200: taken as the text "200" rather than refused.
-  expectedStatus: t
-    .Transform(
-      t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Integer({ minimum: 100, maximum: 599 })], { error: STATUS_MESSAGE }),
-    )
-    .Decode((value) => String(value))
-    .Encode((value) => value),
-  headers: t.Array(
-    t.Object({
-      // RFC 9110 token characters.
-      name: t.String({
-        minLength: 1,
-        maxLength: LIMITS.headerNameLength,
-        pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
-        error: "Header names may only contain letters, digits and !#$%&'*+-.^_`|~",
-      }),
-      // Visible characters, spaces and tabs: no line breaks (no header injection).
-      value: t.String({
-        maxLength: LIMITS.headerValueLength,
-        pattern: "^[\\t\\x20-\\x7E\\x80-\\xFF]*$",
-        error: `Header values must be at most ${LIMITS.headerValueLength} characters, without line breaks`,
-      }),
-    }, { error: "Each header needs a name and a value" }),
-    { maxItems: LIMITS.maxHeaders, error: `At most ${LIMITS.maxHeaders} headers` },
-  ),
-  body: t.Union([t.Null(), t.String({ maxLength: LIMITS.bodyBytes })], { error: "The request body must be text of at most 64 KB" }),
   active: t.Boolean({ error: "active must be true or false" }),
   retries: t.Integer({ minimum: 0, maximum: LIMITS.maxRetries, error: `Retries must be a whole number from 0 to ${LIMITS.maxRetries}` }),
-  followRedirects: t.Boolean({ error: "followRedirects must be true or false" }),
   type: t.Union(
     MONITOR_TYPE_VALUES.map((v) => t.Literal(v)),
     { error: `Type must be one of ${MONITOR_TYPE_VALUES.join(", ")}` },
@@ -99,35 +63,6 @@ const fields = {
     maxItems: LIMITS.maxTags,
     error: `At most ${LIMITS.maxTags} tags, each 1-${LIMITS.tagLength} characters`,
   }),
-  keyword: t.Union([t.Null(), t.String({ maxLength: LIMITS.keywordLength })], { error: `The keyword must be text of at most ${LIMITS.keywordLength} characters` }),
-  keywordInvert: t.Boolean({ error: "keywordInvert must be true or false" }),
-  keywordCaseSensitive: t.Boolean({ error: "keywordCaseSensitive must be true or false" }),
-  jsonPath: t.Union([t.Null(), t.String({ maxLength: LIMITS.jsonPathLength })], { error: `The JSON path must be text of at most ${LIMITS.jsonPathLength} characters` }),
-  maxResponseTime: t.Union([t.Null(), t.Integer({ minimum: 1, maximum: LIMITS.maxResponseTime })], {
-    error: `The slow-answer limit must be a whole number of milliseconds from 1 to ${LIMITS.maxResponseTime}`,
-  }),
-  ignoreTls: t.Boolean({ error: "ignoreTls must be true or false" }),
-  freshConnection: t.Boolean({ error: "freshConnection must be true or false" }),
-  tlsExpiryDays: t.Union([t.Null(), t.Integer({ minimum: 1, maximum: LIMITS.maxTlsExpiryDays })], {
-    error: `TLS expiry warning must be a whole number of days from 1 to ${LIMITS.maxTlsExpiryDays}`,
-  }),
-  host: t.String({ maxLength: LIMITS.hostLength, error: `Host must be a host name or IP address of at most ${LIMITS.hostLength} characters` }),
-  port: t.Union([t.Null(), t.Integer({ minimum: 1, maximum: 65535 })], { error: "Port must be a whole number from 1 to 65535" }),
-  dnsRecordType: t.Union(
-    DNS_RECORD_TYPE_VALUES.map((v) => t.Literal(v)),
-    { error: `Record type must be one of ${DNS_RECORD_TYPE_VALUES.join(", ")}` },
-  ),
-  dnsResolver: t.Union([t.Null(), t.String({ maxLength: LIMITS.resolverLength })], { error: RESOLVER_MESSAGE }),
-  dnsExpected: t.Union([t.Null(), t.String({ maxLength: LIMITS.dnsExpectedLength })], {
-    error: `The expected answer must be text of at most ${LIMITS.dnsExpectedLength} characters`,
-  }),
-  pushGrace: t.Integer({ minimum: 0, maximum: LIMITS.maxPushGrace, error: `Grace must be a whole number of seconds from 0 to ${LIMITS.maxPushGrace}` }),
-  pingCount: t.Integer({ minimum: 1, maximum: LIMITS.maxPingCount, error: `Packets must be a whole number from 1 to ${LIMITS.maxPingCount}` }),
-  pingFamily: t.Union(
-    PING_FAMILY_VALUES.map((v) => t.Literal(v)),
-    { error: `The address family must be one of ${PING_FAMILY_VALUES.join(", ")}` },
-  ),
-  pingLossThreshold: t.Integer({ minimum: 1, maximum: 100, error: "The packet loss threshold must be a whole percentage from 1 to 100" }),
   upsideDown: t.Boolean({ error: "upsideDown must be true or false" }),
   dependsOn: t.Array(t.Integer({ minimum: 1, error: "dependsOn must list monitor ids" }), {
     maxItems: LIMITS.maxDependencies,
@@ -141,44 +76,41 @@ const fields = {
   ),
 };
 
+/**
+ * The first five types' fields, flat as the API has always taken them, declared by the types' settings schemas
+ * (types/<type>/settings.ts) with their limits and messages. Their defaults are left to resolveFields: a PUT's
+ * absent field keeps its value (elysia would fill a schema's default in).
+ */
+const typeFields = Object.fromEntries(
+  Object.entries(FIRST_TYPE_FIELDS).map(([key, schema]) => {
+    const { default: _, ...declared } = schema;
+    return [key, t.Optional(declared as TSchema)];
+  }),
+);
+// A client sending the number 200 means the code 200: taken as the text "200" rather than refused.
+typeFields.expectedStatus = t.Optional(
+  t
+    .Transform(t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Integer({ minimum: 100, maximum: 599 })], { error: STATUS_MESSAGE }))
+    .Decode((value) => String(value))
+    .Encode((value) => value),
+);
+
 /** POST /api/monitors: name required (and what the type needs: url, host and port…), the rest defaulted. */
 export const createBody = t.Object({
   name: fields.name,
   type: t.Optional(fields.type),
   tags: t.Optional(fields.tags),
-  url: t.Optional(fields.url),
-  method: t.Optional(fields.method),
   intervalSeconds: t.Optional(fields.intervalSeconds),
   retryIntervalSeconds: t.Optional(fields.retryIntervalSeconds),
   interval: t.Optional(fields.interval),
   timeout: t.Optional(fields.timeout),
-  expectedStatus: t.Optional(fields.expectedStatus),
-  headers: t.Optional(fields.headers),
-  body: t.Optional(fields.body),
   active: t.Optional(fields.active),
   retries: t.Optional(fields.retries),
-  followRedirects: t.Optional(fields.followRedirects),
-  keyword: t.Optional(fields.keyword),
-  keywordInvert: t.Optional(fields.keywordInvert),
-  keywordCaseSensitive: t.Optional(fields.keywordCaseSensitive),
-  jsonPath: t.Optional(fields.jsonPath),
-  maxResponseTime: t.Optional(fields.maxResponseTime),
-  ignoreTls: t.Optional(fields.ignoreTls),
-  freshConnection: t.Optional(fields.freshConnection),
-  tlsExpiryDays: t.Optional(fields.tlsExpiryDays),
-  host: t.Optional(fields.host),
-  port: t.Optional(fields.port),
-  dnsRecordType: t.Optional(fields.dnsRecordType),
-  dnsResolver: t.Optional(fields.dnsResolver),
-  dnsExpected: t.Optional(fields.dnsExpected),
-  pushGrace: t.Optional(fields.pushGrace),
-  pingCount: t.Optional(fields.pingCount),
-  pingFamily: t.Optional(fields.pingFamily),
-  pingLossThreshold: t.Optional(fields.pingLossThreshold),
   upsideDown: t.Optional(fields.upsideDown),
   dependsOn: t.Optional(fields.dependsOn),
   parentId: t.Optional(fields.parentId),
   groupRule: t.Optional(fields.groupRule),
+  ...typeFields,
   // Each later type's settings are checked by its own schema (GET /api/monitors/types), after the type is known.
   settings: t.Optional(
     t.Record(t.String(), t.Unknown(), {

@@ -98,12 +98,12 @@ describe("the monitor store", () => {
     const n = 4005; // two full chunks and a part
     const rows = Array.from({ length: n }, (_, i) => ({
       name: `m${i + 1}`,
-      url: `http://127.0.0.1:1/m/${i + 1}`,
+      settings: { url: `http://127.0.0.1:1/m/${i + 1}` },
       intervalSeconds: 60,
       timeoutMs: 10_000,
       createdAt: at(0),
       updatedAt: at(0),
-      ...((i + 1) % 1000 === 0 ? { type: "push" as const, pushToken: `token-${i + 1}` } : {}),
+      ...((i + 1) % 1000 === 0 ? { type: "push" as const, pushToken: `token-${i + 1}`, settings: { pushGrace: 60 } } : {}),
     }));
     for (let i = 0; i < n; i += 500) await db.orm.insert(db.t.monitors).values(rows.slice(i, i + 500));
     // Hours before H+1 are rolled up; raw results from H+1 on count, earlier ones only as the latest result.

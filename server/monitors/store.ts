@@ -3,12 +3,15 @@
 import { asc, eq, gt, sql } from "drizzle-orm";
 import { first, type Db } from "../db/database";
 import type { MonitorRow } from "../db/schema";
+import { fieldsOf, intern, rowOf } from "./stored-fields";
+import { firstTypeFieldsOf } from "./types/first-settings";
 import type { CheckOutcome } from "./types/check-type";
 import { HOUR, readWatermarks } from "./history";
 import type { CheckResult, DashboardCounts, DownMonitor, MonitorStatus, PingStats, PublicMonitor } from "./public";
 import type { MonitorFields } from "./schemas";
 import type { PersistedState } from "./writer";
 
+export { rowOf } from "./stored-fields";
 export { bump, heartbeat, newRing, percent, uptime24h, type HourlyRing } from "./hourly-ring";
 import { add, bump, heartbeat, newRing, RING, uptime24h, type HourlyRing } from "./hourly-ring";
 
@@ -34,68 +37,6 @@ export interface Applied {
   to: MonitorStatus;
   /** The row should be written now: status or the failure count (up to the down threshold) changed. */
   persist: boolean;
-}
-
-/**
- * Each row read brings its own copy of strings most monitors share ("http", "GET", "2xx", "pending"…): one instance
- * of each is kept. Bounded, for short values only, in case a field holds unique values.
- */
-const shared = new Map<string, string>();
-function intern<T extends string | null>(value: T): T {
-  if (value === null || value.length > 32) return value;
-  const known = shared.get(value);
-  if (known !== undefined) return known as T;
-  if (shared.size < 512) shared.set(value, value);
-  return value;
-}
-
-// Most monitors have no tags or headers: they share one empty array (frozen; nothing edits these lists in place).
-const NO_TAGS = Object.freeze([]) as unknown as string[];
-const NO_HEADERS = Object.freeze([]) as unknown as MonitorFields["headers"];
-
-const fieldsOf = (row: MonitorRow): MonitorFields => ({
-  name: row.name,
-  type: intern(row.type),
-  tags: row.tags.length === 0 ? NO_TAGS : row.tags,
-  url: row.url,
-  method: intern(row.method),
-  intervalSeconds: row.intervalSeconds,
-  retryIntervalSeconds: row.retryIntervalSeconds,
-  timeout: row.timeoutMs / 1000,
-  expectedStatus: intern(row.expectedStatus),
-  headers: row.headers.length === 0 ? NO_HEADERS : row.headers,
-  body: row.body,
-  active: row.active,
-  retries: row.retries,
-  followRedirects: row.followRedirects,
-  keyword: row.keyword,
-  keywordInvert: row.keywordInvert,
-  keywordCaseSensitive: row.keywordCaseSensitive,
-  jsonPath: row.jsonPath,
-  maxResponseTime: row.maxResponseTime,
-  ignoreTls: row.ignoreTls,
-  freshConnection: row.freshConnection,
-  tlsExpiryDays: row.tlsExpiryDays,
-  host: row.host,
-  port: row.port,
-  dnsRecordType: intern(row.dnsRecordType),
-  dnsResolver: intern(row.dnsResolver),
-  dnsExpected: row.dnsExpected,
-  pushGrace: row.pushGrace,
-  pushToken: row.pushToken,
-  pingCount: row.pingCount,
-  pingFamily: intern(row.pingFamily),
-  pingLossThreshold: row.pingLossThreshold,
-  upsideDown: row.upsideDown,
-  parentId: row.parentId,
-  groupRule: intern(row.groupRule),
-  settings: row.settings,
-});
-
-/** The columns of a monitor's fields (the row keeps the timeout in milliseconds). */
-export function rowOf(fields: MonitorFields) {
-  const { timeout, ...rest } = fields;
-  return { ...rest, timeoutMs: Math.round(timeout * 1000) };
 }
 
 const stateOf = (row: MonitorRow): PersistedState => ({
@@ -355,35 +296,13 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
         type: f.type,
         tags: f.tags,
         target: targetOf(f),
-        url: f.url,
-        method: f.method,
+        ...firstTypeFieldsOf(f),
         intervalSeconds: f.intervalSeconds,
         retryIntervalSeconds: f.retryIntervalSeconds,
         interval: f.intervalSeconds / 60,
         timeout: f.timeout,
-        expectedStatus: f.expectedStatus,
-        headers: f.headers,
-        body: f.body,
         active: f.active,
         retries: f.retries,
-        followRedirects: f.followRedirects,
-        keyword: f.keyword,
-        keywordInvert: f.keywordInvert,
-        keywordCaseSensitive: f.keywordCaseSensitive,
-        jsonPath: f.jsonPath,
-        maxResponseTime: f.maxResponseTime,
-        ignoreTls: f.ignoreTls,
-        freshConnection: f.freshConnection,
-        tlsExpiryDays: f.tlsExpiryDays,
-        host: f.host,
-        port: f.port,
-        dnsRecordType: f.dnsRecordType,
-        dnsResolver: f.dnsResolver,
-        dnsExpected: f.dnsExpected,
-        pushGrace: f.pushGrace,
-        pingCount: f.pingCount,
-        pingFamily: f.pingFamily,
-        pingLossThreshold: f.pingLossThreshold,
         upsideDown: f.upsideDown,
         parentId: f.parentId,
         groupRule: f.groupRule,

@@ -9,7 +9,7 @@ import { createWriter } from "./writer";
 async function setup(options: Parameters<typeof createWriter>[1] = {}) {
   const db = await testDb();
   const clock = fakeClock();
-  await db.exec(sql`INSERT INTO monitors (id, name, url, interval, timeout, created_at, updated_at) VALUES (1, 'a', 'http://a.test/', 1, 10, 0, 0)`);
+  await db.exec(sql`INSERT INTO monitors (id, name, settings, interval, timeout, created_at, updated_at) VALUES (1, 'a', '{"url":"http://a.test/"}', 1, 10, 0, 0)`);
   const writer = createWriter(db, { clock, ...options });
   const count = () => countRows(db, "check_results");
   const outcome = (time: number) => ({ time, up: true, responseTime: 5, httpStatus: 200, error: null });
@@ -139,7 +139,7 @@ test("a flush during another transaction is not tied to it: that one's rollback 
   const failed = db.tx(async (tx) => {
     await db.exec(sql`UPDATE monitors SET name = 'renamed'`, tx);
     flushed = writer.flush(); // not awaited here: on SQLite it waits for this transaction to end
-    await db.exec(sql`UPDATE monitors SET url = 'http://b.test/'`, tx);
+    await db.exec(sql`UPDATE monitors SET retries = 2`, tx);
     throw new Error("rolled back");
   });
   expect(failed).rejects.toThrow("rolled back");

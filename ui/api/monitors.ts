@@ -2,7 +2,6 @@ import type {
   CheckResult,
   MonitorHistory,
   MonitorInput,
-  MonitorMethod,
   MonitorSeries,
   PublicMonitor,
   RecentCheck,
@@ -14,10 +13,7 @@ import { api, fetchFile } from "./client";
 // The wire types are the server's: the UI imports them from here, never writes them again.
 export type * from "../../server/monitors/public";
 /** The check types and DNS record types (in the order the form offers them), the limits and defaults of the API. */
-export { MONITOR_TYPES, GROUP_RULES, DNS_RECORD_TYPES, PING_FAMILIES, LIMITS, DEFAULTS, RESERVED_HEADERS, SERIES_RANGES, defaultRetries, uniqueTags } from "../../server/monitors/public";
-
-/** The methods a monitor may use, in the order the form offers them. */
-export const MONITOR_METHODS: readonly MonitorMethod[] = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+export { MONITOR_TYPES, MONITOR_METHODS, GROUP_RULES, DNS_RECORD_TYPES, PING_FAMILIES, LIMITS, DEFAULTS, RESERVED_HEADERS, SERIES_RANGES, defaultRetries, uniqueTags } from "../../server/monitors/public";
 
 /** How ping monitors reach their hosts on this server (null: they cannot, the form warns). */
 /** Every monitor type: the later types' settings schema, whether agents run it, why this server cannot (GET /api/monitors/types). */

@@ -99,7 +99,7 @@ export async function standInMonitors(db: Db, source: KumaSource, only?: number[
       const kumaId = Number(m.id);
       if (only && !only.includes(kumaId)) continue;
       const [row] = await tx.insert(db.t.monitors)
-        .values({ name: String(m.name), url: "https://example.com/", intervalSeconds: 60, timeoutMs: 10_000, createdAt: now, updatedAt: now })
+        .values({ name: String(m.name), settings: { url: "https://example.com/" }, intervalSeconds: 60, timeoutMs: 10_000, createdAt: now, updatedAt: now })
         .returning({ id: db.t.monitors.id });
       links.link("monitor", kumaId, row!.id);
       made.set(kumaId, row!.id);

@@ -21,7 +21,7 @@ import {
 } from "../../check-errors";
 import { badRequest } from "../../../http/http-error";
 import { literalProblem } from "../../../net/targets";
-import { RESOLVER_MESSAGE } from "../../field-rules";
+import { RESOLVER_MESSAGE } from "./settings";
 import type { CheckType } from "../check-type";
 import { parseResolver } from "../address";
 import { normaliseHost } from "../host";

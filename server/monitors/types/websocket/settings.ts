@@ -1,6 +1,7 @@
 // The websocket check's settings (UI-safe: TypeBox only).
 import { Type } from "@sinclair/typebox";
 import { LIMITS } from "../../public";
+import { headerSetting } from "../shared-settings";
 
 /** Headers a WebSocket upgrade sets itself: a monitor cannot replace them. */
 export const UPGRADE_HEADERS: readonly string[] = ["connection", "upgrade", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions", "sec-websocket-protocol", "content-length", "transfer-encoding"];
@@ -16,27 +17,8 @@ export const websocketSettings = Type.Object({
     secret: "url",
     error: "URL must be a ws:// or wss:// address without spaces (ws://host:port/path)",
   }),
-  headers: Type.Array(
-    Type.Object(
-      {
-        // RFC 9110 token characters.
-        name: Type.String({
-          minLength: 1,
-          maxLength: LIMITS.headerNameLength,
-          pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$",
-          error: "Header names may only contain letters, digits and !#$%&'*+-.^_`|~",
-        }),
-        // Visible characters, spaces and tabs: no line breaks (no header injection).
-        value: Type.String({
-          maxLength: LIMITS.headerValueLength,
-          pattern: "^[\\t\\x20-\\x7E\\x80-\\xFF]*$",
-          error: `Header values must be at most ${LIMITS.headerValueLength} characters, without line breaks`,
-        }),
-      },
-      { error: "Each header needs a name and a value" },
-    ),
-    { default: [], maxItems: MAX_WS_HEADERS, error: `At most ${MAX_WS_HEADERS} headers` },
-  ),
+  headers: Type.Array(headerSetting, { default: [], maxItems: MAX_WS_HEADERS, error: `At most ${MAX_WS_HEADERS} headers` }),
+
   subprotocol: Type.String({
     default: "",
     maxLength: 100,
