@@ -62,9 +62,10 @@ export async function catchUpMissed({ db, store, scheduler, writer, clock, owns,
     for (const id of chunk) {
       const entry = store.get(id);
       if (!due.has(id) || !entry || !owns(id) || !scheduler.has(id) || scheduler.running(id)) continue;
-      // Memory knows what the table may not yet: the slot's own check that fired while the flush and query above were
-      // under way (done by now, its result still queued for writing), or another node's that it told of.
-      if ((entry.state.lastCheckedAt ?? 0) >= due.get(id)! - KICK_GAP_MS) continue;
+      // The slot's own check may have fired here while the flush and query above were under way (done by now, its
+      // result still queued for writing): the scheduler knows. Not what other nodes told of: a node killed mid-batch
+      // told of checks it never wrote, and those slots are made up.
+      if (scheduler.lastStarted(id) >= due.get(id)! - KICK_GAP_MS) continue;
       scheduler.schedule(id, cadence(entry.fields), { kick: true });
     }
   }

@@ -141,6 +141,8 @@ interface Job {
   /** Bumped on every reschedule: heap and queue entries of an older generation are dropped when reached. */
   gen: number;
   busy: boolean;
+  /** When this node last started a check of it (0: not since it was scheduled here). */
+  startedAt: number;
 }
 
 interface Entry {
@@ -286,6 +288,7 @@ export function createScheduler(options: SchedulerOptions) {
 
   function launch(job: Job, e: Entry) {
     running++;
+    job.startedAt = clock.now();
     counters.started++;
     if (e.kick) counters.kicks++;
     else {
@@ -318,7 +321,7 @@ export function createScheduler(options: SchedulerOptions) {
     const ms = (seconds: number) => Math.round((seconds * minuteMs) / 60);
     const intervalMs = Math.max(1, ms(intervalSeconds));
     const existing = jobs.get(id);
-    const job: Job = existing ?? { id, intervalMs, phase: 0, retry, gen: 0, busy: false };
+    const job: Job = existing ?? { id, intervalMs, phase: 0, retry, gen: 0, busy: false, startedAt: 0 };
     job.intervalMs = intervalMs;
     job.retry = retry;
     // From one counter for all jobs: entries an unscheduled job left in the heap never match its next life's.
@@ -361,6 +364,9 @@ export function createScheduler(options: SchedulerOptions) {
 
     /** Whether a check of this monitor runs now. */
     running: (id: number) => inFlight.has(id),
+
+    /** When this node last started a check of a scheduled monitor (0: none since it was scheduled here). */
+    lastStarted: (id: number) => jobs.get(id)?.startedAt ?? 0,
 
     /** Resolves once no check of these monitors runs (those running now have finished). */
     async settled(ids: Iterable<number>): Promise<void> {
