@@ -173,15 +173,26 @@ export default function MonitorDetail() {
   // read again does (after such a check, and when one it depends on changes status).
   const shown = useRef(monitor);
   shown.current = monitor;
-  const reread = useCallback(() => {
-    getMonitor(id)
-      .then((reply) => setMonitor(reply.monitor))
-      .catch(() => {});
-  }, [id]);
+  // A live message applied while a re-read was on its way may be newer than the reply (a loaded server answers the
+  // GET after the socket's message): such a reply is not shown, the monitor is read again (at most a few times).
+  const liveSeq = useRef(0);
+  const reread = useCallback(
+    (tries = 3) => {
+      const seq = liveSeq.current;
+      getMonitor(id)
+        .then((reply) => {
+          if (liveSeq.current === seq) setMonitor(reply.monitor);
+          else if (tries > 1) reread(tries - 1);
+        })
+        .catch(() => {});
+    },
+    [id],
+  );
   useLive(
     "monitor.check",
     (data) => {
       if (data.monitorId !== id) return;
+      liveSeq.current++;
       const held = data.result.status === "down" && parseCheckError(data.result.error ?? "").code === "UNREACHABLE";
       setMonitor((m) => (m ? { ...applyCheck(m, data), unreachable: held ? m.unreachable : null } : m));
       if (held && !shown.current?.unreachable) reread();
@@ -193,8 +204,10 @@ export default function MonitorDetail() {
   useLive(
     "monitor.status",
     (data) => {
-      if (data.monitorId === id) setMonitor((m) => (m ? applyStatus(m, data) : m));
-      else if (shown.current?.dependsOn.includes(data.monitorId)) reread();
+      if (data.monitorId === id) {
+        liveSeq.current++;
+        setMonitor((m) => (m ? applyStatus(m, data) : m));
+      } else if (shown.current?.dependsOn.includes(data.monitorId)) reread();
     },
     ready,
   );
@@ -202,6 +215,7 @@ export default function MonitorDetail() {
     "monitor.change",
     (data) => {
       if (data.monitorId !== id) return;
+      liveSeq.current++;
       if (data.action === "deleted") setGone(true);
       else if (data.monitor) setMonitor(data.monitor);
     },
@@ -218,9 +232,7 @@ export default function MonitorDetail() {
   useLive(
     "hello",
     () => {
-      getMonitor(id)
-        .then((reply) => setMonitor(reply.monitor))
-        .catch(() => {});
+      reread();
       loadChecks();
       scheduleReload();
     },
