@@ -64,7 +64,8 @@ after_build=(scripts/build.test.ts)
 (
   logged typecheck nice -n 10 tsc --noEmit
   logged agents nice -n 10 bun scripts/build-agents.ts
-  logged build-test bun test "${after_build[@]}"
+  # Its from-source runs start both programs; beside the other streams that can pass bun's 5 s default.
+  logged build-test bun test --timeout 30000 "${after_build[@]}"
 ) &
 stream_d=$!
 
