@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, withSession, type Vigil } from "./fixtures";
-import { availabilityTrio, check, createMonitor, expectLegend, fill, test, type Session, type Target } from "./helpers";
+import { availabilityTrio, check, clearOfTheHourTurn, createMonitor, expectLegend, fill, test, type Session, type Target } from "./helpers";
 import { LANGUAGES, tr } from "./i18n";
 
 // The monitor list at scale: search, status filter, sort and tags kept in the URL (a shared link opens the same view),
@@ -134,6 +134,7 @@ for (const [locale, m] of LANGUAGES) {
     });
 
     test("the heartbeat strip shows the last 24 hours; a live check updates its own row only", async ({ page, vigil, target }) => {
+      await clearOfTheHourTurn(); // its checks all count in the last bar
       const session = await vigil.register("alice");
       const flaky = await createMonitor(vigil, session, { name: "Flaky", url: target.url("/flaky"), retries: 0 }); // up
       target.set("/flaky", 500);

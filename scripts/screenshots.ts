@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { chromium, type Browser, type Page } from "playwright-core";
 import type { HostInfo, Sample } from "../server/agents/protocol";
 import { startDnsResponder, type DnsResponder } from "../server/monitors/types/dns/responder";
+import { DISABLE_FEATURES } from "../server/monitors/types/browser/chromium-features";
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
@@ -26,7 +27,7 @@ const BINARY = resolve(values.binary!);
 const OUT = resolve(values.out!);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 // The same flags as playwright.config.ts.
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", DISABLE_FEATURES];
 const USERNAME = "admin";
 const PASSWORD = "correct horse battery";
 const DEADLINE_MS = 90_000;

@@ -27,6 +27,7 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { startDnsResponder, type DnsResponder } from "../../server/monitors/types/dns/responder";
 import { countingTarget } from "./fixtures";
 import { apiClient, mb, ROOT, startServer, type RunningServer } from "./proc";
+import { DISABLE_FEATURES } from "../../server/monitors/types/browser/chromium-features";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2),
@@ -49,7 +50,7 @@ if (sizes.some((n) => !Number.isInteger(n) || n < 10) || !(runs >= 1) || !(burst
 }
 const PASSWORD = "bench password 1";
 const TAGS = ["prod", "staging", "eu-west", "us-east", "db", "api", "edge", "batch"];
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", DISABLE_FEATURES];
 
 // ── Clean-up, whatever happens ──────────────────────────────────────────────────────────────────────────────────
 

@@ -3,6 +3,7 @@
 // own time limit. A browser that crashes is launched afresh by the next check.
 import { existsSync } from "node:fs";
 import type { Browser } from "playwright-core";
+import { DISABLE_FEATURES } from "./chromium-features";
 
 /** Checks running in the browser at once; the rest queue. Two keeps a small server's CPU and memory in hand. */
 export const MAX_PAGES = 2;
@@ -23,6 +24,7 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--no-first-run",
   "--mute-audio",
+  DISABLE_FEATURES,
   // WebRTC's UDP would go around the checks' proxy (guard.ts), to any address.
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
   "--webrtc-ip-handling-policy=disable_non_proxied_udp",
