@@ -33,7 +33,10 @@ async function sweep(client: BunSQL) {
 export async function testSchema(): Promise<{ schema: string; url: string; drop: () => Promise<void> }> {
   if (!TEST_DATABASE_URL) throw new Error("testSchema() needs VIGIL_TEST_DATABASE_URL");
   if (!admin) {
-    admin = new BunSQL({ url: TEST_DATABASE_URL, max: 2, idleTimeout: 5 });
+    // A schema left by a process that is gone may still be locked by a session it started (a node of the failover
+    // test still finishing a statement): its DROP waited behind that lock with no limit, and the first test of the
+    // next file hung for its whole 90 s. Clean-up gives up after a few seconds instead; a later sweep drops it.
+    admin = new BunSQL({ url: TEST_DATABASE_URL, max: 2, idleTimeout: 5, connection: { lock_timeout: "3s" } });
     await sweep(admin);
   }
   const schema = `vigil_test_${process.pid}_${++made}`;
