@@ -64,7 +64,7 @@ import { createSubscriberService, type SubscriberService } from "./subscribers/s
 export interface AppDeps {
   db: Db;
   jwtSecret: string;
-  config: Pick<Config, "tokenTtl" | "trustProxy" | "links"> & Partial<Pick<Config, "agentsDir" | "publicUrl" | "sso">>;
+  config: Pick<Config, "tokenTtl" | "trustProxy" | "links"> & Partial<Pick<Config, "agentsDir" | "publicUrl" | "sso" | "passwordHashMemoryMib">>;
   log?: Logger;
   passwords?: PasswordHasher;
   limits?: LoginLimits;
@@ -264,7 +264,8 @@ export function createApp(deps: AppDeps) {
   const log = deps.log ?? silentLogger;
   const services = deps.services;
   const users = services.users;
-  const passwords = deps.passwords ?? createPasswordHasher();
+  const memoryMib = deps.config.passwordHashMemoryMib;
+  const passwords = deps.passwords ?? createPasswordHasher(memoryMib ? { memoryCost: memoryMib * 1024 } : {});
   const tokens = createTokenStore(deps.db);
   const twoFactor = createTwoFactor(deps.db, deps.clock);
   void twoFactor.required().catch(() => {}); // the policy cached before the first request

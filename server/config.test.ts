@@ -8,6 +8,8 @@ describe("loadConfig", () => {
     const c = loadConfig([], {});
     expect(c).toMatchObject({ host: "127.0.0.1", port: 3000, dataDir: resolve("data"), tokenTtl: "7d", logLevel: "info", trustProxy: 0 });
     expect(c.jwtSecret).toBeUndefined();
+    expect(c.passwordHashMemoryMib).toBe(64);
+    expect(loadConfig([], { VIGIL_PASSWORD_HASH_MEMORY: "19" }).passwordHashMemoryMib).toBe(19);
   });
 
   test("flags win over the environment, which wins over defaults", () => {
@@ -24,6 +26,9 @@ describe("loadConfig", () => {
     [["--jwt-secret", "short"], /at least 32/],
     [["--check-concurrency", "0"], /Invalid check concurrency/],
     [["--raw-retention-days", "400"], /Invalid raw retention/],
+    [["--password-hash-memory", "18"], /Invalid password hash memory/],
+    [["--password-hash-memory", "1025"], /Invalid password hash memory/],
+    [["--password-hash-memory", "32.5"], /Invalid password hash memory/],
   ])("rejects %j", (argv, message) => {
     expect(() => loadConfig(argv as string[], {})).toThrow(message);
     expect(() => loadConfig(argv as string[], {})).toThrow(ConfigError);

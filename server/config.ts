@@ -33,6 +33,8 @@ export interface Config {
   checkConcurrency: number;
   /** Days raw check results are kept (rollups are kept 365 days). */
   rawRetentionDays: number;
+  /** MiB of memory each password hash (argon2id, two passes) takes; Bun's default, 64, when not given. */
+  passwordHashMemoryMib?: number;
   /** Directory with the agent binaries served at /downloads (default: beside the executable, or dist/agents). */
   agentsDir?: string;
   /** The address agents and install commands use, when Vigil sits behind a proxy (default: the request's). */
@@ -61,6 +63,7 @@ const OPTIONS = {
   "trust-proxy": { env: "VIGIL_TRUST_PROXY", default: "false", help: "true (or the number of proxies, 1-10) behind a reverse proxy: client address from X-Forwarded-For, counted from the right" },
   "check-concurrency": { env: "VIGIL_CHECK_CONCURRENCY", default: "200", help: "HTTP checks running at once (1-10000)" },
   "raw-retention-days": { env: "VIGIL_RAW_RETENTION_DAYS", default: "7", help: "Days raw check results are kept (1-365); hourly and daily rollups are kept 365 days" },
+  "password-hash-memory": { env: "VIGIL_PASSWORD_HASH_MEMORY", default: "64", help: "MiB each new password hash (argon2id) takes, 19-1024: lower on a small box (19 is OWASP's floor; a sign-in costs about a quarter of the CPU), higher for more resistance to cracking" },
   "agents-dir": { env: "VIGIL_AGENTS_DIR", default: undefined, help: "Directory of agent binaries served at /downloads (default: agents/ beside the executable, or dist/agents)" },
   "public-url": { env: "VIGIL_PUBLIC_URL", default: undefined, help: "Address agents use to reach Vigil, e.g. https://vigil.example.com (default: from each request)" },
   "telegram-api": { env: "VIGIL_TELEGRAM_API", default: "https://api.telegram.org", help: "Telegram Bot API base URL (a proxy or mirror where api.telegram.org is unreachable)" },
@@ -165,6 +168,12 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     throw new ConfigError(`Invalid raw retention: ${get("raw-retention-days")} (1-365 days)`);
   }
 
+  // Hashes keep their own parameters: a change applies to passwords set from then on, every old one still verifies.
+  const passwordHashMemoryMib = Number(get("password-hash-memory"));
+  if (!Number.isInteger(passwordHashMemoryMib) || passwordHashMemoryMib < 19 || passwordHashMemoryMib > 1024) {
+    throw new ConfigError(`Invalid password hash memory: ${get("password-hash-memory")} (19-1024 MiB)`);
+  }
+
   const sso = ssoFlags(get);
 
   return {
@@ -180,6 +189,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     links: { blog: get("blog-url")!, video: get("video-url")!, tempMail: get("temp-mail-url")! },
     checkConcurrency,
     rawRetentionDays,
+    passwordHashMemoryMib,
     agentsDir: get("agents-dir") ? resolve(get("agents-dir")!) : undefined,
     publicUrl,
     telegramApi,

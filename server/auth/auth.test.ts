@@ -380,3 +380,23 @@ describe.skipIf(testEngine !== "postgres")("sign-in limits across nodes (Postgre
     }
   });
 });
+
+describe("--password-hash-memory", () => {
+  test("new passwords are hashed with the memory it names; hashes made with another cost still sign in", async () => {
+    const config = { tokenTtl: "7d", trustProxy: 0, links: { blog: "https://b.example", video: "https://v.example", tempMail: "https://m.example" } };
+    const small = await testApp({ passwords: undefined, config: { ...config, passwordHashMemoryMib: 19 } });
+    const alice = await small.signUp("alice");
+    const hashOf = async (username: string) => {
+      const rows = await small.db.orm.select().from(small.db.t.users);
+      return rows.find((u) => u.username === username)!.passwordHash;
+    };
+    expect(await hashOf("alice")).toStartWith("$argon2id$v=19$m=19456,t=2,");
+
+    // The same database behind the default cost (64 MiB): alice's 19 MiB hash still signs her in; bob's is 64 MiB.
+    const usual = await testApp({ db: small.db, services: small.services, passwords: undefined, config });
+    expect((await usual.call("POST", "/api/auth/login", { body: { username: "alice", password: PASSWORD } })).status).toBe(200);
+    const bob = await usual.call("POST", "/api/users", { token: alice.token, body: { username: "bob", password: PASSWORD, confirmPassword: PASSWORD } });
+    expect(bob.status).toBe(201);
+    expect(await hashOf("bob")).toStartWith("$argon2id$v=19$m=65536,t=2,");
+  });
+});
