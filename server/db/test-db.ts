@@ -11,18 +11,28 @@ export const testEngine = TEST_DATABASE_URL ? "postgres" : "sqlite";
 let admin: BunSQL | null = null;
 let made = 0;
 
-/** Drops the schemas earlier test processes left behind (those whose process is gone). */
-async function sweep(client: BunSQL) {
-  const rows: { name: string }[] = await client`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'vigil_test_%'`;
-  for (const { name } of rows) {
-    const pid = Number(name.split("_")[2]);
-    let alive = pid === process.pid;
-    try {
-      if (!alive) alive = process.kill(pid, 0);
-    } catch {
-      alive = false;
+/**
+ * Drops the schemas earlier test processes left behind (those whose process is gone), in the background on a
+ * connection of its own: after a whole suite there are hundreds (a test that does not close its database leaves its
+ * schema), and dropping them on a loaded machine took longer than the first test's 90 s when it was awaited.
+ * A schema still locked by a session (a killed node's statement finishing) is skipped after 3 s; a later sweep drops it.
+ */
+async function sweep(url: string) {
+  const client = new BunSQL({ url, max: 1, idleTimeout: 5, connection: { lock_timeout: "3s" } });
+  try {
+    const rows: { name: string }[] = await client`SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'vigil_test_%'`;
+    for (const { name } of rows) {
+      const pid = Number(name.split("_")[2]);
+      let alive = pid === process.pid;
+      try {
+        if (!alive) alive = process.kill(pid, 0);
+      } catch {
+        alive = false;
+      }
+      if (!alive) await client.unsafe(`DROP SCHEMA IF EXISTS "${name}" CASCADE`).catch(() => {});
     }
-    if (!alive) await client.unsafe(`DROP SCHEMA IF EXISTS "${name}" CASCADE`).catch(() => {});
+  } finally {
+    await client.close().catch(() => {});
   }
 }
 
@@ -33,11 +43,8 @@ async function sweep(client: BunSQL) {
 export async function testSchema(): Promise<{ schema: string; url: string; drop: () => Promise<void> }> {
   if (!TEST_DATABASE_URL) throw new Error("testSchema() needs VIGIL_TEST_DATABASE_URL");
   if (!admin) {
-    // A schema left by a process that is gone may still be locked by a session it started (a node of the failover
-    // test still finishing a statement): its DROP waited behind that lock with no limit, and the first test of the
-    // next file hung for its whole 90 s. Clean-up gives up after a few seconds instead; a later sweep drops it.
-    admin = new BunSQL({ url: TEST_DATABASE_URL, max: 2, idleTimeout: 5, connection: { lock_timeout: "3s" } });
-    await sweep(admin);
+    admin = new BunSQL({ url: TEST_DATABASE_URL, max: 2, idleTimeout: 5 });
+    void sweep(TEST_DATABASE_URL).catch(() => {});
   }
   const schema = `vigil_test_${process.pid}_${++made}`;
   await admin.unsafe(`CREATE SCHEMA "${schema}"`);
