@@ -207,7 +207,8 @@ for (const [locale, m] of LANGUAGES) {
       const strip = page.getByTestId(`monitor-checks-${id}`);
       const bars = strip.getByTestId("check-cell");
       await expect(strip).toHaveAttribute("data-count", "2");
-      expect(await bars.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["up", "down"]);
+      // The cells may land a frame after the strip's count on a loaded machine: read until they are there.
+      await expect.poll(() => bars.evaluateAll((els) => els.map((e) => e.getAttribute("data-status")))).toEqual(["up", "down"]);
       await expect(strip).toHaveAttribute("aria-label", tr(m, "monitors.strip.label", { count: 2 }));
 
       // Keyboard: the strip is one tab stop after the name (the newest bar); arrows move along it, Escape closes.

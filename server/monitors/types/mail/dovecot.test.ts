@@ -26,13 +26,27 @@ beforeAll(async () => {
   if (!cert) throw new Error("openssl is needed for the mail tests");
   dir = mkdtempSync(join(tmpdir(), "vigil-dovecot-"));
   chmodSync(dir, 0o755); // the login processes (dovenull) read below it
-  for (const key of Object.keys(ports) as (keyof typeof ports)[]) ports[key] = closedPort();
   writeFileSync(join(dir, "cert.pem"), cert.cert);
   writeFileSync(join(dir, "key.pem"), cert.key);
   mkdirSync(join(dir, "mail"));
   chmodSync(join(dir, "mail"), 0o777); // written by "nobody"
   // One user, mail stored as "nobody" (Dovecot runs no mail process as root).
   writeFileSync(join(dir, "users"), `vigil:{PLAIN}${PASSWORD}:65534:65534::${join(dir, "mail", "vigil")}\n`);
+  // A free port found now may be taken by another process before Dovecot binds it (the suites run side by side):
+  // Dovecot then exits at once, and is started again on other ports.
+  for (let attempt = 1; ; attempt++) {
+    if (await startDovecot()) return;
+    const stderr = dovecot?.exitCode !== null && dovecot?.stderr instanceof ReadableStream ? await new Response(dovecot.stderr).text() : "";
+    dovecot?.kill();
+    await dovecot?.exited;
+    const log = await Bun.file(join(dir, "dovecot.log")).text().catch(() => "");
+    if (attempt === 3) throw new Error(`dovecot did not start: ${log}${stderr}`);
+  }
+});
+
+/** Writes the configuration on fresh ports and starts Dovecot; true once it answers IMAP, false if it exits or is slow. */
+async function startDovecot(): Promise<boolean> {
+  for (const key of Object.keys(ports) as (keyof typeof ports)[]) ports[key] = closedPort();
   const listener = (name: string, port: number, ssl = false) => `  inet_listener ${name} {\n    port = ${port}\n${ssl ? "    ssl = yes\n" : ""}  }`;
   writeFileSync(
     join(dir, "dovecot.conf"),
@@ -73,10 +87,13 @@ ${listener("pop3s", ports.pop3s, true)}
 }
 `,
   );
-  dovecot = Bun.spawn([DOVECOT, "-F", "-c", join(dir, "dovecot.conf")], { stdout: "ignore", stderr: "pipe" });
-  const up = await waitFor(async () => (await imapType.check(imap(ports.imap, { security: "none" }), context(500))).up, 15_000);
-  if (!up) throw new Error(`dovecot did not start: ${await Bun.file(join(dir, "dovecot.log")).text().catch(() => "")}`);
-});
+  const proc = Bun.spawn([DOVECOT!, "-F", "-c", join(dir, "dovecot.conf")], { stdout: "ignore", stderr: "pipe" });
+  dovecot = proc;
+  return waitFor(async () => {
+    if (proc.exitCode !== null) return true; // stop waiting: it is gone
+    return (await imapType.check(imap(ports.imap, { security: "none" }), context(500))).up;
+  }, 15_000).then((done) => done && proc.exitCode === null);
+}
 
 afterAll(async () => {
   if (dovecot) {
