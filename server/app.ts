@@ -58,6 +58,7 @@ import { subscriberRoutes } from "./subscribers/routes";
 import { tagRoutes } from "./tags/routes";
 import { afterImport } from "./import/after-import";
 import { importRoutes } from "./import/routes";
+import { exportRoutes } from "./exports/routes";
 import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
@@ -320,6 +321,7 @@ export function createApp(deps: AppDeps) {
     .use(tokenRoutes({ tokens, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(pushRoutes({ monitors: services.monitors }))
+    .use(exportRoutes({ db: deps.db, monitors: services.monitors, session }))
     .use(tagRoutes({ store: createTagStore(deps.db), monitorTags: () => services.monitors.list().map((m) => m.tags), session }))
     .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy, inMaintenance: services.maintenance.agent, probesVersion: services.probes.versionOf }))
     .use(probeRoutes({ probes: services.probes, agents: services.agents, session }))

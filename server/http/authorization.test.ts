@@ -60,6 +60,7 @@ const ACCESS: Record<string, Access> = {
   "POST /api/push/:token": "public",
   "GET /api/monitors/checks/recent": "user",
   "GET /api/monitors/:id/checks": "user",
+  "GET /api/monitors/:id/export": "user",
   "GET /api/monitors/:id/history": "user",
   "GET /api/monitors/:id/series": "user",
   "GET /api/monitors/:id/screenshots": "user",

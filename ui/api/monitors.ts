@@ -57,6 +57,10 @@ export const getScreenshots = (id: number) => api.get<{ screenshots: { time: num
 export const getScreenshot = async (id: number, time: number) => (await fetchFile(`/api/monitors/${id}/screenshots/${time}`, "screenshot.png")).blob;
 
 /** The last 50 checks of every monitor, by id (the list's strips). */
+/** GET /api/monitors/:id/export: raw checks with from <= time < to (Unix ms), as a CSV or NDJSON file. */
+export const exportChecks = (id: number, format: "csv" | "ndjson", from: number, to: number) =>
+  fetchFile(`/api/monitors/${id}/export?format=${format}&from=${from}&to=${to}`, `monitor-${id}-checks.${format}`);
+
 export const getAllRecentChecks = () => api.get<{ checks: Record<string, RecentCheck[]> }>("/api/monitors/checks/recent");
 
 /** The latest checks of these monitors only (the list asks for the rows in view). */

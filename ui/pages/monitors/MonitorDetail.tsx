@@ -32,6 +32,7 @@ import { applyCheck, applyStatus, displayStatus, formatMs } from "./model";
 import { Ago, LiveIndicator, MonitorStatusBadge, TypeBadge, useCheckSummary } from "./parts";
 import { translateCheckError } from "./checkError";
 import { BadgeCard } from "./detail/BadgeCard";
+import { ExportCard } from "./detail/ExportCard";
 import { useCatchUp } from "./detail/catchUp";
 import { CheckResultPanel } from "./detail/CheckResultPanel";
 import { DetailsCard } from "./detail/DetailsCard";
@@ -428,6 +429,8 @@ export default function MonitorDetail() {
       <DetailsCard monitor={monitor} />
 
       <BadgeCard monitor={monitor} />
+
+      {monitor.type !== "group" && <ExportCard monitor={monitor} />}
 
       {deleteDialog}
     </div>

@@ -8,6 +8,7 @@ import { downloadBackup } from "../../api/backup";
 import { errorMessage } from "../../api/errors";
 import { Button } from "../../components/Button";
 import { Card, CardHeader } from "../../components/Card";
+import { saveFile } from "../../components/saveFile";
 
 export function BackupCard() {
   const { t } = useTranslation();
@@ -16,10 +17,7 @@ export function BackupCard() {
     setBusy(true);
     try {
       const { blob, fileName } = await downloadBackup();
-      const url = URL.createObjectURL(blob);
-      const link = Object.assign(document.createElement("a"), { href: url, download: fileName });
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000); // the browser has taken the file by then
+      saveFile(blob, fileName);
       toast.success(t("backup.downloaded"));
     } catch (err) {
       toast.error(errorMessage(err, t("backup.failed")));
