@@ -65,7 +65,7 @@ export function checksStream(db: Db, monitorId: number, range: { from: number; t
           httpStatus: r.httpStatus,
           error: r.error,
           maintenance: Boolean(r.maintenance),
-          ping: (typeof r.ping === "string" ? JSON.parse(r.ping) : r.ping) ?? null,
+          ping: r.ping ?? null, // JSON-mode text on SQLite, jsonb on PostgreSQL: parsed by drizzle either way
         };
         text += format === "csv" ? asCsv(check) : `${JSON.stringify(check)}\n`;
       }

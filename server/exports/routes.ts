@@ -30,7 +30,7 @@ function instant(name: string, raw: string | undefined, fallback: number): numbe
 }
 
 /** The range and format of an export request, checked. */
-export function exportRequest(query: { format?: string; from?: string; to?: string }, now: number) {
+function exportRequest(query: { format?: string; from?: string; to?: string }, now: number) {
   const format = (query.format ?? "csv") as ExportFormat;
   if (format !== "csv" && format !== "ndjson") throw badRequest("VALIDATION", "format must be csv or ndjson");
   const from = instant("from", query.from, 0);

@@ -17,15 +17,10 @@ import { SectionTitle } from "./layout";
 const DAY = 86_400_000;
 /** yyyy-mm-dd of a local date. */
 const isoDay = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-/** Local midnight of a yyyy-mm-dd day. */
-const midnight = (day: string) => {
+/** The local midnight starting a yyyy-mm-dd day, or `days` later (days of 23 or 25 hours included). */
+const midnight = (day: string, days = 0) => {
   const [y, m, d] = day.split("-").map(Number);
-  return new Date(y!, m! - 1, d!).getTime();
-};
-/** The local midnight after a yyyy-mm-dd day (a day of 23 or 25 hours included). */
-const dayAfter = (day: string) => {
-  const [y, m, d] = day.split("-").map(Number);
-  return new Date(y!, m! - 1, d! + 1).getTime();
+  return new Date(y!, m! - 1, d! + days).getTime();
 };
 
 export function ExportCard({ monitor }: { monitor: PublicMonitor }) {
@@ -40,7 +35,7 @@ export function ExportCard({ monitor }: { monitor: PublicMonitor }) {
   const download = async () => {
     setBusy(true);
     try {
-      const { blob, fileName } = await exportChecks(monitor.id, format, midnight(from), dayAfter(to));
+      const { blob, fileName } = await exportChecks(monitor.id, format, midnight(from), midnight(to, 1));
       saveFile(blob, fileName);
       toast.success(t("monitors.detail.export.downloaded"));
     } catch (err) {
