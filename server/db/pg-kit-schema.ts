@@ -47,3 +47,5 @@ export const ssoIdentities = t.ssoIdentities;
 export const ssoLogins = t.ssoLogins;
 export const monitorLocations = t.monitorLocations;
 export const probeResults = t.probeResults;
+export const monitorOutages = t.monitorOutages;
+export const configLinks = t.configLinks;
