@@ -59,6 +59,7 @@ import { tagRoutes } from "./tags/routes";
 import { afterImport } from "./import/after-import";
 import { importRoutes } from "./import/routes";
 import { exportRoutes } from "./exports/routes";
+import { reportRoutes } from "./reports/routes";
 import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
@@ -322,6 +323,17 @@ export function createApp(deps: AppDeps) {
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(pushRoutes({ monitors: services.monitors }))
     .use(exportRoutes({ db: deps.db, monitors: services.monitors, session }))
+    .use(
+      reportRoutes({
+        db: deps.db,
+        session,
+        monitors: services.monitors,
+        groups: services.monitors.groups,
+        maintenance: services.maintenance,
+        statusPages: services.status,
+        defaultZone: async () => (await services.notifications.store.getSettings()).timeZone,
+      }),
+    )
     .use(tagRoutes({ store: createTagStore(deps.db), monitorTags: () => services.monitors.list().map((m) => m.tags), session }))
     .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy, inMaintenance: services.maintenance.agent, probesVersion: services.probes.versionOf }))
     .use(probeRoutes({ probes: services.probes, agents: services.agents, session }))

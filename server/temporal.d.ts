@@ -20,4 +20,16 @@ declare namespace Temporal {
     /** "compatible": a skipped time moves forward by the gap, a repeated one is the earlier. */
     toZonedDateTime(timeZone: string, options?: { disambiguation?: "compatible" | "earlier" | "later" | "reject" }): ZonedDateTime;
   }
+  class PlainDate {
+    static from(item: string | { year: number; month: number; day: number }, options?: { overflow?: "constrain" | "reject" }): PlainDate;
+    static compare(a: PlainDate, b: PlainDate): number;
+    readonly year: number;
+    add(duration: { years?: number; months?: number; days?: number }): PlainDate;
+    until(other: PlainDate): { readonly days: number };
+    /** Midnight of the day in the zone (or the first instant after a skipped midnight). */
+    toZonedDateTime(options: { timeZone: string }): ZonedDateTime;
+  }
+  namespace Now {
+    function instant(): Instant;
+  }
 }

@@ -69,12 +69,27 @@ describe("rollups", () => {
     put(a, T0 + HOUR + 5, true, 50);
     put(b, T0 + 10, false, 999);
     await history.rollUp(T0 + 2 * HOUR + 3 * 60_000);
-    expect(await rows("monitor_hourly")).toEqual([
-      { monitor_id: a, bucket_start: T0, checks: 3, up: 2, down: 1, maintenance: 0, rt_sum: 400, rt_count: 2, rt_min: 100, rt_max: 300 },
-      { monitor_id: a, bucket_start: T0 + HOUR, checks: 1, up: 1, down: 0, maintenance: 0, rt_sum: 50, rt_count: 1, rt_min: 50, rt_max: 50 },
-      { monitor_id: b, bucket_start: T0, checks: 1, up: 0, down: 1, maintenance: 0, rt_sum: 999, rt_count: 1, rt_min: 999, rt_max: 999 },
+    // The histogram counts every response time by its 10 % bin (server/reports/histogram.ts): 100 → 48, 300 → 59.
+    const hist = (r: object): object => ({ ...r, rt_hist: JSON.parse((r as { rt_hist: string }).rt_hist) });
+    expect((await rows("monitor_hourly")).map(hist)).toEqual([
+      { monitor_id: a, bucket_start: T0, checks: 3, up: 2, down: 1, maintenance: 0, rt_sum: 400, rt_count: 2, rt_min: 100, rt_max: 300, rt_hist: { 48: 1, 59: 1 } },
+      { monitor_id: a, bucket_start: T0 + HOUR, checks: 1, up: 1, down: 0, maintenance: 0, rt_sum: 50, rt_count: 1, rt_min: 50, rt_max: 50, rt_hist: { 41: 1 } },
+      { monitor_id: b, bucket_start: T0, checks: 1, up: 0, down: 1, maintenance: 0, rt_sum: 999, rt_count: 1, rt_min: 999, rt_max: 999, rt_hist: { 72: 1 } },
     ]);
     expect((await history.watermarks()).hourly).toBe(T0 + 2 * HOUR);
+  });
+
+  test("a day's histogram is the sum of its hours' (rolled up in SQL on both engines)", async () => {
+    const { history, a, put, rows } = await setup();
+    put(a, T0 + 1000, true, 100);
+    put(a, T0 + 2000, true, 101);
+    put(a, T0 + HOUR + 5, true, 100);
+    put(a, T0 + 5 * HOUR, true, 300);
+    put(a, T0 + 6 * HOUR, false, null);
+    await history.rollUp(T0 + DAY + HOUR);
+    const [day] = await rows("monitor_daily");
+    expect(JSON.parse(String(day!.rt_hist))).toEqual({ 48: 3, 59: 1 });
+    expect(day!.rt_count).toBe(4);
   });
 
   test("an hour is rolled up only after its grace period; the open hour never", async () => {

@@ -5,14 +5,16 @@
 // since (a grace period after their end lets late results land), upserting rows keyed (monitor, bucket start), so a
 // re-run changes nothing and a restart after downtime catches up. Raw results are pruned after the raw retention but
 // never before their hour is rolled up; rollups after the rollup retention.
-import { inArray, sql, type SQL } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
 import type { CheckResult, HistoryWindow, MonitorHistory, MonitorSeries, PingStats, SeriesRange, StatusBucket } from "./public";
+import { recordOutages } from "../reports/outages";
+import { COUNTED, COUNTED_UP, DAY, HOUR, IN_MAINTENANCE, lit, rollupSql } from "./rollup-sql";
 import { systemClock, type Clock } from "./scheduler";
 
-export const HOUR = 3_600_000;
-export const DAY = 24 * HOUR;
+export { DAY, HOUR, rollupSql };
+
 /** Ranges charted check by check (short enough to send every point), with their span; longer ones are hourly. */
 const RAW_SERIES_SPANS: Partial<Record<SeriesRange, number>> = { "1h": HOUR, "6h": 6 * HOUR, "24h": DAY };
 
@@ -51,36 +53,6 @@ export async function readWatermarks(db: Db, orm = db.orm): Promise<{ hourly: nu
 async function writeWatermark(db: Db, key: string, value: number) {
   const { settings } = db.t;
   await db.orm.insert(settings).values({ key, value: String(value) }).onConflictDoUpdate({ target: settings.key, set: { value: String(value) } });
-}
-
-/** A constant in SQL text (bucket sizes): the same text wherever it appears, so GROUP BY matches it on PostgreSQL. */
-const lit = (value: number) => sql.raw(String(value));
-
-// Aggregates of raw results: checks made in maintenance are counted apart, not in checks, up or down.
-export const COUNTED = sql.raw("sum(CASE WHEN maintenance THEN 0 ELSE 1 END)");
-export const COUNTED_UP = sql.raw("sum(CASE WHEN up AND NOT maintenance THEN 1 ELSE 0 END)");
-export const IN_MAINTENANCE = sql.raw("sum(CASE WHEN maintenance THEN 1 ELSE 0 END)");
-
-const upsert = sql`ON CONFLICT (monitor_id, bucket_start) DO UPDATE SET checks = excluded.checks, up = excluded.up, down = excluded.down,
-  maintenance = excluded.maintenance, rt_sum = excluded.rt_sum, rt_count = excluded.rt_count, rt_min = excluded.rt_min, rt_max = excluded.rt_max`;
-
-/**
- * Rolls up [from, to) of the monitors `scope` selects (a condition on monitor_id): hours from raw results, days from
- * hours, replacing the buckets it computes. The rollup timer runs it; the Kuma history import too (same numbers).
- */
-export function rollupSql(target: "monitor_hourly" | "monitor_daily", scope: SQL, from: number, to: number): SQL {
-  if (target === "monitor_hourly") {
-    return sql`INSERT INTO monitor_hourly (monitor_id, bucket_start, checks, up, down, maintenance, rt_sum, rt_count, rt_min, rt_max)
-      SELECT monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)}, ${COUNTED}, ${COUNTED_UP},
-        sum(CASE WHEN up OR maintenance THEN 0 ELSE 1 END), ${IN_MAINTENANCE}, coalesce(sum(response_time), 0), count(response_time), min(response_time), max(response_time)
-      FROM check_results WHERE ${scope} AND time >= ${from} AND time < ${to}
-      GROUP BY monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)} ${upsert}`;
-  }
-  return sql`INSERT INTO monitor_daily (monitor_id, bucket_start, checks, up, down, maintenance, rt_sum, rt_count, rt_min, rt_max)
-    SELECT monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)}, sum(checks), sum(up), sum(down), sum(maintenance), sum(rt_sum), sum(rt_count),
-      min(rt_min), max(rt_max)
-    FROM monitor_hourly WHERE ${scope} AND bucket_start >= ${from} AND bucket_start < ${to}
-    GROUP BY monitor_id, (bucket_start / ${lit(DAY)}) * ${lit(DAY)} ${upsert}`;
 }
 
 /** Counts of one bucket: `checks` and `up` leave out checks made in maintenance (counted in `maintenance`). */
@@ -211,18 +183,21 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     while (hourly < closedUntil) {
       const to = Math.min(closedUntil, hourly + 6 * HOUR);
       const from = hourly;
-      await forChunks(async (lo, hi) => void (await db.exec(rollupSql("monitor_hourly", inChunk(lo, hi), from, to))));
+      await forChunks(async (lo, hi) => void (await db.exec(rollupSql(db.engine, "monitor_hourly", inChunk(lo, hi), from, to))));
       hours += (to - from) / HOUR;
       hourly = to;
       await writeWatermark(db, HOURLY_KEY, hourly);
     }
+
+    // Outages of the hours just rolled up (server/reports/outages.ts); the first time, of every raw check kept.
+    await recordOutages(db, hourly, async () => floorTo((await oldestResult()) ?? hourly, HOUR));
 
     const daysUntil = floorTo(hourly, DAY);
     let days = 0;
     while (daily < daysUntil) {
       const to = Math.min(daysUntil, daily + 7 * DAY);
       const from = daily;
-      await forChunks(async (lo, hi) => void (await db.exec(rollupSql("monitor_daily", inChunk(lo, hi), from, to))));
+      await forChunks(async (lo, hi) => void (await db.exec(rollupSql(db.engine, "monitor_daily", inChunk(lo, hi), from, to))));
       days += (to - from) / DAY;
       daily = to;
       await writeWatermark(db, DAILY_KEY, daily);

@@ -4,7 +4,8 @@
 import { sql } from "drizzle-orm";
 import type { AgentState } from "../agents/service";
 import type { Db } from "../db/database";
-import { COUNTED, COUNTED_UP, DAY, HOUR, IN_MAINTENANCE, readWatermarks } from "../monitors/history";
+import { readWatermarks } from "../monitors/history";
+import { COUNTED, COUNTED_UP, DAY, HOUR, IN_MAINTENANCE } from "../monitors/rollup-sql";
 import { percent } from "../monitors/store";
 import type { MonitorEntry } from "../monitors/store";
 import type { MaintenanceService } from "../maintenance/service";

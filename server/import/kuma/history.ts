@@ -223,7 +223,7 @@ export function createHistorySection({ rawRetentionMs = DEFAULT_RAW_RETENTION_MS
         // Hours the timer already rolled up: rolled again, now with the imported results in them.
         const rolledUntil = marks.hourly ?? -Infinity;
         for (const [from, to] of spans(added.filter((t) => t < rolledUntil), HOUR)) {
-          await db.exec(rollupSql("monitor_hourly", scope, from, Math.min(to, rolledUntil)), tx);
+          await db.exec(rollupSql(db.engine, "monitor_hourly", scope, from, Math.min(to, rolledUntil)), tx);
         }
         touchedHours = touchedHours.concat(added);
 
@@ -243,7 +243,7 @@ export function createHistorySection({ rawRetentionMs = DEFAULT_RAW_RETENTION_MS
 
         // Days with new hourly data: summed again from monitor_hourly. A day the timer has yet to reach is summed
         // again by it later (complete by then); one it passed has all its hours in monitor_hourly now.
-        for (const [from, to] of spans(touchedHours, DAY)) await db.exec(rollupSql("monitor_daily", scope, from, to), tx);
+        for (const [from, to] of spans(touchedHours, DAY)) await db.exec(rollupSql(db.engine, "monitor_daily", scope, from, to), tx);
       }
     },
   };

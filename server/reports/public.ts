@@ -1,0 +1,92 @@
+// What a report holds (GET /api/reports/…): the UI renders it, the CSV flattens it. Times are Unix ms; durations ms.
+import type { Period } from "./period";
+
+export type ReportTargetKind = "monitor" | "group" | "tag" | "status-page";
+
+/** What a report's numbers were computed from: raw checks alone, or the hourly/daily rollups (and raw at the edges). */
+export type ReportGranularity = "checks" | "hour";
+
+export interface ReportStats {
+  /** Percent of the checks counted (made outside maintenance) that passed; null without any. */
+  availability: number | null;
+  checks: number;
+  up: number;
+  down: number;
+  /** Checks made in maintenance: shown, left out of availability. */
+  maintenanceChecks: number;
+  /** Outages' time outside maintenance, within the period. */
+  downtimeMs: number;
+  outages: number;
+  /** Mean time to recovery: the mean downtime of the outages that ended in the period. */
+  mttrMs: number | null;
+  /** Mean time between failures: time up (outside maintenance and outages) per outage. */
+  mtbfMs: number | null;
+  longestOutageMs: number | null;
+  avgResponseTime: number | null;
+  /** From the rollups' histograms: within 5 % of the exact value. */
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+}
+
+export interface ReportOutage {
+  monitorId: number;
+  start: number;
+  /** null: still failing when the report was made. */
+  end: number | null;
+  /** Within the period, maintenance left out. */
+  downtimeMs: number;
+  /** Of the outage's time in the period, how much fell in maintenance. */
+  maintenanceMs: number;
+  failures: number;
+  cause: string | null;
+}
+
+export interface ReportMaintenance {
+  windowId: number;
+  title: string;
+  start: number;
+  end: number;
+}
+
+export interface ReportIncident {
+  id: number;
+  title: string;
+  impact: string;
+  createdAt: number;
+  resolvedAt: number | null;
+}
+
+export interface ReportLocation {
+  /** 0: the server itself. */
+  agentId: number;
+  name: string;
+  checks: number;
+  availability: number | null;
+  p50: number | null;
+  p95: number | null;
+  p99: number | null;
+}
+
+export interface MonitorReport extends ReportStats {
+  id: number;
+  name: string;
+  type: string;
+  outageList: ReportOutage[];
+  maintenance: ReportMaintenance[];
+  incidents: ReportIncident[];
+  /** Per location, when checked from several; raw location results only (kept --raw-retention-days). */
+  locations: ReportLocation[];
+}
+
+export interface Report {
+  target: { kind: ReportTargetKind; ref: string; name: string };
+  period: Period;
+  generatedAt: number;
+  granularity: ReportGranularity;
+  /** The period's start or end fell inside an hour whose raw checks are gone: that whole hour was counted. */
+  roundedToHour: boolean;
+  /** The members' mean availability (each monitor weighs the same), their summed counts and merged percentiles. */
+  summary: ReportStats;
+  monitors: MonitorReport[];
+}
