@@ -37,6 +37,7 @@ const IncidentDetail = lazy(() => import("./pages/incidents/IncidentDetail"));
 const MaintenanceList = lazy(() => import("./pages/maintenance/MaintenanceList"));
 const MaintenanceEditor = lazy(() => import("./pages/maintenance/MaintenanceEditor"));
 const ImportKuma = lazy(() => import("./pages/import/ImportKuma"));
+const Reports = lazy(() => import("./pages/reports/Reports"));
 const NotFound = lazy(() => import("./pages/NotFound"));
 
 type Page = LazyExoticComponent<ComponentType>;
@@ -71,6 +72,7 @@ const LAYOUT_ROUTES: [string, ComponentType][] = [
   ["/incidents", authed(IncidentList)],
   ["/incidents/new", authed(IncidentCreate, "editor")],
   ["/incidents/:id", authed(IncidentDetail)],
+  ["/reports", authed(Reports)],
   ["/maintenance", authed(MaintenanceList)],
   ["/maintenance/create", authed(MaintenanceEditor, "editor")],
   ["/maintenance/edit/:id", authed(MaintenanceEditor, "editor")],

@@ -39,14 +39,21 @@ export function Layout({ children }: { children: ReactNode }) {
   }, [location, hash]);
   return (
     <div className="flex min-h-screen flex-col">
-      <Navbar />
-      <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 sm:px-6 lg:px-8">
-        <ViewerNote />
+      {/* Printed pages (a report to PDF) are the page alone. */}
+      <div className="print:hidden">
+        <Navbar />
+      </div>
+      <main className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 sm:px-6 lg:px-8 print:max-w-none print:p-0">
+        <div className="print:hidden">
+          <ViewerNote />
+        </div>
         <ErrorBoundary key={location}>
           <Suspense fallback={<PageLoading />}>{children}</Suspense>
         </ErrorBoundary>
       </main>
-      <Footer />
+      <div className="print:hidden">
+        <Footer />
+      </div>
     </div>
   );
 }

@@ -19,6 +19,7 @@ export const NAV_LINKS: NavLinkItem[] = [
   { href: "/agents", label: "nav.agents", id: "agents" },
   { href: "/incidents", label: "nav.incidents", id: "incidents" },
   { href: "/maintenance", label: "nav.maintenance", id: "maintenance" },
+  { href: "/reports", label: "nav.reports", id: "reports" },
   { href: "/status/config", label: "nav.statusPage", id: "status" },
   { href: "/notifications", label: "nav.notifications", id: "notifications" },
 ];

@@ -365,6 +365,9 @@ export default function MonitorDetail() {
             <BellIcon className="size-4" />
             {t("notifications.link")}
           </ButtonLink>
+          <ButtonLink href={`/reports?kind=${monitor.type === "group" ? "group" : "monitor"}&ref=${monitor.id}`} variant="secondary" data-testid="monitor-report-link">
+            {t("reports.openReport")}
+          </ButtonLink>
           <EditorOnly>
             <ButtonLink href={`/monitors/edit/${monitor.id}`} variant="secondary" data-testid="monitor-edit-button">
               {t("common.edit")}
