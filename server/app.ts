@@ -321,7 +321,7 @@ export function createApp(deps: AppDeps) {
     .use(tokenRoutes({ tokens, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(pushRoutes({ monitors: services.monitors }))
-    .use(exportRoutes({ db: deps.db, monitors: services.monitors, session }))
+    .use(exportRoutes({ db: deps.db, monitors: services.monitors, agents: services.agents, session }))
     .use(tagRoutes({ store: createTagStore(deps.db), monitorTags: () => services.monitors.list().map((m) => m.tags), session }))
     .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy, inMaintenance: services.maintenance.agent, probesVersion: services.probes.versionOf }))
     .use(probeRoutes({ probes: services.probes, agents: services.agents, session }))
