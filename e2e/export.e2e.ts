@@ -21,7 +21,7 @@ for (const [locale, m] of LANGUAGES) {
       await expect(card).toContainText(tr(m, "monitors.detail.export.title"));
       await expect(card).toContainText(tr(m, "monitors.detail.export.retention"));
       const button = card.getByTestId("monitor-export-download");
-      await expect(button).toHaveText(tr(m, "monitors.detail.export.download"));
+      await expect(button).toHaveText(tr(m, "common.export.download"));
 
       await card.getByTestId("monitor-export-format").selectOption("ndjson");
       const [ndjson] = await Promise.all([page.waitForEvent("download"), button.click()]);
@@ -44,7 +44,7 @@ for (const [locale, m] of LANGUAGES) {
       // The first day after the last: said under the field, the button off.
       await card.getByTestId("monitor-export-from").fill("2099-01-02");
       await card.getByTestId("monitor-export-to").fill("2099-01-01");
-      await expect(card.getByTestId("monitor-export-range-error")).toHaveText(tr(m, "monitors.detail.export.badRange"));
+      await expect(card.getByTestId("monitor-export-range-error")).toHaveText(tr(m, "common.export.badRange"));
       await expect(button).toBeDisabled();
     });
   });

@@ -322,7 +322,7 @@ export function createApp(deps: AppDeps) {
     .use(tokenRoutes({ tokens, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(pushRoutes({ monitors: services.monitors }))
-    .use(exportRoutes({ db: deps.db, monitors: services.monitors, session }))
+    .use(exportRoutes({ db: deps.db, monitors: services.monitors, agents: services.agents, session }))
     .use(
       reportRoutes({
         db: deps.db,

@@ -4,11 +4,7 @@ import { and, asc, eq, gte, lt } from "drizzle-orm";
 import type { Db } from "../db/database";
 import type { PingStats } from "../monitors/public";
 import { csvLine } from "./csv";
-
-export type ExportFormat = "csv" | "ndjson";
-
-/** Rows read per query: small enough to keep memory flat, large enough that a year is ~100 queries. */
-export const PAGE_ROWS = 5_000;
+import { pagesFrom, textStream, type ExportFormat } from "./stream";
 
 export interface ExportedCheck {
   time: string;
@@ -41,37 +37,32 @@ const asCsv = (c: ExportedCheck) =>
 /** The checks of `monitorId` with from <= time < to, oldest first, as a byte stream in `format`. */
 export function checksStream(db: Db, monitorId: number, range: { from: number; to: number }, format: ExportFormat): ReadableStream<Uint8Array> {
   const { checkResults } = db.t;
-  const encoder = new TextEncoder();
-  let cursor = range.from;
-  let started = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!started) {
-        started = true;
-        if (format === "csv") controller.enqueue(encoder.encode(CHECK_CSV_HEADER));
+  const read = (cursor: number, limit: number) =>
+    db.orm
+      .select()
+      .from(checkResults)
+      .where(and(eq(checkResults.monitorId, monitorId), gte(checkResults.time, cursor), lt(checkResults.time, range.to)))
+      .orderBy(asc(checkResults.time))
+      .limit(limit);
+  return textStream(
+    (async function* () {
+      if (format === "csv") yield CHECK_CSV_HEADER;
+      for await (const rows of pagesFrom(range.from, read)) {
+        let text = "";
+        for (const r of rows) {
+          const check: ExportedCheck = {
+            time: new Date(r.time).toISOString(),
+            status: r.up ? "up" : "down",
+            responseTime: r.responseTime,
+            httpStatus: r.httpStatus,
+            error: r.error,
+            maintenance: Boolean(r.maintenance),
+            ping: r.ping ?? null, // JSON-mode text on SQLite, jsonb on PostgreSQL: parsed by drizzle either way
+          };
+          text += format === "csv" ? asCsv(check) : `${JSON.stringify(check)}\n`;
+        }
+        yield text;
       }
-      const rows = await db.orm
-        .select()
-        .from(checkResults)
-        .where(and(eq(checkResults.monitorId, monitorId), gte(checkResults.time, cursor), lt(checkResults.time, range.to)))
-        .orderBy(asc(checkResults.time))
-        .limit(PAGE_ROWS);
-      let text = "";
-      for (const r of rows) {
-        const check: ExportedCheck = {
-          time: new Date(r.time).toISOString(),
-          status: r.up ? "up" : "down",
-          responseTime: r.responseTime,
-          httpStatus: r.httpStatus,
-          error: r.error,
-          maintenance: Boolean(r.maintenance),
-          ping: r.ping ?? null, // JSON-mode text on SQLite, jsonb on PostgreSQL: parsed by drizzle either way
-        };
-        text += format === "csv" ? asCsv(check) : `${JSON.stringify(check)}\n`;
-      }
-      if (text) controller.enqueue(encoder.encode(text));
-      if (rows.length < PAGE_ROWS) controller.close();
-      else cursor = rows[rows.length - 1]!.time + 1;
-    },
-  });
+    })(),
+  );
 }

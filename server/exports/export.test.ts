@@ -1,30 +1,11 @@
 // GET /api/monitors/:id/export on both engines: what comes out parses back to exactly the rows in the range, past
 // several pages; bad requests are refused with the envelope; every signed-in role may export, nobody else.
 import { describe, expect, test } from "bun:test";
-import { PASSWORD, testApp } from "../test-support";
-import { CHECK_CSV_HEADER, PAGE_ROWS } from "./checks";
+import { testApp } from "../test-support";
+import { CHECK_CSV_HEADER } from "./checks";
+import { PAGE_ROWS } from "./stream";
 import { csvField } from "./csv";
-
-/** RFC 4180 back into rows (quoted fields, doubled quotes, CRLF line ends). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), i++;
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") row.push(field), (field = "");
-    else if (c === "\r" && text[i + 1] === "\n") row.push(field), rows.push(row), (row = []), (field = ""), i++;
-    else field += c;
-  }
-  expect(field).toBe(""); // ends with CRLF
-  return rows;
-}
+import { getter, parseCsv, viewerToken } from "./test-fixtures";
 
 async function setup() {
   const t = await testApp();
@@ -32,11 +13,7 @@ async function setup() {
   const created = await t.call<any>("POST", "/api/monitors", { token: admin.token, body: { name: "Shop", url: "http://127.0.0.1:9/", interval: 60, active: false } });
   expect(created.status).toBe(201);
   const id = created.body.monitor.id as number;
-  const get = async (path: string, token?: string) => {
-    const res = await t.app.handle(new Request(`http://localhost${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }));
-    return { status: res.status, headers: res.headers, text: await res.text() };
-  };
-  return { ...t, admin, id, get };
+  return { ...t, admin, id, get: getter(t.app) };
 }
 
 const T0 = Date.UTC(2026, 0, 31, 23, 59, 0); // a check a minute before a month's end
@@ -114,10 +91,7 @@ describe("export a monitor's checks", () => {
     expect((await s.get(`/api/monitors/abc/export`, s.admin.token)).status).toBe(400);
     expect((await s.get(`/api/monitors/${s.id}/export`)).status).toBe(401);
 
-    const vera = await s.signUp("vera");
-    expect((await s.call("PUT", `/api/users/${vera.user.id}`, { token: s.admin.token, body: { username: "vera", role: "viewer" } })).status).toBe(200);
-    const login = await s.call<{ token: string }>("POST", "/api/auth/login", { body: { username: "vera", password: PASSWORD } });
-    const res = await s.get(`/api/monitors/${s.id}/export`, login.body.token);
+    const res = await s.get(`/api/monitors/${s.id}/export`, await viewerToken(s, s.admin.token));
     expect(res.status).toBe(200);
     expect(res.text).toBe(CHECK_CSV_HEADER);
   });

@@ -5,11 +5,16 @@ import { badRequest, notFound } from "../http/errors";
 import { doc } from "../http/openapi";
 import type { MonitorService } from "../monitors/service";
 import { monitorIdParams } from "../monitors/schemas";
-import { checksStream, type ExportFormat } from "./checks";
+import type { AgentService } from "../agents/service";
+import { idParams } from "../http/ids";
+import { checksStream } from "./checks";
+import { samplesStream } from "./samples";
+import type { ExportFormat } from "./stream";
 
 export interface ExportRouteDeps {
   db: Db;
   monitors: Pick<MonitorService, "get">;
+  agents: Pick<AgentService, "get">;
   session: ReturnType<typeof sessions>;
 }
 
@@ -41,32 +46,58 @@ function exportRequest(query: { format?: string; from?: string; to?: string }, n
 
 const stamp = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
+/** The reply: the stream as a download named for what it holds and the days it covers, never cached. */
+function download(body: ReadableStream<Uint8Array>, what: string, { format, from, to }: ReturnType<typeof exportRequest>) {
+  return new Response(body, {
+    headers: {
+      "content-type": CONTENT_TYPES[format],
+      "content-disposition": `attachment; filename="vigil-${what}-${stamp(from)}-${stamp(to - 1)}.${format}"`,
+      "cache-control": "no-store",
+    },
+  });
+}
+
 /**
  * GET /api/monitors/:id/export: the monitor's raw checks in a range, CSV (a header line, RFC 4180) or NDJSON (one check
  * per line), streamed from the database. Everyone who may read the monitor may export it. Raw checks are kept
  * --raw-retention-days; older hours live on as rollups (the charts and reports read those).
+ * GET /api/agents/:id/export: the agent's raw samples the same way, for whoever may read the agent (every signed-in
+ * role, as GET /api/agents/:id). Raw samples are kept 24 hours; minute and hour rollups longer (the charts read those).
  */
-export function exportRoutes({ db, monitors, session }: ExportRouteDeps) {
-  return new Elysia({ prefix: "/api", detail: { tags: ["monitors"] } }).use(session).get(
-    "/monitors/:id/export",
-    ({ params, query }) => {
-      const monitor = monitors.get(params.id);
-      if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found");
-      const { format, from, to } = exportRequest(query, Date.now());
-      const name = `vigil-monitor-${monitor.id}-checks-${stamp(from)}-${stamp(to - 1)}.${format}`;
-      return new Response(checksStream(db, monitor.id, { from, to }, format), {
-        headers: {
-          "content-type": CONTENT_TYPES[format],
-          "content-disposition": `attachment; filename="${name}"`,
-          "cache-control": "no-store",
+export function exportRoutes({ db, monitors, agents, session }: ExportRouteDeps) {
+  return new Elysia({ prefix: "/api" })
+    .use(session)
+    .get(
+      "/monitors/:id/export",
+      ({ params, query }) => {
+        const monitor = monitors.get(params.id);
+        if (!monitor) throw notFound("MONITOR_NOT_FOUND", "Monitor not found");
+        const request = exportRequest(query, Date.now());
+        return download(checksStream(db, monitor.id, request, request.format), `monitor-${monitor.id}-checks`, request);
+      },
+      {
+        auth: "user",
+        params: monitorIdParams,
+        query: exportQuery,
+        detail: { tags: ["monitors"], ...doc("A monitor's raw checks from `from` (inclusive) to `to` (exclusive), as CSV or NDJSON, streamed") },
+      },
+    )
+    .get(
+      "/agents/:id/export",
+      ({ params, query }) => {
+        const agent = agents.get(params.id);
+        if (!agent) throw notFound("AGENT_NOT_FOUND", "Agent not found");
+        const request = exportRequest(query, Date.now());
+        return download(samplesStream(db, agent.id, request, request.format), `agent-${agent.id}-samples`, request);
+      },
+      {
+        auth: "user",
+        params: idParams("agent"),
+        query: exportQuery,
+        detail: {
+          tags: ["agents"],
+          ...doc("An agent's raw samples from `from` (inclusive) to `to` (exclusive), as CSV (a column per series) or NDJSON, streamed"),
         },
-      });
-    },
-    {
-      auth: "user",
-      params: monitorIdParams,
-      query: exportQuery,
-      detail: doc("A monitor's raw checks from `from` (inclusive) to `to` (exclusive), as CSV or NDJSON, streamed"),
-    },
-  );
+      },
+    );
 }

@@ -74,6 +74,7 @@ const ACCESS: Record<string, Access> = {
   "GET /api/agents/": "user",
   "GET /api/agents/:id": "user",
   "GET /api/agents/:id/series": "user",
+  "GET /api/agents/:id/export": "user",
   "PUT /api/agents/:id": "user",
   "DELETE /api/agents/:id": "user",
   "GET /api/agents/targets": "public",

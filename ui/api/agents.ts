@@ -12,7 +12,7 @@ import type {
 } from "../../server/agents/public";
 import type { AgentTarget } from "../../server/agents/downloads";
 import type { AgentService } from "../../server/agents/service";
-import { api } from "./client";
+import { api, fetchFile, type ExportFormat } from "./client";
 
 export type { AgentLiveMessages, AgentSeries, AgentStatus, AgentTarget, ContainerInfo, ContainersSnapshot, DiskSample, InterfaceSample, PublicAgent, Sample, SeriesRange };
 
@@ -40,6 +40,10 @@ export const getAgentSeries = (id: number, range: SeriesRange) =>
   api.get<{ series: AgentSeries }>(`/api/agents/${id}/series?range=${encodeURIComponent(range)}`);
 
 /** The agent's containers as it last saw them (null: it never said: an older agent). */
+/** GET /api/agents/:id/export: raw samples with from <= time < to (Unix ms), as a CSV or NDJSON file. */
+export const exportSamples = (id: number, format: ExportFormat, from: number, to: number) =>
+  fetchFile(`/api/agents/${id}/export?format=${format}&from=${from}&to=${to}`, `agent-${id}-samples.${format}`);
+
 export const getAgentContainers = (id: number) => api.get<{ containers: ContainersSnapshot | null }>(`/api/agents/${id}/containers`);
 
 export const updateAgent = (id: number, input: { name: string; location?: string | null }) => api.put<{ agent: PublicAgent }>(`/api/agents/${id}`, input);

@@ -1,5 +1,9 @@
 import { navigate } from "wouter/use-browser-location";
 import { clearSession, token } from "../state/session";
+import type { ExportFormat } from "../../server/exports/stream";
+
+/** The formats of the raw-data exports (monitor checks, agent samples). */
+export type { ExportFormat };
 
 /** Client time-out for every call (spec §9). */
 export const TIMEOUT_MS = 60_000;

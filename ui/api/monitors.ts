@@ -8,7 +8,7 @@ import type {
   SeriesRange,
 } from "../../server/monitors/public";
 import type { MonitorTypeInfo } from "../../server/monitors/type-catalog";
-import { api, fetchFile } from "./client";
+import { api, fetchFile, type ExportFormat } from "./client";
 
 // The wire types are the server's: the UI imports them from here, never writes them again.
 export type * from "../../server/monitors/public";
@@ -56,11 +56,11 @@ export const getScreenshots = (id: number) => api.get<{ screenshots: { time: num
 /** One failure screenshot's PNG (fetched with the session's token: an <img src> could not send it). */
 export const getScreenshot = async (id: number, time: number) => (await fetchFile(`/api/monitors/${id}/screenshots/${time}`, "screenshot.png")).blob;
 
-/** The last 50 checks of every monitor, by id (the list's strips). */
 /** GET /api/monitors/:id/export: raw checks with from <= time < to (Unix ms), as a CSV or NDJSON file. */
-export const exportChecks = (id: number, format: "csv" | "ndjson", from: number, to: number) =>
+export const exportChecks = (id: number, format: ExportFormat, from: number, to: number) =>
   fetchFile(`/api/monitors/${id}/export?format=${format}&from=${from}&to=${to}`, `monitor-${id}-checks.${format}`);
 
+/** The last 50 checks of every monitor, by id (the list's strips). */
 export const getAllRecentChecks = () => api.get<{ checks: Record<string, RecentCheck[]> }>("/api/monitors/checks/recent");
 
 /** The latest checks of these monitors only (the list asks for the rows in view). */

@@ -35,6 +35,15 @@ const enUS: Messages = {
       m: "m",
       s: "s",
     },
+    export: {
+      from: "From",
+      to: "To",
+      format: "Format",
+      csv: "CSV",
+      ndjson: "NDJSON",
+      download: "Download",
+      badRange: "The first day must not be after the last",
+    },
   },
   nav: {
     reports: "Reports",
@@ -1199,15 +1208,8 @@ const enUS: Messages = {
       export: {
         title: "Export checks",
         intro: "Every check in the chosen days, one per line: CSV for a spreadsheet, NDJSON (a JSON object per line) for scripts. The same as GET /api/monitors/{id}/export.",
-        from: "From",
-        to: "To",
-        format: "Format",
-        csv: "CSV",
-        ndjson: "NDJSON",
-        download: "Download",
         downloaded: "Checks downloaded",
         failed: "The checks could not be exported",
-        badRange: "The first day must not be after the last",
         retention: "Single checks are kept as long as the server's raw retention (7 days unless set); older days are summarised in the charts.",
       },
       badge: {
@@ -1369,6 +1371,15 @@ const enUS: Messages = {
     },
   },
   agents: {
+    detail: {
+      export: {
+        title: "Export samples",
+        intro: "Every sample in the chosen days, one per line: CSV (a column per series) for a spreadsheet, NDJSON (a JSON object per line) for scripts. The same as GET /api/agents/{id}/export.",
+        downloaded: "Samples downloaded",
+        failed: "The samples could not be exported",
+        retention: "Single samples are kept 24 hours; older ones live on as minute and hour averages in the charts.",
+      },
+    },
     stale: {
       notice: "Offline: these are the last values it reported.",
       card: "Offline: last reported values",

@@ -33,6 +33,15 @@ const zhCN = {
       m: "分",
       s: "秒",
     },
+    export: {
+      from: "开始日期",
+      to: "结束日期",
+      format: "格式",
+      csv: "CSV",
+      ndjson: "NDJSON",
+      download: "下载",
+      badRange: "开始日期不能晚于结束日期",
+    },
   },
   nav: {
     reports: "报告",
@@ -1195,15 +1204,8 @@ const zhCN = {
       export: {
         title: "导出检查记录",
         intro: "所选日期内的每一次检查，每行一条：CSV 适合电子表格，NDJSON（每行一个 JSON 对象）适合脚本。与 GET /api/monitors/{id}/export 相同。",
-        from: "开始日期",
-        to: "结束日期",
-        format: "格式",
-        csv: "CSV",
-        ndjson: "NDJSON",
-        download: "下载",
         downloaded: "检查记录已下载",
         failed: "无法导出检查记录",
-        badRange: "开始日期不能晚于结束日期",
         retention: "单次检查按服务器的原始数据保留期保存（未设置时为 7 天）；更早的日期在图表中以汇总形式保留。",
       },
       badge: {
@@ -1365,6 +1367,15 @@ const zhCN = {
     },
   },
   agents: {
+    detail: {
+      export: {
+        title: "导出采样数据",
+        intro: "所选日期内的每一条采样，每行一条：CSV（每个指标一列）适合电子表格，NDJSON（每行一个 JSON 对象）适合脚本。与 GET /api/agents/{id}/export 相同。",
+        downloaded: "采样数据已下载",
+        failed: "无法导出采样数据",
+        retention: "单条采样保留 24 小时；更早的数据在图表中以分钟和小时平均值保留。",
+      },
+    },
     stale: {
       notice: "已离线：以下是它最后一次上报的数值。",
       card: "已离线：最后上报的数值",

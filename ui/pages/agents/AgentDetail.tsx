@@ -5,6 +5,7 @@ import { useLocation, useParams } from "wouter";
 import {
   SERIES_RANGES,
   deleteAgent,
+  exportSamples,
   getAgent,
   getAgentSeries,
   type AgentSeries,
@@ -31,6 +32,7 @@ import { MaintenancePanel } from "../maintenance/MaintenancePanel";
 import { ContainersSection } from "./Containers";
 import { useLive } from "../../state/live";
 import { EditorOnly } from "../../components/guards";
+import { ExportForm } from "../../components/ExportForm";
 
 /** How often the snapshot refreshes, and the charts per range (rollups change slowly). */
 const AGENT_POLL_MS = 10_000;
@@ -457,6 +459,20 @@ export default function AgentDetail() {
             </p>
           )
         )}
+      </Section>
+
+      <Section title={t("agents.detail.export.title")} testId="agent-export">
+        <Card>
+          <ExportForm
+            testId="agent-export"
+            fetchFile={(format, from, to) => exportSamples(agent.id, format, from, to)}
+            days={2} // yesterday and today: the 24 hours raw samples are kept
+            intro={t("agents.detail.export.intro")}
+            retention={t("agents.detail.export.retention")}
+            downloaded={t("agents.detail.export.downloaded")}
+            failed={t("agents.detail.export.failed")}
+          />
+        </Card>
       </Section>
 
       <MaintenancePanel target={{ type: "agent", id: agent.id, name: agent.name }} />
