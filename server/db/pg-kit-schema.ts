@@ -49,3 +49,4 @@ export const monitorLocations = t.monitorLocations;
 export const probeResults = t.probeResults;
 export const monitorOutages = t.monitorOutages;
 export const configLinks = t.configLinks;
+export const reportSchedules = t.reportSchedules;

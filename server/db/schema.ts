@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { MONITOR_TYPES, type PingStats } from "../monitors/public";
-import { blob, integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { blob, integer, primaryKey, real, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 // Every table of the instance. Times are Unix milliseconds (UTC).
 
@@ -93,6 +93,12 @@ export const monitors = sqliteTable("monitors", {
   lastHttpStatus: integer("last_http_status"),
   lastError: text("last_error"),
   tlsExpiresAt: integer("tls_expires_at"),
+  /**
+   * Availability objective in percent (e.g. 99.9) over a rolling window of `objectiveDays`; null: none. Its error
+   * budget and burn-rate alerts: server/objectives/.
+   */
+  objective: real("objective"),
+  objectiveDays: integer("objective_days").notNull().default(30),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });

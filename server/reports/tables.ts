@@ -1,5 +1,6 @@
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { monitors } from "../db/schema";
+import { notificationChannels } from "../notifications/tables";
 
 /**
  * Outages as reports list them, kept as long as the rollups (raw checks go after --raw-retention-days): a run of
@@ -24,3 +25,27 @@ export const monitorOutages = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.monitorId, t.startedAt] })],
 );
+
+/**
+ * Reports mailed every month (server/reports/schedules.ts): the previous calendar month's report of a target, in a
+ * zone, to chosen recipients through an SMTP channel. `lastPeriod` is the month last sent ("2026-10"): claimed by a
+ * conditional update before sending, so one node sends each month once.
+ */
+export const reportSchedules = sqliteTable("report_schedules", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  /** monitor, group, tag, status-page (as GET /api/reports/:kind/:ref) */
+  targetKind: text("target_kind").notNull(),
+  targetRef: text("target_ref").notNull(),
+  zone: text("zone").notNull(),
+  /** The language of the mail: zh-CN or en-US. */
+  language: text("language").notNull().default("zh-CN"),
+  channelId: integer("channel_id").notNull().references(() => notificationChannels.id, { onDelete: "cascade" }),
+  recipients: text("recipients", { mode: "json" }).$type<string[]>().notNull(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  lastPeriod: text("last_period"),
+  lastSentAt: integer("last_sent_at"),
+  lastError: text("last_error"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
