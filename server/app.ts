@@ -60,6 +60,8 @@ import { afterImport } from "./import/after-import";
 import { importRoutes } from "./import/routes";
 import { exportRoutes } from "./exports/routes";
 import { reportRoutes } from "./reports/routes";
+import { createObjectives, type ObjectivesService } from "./objectives/service";
+import { objectiveRoutes } from "./objectives/routes";
 import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
@@ -95,6 +97,7 @@ export interface Services {
   maintenance: MaintenanceService;
   incidents: IncidentService;
   subscribers: SubscriberService;
+  objectives: ObjectivesService;
   /** Monitors checked from agents. */
   probes: ProbeService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
@@ -244,10 +247,12 @@ export async function createServices(
     send: { timeoutMs: notifications.send?.timeoutMs ?? SEND_TIMEOUT_MS, hostProblem: (host) => hostProblem(host, targets ?? ALLOW_PRIVATE) },
     leads: () => cluster.leads(),
   });
+  const objectives = createObjectives({ db, bus: events, log, monitors: monitorService, groups: monitorService.groups, leads: () => cluster.leads(), now, tickMs: minuteMs });
   return {
     events,
     users,
     cluster,
+    objectives,
     monitors: monitorService,
     notifications: notificationService,
     agents: agentService,
@@ -323,6 +328,7 @@ export function createApp(deps: AppDeps) {
     .use(monitorRoutes({ monitors: services.monitors, session }))
     .use(pushRoutes({ monitors: services.monitors }))
     .use(exportRoutes({ db: deps.db, monitors: services.monitors, agents: services.agents, session }))
+    .use(objectiveRoutes({ monitors: services.monitors, objectives: services.objectives, session }))
     .use(
       reportRoutes({
         db: deps.db,

@@ -5,6 +5,7 @@ import type { AgentState, AgentStatusEvent } from "./agents/service";
 import type { ContainersSnapshot } from "./agents/protocol";
 import type { MaintenanceChangeEvent, PublicMaintenance } from "./maintenance/public";
 import type { PublicIncident } from "./incidents/public";
+import type { BudgetEvent } from "./objectives/service";
 import type { MonitorChangeEvent, MonitorCheckEvent, MonitorStatusEvent } from "./monitors/public";
 
 /** Every event type and its payload. Later features add theirs here (agent presence, thresholds…). */
@@ -12,6 +13,8 @@ export interface EventMap {
   "monitor.status": MonitorStatusEvent;
   "monitor.check": MonitorCheckEvent;
   "monitor.change": MonitorChangeEvent;
+  /** An error budget's state changed: ok, burning slowly or fast, exhausted (server/objectives/). */
+  "monitor.budget": BudgetEvent;
   /** connecting → online, online ↔ offline */
   "agent.status": AgentStatusEvent;
   /** an accepted report: the agent's new state (for live lists) */

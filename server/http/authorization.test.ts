@@ -62,6 +62,7 @@ const ACCESS: Record<string, Access> = {
   "GET /api/monitors/:id/checks": "user",
   "GET /api/monitors/:id/export": "user",
   "GET /api/reports/:kind/:ref": "user",
+  "GET /api/monitors/:id/budget": "user",
   "GET /api/monitors/:id/history": "user",
   "GET /api/monitors/:id/series": "user",
   "GET /api/monitors/:id/screenshots": "user",

@@ -29,6 +29,9 @@ export interface MonitorFields extends FirstTypeFields {
   pushToken: string | null;
   /** Up when the check fails, down when it passes. */
   upsideDown: boolean;
+  /** Availability objective, percent, over the last `objectiveDays` (server/objectives/); null: none. */
+  objective: number | null;
+  objectiveDays: number;
   /** The group (a monitor of type "group") this one belongs to. */
   parentId: number | null;
   /** type "group": how its state follows its members. */
@@ -75,6 +78,8 @@ export function defaultFields(): MonitorFields {
     retries: DEFAULTS.retries,
     pushToken: null,
     upsideDown: false,
+    objective: null,
+    objectiveDays: 30,
     parentId: null,
     groupRule: "worst",
     settings: {},

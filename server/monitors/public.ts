@@ -47,6 +47,12 @@ export const LIMITS = {
   minTimeout: 0.1,
   maxTimeout: 60,
   maxRetries: 10,
+  /** Availability objective, percent: 50 to 99.999 (a budget of about 26 s a month at the top). */
+  minObjective: 50,
+  maxObjective: 99.999,
+  /** The objective's rolling window, days (the rollups are kept a year; 90 days covers a quarter). */
+  minObjectiveDays: 1,
+  maxObjectiveDays: 90,
   maxHeaders: 50,
   headerNameLength: 256,
   headerValueLength: 4096,
@@ -144,6 +150,10 @@ export interface MonitorInput extends Partial<FirstTypeFields> {
   retries?: number;
   /** Up when the check fails, down when it passes (push: calls are flipped, silence stays down). Default false. */
   upsideDown?: boolean;
+  /** Availability objective in percent (50-99.999) over the last `objectiveDays`; null for none. Default null. */
+  objective?: number | null;
+  /** The objective's rolling window in days (1-90). Default 30. */
+  objectiveDays?: number;
   /** Monitors this one depends on (at most 20; no cycles): while one is down, this one's failures alert nobody. */
   dependsOn?: number[];
   /** The group (a monitor of type "group") this monitor belongs to; null for none. */
@@ -179,6 +189,9 @@ export interface PublicMonitor extends FirstTypeFields {
   lastPushAt: number | null;
   /** Up when the check fails, down when it passes (push: a call saying up counts as down; silence stays down). */
   upsideDown: boolean;
+  /** Availability objective (percent) over the last `objectiveDays`, or null; its budget: GET /api/monitors/{id}/budget. */
+  objective: number | null;
+  objectiveDays: number;
   /** The monitors this one depends on (ids). */
   dependsOn: number[];
   /** The group this monitor belongs to (null: top level). */

@@ -64,6 +64,14 @@ const fields = {
     error: `At most ${LIMITS.maxTags} tags, each 1-${LIMITS.tagLength} characters`,
   }),
   upsideDown: t.Boolean({ error: "upsideDown must be true or false" }),
+  objective: t.Union([t.Null(), t.Number({ minimum: LIMITS.minObjective, maximum: LIMITS.maxObjective })], {
+    error: `objective must be null or a percentage from ${LIMITS.minObjective} to ${LIMITS.maxObjective}`,
+  }),
+  objectiveDays: t.Integer({
+    minimum: LIMITS.minObjectiveDays,
+    maximum: LIMITS.maxObjectiveDays,
+    error: `objectiveDays must be a whole number of days from ${LIMITS.minObjectiveDays} to ${LIMITS.maxObjectiveDays}`,
+  }),
   dependsOn: t.Array(t.Integer({ minimum: 1, error: "dependsOn must list monitor ids" }), {
     maxItems: LIMITS.maxDependencies,
     error: `dependsOn must list at most ${LIMITS.maxDependencies} monitor ids`,
@@ -107,6 +115,8 @@ export const createBody = t.Object({
   active: t.Optional(fields.active),
   retries: t.Optional(fields.retries),
   upsideDown: t.Optional(fields.upsideDown),
+  objective: t.Optional(fields.objective),
+  objectiveDays: t.Optional(fields.objectiveDays),
   dependsOn: t.Optional(fields.dependsOn),
   parentId: t.Optional(fields.parentId),
   groupRule: t.Optional(fields.groupRule),

@@ -102,6 +102,8 @@ export const CHECK_FIELDS: (keyof MonitorFields)[] = [
   "pingFamily",
   "pingLossThreshold",
   "upsideDown",
+  "objective",
+  "objectiveDays",
   "settings",
 ];
 

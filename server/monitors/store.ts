@@ -304,6 +304,8 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
         active: f.active,
         retries: f.retries,
         upsideDown: f.upsideDown,
+        objective: f.objective,
+        objectiveDays: f.objectiveDays,
         parentId: f.parentId,
         groupRule: f.groupRule,
         settings: settingsView(f),

@@ -19,6 +19,8 @@ const TEXT = {
       memory: "🟠 内存使用率过高：{{name}}",
       disk: "🟠 磁盘使用率过高：{{name}} {{mountPoint}}",
       container: "🔴 容器异常：{{name}} 上的 {{container}}",
+      budget: "🟠 错误预算消耗过快：{{name}}",
+      budgetSpent: "🔴 错误预算已用完：{{name}}",
       test: "✅ Vigil 测试消息：{{name}}",
     },
     group: {
@@ -31,6 +33,7 @@ const TEXT = {
       memory: "{{count}} 个内存告警",
       disk: "{{count}} 个磁盘告警",
       container: "{{count}} 个容器告警",
+      budget: "{{count}} 个错误预算告警",
       test: "{{count}} 条测试消息",
     },
     groupOne: {
@@ -43,6 +46,7 @@ const TEXT = {
       memory: "1 个内存告警",
       disk: "1 个磁盘告警",
       container: "1 个容器告警",
+      budget: "1 个错误预算告警",
       test: "1 条测试消息",
     },
     groupJoin: "，",
@@ -56,6 +60,9 @@ const TEXT = {
       container: "容器",
       image: "镜像",
       problem: "问题",
+      objective: "目标",
+      budgetLeft: "剩余预算",
+      burnRate: "消耗速率",
       resolver: "DNS 服务器",
       keyword: "关键字",
       jsonPath: "JSON 断言",
@@ -78,6 +85,8 @@ const TEXT = {
     units: ["天", "小时", "分", "秒"],
     testBody: "这是一条测试消息：此渠道配置正确。",
     problem: { stopped: "已停止（{{state}}）", unhealthy: "健康检查失败", restarts: "{{minutes}} 分钟内重启 {{count}} 次" },
+    objective: "{{objective}}%（{{days}} 天）",
+    burn: "{{rate}} 倍（近 {{hours}} 小时；告警线 {{threshold}} 倍）",
   },
   "en-US": {
     title: {
@@ -90,6 +99,8 @@ const TEXT = {
       memory: "🟠 High memory usage: {{name}}",
       disk: "🟠 Disk almost full: {{name}} {{mountPoint}}",
       container: "🔴 Container trouble on {{name}}: {{container}}",
+      budget: "🟠 Error budget burning fast: {{name}}",
+      budgetSpent: "🔴 Error budget spent: {{name}}",
       test: "✅ Vigil test message: {{name}}",
     },
     group: {
@@ -102,6 +113,7 @@ const TEXT = {
       memory: "{{count}} memory alerts",
       disk: "{{count}} disk alerts",
       container: "{{count}} container alerts",
+      budget: "{{count}} error budget alerts",
       test: "{{count}} test messages",
     },
     groupOne: {
@@ -114,6 +126,7 @@ const TEXT = {
       memory: "1 memory alert",
       disk: "1 disk alert",
       container: "1 container alert",
+      budget: "1 error budget alert",
       test: "1 test message",
     },
     groupJoin: ", ",
@@ -127,6 +140,9 @@ const TEXT = {
       container: "Container",
       image: "Image",
       problem: "Problem",
+      objective: "Objective",
+      budgetLeft: "Budget left",
+      burnRate: "Burn rate",
       resolver: "DNS server",
       keyword: "Keyword",
       jsonPath: "JSON assertion",
@@ -149,6 +165,8 @@ const TEXT = {
     units: ["d", "h", "m", "s"],
     testBody: "This is a test message: this channel is set up correctly.",
     problem: { stopped: "stopped ({{state}})", unhealthy: "its health check fails", restarts: "restarted {{count}} times in {{minutes}} min" },
+    objective: "{{objective}}% over {{days}} days",
+    burn: "{{rate}}× over the last {{hours}} h (alert at {{threshold}}×)",
   },
 } as const;
 
@@ -228,6 +246,9 @@ function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: s
   if (f.container) lines.push(`${L.container}: ${f.container}`);
   if (f.image) lines.push(`${L.image}: ${f.image}`);
   if (f.containerProblem) lines.push(`${L.problem}: ${containerProblem(e, lang)}`);
+  if (f.objective !== undefined) lines.push(`${L.objective}: ${fill(T.objective, { objective: f.objective, days: f.objectiveDays })}`);
+  if (f.budgetRemaining !== undefined) lines.push(`${L.budgetLeft}: ${pct(f.budgetRemaining)}`);
+  if (f.burnRate !== undefined) lines.push(`${L.burnRate}: ${fill(T.burn, { rate: f.burnRate, hours: f.burnHours, threshold: f.burnThreshold })}`);
   if (f.usage !== undefined) lines.push(`${L.usage}: ${pct(f.usage)}${f.threshold !== undefined ? ` (${L.threshold} ${pct(f.threshold)})` : ""}`);
   if (f.downtimeSeconds !== undefined) lines.push(`${L.downtime}: ${formatDuration(f.downtimeSeconds, lang)}`);
   lines.push(`${L.time}: ${formatTime(e.time, timeZone)}`);
@@ -242,13 +263,14 @@ const SEVERITY: Record<NotificationEventKind, NotificationMessage["severity"]> =
   memory: "critical",
   disk: "critical",
   container: "critical",
+  budget: "critical",
   recovery: "ok",
   online: "ok",
   test: "info",
 };
 
 const titleOf = (e: NotificationEvent, lang: NotificationLanguage) =>
-  fill(TEXT[lang].title[e.kind], { name: e.target.name, mountPoint: e.facts.mountPoint, container: e.facts.container });
+  fill(TEXT[lang].title[e.kind === "budget" && e.facts.budgetState === "exhausted" ? "budgetSpent" : e.kind], { name: e.target.name, mountPoint: e.facts.mountPoint, container: e.facts.container });
 
 /** "stopped (exited)", "restarted 4 times in 10 min" in the message's language. */
 export function containerProblem(e: NotificationEvent, lang: NotificationLanguage): string {
@@ -260,6 +282,7 @@ export function containerProblem(e: NotificationEvent, lang: NotificationLanguag
 function shortReason(e: NotificationEvent, lang: NotificationLanguage): string {
   if (e.facts.error) return translateError(e.facts.error, lang);
   if (e.facts.usage !== undefined) return `${pct(e.facts.usage)} ≥ ${pct(e.facts.threshold ?? 0)}`;
+  if (e.facts.budgetRemaining !== undefined) return `${pct(e.facts.budgetRemaining)}`;
   if (e.facts.containerProblem) return containerProblem(e, lang);
   return "";
 }

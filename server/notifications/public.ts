@@ -124,7 +124,8 @@ export interface ChannelInput {
 export interface MonitorNotificationSettings {
   enabled: boolean;
   channelIds: number[];
-  events: { down: boolean; recovery: boolean };
+  /** budget: error budget alerts of monitors with an objective (burning too fast, spent). */
+  events: { down: boolean; recovery: boolean; budget: boolean };
   /** Minutes between reminders while a monitor stays down; 0 = none (default). */
   reminderMinutes: number;
 }
@@ -167,7 +168,7 @@ export interface TargetSettingsReply<S> {
   override: boolean;
 }
 
-export type NotificationEventKind = "down" | "recovery" | "reminder" | "offline" | "online" | "cpu" | "memory" | "disk" | "container" | "test";
+export type NotificationEventKind = "down" | "recovery" | "reminder" | "offline" | "online" | "cpu" | "memory" | "disk" | "container" | "budget" | "test";
 
 /** One thing that happened, as notifications see it (and as the webhook provider sends it). */
 export interface NotificationEvent {
@@ -212,6 +213,15 @@ export interface NotificationEvent {
     /** agent offline: its last report, and the address that report came from (null: unknown). */
     lastSeenAt?: number | null;
     address?: string | null;
+    /** error budget alerts (server/objectives/): the objective (percent over days), the budget left (percent), the
+     * burn rate that set it off over its window (hours) and the rate that alerts, and the budget's state. */
+    objective?: number;
+    objectiveDays?: number;
+    budgetRemaining?: number;
+    burnRate?: number;
+    burnHours?: number;
+    burnThreshold?: number;
+    budgetState?: "burning-slow" | "burning-fast" | "exhausted";
     /** How long it was down / offline before coming back, in seconds. */
     downtimeSeconds?: number;
   };

@@ -41,7 +41,7 @@ const percent = t.Number({ error: "Thresholds are percentages from 1 to 100" });
 const monitorPart = t.Object({
   enabled: flag("enabled"),
   channelIds: ids,
-  events: t.Object({ down: flag("events.down"), recovery: flag("events.recovery") }),
+  events: t.Object({ down: flag("events.down"), recovery: flag("events.recovery"), budget: t.Optional(flag("events.budget")) }),
   reminderMinutes: t.Optional(t.Integer({ minimum: 0, maximum: 10_080, error: "reminderMinutes must be whole minutes from 0 (off) to 10080 (a week)" })),
 });
 
@@ -84,7 +84,12 @@ function checkThresholds(part: { thresholds: AgentNotificationSettings["threshol
   }
 }
 
-const monitorSettings = (p: typeof monitorPart.static): MonitorNotificationSettings => ({ ...p, reminderMinutes: p.reminderMinutes ?? 0 });
+/** The monitor part as stored: error budget alerts defaulted for clients that send none. */
+const monitorSettings = (p: typeof monitorPart.static): MonitorNotificationSettings => ({
+  ...p,
+  events: { ...p.events, budget: p.events.budget ?? DEFAULT_SETTINGS.monitor.events.budget },
+  reminderMinutes: p.reminderMinutes ?? 0,
+});
 
 /** The agent part as stored: container alerts defaulted for clients that send none; watched names trimmed, once each. */
 const agentSettings = (p: typeof agentPart.static): AgentNotificationSettings => {

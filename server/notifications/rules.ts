@@ -4,6 +4,7 @@
 //   notification_alerts, so this holds across restarts, and nothing "recovers" that never alerted.
 // - Usage thresholds: an alert once usage is at or above the threshold in 2 reports in a row, then nothing until it
 //   has fallen back below (hysteresis). Each disk is its own condition, named by its mount point.
+// - Error budgets: burning too fast and spent alert once each, cleared silently (onBudget).
 // - Reminders while a monitor stays down, when its settings ask for them.
 // - Maintenance (server/maintenance): while a target is in a window nothing is sent for it, and its alerts are left as
 //   they are. When it leaves the window, what was last sent is compared with how it is now: still down (offline)
@@ -25,6 +26,8 @@ import type { MonitorStatusEvent } from "../monitors/public";
 import type { AgentStatusEvent } from "../agents/service";
 import type { MaintenanceChangeEvent } from "../maintenance/public";
 import type { NotificationEvent } from "./public";
+import type { BudgetEvent } from "../objectives/service";
+import type { BudgetState } from "../objectives/budget";
 import type { Outbox } from "./outbox";
 import type { NotificationStore, TargetType } from "./store";
 
@@ -194,6 +197,35 @@ export function createRules({
       const event: NotificationEvent = { kind: "recovery", target, time: e.at, facts: alertFacts({ ...monitorFacts(e), httpStatus: e.httpStatus ?? null, responseTime: e.responseTime ?? null }) };
       await settle("monitor", e.monitorId, "down", event, s.enabled && s.events.recovery, s.channelIds, true);
     }
+  }
+
+  /**
+   * Error budgets (server/objectives/): burning too fast and spent are two alerts, each sent once and cleared silently
+   * when the budget stops burning or has room again (failures leave the rolling window).
+   */
+  async function onBudget(e: BudgetEvent) {
+    const s = await store.effective("monitor", e.monitorId);
+    const wanted = s.enabled && s.events.budget;
+    const b = e.budget;
+    const target = { type: "monitor" as const, id: e.monitorId, name: e.name };
+    const burning = e.to === "burning-fast" || e.to === "burning-slow";
+    const fast = e.to === "burning-fast";
+    const event = (state: BudgetState): NotificationEvent => ({
+      kind: "budget",
+      target,
+      time: e.at,
+      facts: {
+        objective: b.objective,
+        objectiveDays: b.objectiveDays,
+        budgetRemaining: b.remaining,
+        ...(state === "exhausted" ? {} : { burnRate: b.burnRates[fast ? "1h" : "6h"], burnHours: fast ? 1 : 6, burnThreshold: fast ? b.thresholds.fast : b.thresholds.slow }),
+        budgetState: state as "burning-slow" | "burning-fast" | "exhausted",
+      },
+    });
+    if (burning) await raise("monitor", e.monitorId, "budget-burn", event(e.to), wanted, s.channelIds, e.at, true);
+    else await settle("monitor", e.monitorId, "budget-burn", null, false, [], true);
+    if (e.to === "exhausted") await raise("monitor", e.monitorId, "budget-spent", event(e.to), wanted, s.channelIds, e.at, true);
+    else await settle("monitor", e.monitorId, "budget-spent", null, false, [], true);
   }
 
   async function onAgentStatus(e: AgentStatusEvent) {
@@ -367,6 +399,7 @@ export function createRules({
           if (e.action === "deleted") await forget("monitor", e.monitorId);
         })),
         bus.on("agent.status", (e) => !e.remote && handle("agent.status", onAgentStatus)(e)),
+        bus.on("monitor.budget", handle("monitor.budget", onBudget)),
         bus.on("maintenance.change", (e) => (e.monitors.left.length || e.agents.left.length) && handle("maintenance.change", afterMaintenance)(e)),
         // The report as it is now: handled later, when the agent's state may have moved on.
         bus.on("agent.report", (state) => decides.agent(state.id) && handle("agent.report", onAgentReport)({ id: state.id, name: state.name, hostname: state.hostname, latest: state.latest })),

@@ -24,7 +24,7 @@ const SETTINGS_LOCK = "notifications.settings";
 export const FAILING_AFTER = 3;
 
 export const DEFAULT_SETTINGS: NotificationSettings = {
-  monitor: { enabled: true, channelIds: [], events: { down: true, recovery: true }, reminderMinutes: 0 },
+  monitor: { enabled: true, channelIds: [], events: { down: true, recovery: true, budget: true }, reminderMinutes: 0 },
   agent: {
     enabled: true,
     channelIds: [],
@@ -248,8 +248,12 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
         overrideCache.set(key, row?.settings ?? null);
       }
       const stored = overrideCache.get(key);
-      if (!stored || type !== "agent") return stored as TargetSettings<T> | null;
-      // Overrides saved before container alerts existed get their defaults.
+      if (!stored) return null;
+      // Overrides saved before error budget (monitors) and container alerts (agents) existed get their defaults.
+      if (type === "monitor") {
+        const monitor = stored as unknown as MonitorNotificationSettings;
+        return { ...monitor, events: { ...DEFAULT_SETTINGS.monitor.events, ...monitor.events } } as TargetSettings<T>;
+      }
       const agent = stored as Partial<AgentNotificationSettings>;
       return {
         ...agent,

@@ -31,6 +31,7 @@ const STATUS: Record<NotificationEventKind, string> = {
   memory: "high",
   disk: "high",
   container: "trouble",
+  budget: "burning",
   test: "test",
 };
 
@@ -111,6 +112,13 @@ export function sampleEvent(kind: NotificationEventKind, checkType: SampleCheckT
       return { kind, target: agent, time: SAMPLE_TIME, facts: { ...agentFacts, usage: 91.2, threshold: 90, mountPoint: "/var" } };
     case "container":
       return { kind, target: agent, time: SAMPLE_TIME, facts: { ...agentFacts, container: "web", image: "nginx:1.27", containerProblem: "restarts", containerState: "running", restarts: 4, windowMinutes: 10 } };
+    case "budget":
+      return {
+        kind,
+        target: { type: "monitor", id: 7, name: "Shop" },
+        time: SAMPLE_TIME,
+        facts: { objective: 99.9, objectiveDays: 30, budgetRemaining: 62.5, burnRate: 16.2, burnHours: 1, burnThreshold: 14.4, budgetState: "burning-fast" },
+      };
     case "test":
       return { kind, target: { type: "channel", id: 1, name: "Ops" }, time: SAMPLE_TIME, facts: {} };
   }

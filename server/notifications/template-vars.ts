@@ -2,7 +2,7 @@
 import type { NotificationEventKind } from "./public";
 
 /** The kinds a channel may template (each with a title and a body). */
-export const TEMPLATE_KINDS = ["down", "recovery", "reminder", "offline", "online", "cpu", "memory", "disk", "container", "test"] as const satisfies readonly NotificationEventKind[];
+export const TEMPLATE_KINDS = ["down", "recovery", "reminder", "offline", "online", "cpu", "memory", "disk", "container", "budget", "test"] as const satisfies readonly NotificationEventKind[];
 
 /** The monitor types the preview has a sample of: an HTTP monitor, and a later type's (target line, error code). */
 export const SAMPLE_CHECK_TYPES = ["http", "postgres"] as const;
@@ -41,5 +41,12 @@ export const TEMPLATE_VARIABLES = {
     "containerState",
     "restarts",
     "windowMinutes",
+    "objective",
+    "objectiveDays",
+    "budgetRemaining",
+    "burnRate",
+    "burnHours",
+    "burnThreshold",
+    "budgetState",
   ],
 } as const;

@@ -52,7 +52,7 @@ export function isDownByRule(rule: LocationRule, count: number | null, down: num
 
 // The fields an agent does not need to run a check (the push token is a secret of push monitors, never assigned).
 // Upside down is applied by the server as a result arrives (ingest), so agents of every version report the same way.
-const NOT_SENT = new Set<keyof MonitorFields>(["name", "tags", "active", "pushToken", "retries", "upsideDown"]);
+const NOT_SENT = new Set<keyof MonitorFields>(["name", "tags", "active", "pushToken", "retries", "upsideDown", "objective", "objectiveDays"]);
 
 export interface ProbeServiceOptions {
   db: Db;

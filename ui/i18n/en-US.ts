@@ -2226,6 +2226,7 @@ const enUS: Messages = {
       memory: "Memory over threshold",
       disk: "Disk over threshold",
       container: "Container trouble",
+      budget: "Error budget",
       test: "Test message",
     },
     settings: {
@@ -2335,6 +2336,7 @@ const enUS: Messages = {
         memory: "At or above the memory threshold in 2 reports in a row.",
         disk: "Any mount point at or above the disk threshold in 2 reports in a row.",
         container: "A watched container stops, fails its health check, or restarts too often (below).",
+        budget: "A monitor with an availability objective burns its error budget too fast, or has spent it.",
       },
       eventLabels: {
         down: "Monitor goes down",
@@ -2345,6 +2347,7 @@ const enUS: Messages = {
         memory: "Memory usage over threshold",
         disk: "Disk usage over threshold",
         container: "Watched container in trouble",
+        budget: "Error budget burning or spent",
       },
       reminder: "Reminder every (minutes)",
       reminderHint: "Repeats the alert while a monitor stays down; 0 = off, at most 10080 (a week).",

@@ -2217,6 +2217,7 @@ const zhCN = {
       memory: "内存超过阈值",
       disk: "磁盘超过阈值",
       container: "容器异常",
+      budget: "错误预算",
       test: "测试消息",
     },
     settings: {
@@ -2326,6 +2327,7 @@ const zhCN = {
         memory: "连续 2 次上报达到或超过内存阈值。",
         disk: "任一挂载点连续 2 次上报达到或超过磁盘阈值。",
         container: "被关注的容器停止、健康检查失败或重启过于频繁（见下方）。",
+        budget: "设有可用率目标的监控错误预算消耗过快或已用完。",
       },
       eventLabels: {
         down: "监控故障",
@@ -2336,6 +2338,7 @@ const zhCN = {
         memory: "内存使用率超过阈值",
         disk: "磁盘使用率超过阈值",
         container: "被关注的容器异常",
+        budget: "错误预算消耗过快或已用完",
       },
       reminder: "提醒间隔（分钟）",
       reminderHint: "监控持续故障时重复告警；0 = 关闭，最多 10080（一周）。",

@@ -12,7 +12,7 @@ const MAX_SUMMARY = 1024;
 const MAX_DEDUP_KEY = 255;
 const RESOLVES: readonly NotificationEventKind[] = ["recovery", "online"];
 /** Conditions of their own: an agent can be over its CPU threshold and offline as separate alerts. */
-const USAGE: readonly NotificationEventKind[] = ["cpu", "memory", "disk", "container"];
+const USAGE: readonly NotificationEventKind[] = ["cpu", "memory", "disk", "container", "budget"];
 
 interface PagerDutyAnswer {
   status?: string;

@@ -24,6 +24,8 @@ export function publicMonitor(over: Partial<PublicMonitor> = {}): PublicMonitor 
     retries: 1,
     followRedirects: true,
     upsideDown: false,
+    objective: null,
+    objectiveDays: 30,
     dependsOn: [],
     unreachable: null,
     createdAt: 1_000,

@@ -68,7 +68,7 @@ export interface AgentDraft extends Omit<AgentNotificationSettings, "thresholds"
 }
 
 export const THRESHOLD_KEYS = ["cpu", "memory", "disk"] as const;
-export const MONITOR_EVENTS = ["down", "recovery"] as const;
+export const MONITOR_EVENTS = ["down", "recovery", "budget"] as const;
 export const AGENT_EVENTS = ["offline", "online", "cpu", "memory", "disk", "container"] as const;
 
 export type PartErrors = Partial<Record<"reminderMinutes" | "cpu" | "memory" | "disk" | "watch" | "restarts" | "restartMinutes", string>>;
