@@ -59,6 +59,7 @@ import { tagRoutes } from "./tags/routes";
 import { afterImport } from "./import/after-import";
 import { importRoutes } from "./import/routes";
 import { exportRoutes } from "./exports/routes";
+import { configRoutes } from "./config-file/routes";
 import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
@@ -360,6 +361,7 @@ export function createApp(deps: AppDeps) {
     .use(clusterRoutes({ cluster: services.cluster, session }))
     .use(backupRoutes({ db: deps.db, session, log }))
     .use(importRoutes({ db: deps.db, session, log, options: services.importOptions, onImported: afterImport(services) }))
+    .use(configRoutes({ db: deps.db, session, log, policy: services.importOptions.targets, onApplied: afterImport(services) }))
     .use(dashboardRoutes({ monitors: services.monitors, agents: services.agents, agentInMaintenance: services.maintenance.agent, session }))
     .use(metricsRoutes({ monitors: services.monitors, agents: services.agents, outbox: services.notifications.outbox, cluster: services.cluster, maintenance: services.maintenance, session }))
     .use(downloadRoutes({ dir: deps.config.agentsDir ?? defaultAgentsDir(), publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))
