@@ -105,8 +105,11 @@ function diff(kind: Kind, before: Form, after: Form): FieldChange[] {
   for (const field of [...new Set([...Object.keys(before), ...Object.keys(after)])]) {
     const a = before[field];
     const b = after[field];
-    if (field === "settings" && a && b && typeof a === "object" && typeof b === "object") {
-      for (const s of [...new Set([...Object.keys(a), ...Object.keys(b)])]) compare(`settings.${s}`, (a as Form)[s], (b as Form)[s]);
+    // Settings field by field (a create's too): a secret among them is never shown.
+    if (field === "settings" && (a || b)) {
+      const x = (a ?? {}) as Form;
+      const y = (b ?? {}) as Form;
+      for (const s of [...new Set([...Object.keys(x), ...Object.keys(y)])]) compare(`settings.${s}`, x[s], y[s]);
     } else compare(field, a, b);
   }
   return out;
