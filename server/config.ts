@@ -94,7 +94,7 @@ export function helpText(): string {
   const lines = [
     "Usage: vigil [serve] [options]",
     "       vigil backup <file> | restore <file> | reset-password <username> | install-service | migrate",
-    "       vigil import kuma <path>   (each with --help)",
+    "       vigil import kuma <path> | config export | config plan <file> | config apply <file>   (each with --help)",
     "",
     "Options (each also read from its environment variable):",
   ];

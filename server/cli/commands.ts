@@ -1,4 +1,4 @@
-// The subcommands beside `vigil serve`: backup, restore, reset-password, install-service, migrate, import. Each takes
+// The subcommands beside `vigil serve`: backup, restore, reset-password, install-service, migrate, import, config. Each takes
 // --data-dir (or VIGIL_DATA_DIR) and --database-url (or VIGIL_DATABASE_URL) like the server where they apply, and has
 // its own --help. They return an exit code.
 import { dirname, resolve } from "node:path";
@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { isPostgresUrl, redactUrl } from "../db/database";
 import { openDatabase } from "../db/open";
 import { backupDatabase } from "./backup";
+import { configCommand } from "./config";
 import { databaseFile } from "./data-dir";
 import { importKuma, terminalQuestion } from "./import";
 import { installService, serviceUnit } from "./install-service";
@@ -13,7 +14,7 @@ import { migrateToPostgres, progressPrinter, sessionsLine } from "./migrate";
 import { resetPassword } from "./reset-password";
 import { restoreDatabase } from "./restore";
 
-export const SUBCOMMANDS = ["serve", "backup", "restore", "reset-password", "install-service", "migrate", "import"] as const;
+export const SUBCOMMANDS = ["serve", "backup", "restore", "reset-password", "install-service", "migrate", "import", "config"] as const;
 
 const DATA_DIR = "  --data-dir <dir>    VIGIL_DATA_DIR: the server's data directory (default: ./data)";
 const DATABASE_URL = "  --database-url <u>  VIGIL_DATABASE_URL: the server's PostgreSQL database (postgres://…), when it uses one";
@@ -70,6 +71,27 @@ export const HELP: Record<Exclude<(typeof SUBCOMMANDS)[number], "serve">, string
     "  --history           Also bring Kuma's heartbeats into the check history",
     "  --block-private-targets  VIGIL_BLOCK_PRIVATE_TARGETS=true: refuse monitors of private addresses, as the server would",
     "  --raw-retention-days <n>  VIGIL_RAW_RETENTION_DAYS: the server's raw check retention (default 7): older history goes to rollups",
+    DATA_DIR,
+    DATABASE_URL,
+  ].join("\n"),
+  config: [
+    "Usage: vigil config export [--with-secrets] [-o <file>]",
+    "       vigil config plan <file> [--prune]",
+    "       vigil config apply <file> [--prune] [--yes]",
+    "",
+    "Monitors, groups and tag colours as one YAML file (docs/config-as-code.md). export writes them (secrets as",
+    "${ENV_NAME} references unless --with-secrets); plan prints what applying <file> would create, change (field by",
+    "field) and delete, and exits 2 when there are changes, 0 when none (a CI drift check); apply prints the plan,",
+    "asks, and applies it in one transaction. ${NAME} references in <file> are read from the environment.",
+    "",
+    "  --url <url>         VIGIL_URL: the running Vigil to work through (recommended: it re-reads what changed)",
+    "  --token <token>     VIGIL_TOKEN: an admin's API token (scope write) for --url",
+    "  --prune             Also delete managed objects the file no longer has (never objects no file managed)",
+    "  --yes               Apply without asking (for scripts)",
+    "  --with-secrets      export: secrets in clear (a signed-in admin or the database, not an API token)",
+    "  -o, --output <file> export: write to <file> instead of standard output",
+    "  --block-private-targets  VIGIL_BLOCK_PRIVATE_TARGETS=true: without --url, refuse private addresses as the server would",
+    "Without --url it works on the database (refused while a server uses the SQLite data dir):",
     DATA_DIR,
     DATABASE_URL,
   ].join("\n"),
@@ -132,6 +154,9 @@ export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], 
       ...(isService ? {} : { "database-url": { type: "string" } }),
       ...(name === "migrate" ? { from: { type: "string" }, to: { type: "string" } } : {}),
       ...(name === "import" ? { yes: { type: "boolean", short: "y" }, history: { type: "boolean" }, "block-private-targets": { type: "boolean" }, "raw-retention-days": { type: "string" } } : {}),
+      ...(name === "config"
+        ? { url: { type: "string" }, token: { type: "string" }, prune: { type: "boolean" }, yes: { type: "boolean", short: "y" }, "with-secrets": { type: "boolean" }, output: { type: "string", short: "o" }, "block-private-targets": { type: "boolean" } }
+        : {}),
       ...(isService
         ? { user: { type: "string" }, host: { type: "string" }, port: { type: "string" }, binary: { type: "string" }, "unit-dir": { type: "string" }, "no-start": { type: "boolean" }, print: { type: "boolean" } }
         : {}),
@@ -208,6 +233,25 @@ export async function runSubcommand(name: Exclude<(typeof SUBCOMMANDS)[number], 
         history: values.history === true,
         rawRetentionDays,
         targets: { allowPrivate: !blockPrivate },
+        ask: terminalQuestion(),
+      });
+    }
+    case "config": {
+      const action = positionals[0];
+      if ((action !== "export" && action !== "plan" && action !== "apply") || (action === "export" ? positionals.length !== 1 : positionals.length !== 2)) return usage(name);
+      const url = (values.url as string | undefined) || process.env.VIGIL_URL || undefined;
+      return configCommand({
+        action,
+        file: action === "export" ? (values.output as string | undefined) : positionals[1],
+        prune: values.prune === true,
+        yes: values.yes === true,
+        withSecrets: values["with-secrets"] === true,
+        url,
+        token: (values.token as string | undefined) || process.env.VIGIL_TOKEN || undefined,
+        dataDir: dataDirOf(values["data-dir"]),
+        databaseUrl: url ? undefined : databaseUrlOf(values["database-url"] as string | undefined),
+        targets: { allowPrivate: !(values["block-private-targets"] === true || process.env.VIGIL_BLOCK_PRIVATE_TARGETS === "true") },
+        env: process.env,
         ask: terminalQuestion(),
       });
     }

@@ -104,6 +104,11 @@ const ACCESS: Record<string, Access> = {
   "GET /api/backup": "accounts", // every password hash and channel secret is in it
   "POST /api/import/kuma/plan": "accounts", // it reads and would write every monitor and channel secret
   "POST /api/import/kuma/apply": "accounts",
+  "POST /api/config/plan": "admin",
+  "POST /api/config/apply": "admin",
+  "GET /api/config/export": "admin",
+  "GET /api/config/schema": "public", // the file format, as the API docs describe it
+  "GET /api/config/managed": "user", // keys and ids, for the UI's marks
   "GET /api/status/pages/:slug": "public",
   "POST /api/status/pages/:slug/unlock": "public",
   "GET /api/status/pages/:slug/feed.atom": "public",

@@ -113,9 +113,14 @@ describe("fuzz", () => {
       if (/root:x:0:0|BEGIN (RSA|EC|OPENSSH) PRIVATE KEY/.test(text)) failures.push(`${where}: served a system file`);
       const real = new URL(`http://localhost${path}`).pathname; // as the server saw it ("/api/../x" is "/x")
       // No envelope by design: badges (SVG), the API docs page (HTML), the OpenAPI document (read as is by tools),
-      // single sign-on's browser redirects and a backup's download (the database file).
+      // single sign-on's browser redirects, downloads (a backup, exports, reports: attachments; the configuration file
+      // as YAML) and the configuration file's JSON Schema (read as is by editors).
       const redirect = /^\/api\/auth\/sso\/(start|callback)\/?$/.test(real) && res.status === 302;
-      const download = /^\/api\/backup\/?$/.test(real) && res.status === 200 && res.headers.get("content-type") === "application/octet-stream";
+      const download =
+        res.status === 200 &&
+        ((/^\/api\/backup\/?$/.test(real) && res.headers.get("content-type") === "application/octet-stream") ||
+          (/^\/api\/config\/export\/?$/.test(real) && res.headers.get("content-type")?.startsWith("text/yaml") === true) ||
+          /^\/api\/config\/schema\/?$/.test(real));
       if (real.startsWith("/api/") && res.status !== 304 && !redirect && !download && !real.startsWith("/api/status/badge/") && !/^\/api\/docs(\/json)?\/?$/.test(real)) {
         let parsed: { success?: unknown; message?: unknown } | undefined;
         try {

@@ -210,9 +210,18 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
   async function resync() {
     await writer.flush();
+    const before = store.all().map((e) => e.id);
     await store.load(clock.now());
     await deps.load();
     tree.invalidate();
+    // Monitors deleted behind memory's back (a configuration file's prune): off the schedule, gone from browsers.
+    for (const id of before) {
+      if (store.get(id)) continue;
+      scheduler.unschedule(id);
+      writer.forget(id);
+      recent.forget(id);
+      changed("deleted", id, undefined, true);
+    }
     for (const entry of store.all()) plan(entry, entry.fields);
     groups.evaluateAll();
   }
