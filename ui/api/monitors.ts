@@ -66,3 +66,7 @@ export const getAllRecentChecks = () => api.get<{ checks: Record<string, RecentC
 /** The latest checks of these monitors only (the list asks for the rows in view). */
 export const getRecentChecksOf = (ids: readonly number[]) =>
   api.get<{ checks: Record<string, RecentCheck[]> }>(`/api/monitors/checks/recent?ids=${ids.join(",")}`);
+
+export type { ErrorBudget, BudgetState } from "../../server/objectives/budget";
+/** A monitor's or group's error budget now (null without an objective). */
+export const getBudget = (id: number) => api.get<{ budget: import("../../server/objectives/budget").ErrorBudget | null }>(`/api/monitors/${id}/budget`);

@@ -33,6 +33,7 @@ import { Ago, LiveIndicator, MonitorStatusBadge, TypeBadge, useCheckSummary } fr
 import { translateCheckError } from "./checkError";
 import { BadgeCard } from "./detail/BadgeCard";
 import { ExportCard } from "./detail/ExportCard";
+import { BudgetCard } from "./detail/BudgetCard";
 import { useCatchUp } from "./detail/catchUp";
 import { CheckResultPanel } from "./detail/CheckResultPanel";
 import { DetailsCard } from "./detail/DetailsCard";
@@ -424,6 +425,8 @@ export default function MonitorDetail() {
       )}
 
       <ResponseChartCard range={range} onRange={setRange} series={series} error={seriesError} />
+
+      {monitor.objective !== null && <BudgetCard monitor={monitor} />}
 
       {runsOnAgents(monitor.type) && <LocationsCard monitor={monitor} />}
 

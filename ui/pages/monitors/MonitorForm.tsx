@@ -364,6 +364,12 @@ export function MonitorForm({ initial, mode, onSave, onSaved, cancelHref, monito
                 {numberInput("retries", 0, LIMITS.maxRetries)}
               </Field>
             )}
+            <Field label={t("monitors.form.objective")} hint={t("monitors.form.objectiveHint")} error={problem("objective")} errorTestId="monitor-error-objective">
+              {textInput("objective", { type: "number", min: LIMITS.minObjective, max: LIMITS.maxObjective, step: "any", inputMode: "decimal", placeholder: "99.9" })}
+            </Field>
+            <Field label={t("monitors.form.objectiveDays")} hint={t("monitors.form.objectiveDaysHint")} error={problem("objectiveDays")} errorTestId="monitor-error-objectiveDays">
+              {numberInput("objectiveDays", LIMITS.minObjectiveDays, LIMITS.maxObjectiveDays)}
+            </Field>
           </div>
           <div className="grid gap-3 sm:grid-cols-2">
             {type === "http" && (

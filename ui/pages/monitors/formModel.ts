@@ -44,6 +44,9 @@ export interface MonitorFormValues extends ScheduleValues {
   active: boolean;
   /** Up when the check fails, down when it passes (every type). */
   upsideDown: boolean;
+  /** Availability objective in percent ("" for none) and its window in days. */
+  objective: string;
+  objectiveDays: string;
   /** The monitors this one depends on (ids). */
   dependsOn: number[];
   // http
@@ -107,6 +110,8 @@ export function emptyForm(): MonitorFormValues {
     retries: String(defaultRetries(DEFAULTS.type)),
     active: DEFAULTS.active,
     upsideDown: false,
+    objective: "",
+    objectiveDays: "30",
     dependsOn: [],
     url: "",
     method: DEFAULTS.method,
@@ -157,6 +162,8 @@ export function formFromMonitor(m: PublicMonitor): MonitorFormValues {
     retries: String(m.retries),
     active: m.active,
     upsideDown: m.upsideDown,
+    objective: m.objective === null ? "" : String(m.objective),
+    objectiveDays: String(m.objectiveDays),
     dependsOn: [...m.dependsOn],
     url: m.url,
     method: m.method,
@@ -260,6 +267,10 @@ export function validateMonitorForm(v: MonitorFormValues): FormErrors {
 
   const retries = wholeNumber(v.retries);
   if (hasRetries(v.type) && (retries === null || retries > LIMITS.maxRetries)) errors.retries = "monitors.validation.retriesInvalid";
+  const objective = Number(v.objective.trim());
+  if (v.objective.trim() !== "" && !(objective >= LIMITS.minObjective && objective <= LIMITS.maxObjective)) errors.objective = "monitors.validation.objectiveInvalid";
+  const days = wholeNumber(v.objectiveDays);
+  if (days === null || days < LIMITS.minObjectiveDays || days > LIMITS.maxObjectiveDays) errors.objectiveDays = "monitors.validation.objectiveDaysInvalid";
 
   if (isSettingsType(v.type)) Object.assign(errors, validateSettingsForm(v.type, settingsOf(v, v.type)));
   switch (v.type) {
@@ -431,6 +442,8 @@ export function toMonitorInput(v: MonitorFormValues): MonitorInput {
     ...scheduleInput(v, hasTimeout(v.type)),
     active: v.active,
     upsideDown: v.upsideDown,
+    objective: v.objective.trim() === "" ? null : Number(v.objective.trim()),
+    objectiveDays: Number(v.objectiveDays.trim()),
     dependsOn: v.dependsOn,
     parentId: v.parentId === "" ? null : Number(v.parentId),
   };

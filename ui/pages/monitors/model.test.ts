@@ -188,6 +188,14 @@ describe("form validation", () => {
     expect(validateMonitorForm(form({ retries: "-1" })).retries).toBe("monitors.validation.retriesInvalid");
   });
 
+  test("objective: empty for none, else 50 to 99.999 %; its window 1 to 90 whole days", () => {
+    expect(validateMonitorForm(form({ objective: "", objectiveDays: "30" }))).toEqual({});
+    expect(validateMonitorForm(form({ objective: "99.95", objectiveDays: "7" }))).toEqual({});
+    for (const objective of ["49", "100", "x"]) expect(validateMonitorForm(form({ objective })).objective).toBe("monitors.validation.objectiveInvalid");
+    for (const objectiveDays of ["0", "91", "1.5", ""]) expect(validateMonitorForm(form({ objectiveDays })).objectiveDays).toBe("monitors.validation.objectiveDaysInvalid");
+    expect(toMonitorInput(form({ objective: " 99.9 ", objectiveDays: "28" }))).toMatchObject({ objective: 99.9, objectiveDays: 28 });
+  });
+
   test("headers: names are tokens, not reserved; values have no line breaks; empty rows are ignored", () => {
     const good = headerRow("X-Token", "abc");
     const empty = headerRow("", "");
@@ -219,6 +227,8 @@ describe("payload", () => {
     );
     expect(input).toEqual({
       parentId: null,
+      objective: null,
+      objectiveDays: 30,
       name: "API",
       type: "http",
       tags: [],
@@ -351,7 +361,7 @@ describe("tags", () => {
 
 describe("check types: payload and round trip", () => {
   test("each type sends the common fields and its own", () => {
-    const base = { name: "M", tags: ["a"], intervalSeconds: 300, retryIntervalSeconds: null, retries: 1, active: true, upsideDown: false, dependsOn: [], parentId: null };
+    const base = { name: "M", tags: ["a"], intervalSeconds: 300, retryIntervalSeconds: null, retries: 1, active: true, upsideDown: false, objective: null, objectiveDays: 30, dependsOn: [], parentId: null };
     // A group: its rule and its own group, no timeout or retries.
     const { retries: _, ...common } = base;
     expect(toMonitorInput(form({ name: "M", tags: ["a"], type: "group", groupRule: "all", parentId: "7" }))).toEqual({ ...common, type: "group", groupRule: "all", parentId: 7 });

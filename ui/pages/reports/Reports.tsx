@@ -129,7 +129,7 @@ function PeriodInputs({ choice, set }: { choice: PeriodChoice; set: (patch: Part
       <Field label={t("reports.periods.quarter")}>
         {(id) => (
           <div className="flex gap-2">
-            <TextInput id={id} type="number" min={2000} max={9999} value={year} onChange={(e) => set({ quarter: `${e.target.value}-Q${q}` })} data-testid="report-year" />
+            <TextInput id={id} className="min-w-0" type="number" min={2000} max={9999} value={year} onChange={(e) => set({ quarter: `${e.target.value}-Q${q}` })} data-testid="report-year" />
             <SelectInput value={q} onChange={(e) => set({ quarter: `${year}-Q${e.target.value}` })} aria-label={t("reports.periods.quarter")} data-testid="report-quarter">
               {[1, 2, 3, 4].map((n) => <option key={n} value={String(n)}>Q{n}</option>)}
             </SelectInput>
@@ -145,8 +145,8 @@ function PeriodInputs({ choice, set }: { choice: PeriodChoice; set: (patch: Part
     <Field label={t("reports.days")}>
       {(id) => (
         <div className="flex gap-2">
-          <TextInput id={id} type="date" value={choice.from} onChange={(e) => set({ from: e.target.value })} data-testid="report-from" />
-          <TextInput type="date" value={choice.to} onChange={(e) => set({ to: e.target.value })} aria-label={t("reports.to")} data-testid="report-to" />
+          <TextInput id={id} className="min-w-0" type="date" value={choice.from} onChange={(e) => set({ from: e.target.value })} data-testid="report-from" />
+          <TextInput className="min-w-0" type="date" value={choice.to} onChange={(e) => set({ to: e.target.value })} aria-label={t("reports.to")} data-testid="report-to" />
         </div>
       )}
     </Field>
