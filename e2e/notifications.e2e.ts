@@ -195,6 +195,8 @@ for (const [locale, m] of LANGUAGES) {
       await page.getByTestId(`global-agent-channel-${channel.id}`).check();
       await expect(page.getByTestId("global-monitor-none-chosen")).toHaveCount(0);
       await page.getByTestId("global-monitor-event-recovery").uncheck();
+      await expect(page.getByTestId("global-monitor-event-budget")).toBeChecked();
+      await page.getByTestId("global-monitor-event-budget").uncheck();
       await page.getByTestId("global-agent-event-cpu").uncheck();
       await page.getByTestId("global-monitor-reminder").fill("99999");
       await page.getByTestId("global-agent-threshold-disk").fill("150");
@@ -208,7 +210,7 @@ for (const [locale, m] of LANGUAGES) {
       await page.getByTestId("global-save").click();
       await expect(toast(page, tr(m, "notifications.settingsSaved"))).toBeVisible();
       const saved = (await vigil.api("GET", "/api/notifications/settings", undefined, admin.token)).body.settings;
-      expect(saved.monitor).toEqual({ enabled: true, channelIds: [channel.id], events: { down: true, recovery: false }, reminderMinutes: 60 });
+      expect(saved.monitor).toEqual({ enabled: true, channelIds: [channel.id], events: { down: true, recovery: false, budget: false }, reminderMinutes: 60 });
       expect(saved.agent).toMatchObject({ enabled: true, channelIds: [channel.id], events: { offline: true, online: true, cpu: false, memory: true, disk: true }, thresholds: { cpu: 90, memory: 90, disk: 85 } });
       await page.reload();
       await expect(page.getByTestId(`global-monitor-channel-${channel.id}`)).toBeChecked();

@@ -3,7 +3,7 @@
 //
 // data-testids (prefix `p` is "global-monitor", "global-agent" or "target"):
 //   `${p}-enabled`, `${p}-channel-{channelId}` (checkboxes), `${p}-no-channels`, `${p}-none-chosen`,
-//   `${p}-event-{down|recovery|offline|online|cpu|memory|disk}`, `${p}-reminder`, `${p}-reminder-error`,
+//   `${p}-event-{down|recovery|budget|offline|online|cpu|memory|disk|container}`, `${p}-reminder`, `${p}-reminder-error`,
 //   `${p}-threshold-{cpu|memory|disk}`, `${p}-threshold-{…}-error`; `form-dialog` (the modal), `form-dialog-close`.
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
