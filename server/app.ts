@@ -60,6 +60,8 @@ import { afterImport } from "./import/after-import";
 import { importRoutes } from "./import/routes";
 import { exportRoutes } from "./exports/routes";
 import { reportRoutes } from "./reports/routes";
+import { reportScheduleRoutes } from "./reports/schedule-routes";
+import { createReportScheduleService, type ReportScheduleOptions, type ReportScheduleService } from "./reports/schedules";
 import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
@@ -97,6 +99,8 @@ export interface Services {
   subscribers: SubscriberService;
   /** Monitors checked from agents. */
   probes: ProbeService;
+  /** Reports mailed every month. */
+  reports: ReportScheduleService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
   /** What an import from the admin screen must respect: the address policy and the raw retention. */
@@ -119,7 +123,10 @@ export async function createServices(
     node = "local",
     cluster: clusterTuning = {},
     minuteMs,
+    reports: reportTuning = {},
   }: {
+    /** The monthly report mails' tick and clock (real-clock tests shorten the one and move the other). */
+    reports?: Pick<ReportScheduleOptions, "tickMs" | "now">;
     /**
      * How long a minute of the settings is (check intervals, push silence, reminders): 60 000. Real-clock tests of
      * the wired server shorten it, the clocks themselves untouched.
@@ -244,10 +251,20 @@ export async function createServices(
     send: { timeoutMs: notifications.send?.timeoutMs ?? SEND_TIMEOUT_MS, hostProblem: (host) => hostProblem(host, targets ?? ALLOW_PRIVATE) },
     leads: () => cluster.leads(),
   });
+  // With several nodes the leader mails, as it runs the rollups the reports wait for.
+  const reports = createReportScheduleService({
+    db,
+    log,
+    deps: { db, monitors: monitorService, groups: monitorService.groups, maintenance, statusPages: status },
+    leads: () => cluster.leads(),
+    send: { timeoutMs: notifications.send?.timeoutMs ?? SEND_TIMEOUT_MS, hostProblem: (host) => hostProblem(host, targets ?? ALLOW_PRIVATE) },
+    ...reportTuning,
+  });
   return {
     events,
     users,
     cluster,
+    reports,
     monitors: monitorService,
     notifications: notificationService,
     agents: agentService,
@@ -332,6 +349,13 @@ export function createApp(deps: AppDeps) {
         maintenance: services.maintenance,
         statusPages: services.status,
         defaultZone: async () => (await services.notifications.store.getSettings()).timeZone,
+      }),
+    )
+    .use(
+      reportScheduleRoutes({
+        schedules: services.reports,
+        session,
+        defaultLanguage: async () => (await services.notifications.store.getSettings()).language,
       }),
     )
     .use(tagRoutes({ store: createTagStore(deps.db), monitorTags: () => services.monitors.list().map((m) => m.tags), session }))

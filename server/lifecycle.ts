@@ -9,12 +9,13 @@ import type { Services } from "./app";
  *   another node makes too, and the rules know who notifies for what;
  * - maintenance: its timer, and what changed while the server was stopped, before the first check is recorded;
  * - monitors, agents: the checks and the agents' presence;
- * - notifications, subscribers: sending what they produce; probes: pruning location results.
+ * - notifications, subscribers: sending what they produce; reports: the monthly report mails; probes: pruning
+ *   location results.
  * Stop order is the same: the cluster first hands this node's monitors to the others at once (rather than after
  * their leases expire), then each service stops before the ones that take what it flushes on the way out (the last
  * checks' alerts are still queued and sent).
  */
-export const LIFECYCLE = ["cluster", "maintenance", "monitors", "agents", "notifications", "subscribers", "probes"] as const satisfies readonly (keyof Services)[];
+export const LIFECYCLE = ["cluster", "maintenance", "monitors", "agents", "notifications", "subscribers", "reports", "probes"] as const satisfies readonly (keyof Services)[];
 
 export type RunningService = (typeof LIFECYCLE)[number];
 
