@@ -97,6 +97,8 @@ export interface ReportSchedule {
   name: string;
   targetKind: ReportTargetKind;
   targetRef: string;
+  /** The target's name now (a monitor's, a page's title), or null when it is gone. */
+  targetName: string | null;
   zone: string;
   language: "zh-CN" | "en-US";
   /** An SMTP notification channel: its server and sender; the recipients are the schedule's own. */

@@ -55,7 +55,6 @@ export function previousMonth(at: number, zone: string): string {
 
 type Row = typeof import("./tables").reportSchedules.$inferSelect;
 
-const toPublic = (r: Row): ReportSchedule => ({ ...r, targetKind: r.targetKind as ReportTargetKind, language: r.language as ReportSchedule["language"] });
 
 export function createReportScheduleService({ db, deps, log = silentLogger, now = Date.now, tickMs = TICK_MS, leads = () => true, send }: ReportScheduleOptions) {
   const { orm } = db;
@@ -65,6 +64,13 @@ export function createReportScheduleService({ db, deps, log = silentLogger, now 
   let started = false;
   /** Temporary failures of a schedule's month on this node: how many, and not before when again. */
   const retries = new Map<string, { attempts: number; notBefore: number }>();
+
+  const toPublic = async (r: Row): Promise<ReportSchedule> => ({
+    ...r,
+    targetKind: r.targetKind as ReportTargetKind,
+    targetName: await resolveTarget(deps, r.targetKind as ReportTargetKind, r.targetRef).then((x) => x.name, () => null),
+    language: r.language as ReportSchedule["language"],
+  });
 
   const row = async (id: number) => {
     const r = await first(orm.select().from(table).where(eq(table.id, id)));
@@ -91,9 +97,9 @@ export function createReportScheduleService({ db, deps, log = silentLogger, now 
     if (!channel) throw badRequest("CHANNEL_NOT_FOUND", "channelId: no such notification channel");
     if (channel.type !== "smtp") throw badRequest("CHANNEL_NOT_SMTP", "channelId must be an SMTP channel");
     const recipients = [...new Set(input.recipients.map((r) => r.trim()).filter(Boolean))];
-    if (recipients.length < 1 || recipients.length > MAX_RECIPIENTS) throw badRequest("RECIPIENTS_INVALID", `recipients must be 1-${MAX_RECIPIENTS} e-mail addresses`);
+    if (recipients.length < 1 || recipients.length > MAX_RECIPIENTS) throw badRequest("VALIDATION", `recipients must be 1-${MAX_RECIPIENTS} e-mail addresses`);
     const bad = recipients.find((r) => !isEmail(r));
-    if (bad !== undefined) throw badRequest("RECIPIENT_INVALID", `recipients: "${bad.slice(0, 80)}" is not an e-mail address`);
+    if (bad !== undefined) throw badRequest("VALIDATION", `recipients: "${bad.slice(0, 80)}" is not an e-mail address`);
     return { name, targetKind: input.targetKind, targetRef, zone: input.zone, language: input.language, channelId: input.channelId, recipients, enabled: input.enabled };
   }
 
@@ -175,7 +181,7 @@ export function createReportScheduleService({ db, deps, log = silentLogger, now 
   return {
     tick,
     previousMonth,
-    list: async (): Promise<ReportSchedule[]> => (await orm.select().from(table).orderBy(asc(table.id))).map(toPublic),
+    list: async (): Promise<ReportSchedule[]> => Promise.all((await orm.select().from(table).orderBy(asc(table.id))).map(toPublic)),
     get: async (id: number) => toPublic(await row(id)),
 
     async create(input: ReportScheduleInput & { language: ReportSchedule["language"] }): Promise<ReportSchedule> {
@@ -189,7 +195,7 @@ export function createReportScheduleService({ db, deps, log = silentLogger, now 
     },
 
     async update(id: number, patch: Partial<ReportScheduleInput>): Promise<ReportSchedule> {
-      const current = toPublic(await row(id));
+      const current = await toPublic(await row(id));
       const v = await validated({ ...current, ...patch, enabled: patch.enabled ?? current.enabled, language: patch.language ?? current.language });
       await orm.update(table).set({ ...v, updatedAt: now() }).where(eq(table.id, id));
       return toPublic(await row(id));
