@@ -37,8 +37,9 @@ async function setup(smtpOptions: Parameters<typeof startSmtp>[0] = {}) {
   };
   const schedule = async (id: number) => (await call<{ schedule: ReportSchedule }>("GET", `/api/report-schedules/${id}`)).body.schedule;
   /** Another node's (or a restarted process's) timer over the same database, at the test's clock. */
-  const node = () =>
+  const node = (leads = () => true) =>
     createReportScheduleService({
+      leads,
       db,
       deps: { db, monitors: services.monitors, groups: services.monitors.groups, maintenance: services.maintenance, statusPages: services.status },
       now: () => clock,
@@ -109,11 +110,13 @@ describe("monthly report mails", () => {
     expect(text).toContain("故障时长");
   }, 30_000);
 
-  test("two nodes ticking at once send one mail; a restarted node sends no second", async () => {
+  test("two nodes ticking at once send one mail; a restarted node sends no second; a node that is not the leader none", async () => {
     const s = await setup();
     const created = await s.create();
     s.setClock(Z("2026-11-02T00:00:00Z"));
     await s.rollUp(Z("2026-11-01T06:00:00Z"));
+    await s.node(() => false).tick();
+    expect(s.smtp.arrived).toHaveLength(0);
     const [a, b] = [s.node(), s.node()];
     await Promise.all([a.tick(), b.tick(), a.tick(), b.tick()]);
     expect(s.smtp.arrived).toHaveLength(1);

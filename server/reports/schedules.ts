@@ -204,6 +204,7 @@ export function createReportScheduleService({ db, deps, log = silentLogger, now 
     async remove(id: number) {
       await row(id);
       await orm.delete(table).where(eq(table.id, id));
+      for (const key of retries.keys()) if (key.startsWith(`${id}:`)) retries.delete(key);
     },
 
     /** Mails last month's report now (trying a schedule out): last_period and the rest stay as they are. */
