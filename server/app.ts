@@ -63,6 +63,8 @@ import { reportRoutes } from "./reports/routes";
 import { createObjectives, type ObjectivesService } from "./objectives/service";
 import { objectiveRoutes } from "./objectives/routes";
 import { configRoutes } from "./config-file/routes";
+import { reportScheduleRoutes } from "./reports/schedule-routes";
+import { createReportScheduleService, type ReportScheduleOptions, type ReportScheduleService } from "./reports/schedules";
 import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 
@@ -101,6 +103,8 @@ export interface Services {
   objectives: ObjectivesService;
   /** Monitors checked from agents. */
   probes: ProbeService;
+  /** Reports mailed every month. */
+  reports: ReportScheduleService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
   /** What an import from the admin screen must respect: the address policy and the raw retention. */
@@ -123,7 +127,10 @@ export async function createServices(
     node = "local",
     cluster: clusterTuning = {},
     minuteMs,
+    reports: reportTuning = {},
   }: {
+    /** The monthly report mails' tick and clock (real-clock tests shorten the one and move the other). */
+    reports?: Pick<ReportScheduleOptions, "tickMs" | "now">;
     /**
      * How long a minute of the settings is (check intervals, push silence, reminders): 60 000. Real-clock tests of
      * the wired server shorten it, the clocks themselves untouched.
@@ -249,11 +256,21 @@ export async function createServices(
     leads: () => cluster.leads(),
   });
   const objectives = createObjectives({ db, bus: events, log, monitors: monitorService, groups: monitorService.groups, leads: () => cluster.leads(), now, tickMs: minuteMs });
+  // With several nodes the leader mails, as it runs the rollups the reports wait for.
+  const reports = createReportScheduleService({
+    db,
+    log,
+    deps: { db, monitors: monitorService, groups: monitorService.groups, maintenance, statusPages: status },
+    leads: () => cluster.leads(),
+    send: { timeoutMs: notifications.send?.timeoutMs ?? SEND_TIMEOUT_MS, hostProblem: (host) => hostProblem(host, targets ?? ALLOW_PRIVATE) },
+    ...reportTuning,
+  });
   return {
     events,
     users,
     cluster,
     objectives,
+    reports,
     monitors: monitorService,
     notifications: notificationService,
     agents: agentService,
@@ -303,6 +320,13 @@ export function createApp(deps: AppDeps) {
         maintenance: services.maintenance,
         statusPages: services.status,
         defaultZone: async () => (await services.notifications.store.getSettings()).timeZone,
+      }),
+    )
+    .use(
+      reportScheduleRoutes({
+        schedules: services.reports,
+        session,
+        defaultLanguage: async () => (await services.notifications.store.getSettings()).language,
       }),
     );
   return new Elysia()

@@ -10,12 +10,12 @@ import type { Services } from "./app";
  * - maintenance: its timer, and what changed while the server was stopped, before the first check is recorded;
  * - monitors, agents: the checks and the agents' presence;
  * - notifications, subscribers: sending what they produce; objectives: error budgets, after the notification rules
- *   listen (their alerts go through them); probes: pruning location results.
+ *   listen (their alerts go through them); reports: the monthly report mails; probes: pruning location results.
  * Stop order is the same: the cluster first hands this node's monitors to the others at once (rather than after
  * their leases expire), then each service stops before the ones that take what it flushes on the way out (the last
  * checks' alerts are still queued and sent).
  */
-export const LIFECYCLE = ["cluster", "maintenance", "monitors", "agents", "notifications", "objectives", "subscribers", "probes"] as const satisfies readonly (keyof Services)[];
+export const LIFECYCLE = ["cluster", "maintenance", "monitors", "agents", "notifications", "objectives", "subscribers", "reports", "probes"] as const satisfies readonly (keyof Services)[];
 
 export type RunningService = (typeof LIFECYCLE)[number];
 

@@ -137,7 +137,7 @@ const TAGS: OpenApiDocument["tags"] = [
   { name: "tokens", description: "API tokens for scripts: created and revoked with a sign-in session." },
   { name: "dashboard", description: "Counts and current problems for the dashboard." },
   { name: "monitors", description: "HTTP(S) monitors, their checks, history and response-time series." },
-  { name: "reports", description: "Availability reports of a monitor, a group, a tag or a status page over a month, quarter, year or range of days." },
+  { name: "reports", description: "Availability reports of a monitor, a group, a tag or a status page over a month, quarter, year or range of days; reports mailed every month (report schedules)." },
   { name: "agents", description: "Servers reporting with vigil-agent: registration tokens, the agents' own calls, metrics." },
   { name: "notifications", description: "Channels, notification settings (global, per monitor, per agent) and the delivery log." },
   { name: "status", description: "The public status page, its badges, and its configuration." },

@@ -90,3 +90,38 @@ export interface Report {
   summary: ReportStats;
   monitors: MonitorReport[];
 }
+
+/** A report mailed every month (GET /api/report-schedules): the previous calendar month's, in `zone`. */
+export interface ReportSchedule {
+  id: number;
+  name: string;
+  targetKind: ReportTargetKind;
+  targetRef: string;
+  /** The target's name now (a monitor's, a page's title), or null when it is gone. */
+  targetName: string | null;
+  zone: string;
+  language: "zh-CN" | "en-US";
+  /** An SMTP notification channel: its server and sender; the recipients are the schedule's own. */
+  channelId: number;
+  recipients: string[];
+  enabled: boolean;
+  /** The month last sent ("2026-10"), or the one before the schedule was made (nothing sent yet). */
+  lastPeriod: string | null;
+  lastSentAt: number | null;
+  /** Why the last attempt failed; cleared by the next mail sent. */
+  lastError: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What POST /api/report-schedules takes (PUT: any subset). */
+export interface ReportScheduleInput {
+  name: string;
+  targetKind: ReportTargetKind;
+  targetRef: string;
+  zone: string;
+  language?: "zh-CN" | "en-US";
+  channelId: number;
+  recipients: string[];
+  enabled?: boolean;
+}

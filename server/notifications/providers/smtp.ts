@@ -78,10 +78,17 @@ export const smtp: Provider<"smtp"> = {
     }, ctx),
 };
 
-/** One mail through an SMTP channel's server (also status-page subscriber mails, with their own headers). */
+/** A file attached to a mail (a scheduled report's CSVs). */
+export interface MailAttachment {
+  filename: string;
+  content: string;
+  contentType: string;
+}
+
+/** One mail through an SMTP channel's server (also status-page subscriber mails and scheduled reports). */
 export async function sendMail(
   config: ChannelConfigs["smtp"],
-  mail: { to: string | string[]; subject: string; text: string; html: string; headers?: Record<string, string> },
+  mail: { to: string | string[]; subject: string; text: string; html: string; headers?: Record<string, string>; attachments?: MailAttachment[] },
   ctx: Pick<SendContext, "timeoutMs" | "hostProblem">,
 ): Promise<SendResult> {
   const refused = await ctx.hostProblem?.(config.host);

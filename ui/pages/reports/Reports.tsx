@@ -18,6 +18,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLoad } from "../../components/useLoad";
 import { browserZone, choiceOf, defaultChoice, periodText, type PeriodChoice, type PeriodKind } from "./model";
 import { ReportView } from "./ReportView";
+import { Schedules } from "./Schedules";
 
 const KINDS: ReportTargetKind[] = ["monitor", "group", "tag", "status-page"];
 const PERIOD_KINDS: PeriodKind[] = ["month", "quarter", "year", "range"];
@@ -114,6 +115,7 @@ export default function Reports() {
       {ready && report.state.phase === "loading" && <LoadingMessage data-testid="report-loading">{t("reports.loading")}</LoadingMessage>}
       {report.state.phase === "error" && <LoadError message={report.state.message} onRetry={report.reload} data-testid="report-error" />}
       {report.state.phase === "loaded" && report.state.data && <ReportView report={report.state.data} />}
+      <Schedules kind={kind} targetRef={chosenRef} zone={zone.trim() || browserZone()} />
     </div>
   );
 }
