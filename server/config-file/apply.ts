@@ -9,6 +9,7 @@ import { planConfig, type ConfigPlan, type Desired, type PlanOptions, type Plann
 import type { Form } from "./model";
 import { SECTION_DEFS, sectionOf } from "./sections";
 import { writeOverride } from "./sections/notify";
+import { PasswordBook } from "./sections/passwords";
 import type { SectionDef } from "./sections/section";
 import { readState, type CurrentObject } from "./state";
 
@@ -20,15 +21,18 @@ export interface ApplyResult {
 
 /** Plans the file and applies the plan in one transaction. Nothing is written when the plan is empty. */
 export async function applyConfig(db: Db, text: string, options: PlanOptions, now = Date.now()): Promise<ApplyResult> {
+  // A first plan outside the transaction refuses an invalid file and does the slow password work (passwords.ts).
+  const passwords = new PasswordBook();
+  await planConfig(db.orm, db.t, text, { ...options, passwords });
   return db.tx(async (tx) => {
-    // Planned inside the transaction: what it compares against cannot change before the writes.
-    const planned = await planConfig(tx, db.t, text, options);
-    const written = await write(tx, db.t, planned, now);
+    // Planned again inside the transaction: what it compares against cannot change before the writes.
+    const planned = await planConfig(tx, db.t, text, { ...options, passwords });
+    const written = await write(tx, db.t, planned, now, passwords);
     return { plan: planned.plan, written };
   });
 }
 
-async function write(tx: Orm, t: Tables, planned: Planned, now: number): Promise<boolean> {
+async function write(tx: Orm, t: Tables, planned: Planned, now: number, passwords: PasswordBook): Promise<boolean> {
   const { plan, desired, deletes, staleLinks } = planned;
   const touched = new Set(plan.items.filter((i) => i.action !== "delete").map((i) => `${i.kind}\0${i.key}`));
   const linkOnly = desired.filter((d) => !touched.has(`${d.kind}\0${d.key}`) && d.current?.link && d.current.link.appliedHash !== d.hash);
@@ -40,7 +44,7 @@ async function write(tx: Orm, t: Tables, planned: Planned, now: number): Promise
   const isMonitor = (kind: string) => kind === "monitor" || kind === "group";
   for (const d of desired) if (d.current && isMonitor(d.kind)) idOf.set(d.key, Number(d.current.objectId));
   const changing = desired.filter((d) => touched.has(`${d.kind}\0${d.key}`));
-  const refs = { monitorId: (key: string) => idOf.get(key)! };
+  const refs = { monitorId: (key: string) => idOf.get(key)!, passwords };
   const writeSection = async (def: SectionDef) => {
     for (const d of changing.filter((x) => x.kind === def.kind)) objectIds.set(d, await def.write(tx, t, d.form, d.current?.row, refs, now));
   };

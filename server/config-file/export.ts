@@ -44,8 +44,9 @@ export async function exportConfig(orm: Orm, t: Tables, { withSecrets = false, p
       const def = sectionOf(kind);
       const entries: Form[] = [];
       for (const o of state.objects.filter((x) => x.kind === kind)) {
+        if (!o.link && o.row && def?.pristine?.(o.row)) continue;
         let entry: Form = def?.keyField === "slug" ? { ...o.form } : { key: o.key, ...o.form };
-        if (def) entry = def.shorten(entry, { ...ctx, current: o.row });
+        if (def) entry = await def.shorten(entry, { ...ctx, current: o.row });
         else if (kind !== "tag") entry = shorten(kind as "monitor" | "group", entry, resolver);
         if (entry.group === null) delete entry.group;
         if (Array.isArray(entry.dependsOn) && entry.dependsOn.length === 0) delete entry.dependsOn;

@@ -12,6 +12,7 @@ import { createResolver, hashForm, monitorForm, stable, tagForm, type FileObject
 import { fileSchema, SECTIONS, type Kind, type Section } from "./schema";
 import { SECTION_DEFS, secretsOf, sectionOf } from "./sections";
 import { notifyForm } from "./sections/notify";
+import { PasswordBook } from "./sections/passwords";
 import { EntryProblem } from "./sections/section";
 import { readState, type CurrentObject, type Link, type State } from "./state";
 import type { TargetPolicy } from "../net/targets";
@@ -61,6 +62,8 @@ export interface Planned {
 }
 
 export interface PlanOptions {
+  /** Passwords checked and hashed so far (apply plans before its transaction to fill it). */
+  passwords?: PasswordBook;
   prune?: boolean;
   env?: Record<string, string | undefined>;
   policy: TargetPolicy;
@@ -124,15 +127,17 @@ export async function planConfig(orm: Orm, t: Tables, text: string, options: Pla
   const problems = schemaProblems(file);
   if (problems.length) throw invalidFile(problems);
   const doc = Value.Decode(fileSchema, file.value);
+  const passwords = options.passwords ?? new PasswordBook();
   const state = await readState(orm, t);
   const resolver = createResolver(options.policy);
   try {
-    const desired = resolveEntries(doc as unknown as Record<Section, Form[] | undefined>, file, resolver, state, options.policy);
+    const desired = await resolveEntries(doc as unknown as Record<Section, Form[] | undefined>, file, resolver, state, options.policy);
     // A section's stored form made comparable (a status page's password hash checked against the file's password).
     for (const d of desired) {
       const def = sectionOf(d.kind);
       const current = state.byKey(d.kind, d.key);
-      if (def?.reconcile && current) current.form = await def.reconcile(current.form, d.form);
+      const form = await def?.reconcile?.(current?.form, d.form, passwords);
+      if (current && form) current.form = form;
     }
     return plan(state, desired, options.prune === true);
   } finally {
@@ -140,7 +145,7 @@ export async function planConfig(orm: Orm, t: Tables, text: string, options: Pla
   }
 }
 
-function resolveEntries(doc: Record<Section, Form[] | undefined>, file: ParsedFile, resolver: ReturnType<typeof createResolver>, state: State, policy: TargetPolicy): Desired[] {
+async function resolveEntries(doc: Record<Section, Form[] | undefined>, file: ParsedFile, resolver: ReturnType<typeof createResolver>, state: State, policy: TargetPolicy): Promise<Desired[]> {
   const problems: FileProblem[] = [];
   const at = (section: Section, i: number, field: string | null, message: string) => problems.push(file.at(field ? [section, i, field] : [section, i], message));
 
@@ -200,18 +205,18 @@ function resolveEntries(doc: Record<Section, Form[] | undefined>, file: ParsedFi
 
   const now = Date.now();
   for (const def of SECTION_DEFS) {
-    (doc[def.section] ?? []).forEach((entry, i) => {
+    for (const [i, entry] of (doc[def.section] ?? []).entries()) {
       const key = entry[def.keyField] as string;
       const current = state.byKey(def.kind, key)?.row;
       try {
-        const form = def.resolve(entry, { policy, monitorKeys, current, now });
-        desired.push({ kind: def.kind, key, name: String(form.name ?? form.title ?? key), form, hash: hashForm(form) });
+        const form = await def.resolve(entry, { policy, monitorKeys, current, now });
+        desired.push({ kind: def.kind, key, name: String(form.name || form.title || key), form, hash: hashForm(form) });
       } catch (e) {
         if (e instanceof EntryProblem) problems.push(file.at([def.section, i, ...e.field], e.message));
         else if (e instanceof HttpError) at(def.section, i, fieldNamed(e.message, entry), e.message);
         else throw e;
       }
-    });
+    }
   }
 
   // Groups nest without cycles, at most MAX_DEPTH deep; dependencies make no cycle (the API's own rules, by key).
@@ -271,7 +276,10 @@ function plan(state: State, desired: Desired[], prune: boolean): Planned {
   }
   const inFile = new Set(desired.map((d) => `${d.kind}\0${d.key}`));
   const leftOver = state.objects.filter((o) => o.link !== null && !inFile.has(`${o.kind}\0${o.key}`));
-  const deletes = prune ? leftOver : [];
+  // What cannot be deleted (the default status page) is only no longer managed.
+  const removable = (o: CurrentObject) => sectionOf(o.kind)?.removable?.(o.objectId) ?? true;
+  const deletes = prune ? leftOver.filter(removable) : [];
+  if (prune) staleLinks.push(...leftOver.filter((o) => !removable(o)).map((o) => o.link!));
   for (const o of deletes) {
     items.push({ kind: o.kind, key: o.key, name: o.name, action: "delete", objectId: o.objectId, drift: o.link!.appliedHash !== o.hash, adopt: false, changes: [] });
     staleLinks.push(o.link!);

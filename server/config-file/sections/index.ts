@@ -4,8 +4,9 @@ import { secretPaths, type Form } from "../model";
 import type { Kind } from "../schema";
 import { channels } from "./channels";
 import type { SectionDef } from "./section";
+import { statusPages } from "./status-pages";
 
-export const SECTION_DEFS: SectionDef[] = [channels];
+export const SECTION_DEFS: SectionDef[] = [channels, statusPages];
 
 export const sectionOf = (kind: string): SectionDef | undefined => SECTION_DEFS.find((d) => d.kind === kind);
 

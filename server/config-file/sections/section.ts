@@ -6,6 +6,7 @@ import type { Orm } from "../../db/database";
 import type { Tables } from "../../db/pg-schema";
 import type { TargetPolicy } from "../../net/targets";
 import type { Form } from "../model";
+import type { PasswordBook } from "./passwords";
 
 /** A refused entry, with the field (below the entry) it is about. */
 export class EntryProblem extends Error {
@@ -50,6 +51,7 @@ export interface ResolveContext {
 /** Ids the writes need: the apply's monitors by key. */
 export interface WriteRefs {
   monitorId(key: string): number;
+  passwords: PasswordBook;
 }
 
 export interface SectionDef {
@@ -61,24 +63,31 @@ export interface SectionDef {
   keyField: "key" | "slug";
   read(orm: Orm, t: Tables, refs: ReadRefs): Promise<SectionRow[]>;
   /** The entry's file form by the API's rules; throws the API's HttpError for a refused entry. */
-  resolve(entry: Form, ctx: ResolveContext): Form;
+  resolve(entry: Form, ctx: ResolveContext): Form | Promise<Form>;
   /** Field paths ("config.password", "password") holding secrets. */
   secrets(form: Form): Map<string, true | "url">;
-  /** The current form made comparable with the desired one (a page's password hash checked against the file's). */
-  reconcile?(current: Form, desired: Form): Promise<Form>;
+  /**
+   * The current form made comparable with the desired one (a page's password hash checked against the file's), and
+   * what a write will need prepared in `book` (run before the transaction too).
+   */
+  reconcile?(current: Form | undefined, desired: Form, book: PasswordBook): Promise<Form | undefined>;
+  /** An unmanaged object export leaves out (as every new instance has it). */
+  pristine?(row: SectionRow): boolean;
   /** The entry as export writes it (defaults left out). */
-  shorten(entry: Form, ctx: ResolveContext): Form;
+  shorten(entry: Form, ctx: ResolveContext): Form | Promise<Form>;
   /** Creates (no objectId) or updates the object; returns its id. */
   write(tx: Orm, t: Tables, form: Form, current: SectionRow | undefined, refs: WriteRefs, now: number): Promise<string>;
   remove(tx: Orm, t: Tables, objectId: string): Promise<void>;
+  /** Whether prune may delete it (false: it only stops being managed). */
+  removable?(objectId: string): boolean;
 }
 
 /**
  * The entry with each field left out whose absence resolves to the same form (defaults), nested objects (`config`,
  * `schedule`) field by field. Fields in `keep` always stay.
  */
-export function shortenBy(entry: Form, resolve: (e: Form) => string | null, keep: string[]): Form {
-  const target = resolve(entry);
+export async function shortenBy(entry: Form, resolve: (e: Form) => Promise<string | null> | string | null, keep: string[]): Promise<Form> {
+  const target = await resolve(entry);
   let out = { ...entry };
   for (const field of Object.keys(entry)) {
     if (keep.includes(field)) continue;
@@ -86,12 +95,12 @@ export function shortenBy(entry: Form, resolve: (e: Form) => string | null, keep
     if (value && typeof value === "object" && !Array.isArray(value)) {
       for (const s of Object.keys(value as Form)) {
         const { [s]: _, ...rest } = out[field] as Form;
-        if (resolve({ ...out, [field]: rest }) === target) out = { ...out, [field]: rest };
+        if ((await resolve({ ...out, [field]: rest })) === target) out = { ...out, [field]: rest };
       }
       if (Object.keys(out[field] as Form).length > 0) continue;
     }
     const { [field]: _, ...rest } = out;
-    if (resolve(rest) === target) out = rest;
+    if ((await resolve(rest)) === target) out = rest;
   }
   return out;
 }
