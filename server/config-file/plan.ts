@@ -111,8 +111,8 @@ function diff(kind: Kind, before: Form, after: Form): FieldChange[] {
   for (const field of [...new Set([...Object.keys(before), ...Object.keys(after)])]) {
     const a = before[field];
     const b = after[field];
-    // Settings and a channel's config field by field (a create's too): a secret among them is never shown.
-    if ((field === "settings" || field === "config") && (a || b)) {
+    // Settings, a channel's config and a window's schedule field by field (a create's too): a secret among them is never shown.
+    if ((field === "settings" || field === "config" || field === "schedule") && (a || b)) {
       const x = (a ?? {}) as Form;
       const y = (b ?? {}) as Form;
       for (const s of [...new Set([...Object.keys(x), ...Object.keys(y)])]) compare(`${field}.${s}`, x[s], y[s]);

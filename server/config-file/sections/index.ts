@@ -4,9 +4,10 @@ import { secretPaths, type Form } from "../model";
 import type { Kind } from "../schema";
 import { channels } from "./channels";
 import type { SectionDef } from "./section";
+import { maintenance } from "./maintenance";
 import { statusPages } from "./status-pages";
 
-export const SECTION_DEFS: SectionDef[] = [channels, statusPages];
+export const SECTION_DEFS: SectionDef[] = [channels, statusPages, maintenance];
 
 export const sectionOf = (kind: string): SectionDef | undefined => SECTION_DEFS.find((d) => d.kind === kind);
 
