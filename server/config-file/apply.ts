@@ -6,7 +6,12 @@ import type { Db, Orm } from "../db/database";
 import type { Tables } from "../db/pg-schema";
 import { rowOf } from "../monitors/stored-fields";
 import { planConfig, type ConfigPlan, type Desired, type PlanOptions, type Planned } from "./plan";
-import type { CurrentObject } from "./state";
+import type { Form } from "./model";
+import { SECTION_DEFS, sectionOf } from "./sections";
+import { writeOverride } from "./sections/notify";
+import { PasswordBook } from "./sections/passwords";
+import type { SectionDef } from "./sections/section";
+import { readState, type CurrentObject } from "./state";
 
 export interface ApplyResult {
   plan: ConfigPlan;
@@ -16,15 +21,18 @@ export interface ApplyResult {
 
 /** Plans the file and applies the plan in one transaction. Nothing is written when the plan is empty. */
 export async function applyConfig(db: Db, text: string, options: PlanOptions, now = Date.now()): Promise<ApplyResult> {
+  // A first plan outside the transaction refuses an invalid file and does the slow password work (passwords.ts).
+  const passwords = new PasswordBook();
+  await planConfig(db.orm, db.t, text, { ...options, passwords });
   return db.tx(async (tx) => {
-    // Planned inside the transaction: what it compares against cannot change before the writes.
-    const planned = await planConfig(tx, db.t, text, options);
-    const written = await write(tx, db.t, planned, now);
+    // Planned again inside the transaction: what it compares against cannot change before the writes.
+    const planned = await planConfig(tx, db.t, text, { ...options, passwords });
+    const written = await write(tx, db.t, planned, now, passwords);
     return { plan: planned.plan, written };
   });
 }
 
-async function write(tx: Orm, t: Tables, planned: Planned, now: number): Promise<boolean> {
+async function write(tx: Orm, t: Tables, planned: Planned, now: number, passwords: PasswordBook): Promise<boolean> {
   const { plan, desired, deletes, staleLinks } = planned;
   const touched = new Set(plan.items.filter((i) => i.action !== "delete").map((i) => `${i.kind}\0${i.key}`));
   const linkOnly = desired.filter((d) => !touched.has(`${d.kind}\0${d.key}`) && d.current?.link && d.current.link.appliedHash !== d.hash);
@@ -33,10 +41,22 @@ async function write(tx: Orm, t: Tables, planned: Planned, now: number): Promise
   const byLower = sql`lower(${t.tagStyles.name})`;
   const idOf = new Map<string, number>();
   const objectIds = new Map<Desired, string>();
-  for (const d of desired) if (d.current && d.kind !== "tag") idOf.set(d.key, Number(d.current.objectId));
+  const isMonitor = (kind: string) => kind === "monitor" || kind === "group";
+  for (const d of desired) if (d.current && isMonitor(d.kind)) idOf.set(d.key, Number(d.current.objectId));
   const changing = desired.filter((d) => touched.has(`${d.kind}\0${d.key}`));
+  const refs = { monitorId: (key: string) => idOf.get(key)!, passwords };
+  const writeSection = async (def: SectionDef) => {
+    for (const d of changing.filter((x) => x.kind === def.kind)) objectIds.set(d, await def.write(tx, t, d.form, d.current?.row, refs, now));
+  };
+
+  // Managed objects the file no longer has go first (a channel leaves the settings before overrides are written).
+  for (const def of SECTION_DEFS) for (const o of deletes.filter((x) => x.kind === def.kind)) await def.remove(tx, t, o.objectId);
+  // Channels before the monitors whose notify names them.
+  await writeSection(sectionOf("channel")!);
+  const channelIds = new Map(desired.filter((d) => d.kind === "channel").map((d) => [d.key, Number(objectIds.get(d) ?? d.current!.objectId)]));
 
   for (const d of changing) {
+    if (!isMonitor(d.kind) && d.kind !== "tag") continue;
     if (d.kind === "tag") {
       if (d.current) await tx.delete(t.tagStyles).where(eq(byLower, d.current.objectId.toLowerCase()));
       await tx.delete(t.tagStyles).where(eq(byLower, d.name.toLowerCase()));
@@ -57,7 +77,7 @@ async function write(tx: Orm, t: Tables, planned: Planned, now: number): Promise
   }
   // References once every object has its id: groups, then dependencies.
   for (const d of changing) {
-    if (d.kind === "tag") continue;
+    if (!isMonitor(d.kind)) continue;
     const id = idOf.get(d.key)!;
     objectIds.set(d, String(id));
     const group = d.form.group as string | null;
@@ -65,9 +85,12 @@ async function write(tx: Orm, t: Tables, planned: Planned, now: number): Promise
     await tx.delete(t.monitorDependencies).where(eq(t.monitorDependencies.monitorId, id));
     const deps = (d.form.dependsOn as string[]).map((k) => ({ monitorId: id, dependsOnId: idOf.get(k)! }));
     if (deps.length) await tx.insert(t.monitorDependencies).values(deps);
+    await writeOverride(tx, t, id, d.form.notify as Form | null, (k) => channelIds.get(k)!, now);
   }
+  // Status pages and maintenance windows name monitors.
+  for (const def of SECTION_DEFS) if (def.kind !== "channel") await writeSection(def);
 
-  await prune(tx, t, deletes);
+  await prune(tx, t, deletes.filter((o) => isMonitor(o.kind) || o.kind === "tag"));
 
   for (const link of staleLinks) await tx.delete(t.configLinks).where(and(eq(t.configLinks.kind, link.kind), eq(t.configLinks.key, link.key)));
   for (const d of [...changing, ...linkOnly]) {
@@ -79,12 +102,24 @@ async function write(tx: Orm, t: Tables, planned: Planned, now: number): Promise
       .values({ kind: d.kind, key: d.key, objectId, appliedHash: d.hash, appliedAt: now })
       .onConflictDoUpdate({ target: [t.configLinks.kind, t.configLinks.key], set: { objectId, appliedHash: d.hash, appliedAt: now } });
   }
+  // What a section stored may differ from the file's form (a page's password is kept as a hash): the link records
+  // the stored form, read back with the links in place, so the next plan sees no drift.
+  const written = [...changing, ...linkOnly].filter((d) => sectionOf(d.kind));
+  if (written.length) {
+    const after = await readState(tx, t);
+    for (const d of written) {
+      const stored = after.byKey(d.kind, d.key);
+      if (stored && stored.hash !== d.hash) await tx.update(t.configLinks).set({ appliedHash: stored.hash }).where(and(eq(t.configLinks.kind, d.kind), eq(t.configLinks.key, d.key)));
+    }
+  }
   return true;
 }
 
 /** Deletes managed objects the file no longer has. A deleted group's other members move to its own group, as in the API. */
 async function prune(tx: Orm, t: Tables, deletes: CurrentObject[]) {
   const monitorIds = deletes.filter((o) => o.kind !== "tag").map((o) => Number(o.objectId));
+  // Their own notification settings go with them (as deleting one in the UI does).
+  if (monitorIds.length) await tx.delete(t.notificationOverrides).where(and(eq(t.notificationOverrides.targetType, "monitor"), inArray(t.notificationOverrides.targetId, monitorIds)));
   const gone = new Set(monitorIds);
   for (const o of deletes) {
     if (o.kind === "tag") {

@@ -1,12 +1,16 @@
-// Export: the database's monitors, groups and tag colours as one configuration file, defaults left out, secrets as
+// Export: the database's monitors, groups, tag colours, channels, status pages and maintenance windows as one
+// configuration file, defaults left out, secrets as
 // ${ENV_NAME} references (never in clear unless `withSecrets`). Applying the export to the same instance changes
 // nothing and makes its objects managed (state.ts gives unmanaged objects the keys written here).
 import { stringify } from "yaml";
 import type { Orm } from "../db/database";
 import type { Tables } from "../db/pg-schema";
 import type { TargetPolicy } from "../net/targets";
-import { createResolver, secretPaths, shorten, type Form } from "./model";
+import { createResolver, shorten, type Form } from "./model";
+import { secretsOf, sectionOf } from "./sections";
+import { shortNotify } from "./sections/notify";
 import { FORMAT_VERSION, SECTIONS, type Kind, type Section } from "./schema";
+import { HASHED } from "./sections/section";
 import { readState } from "./state";
 
 /** The variable a secret is read from: VIGIL_<KIND>_<KEY>_<FIELD>, e.g. VIGIL_MONITOR_SHOP_DB_PASSWORD. */
@@ -34,15 +38,21 @@ export async function exportConfig(orm: Orm, t: Tables, { withSecrets = false, p
   const variables: string[] = [];
   const doc: Record<string, unknown> = { version: FORMAT_VERSION };
   try {
-    for (const section of ["tags", "groups", "monitors"] as Section[]) {
+    const ctx = { policy, monitorKeys: new Set<string>(), now: Date.now() };
+    for (const section of ["tags", "channels", "groups", "monitors", "statusPages", "maintenance"] as Section[]) {
       const kind = SECTIONS[section];
+      const def = sectionOf(kind);
       const entries: Form[] = [];
       for (const o of state.objects.filter((x) => x.kind === kind)) {
-        let entry: Form = { key: o.key, ...o.form };
-        if (kind !== "tag") entry = shorten(kind as "monitor" | "group", entry, resolver);
+        if (!o.link && o.row && def?.pristine?.(o.row)) continue;
+        let entry: Form = def?.keyField === "slug" ? { ...o.form } : { key: o.key, ...o.form };
+        if (def) entry = await def.shorten(entry, { ...ctx, current: o.row });
+        else if (kind !== "tag") entry = shorten(kind as "monitor" | "group", entry, resolver);
         if (entry.group === null) delete entry.group;
         if (Array.isArray(entry.dependsOn) && entry.dependsOn.length === 0) delete entry.dependsOn;
-        if (!withSecrets) entry = withReferences(kind, o.key, entry, o.form, variables);
+        if (entry.notify === null) delete entry.notify;
+        else if (entry.notify) entry.notify = shortNotify(entry.notify as Form);
+        entry = withReferences(kind, o.key, entry, o.form, variables, withSecrets);
         entries.push(entry);
       }
       if (entries.length) doc[section] = entries;
@@ -58,16 +68,21 @@ export async function exportConfig(orm: Orm, t: Tables, { withSecrets = false, p
   return { yaml: `${header.join("\n")}\n${stringify(doc, { lineWidth: 0 })}`, variables };
 }
 
-/** The entry with each non-empty secret replaced by its ${ENV} reference. */
-function withReferences(kind: Kind, key: string, entry: Form, full: Form, variables: string[]): Form {
+/**
+ * The entry with each non-empty secret replaced by its ${ENV} reference (unless `withSecrets`; a secret the database
+ * keeps only hashed — a status page's password, read back as HASHED — is a reference even then).
+ */
+function withReferences(kind: Kind, key: string, entry: Form, full: Form, variables: string[], withSecrets: boolean): Form {
   const out = structuredClone(entry);
-  for (const [path, how] of secretPaths(kind, full)) {
-    const [top, field] = path.split(".") as [string, string];
-    const holder = out[top] as Form | undefined;
+  for (const [path, how] of secretsOf(kind, full)) {
+    const parts = path.split(".");
+    const field = parts.at(-1)!;
+    const holder = (parts.length === 1 ? out : out[parts[0]!]) as Form | undefined;
     const value = holder?.[field];
     if (typeof value !== "string" || value === "") continue;
+    if (withSecrets && !value.startsWith(HASHED)) continue;
     const name = envName(kind, key, field);
-    const replaced = reference(value, how, name);
+    const replaced = reference(value.startsWith(HASHED) ? "" : value, how, name);
     if (replaced === value) continue;
     holder![field] = replaced;
     variables.push(name);

@@ -13,6 +13,7 @@ import { SETTINGS_TYPES } from "../monitors/types/settings-registry";
 import { secretFields } from "../monitors/types/settings-type";
 import type { TargetPolicy } from "../net/targets";
 import type { Kind } from "./schema";
+import { notifyForm } from "./sections/notify";
 
 export type Form = Record<string, unknown>;
 
@@ -64,6 +65,8 @@ export function slug(name: string): string {
 export interface Refs {
   group: string | null;
   dependsOn: string[];
+  /** Its own notification settings (sections/notify.ts), or null for the global ones. */
+  notify: Form | null;
 }
 
 const GROUP_FIELDS = ["name", "active", "tags", "groupRule"] as const;
@@ -80,6 +83,7 @@ export function monitorForm(kind: "monitor" | "group", f: MonitorFields, refs: R
   }
   form.group = refs.group;
   form.dependsOn = [...refs.dependsOn].sort();
+  form.notify = refs.notify;
   return structuredClone(form);
 }
 
@@ -97,7 +101,7 @@ export function createResolver(policy: TargetPolicy) {
   const validate = (f: MonitorFields, p: TargetPolicy, creating: boolean, stored: Record<string, unknown>) => (types.of(f.type) as CheckType | undefined)?.validate(f, p, creating, stored);
   return {
     resolve(kind: "monitor" | "group", entry: Form): MonitorFields {
-      const { key: _k, group: _g, dependsOn: _d, ...body } = entry;
+      const { key: _k, group: _g, dependsOn: _d, notify: _n, ...body } = entry;
       return resolveFields(kind === "group" ? { ...body, type: "group" } : body, undefined, policy, validate);
     },
     close: () => types.close(),
@@ -112,7 +116,7 @@ export type Resolver = ReturnType<typeof createResolver>;
 export function shorten(kind: "monitor" | "group", entry: Form, resolver: Resolver): Form {
   const full = (e: Form) => {
     try {
-      return stable(monitorForm(kind, resolver.resolve(kind, e), { group: (e.group as string) ?? null, dependsOn: (e.dependsOn as string[]) ?? [] }));
+      return stable(monitorForm(kind, resolver.resolve(kind, e), { group: (e.group as string) ?? null, dependsOn: (e.dependsOn as string[]) ?? [], notify: notifyForm(e.notify) }));
     } catch {
       return null;
     }
@@ -120,7 +124,7 @@ export function shorten(kind: "monitor" | "group", entry: Form, resolver: Resolv
   const target = full(entry);
   let out = { ...entry };
   for (const field of Object.keys(entry)) {
-    if (field === "key" || field === "name" || field === "type") continue;
+    if (field === "key" || field === "name" || field === "type" || field === "notify") continue;
     if (field === "settings" && out.settings && typeof out.settings === "object") {
       for (const s of Object.keys(out.settings as Form)) {
         const { [s]: _, ...rest } = out.settings as Form;

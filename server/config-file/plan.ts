@@ -8,8 +8,12 @@ import { HttpError } from "../http/http-error";
 import type { MonitorFields } from "../monitors/field-rules";
 import { MAX_DEPTH } from "../monitors/groups";
 import { invalidFile, readFile, type FileProblem, type ParsedFile, type Path } from "./document";
-import { createResolver, hashForm, monitorForm, secretPaths, stable, tagForm, type FileObject, type Form } from "./model";
+import { createResolver, hashForm, monitorForm, stable, tagForm, type FileObject, type Form } from "./model";
 import { fileSchema, SECTIONS, type Kind, type Section } from "./schema";
+import { SECTION_DEFS, secretsOf, sectionOf } from "./sections";
+import { notifyForm } from "./sections/notify";
+import { PasswordBook } from "./sections/passwords";
+import { EntryProblem } from "./sections/section";
 import { readState, type CurrentObject, type Link, type State } from "./state";
 import type { TargetPolicy } from "../net/targets";
 
@@ -58,6 +62,8 @@ export interface Planned {
 }
 
 export interface PlanOptions {
+  /** Passwords checked and hashed so far (apply plans before its transaction to fill it). */
+  passwords?: PasswordBook;
   prune?: boolean;
   env?: Record<string, string | undefined>;
   policy: TargetPolicy;
@@ -96,7 +102,7 @@ function fieldNamed(message: string, entry: Form): string | null {
 }
 
 function diff(kind: Kind, before: Form, after: Form): FieldChange[] {
-  const secrets = secretPaths(kind, after);
+  const secrets = secretsOf(kind, Object.keys(after).length ? after : before);
   const out: FieldChange[] = [];
   const compare = (path: string, a: unknown, b: unknown) => {
     if (stable(a) === stable(b)) return;
@@ -105,11 +111,11 @@ function diff(kind: Kind, before: Form, after: Form): FieldChange[] {
   for (const field of [...new Set([...Object.keys(before), ...Object.keys(after)])]) {
     const a = before[field];
     const b = after[field];
-    // Settings field by field (a create's too): a secret among them is never shown.
-    if (field === "settings" && (a || b)) {
+    // Settings, a channel's config and a window's schedule field by field (a create's too): a secret among them is never shown.
+    if ((field === "settings" || field === "config" || field === "schedule") && (a || b)) {
       const x = (a ?? {}) as Form;
       const y = (b ?? {}) as Form;
-      for (const s of [...new Set([...Object.keys(x), ...Object.keys(y)])]) compare(`settings.${s}`, x[s], y[s]);
+      for (const s of [...new Set([...Object.keys(x), ...Object.keys(y)])]) compare(`${field}.${s}`, x[s], y[s]);
     } else compare(field, a, b);
   }
   return out;
@@ -121,28 +127,38 @@ export async function planConfig(orm: Orm, t: Tables, text: string, options: Pla
   const problems = schemaProblems(file);
   if (problems.length) throw invalidFile(problems);
   const doc = Value.Decode(fileSchema, file.value);
+  const passwords = options.passwords ?? new PasswordBook();
   const state = await readState(orm, t);
   const resolver = createResolver(options.policy);
   try {
-    const desired = resolveEntries(doc as unknown as Record<Section, Form[] | undefined>, file, resolver);
+    const desired = await resolveEntries(doc as unknown as Record<Section, Form[] | undefined>, file, resolver, state, options.policy);
+    // A section's stored form made comparable (a status page's password hash checked against the file's password).
+    for (const d of desired) {
+      const def = sectionOf(d.kind);
+      const current = state.byKey(d.kind, d.key);
+      const form = await def?.reconcile?.(current?.form, d.form, passwords);
+      if (current && form) current.form = form;
+    }
     return plan(state, desired, options.prune === true);
   } finally {
     await resolver.close();
   }
 }
 
-function resolveEntries(doc: Record<Section, Form[] | undefined>, file: ParsedFile, resolver: ReturnType<typeof createResolver>): Desired[] {
+async function resolveEntries(doc: Record<Section, Form[] | undefined>, file: ParsedFile, resolver: ReturnType<typeof createResolver>, state: State, policy: TargetPolicy): Promise<Desired[]> {
   const problems: FileProblem[] = [];
   const at = (section: Section, i: number, field: string | null, message: string) => problems.push(file.at(field ? [section, i, field] : [section, i], message));
 
   // Keys: unique per kind, monitors and groups together (dependsOn names either); tag names unique without case.
   const seen = new Map<string, string>();
   const tagNames = new Set<string>();
+  const keyField = (section: Section) => SECTION_DEFS.find((d) => d.section === section)?.keyField ?? "key";
   for (const section of Object.keys(SECTIONS) as Section[]) {
     (doc[section] ?? []).forEach((entry, i) => {
-      const space = section === "tags" ? "tag" : "monitor";
-      const id = `${space}\0${entry.key}`;
-      if (seen.has(id)) at(section, i, "key", `duplicate key "${entry.key}" (also ${seen.get(id)})`);
+      const space = section === "groups" ? "monitor" : SECTIONS[section];
+      const k = keyField(section);
+      const id = `${space}\0${entry[k]}`;
+      if (seen.has(id)) at(section, i, k, `duplicate ${k} "${entry[k]}" (also ${seen.get(id)})`);
       else seen.set(id, `${section}[${i}]`);
       if (section === "tags") {
         const lower = String(entry.name).toLowerCase();
@@ -154,6 +170,7 @@ function resolveEntries(doc: Record<Section, Form[] | undefined>, file: ParsedFi
 
   const groups = new Map((doc.groups ?? []).map((g) => [g.key as string, g]));
   const monitorKeys = new Set([...(doc.monitors ?? []), ...(doc.groups ?? [])].map((m) => m.key as string));
+  const channelKeys = new Set((doc.channels ?? []).map((c) => c.key as string));
   const desired: Desired[] = [];
   for (const section of ["groups", "monitors"] as const) {
     (doc[section] ?? []).forEach((entry, i) => {
@@ -166,6 +183,10 @@ function resolveEntries(doc: Record<Section, Form[] | undefined>, file: ParsedFi
         if (d === entry.key) problems.push(file.at([section, i, "dependsOn", j], "a monitor cannot depend on itself"));
         else if (!monitorKeys.has(d)) problems.push(file.at([section, i, "dependsOn", j], `no monitor or group has the key "${d}"`));
       });
+      const notify = notifyForm(entry.notify);
+      ((entry.notify as Form | undefined)?.channels as string[] | undefined)?.forEach((c, j) => {
+        if (!channelKeys.has(c)) problems.push(file.at([section, i, "notify", "channels", j], `no channel has the key "${c}"`));
+      });
       let fields: MonitorFields;
       try {
         fields = resolver.resolve(kind, entry);
@@ -173,7 +194,7 @@ function resolveEntries(doc: Record<Section, Form[] | undefined>, file: ParsedFi
         if (!(e instanceof HttpError)) throw e;
         return at(section, i, fieldNamed(e.message, entry), e.message);
       }
-      const form = monitorForm(kind, fields, { group, dependsOn });
+      const form = monitorForm(kind, fields, { group, dependsOn, notify });
       desired.push({ kind, key: entry.key as string, name: fields.name, form, fields, hash: hashForm(form) });
     });
   }
@@ -181,6 +202,22 @@ function resolveEntries(doc: Record<Section, Form[] | undefined>, file: ParsedFi
     const form = tagForm(entry.name as string, entry.color as string);
     desired.push({ kind: "tag", key: entry.key as string, name: entry.name as string, form, hash: hashForm(form) });
   });
+
+  const now = Date.now();
+  for (const def of SECTION_DEFS) {
+    for (const [i, entry] of (doc[def.section] ?? []).entries()) {
+      const key = entry[def.keyField] as string;
+      const current = state.byKey(def.kind, key)?.row;
+      try {
+        const form = await def.resolve(entry, { policy, monitorKeys, current, now });
+        desired.push({ kind: def.kind, key, name: String(form.name || form.title || key), form, hash: hashForm(form) });
+      } catch (e) {
+        if (e instanceof EntryProblem) problems.push(file.at([def.section, i, ...e.field], e.message));
+        else if (e instanceof HttpError) at(def.section, i, fieldNamed(e.message, entry), e.message);
+        else throw e;
+      }
+    }
+  }
 
   // Groups nest without cycles, at most MAX_DEPTH deep; dependencies make no cycle (the API's own rules, by key).
   const parentOf = (key: string) => (groups.get(key)?.group as string | undefined) ?? null;
@@ -227,6 +264,8 @@ function plan(state: State, desired: Desired[], prune: boolean): Planned {
       continue;
     }
     const changes = diff(d.kind, current.form, d.form);
+    // Nothing to change: the link (if rewritten) records what is stored.
+    if (changes.length === 0) d.hash = current.hash;
     const adopt = current.link === null;
     if (changes.length === 0 && !adopt) {
       unchanged++;
@@ -237,7 +276,10 @@ function plan(state: State, desired: Desired[], prune: boolean): Planned {
   }
   const inFile = new Set(desired.map((d) => `${d.kind}\0${d.key}`));
   const leftOver = state.objects.filter((o) => o.link !== null && !inFile.has(`${o.kind}\0${o.key}`));
-  const deletes = prune ? leftOver : [];
+  // What cannot be deleted (the default status page) is only no longer managed.
+  const removable = (o: CurrentObject) => sectionOf(o.kind)?.removable?.(o.objectId) ?? true;
+  const deletes = prune ? leftOver.filter(removable) : [];
+  if (prune) staleLinks.push(...leftOver.filter((o) => !removable(o)).map((o) => o.link!));
   for (const o of deletes) {
     items.push({ kind: o.kind, key: o.key, name: o.name, action: "delete", objectId: o.objectId, drift: o.link!.appliedHash !== o.hash, adopt: false, changes: [] });
     staleLinks.push(o.link!);

@@ -6,16 +6,12 @@ import type { TObject, TSchema } from "@sinclair/typebox";
 import { LIMITS } from "../monitors/public";
 import { createBody } from "../monitors/schemas";
 import { TAG_COLOR_PATTERN } from "../tags/public";
+import { key, keyRef } from "./schema-parts";
+import { SECTION_DEFS } from "./sections";
+import { notifyEntry } from "./sections/notify";
 
 /** The file format's version: a file names it so a later format can tell old files apart. */
 export const FORMAT_VERSION = 1;
-
-/** A stable key: what objects are matched by (not their names). */
-export const KEY_PATTERN = "^[a-z0-9][a-z0-9-]{0,62}$";
-const KEY_MESSAGE = "a key is 1-63 lowercase letters, digits and dashes, starting with a letter or digit";
-
-const key = t.String({ pattern: KEY_PATTERN, error: KEY_MESSAGE, description: "Stable key of this object (unique per kind): objects are matched by it, not by their names." });
-const keyRef = (what: string) => t.String({ pattern: KEY_PATTERN, error: `${what} must be a key`, description: `The key of a ${what} in this file.` });
 
 /** The fields a monitor entry takes: the API's create body, its references (parentId, dependsOn) by key, and no legacy `interval`. */
 const { parentId: _p, dependsOn: _d, interval: _i, ...monitorFields } = createBody.properties;
@@ -23,6 +19,7 @@ const { parentId: _p, dependsOn: _d, interval: _i, ...monitorFields } = createBo
 const references = {
   group: t.Optional(keyRef("group")),
   dependsOn: t.Optional(t.Array(keyRef("monitor or group"), { maxItems: LIMITS.maxDependencies, error: `dependsOn lists at most ${LIMITS.maxDependencies} keys of monitors or groups` })),
+  notify: notifyEntry,
 };
 
 export const monitorEntry = t.Object(
@@ -60,12 +57,13 @@ export const fileSchema = t.Object(
     monitors: list(monitorEntry, "monitors"),
     groups: list(groupEntry, "groups"),
     tags: list(tagEntry, "tags"),
+    ...Object.fromEntries(SECTION_DEFS.map((d) => [d.section, list(d.entry, d.section)])),
   },
   { additionalProperties: false },
 );
 
 /** The file's sections, each the kind its objects are (config_links.kind). */
-export const SECTIONS = { monitors: "monitor", groups: "group", tags: "tag" } as const;
+export const SECTIONS = { monitors: "monitor", groups: "group", tags: "tag", channels: "channel", statusPages: "status_page", maintenance: "maintenance" } as const;
 export type Section = keyof typeof SECTIONS;
 export type Kind = (typeof SECTIONS)[Section];
 
@@ -76,7 +74,7 @@ export function configJsonSchema(): Record<string, unknown> {
     $schema: "https://json-schema.org/draft/2020-12/schema",
     $id: "https://vigil.dev/schemas/config-v1.json",
     title: "Vigil configuration file",
-    description: "Monitors, groups and tags as code: `vigil config apply <file>` or POST /api/config/apply. Strings may hold ${ENV_NAME} references, substituted on apply.",
+    description: "Monitors, groups, tags, notification channels, status pages and maintenance windows as code: `vigil config apply <file>` or POST /api/config/apply. Strings may hold ${ENV_NAME} references, substituted on apply.",
     ...plain,
   };
 }

@@ -1,4 +1,5 @@
-// What the database holds, in file form: every monitor, group and tag colour with its key — the one config_links
+// What the database holds, in file form: every monitor, group, tag colour, channel, status page and maintenance
+// window with its key — the one config_links
 // gives it (a managed object), or else one derived from its name (what export writes, and what an apply of that
 // export adopts, so exporting and applying into the same instance manages the objects instead of copying them).
 import type { Orm } from "../db/database";
@@ -7,6 +8,9 @@ import type { MonitorFields } from "../monitors/field-rules";
 import { fieldsOf } from "../monitors/stored-fields";
 import { hashForm, monitorForm, slug, tagForm, type FileObject } from "./model";
 import type { Kind } from "./schema";
+import { SECTION_DEFS } from "./sections";
+import { readOverrides } from "./sections/notify";
+import type { SectionRow } from "./sections/section";
 
 export interface Link {
   kind: Kind;
@@ -22,6 +26,8 @@ export interface CurrentObject extends FileObject {
   link: Link | null;
   /** Monitors and groups: the fields as stored (apply keeps what the file does not say: the push token). */
   fields?: MonitorFields;
+  /** Sections' objects: the row as read (with what a write keeps). */
+  row?: SectionRow;
 }
 
 export interface State {
@@ -41,7 +47,7 @@ export async function readState(orm: Orm, t: Tables): Promise<State> {
   const used = new Map<string, Set<string>>();
   const taken = (ns: string) => used.get(ns) ?? used.set(ns, new Set()).get(ns)!;
   // Monitors and groups share one namespace (dependsOn names either).
-  const space = (kind: Kind) => (kind === "tag" ? "tag" : "monitor");
+  const space = (kind: Kind) => (kind === "group" ? "monitor" : kind);
   for (const l of links) taken(space(l.kind)).add(l.key);
   const keyFor = (kind: Kind, objectId: string, name: string, id: string): { key: string; link: Link | null } => {
     const link = linkOf.get(`${kind}\0${objectId}`) ?? null;
@@ -53,6 +59,18 @@ export async function readState(orm: Orm, t: Tables): Promise<State> {
     names.add(key);
     return { key, link: null };
   };
+
+  // Sections' rows and keys first: monitors name channels (notify), status pages and maintenance name monitors.
+  const sectionKeys = new Map<Kind, Map<string, { key: string; link: Link | null }>>();
+  const keysOf = (kind: Kind) => sectionKeys.get(kind) ?? sectionKeys.set(kind, new Map()).get(kind)!;
+  const assign = (kind: Kind, rows: SectionRow[]) => {
+    // An unmanaged status page's key is its slug (a slug changed in the UI since an apply is drift on `slug`).
+    for (const r of rows) keysOf(kind).set(r.objectId, keyFor(kind, r.objectId, r.naturalKey ?? r.name, r.objectId));
+  };
+  const channelDef = SECTION_DEFS.find((d) => d.kind === "channel")!;
+  const channelRows = await channelDef.read(orm, t, { monitorKey: () => "" });
+  assign("channel", channelRows);
+  const overrides = await readOverrides(orm, t, (id) => keysOf("channel").get(String(id))?.key ?? `#${id}`);
 
   const monitorKeys = new Map<number, { key: string; link: Link | null; kind: Kind }>();
   for (const r of rows) {
@@ -67,13 +85,26 @@ export async function readState(orm: Orm, t: Tables): Promise<State> {
     const { key, link, kind } = monitorKeys.get(r.id)!;
     const fields = fieldsOf(r);
     const refKey = (id: number) => monitorKeys.get(id)?.key ?? `#${id}`;
-    const form = monitorForm(kind as "monitor" | "group", fields, { group: r.parentId === null ? null : refKey(r.parentId), dependsOn: (dependsOn.get(r.id) ?? []).map(refKey) });
+    const form = monitorForm(kind as "monitor" | "group", fields, {
+      group: r.parentId === null ? null : refKey(r.parentId),
+      dependsOn: (dependsOn.get(r.id) ?? []).map(refKey),
+      notify: overrides.get(r.id) ?? null,
+    });
     objects.push({ kind, key, name: r.name, form, objectId: String(r.id), hash: hashForm(form), link, fields });
   }
   for (const s of styles) {
     const { key, link } = keyFor("tag", s.name, s.name, s.name.toLowerCase().replace(/[^a-z0-9]+/g, "-"));
     const form = tagForm(s.name, s.color);
     objects.push({ kind: "tag", key, name: s.name, form, objectId: s.name, hash: hashForm(form), link });
+  }
+  const monitorKey = (id: number) => monitorKeys.get(id)?.key ?? `#${id}`;
+  for (const def of SECTION_DEFS) {
+    const rows = def.kind === "channel" ? channelRows : await def.read(orm, t, { monitorKey });
+    if (def.kind !== "channel") assign(def.kind, rows);
+    for (const r of rows) {
+      const { key, link } = keysOf(def.kind).get(r.objectId)!;
+      objects.push({ kind: def.kind, key, name: r.name, form: r.form, objectId: r.objectId, hash: hashForm(r.form), link, row: r });
+    }
   }
   const present = new Set(objects.map((o) => `${o.kind}\0${o.objectId}`));
   const orphans = links.filter((l) => !present.has(`${l.kind}\0${l.objectId}`));

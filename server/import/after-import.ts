@@ -5,9 +5,10 @@ import type { Services } from "../app";
 
 const AREAS = ["monitors", "notifications", "status", "maintenance"] as const;
 
-export function afterImport(services: Pick<Services, "monitors" | "notifications" | "maintenance" | "events">): () => Promise<void> {
+export function afterImport(services: Pick<Services, "monitors" | "notifications" | "maintenance" | "events" | "status">): () => Promise<void> {
   return async () => {
     await services.monitors.resync();
+    services.status.reload();
     services.notifications.store.dropCaches();
     await services.maintenance.load();
     for (const area of AREAS) services.events.emit("settings.change", { area });

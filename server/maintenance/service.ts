@@ -77,6 +77,32 @@ export function normalizeSchedule(input: MaintenanceInput["schedule"], now: numb
   };
 }
 
+/** Checks what a save writes (POST/PUT /api/maintenance; a configuration file's windows); `exists` says which targets do. */
+export function windowValues(input: MaintenanceInput, at: number, exists: (type: TargetType, id: number) => boolean): WindowValues {
+  const title = input.title.trim();
+  if (!title || title.length > MAINTENANCE_TITLE_MAX) throw badRequest("MAINTENANCE_TITLE_INVALID", `Title must be 1-${MAINTENANCE_TITLE_MAX} characters`);
+  const description = (input.description ?? "").trim();
+  if (description.length > MAINTENANCE_DESCRIPTION_MAX) {
+    throw badRequest("MAINTENANCE_DESCRIPTION_INVALID", `Description must be at most ${MAINTENANCE_DESCRIPTION_MAX} characters`);
+  }
+  const monitorIds = input.scope === "all" ? [] : [...new Set(input.monitorIds ?? [])];
+  const agentIds = input.scope === "all" ? [] : [...new Set(input.agentIds ?? [])];
+  if (input.scope === "targets") {
+    if (!monitorIds.length && !agentIds.length) throw badRequest("MAINTENANCE_NO_TARGETS", "Choose at least one monitor or agent, or everything");
+    if (monitorIds.length + agentIds.length > MAINTENANCE_TARGETS_MAX) {
+      throw badRequest("MAINTENANCE_TOO_MANY_TARGETS", `A window may name at most ${MAINTENANCE_TARGETS_MAX} monitors and agents`);
+    }
+    const missingMonitor = monitorIds.find((id) => !exists("monitor", id));
+    if (missingMonitor !== undefined) throw badRequest("MONITOR_NOT_FOUND", `Monitor ${missingMonitor} does not exist`);
+    const missingAgent = agentIds.find((id) => !exists("agent", id));
+    if (missingAgent !== undefined) throw badRequest("AGENT_NOT_FOUND", `Agent ${missingAgent} does not exist`);
+  }
+  const schedule = normalizeSchedule(input.schedule, at);
+  const error = scheduleError(schedule);
+  if (error) throw badRequest("MAINTENANCE_SCHEDULE_INVALID", error);
+  return { title, description, scope: input.scope, monitorIds, agentIds, schedule };
+}
+
 export function createMaintenanceService({
   db,
   bus,
@@ -225,31 +251,6 @@ export function createMaintenanceService({
 
   // ── Input ──
 
-  function values(input: MaintenanceInput, at: number): WindowValues {
-    const title = input.title.trim();
-    if (!title || title.length > MAINTENANCE_TITLE_MAX) throw badRequest("MAINTENANCE_TITLE_INVALID", `Title must be 1-${MAINTENANCE_TITLE_MAX} characters`);
-    const description = (input.description ?? "").trim();
-    if (description.length > MAINTENANCE_DESCRIPTION_MAX) {
-      throw badRequest("MAINTENANCE_DESCRIPTION_INVALID", `Description must be at most ${MAINTENANCE_DESCRIPTION_MAX} characters`);
-    }
-    const monitorIds = input.scope === "all" ? [] : [...new Set(input.monitorIds ?? [])];
-    const agentIds = input.scope === "all" ? [] : [...new Set(input.agentIds ?? [])];
-    if (input.scope === "targets") {
-      if (!monitorIds.length && !agentIds.length) throw badRequest("MAINTENANCE_NO_TARGETS", "Choose at least one monitor or agent, or everything");
-      if (monitorIds.length + agentIds.length > MAINTENANCE_TARGETS_MAX) {
-        throw badRequest("MAINTENANCE_TOO_MANY_TARGETS", `A window may name at most ${MAINTENANCE_TARGETS_MAX} monitors and agents`);
-      }
-      const missingMonitor = monitorIds.find((id) => !exists("monitor", id));
-      if (missingMonitor !== undefined) throw badRequest("MONITOR_NOT_FOUND", `Monitor ${missingMonitor} does not exist`);
-      const missingAgent = agentIds.find((id) => !exists("agent", id));
-      if (missingAgent !== undefined) throw badRequest("AGENT_NOT_FOUND", `Agent ${missingAgent} does not exist`);
-    }
-    const schedule = normalizeSchedule(input.schedule, at);
-    const error = scheduleError(schedule);
-    if (error) throw badRequest("MAINTENANCE_SCHEDULE_INVALID", error);
-    return { title, description, scope: input.scope, monitorIds, agentIds, schedule };
-  }
-
   /** A window was saved or deleted here: memory follows at once, the other nodes re-read. */
   function edited() {
     bus.emit("settings.change", { area: "maintenance" });
@@ -359,7 +360,7 @@ export function createMaintenanceService({
 
     async create(input: MaintenanceInput): Promise<PublicMaintenance> {
       const at = clock.now();
-      const v = values(input, at);
+      const v = windowValues(input, at, exists);
       if ((await store.count()) >= MAINTENANCE_WINDOWS_MAX) throw conflict("MAINTENANCE_LIMIT", `At most ${MAINTENANCE_WINDOWS_MAX} maintenance windows`);
       const w = await store.create(v);
       round((r) => put(r, w, clock.now()));
@@ -386,7 +387,7 @@ export function createMaintenanceService({
     },
 
     async update(id: number, input: MaintenanceInput): Promise<PublicMaintenance | undefined> {
-      const v = values(input, clock.now());
+      const v = windowValues(input, clock.now(), exists);
       const w = await store.update(id, v);
       if (!w) return undefined;
       round((r) => put(r, w, clock.now()));

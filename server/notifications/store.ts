@@ -66,7 +66,7 @@ export function toPublicChannel(row: ChannelRow): PublicChannel {
  * The provider's verdict on a config, as a 400 with its code and spec message; then the address policy's on where it
  * sends, as written (400 TARGET_FORBIDDEN with the monitors' message; names are resolved and checked at each send).
  */
-function validConfig(type: ChannelType, config: Record<string, unknown>, policy: TargetPolicy): Record<string, unknown> {
+export function validConfig(type: ChannelType, config: Record<string, unknown>, policy: TargetPolicy): Record<string, unknown> {
   const provider = providerFor(type);
   const checked = provider.validate(config);
   if (!checked.ok) throw badRequest(checked.error.code, checked.error.message);
@@ -76,14 +76,14 @@ function validConfig(type: ChannelType, config: Record<string, unknown>, policy:
   return checked.config as Record<string, unknown>;
 }
 
-function validName(name: unknown): string {
+export function validName(name: unknown): string {
   const trimmed = typeof name === "string" ? name.trim() : "";
   if (!trimmed) throw badRequest("CHANNEL_NAME_REQUIRED", "Channel name is required");
   if (trimmed.length > 100) throw badRequest("VALIDATION", "Channel name must be at most 100 characters");
   return trimmed;
 }
 
-function validType(type: unknown): ChannelType {
+export function validType(type: unknown): ChannelType {
   if (!CHANNEL_TYPES.includes(type as ChannelType)) {
     throw badRequest("VALIDATION", `Channel type must be one of ${CHANNEL_TYPES.join(", ")}; got ${JSON.stringify(type)}`);
   }

@@ -54,6 +54,61 @@ const pageBody = t.Object({
   ),
 });
 
+/**
+ * Checks what a save writes; `before` is the page being edited (its password may be kept). `hash` keeps a new
+ * password (a configuration file's plan keeps it as given, to compare with the stored hash).
+ */
+export async function pageValues(
+  input: StatusPageInput,
+  before: Pick<StoredPage, "passwordHash" | "showLocations"> | null,
+  exists: (type: "monitor" | "agent", id: number) => boolean,
+  hash: (password: string) => Promise<string> = (p) => Bun.password.hash(p),
+): Promise<PageValues> {
+  const slug = input.slug.trim().toLowerCase();
+  if (!SLUG.test(slug)) throw badRequest("STATUS_PAGE_SLUG_INVALID", "The address may hold lower-case letters, digits and dashes (not at either end)");
+  if (RESERVED_SLUGS.includes(slug)) throw badRequest("STATUS_PAGE_SLUG_RESERVED", `"${slug}" is reserved: choose another address`);
+  const logo = input.logo?.trim() || null;
+  if (logo !== null && !DATA_IMAGE.test(logo) && !/^https:\/\/[^\s"'<>]+$/i.test(logo)) {
+    throw badRequest("STATUS_PAGE_LOGO_INVALID", "The logo must be an https URL or an image (PNG, JPEG, WebP, GIF, SVG)");
+  }
+  const customDomain = input.customDomain?.trim().toLowerCase().replace(/\.$/, "") || null;
+  if (customDomain !== null && !HOST.test(customDomain)) throw badRequest("STATUS_PAGE_DOMAIN_INVALID", "The domain must be a host name such as status.example.com");
+  let passwordHash: string | null | undefined;
+  if (input.visibility === "password") {
+    if (input.password !== undefined && input.password !== "") {
+      if (input.password.length < STATUS_PASSWORD_MIN) throw badRequest("STATUS_PAGE_PASSWORD_SHORT", `The password must be at least ${STATUS_PASSWORD_MIN} characters`);
+      passwordHash = await hash(input.password);
+    } else if (!before?.passwordHash) throw badRequest("STATUS_PAGE_PASSWORD_REQUIRED", "A password-protected page needs a password");
+  } else passwordHash = before?.passwordHash ? null : undefined;
+  const seen = new Set<string>();
+  let count = 0;
+  const groups = input.groups.map((g) => ({ name: g.name.trim(), items: g.items }));
+  for (const g of groups) {
+    for (const item of g.items) {
+      const key = `${item.type}:${item.id}`;
+      if (seen.has(key)) throw badRequest("STATUS_PAGE_DUPLICATE_ITEM", `The ${item.type} ${item.id} is on the page twice`);
+      seen.add(key);
+      if (!exists(item.type, item.id)) throw badRequest(item.type === "monitor" ? "MONITOR_UNKNOWN" : "AGENT_UNKNOWN", `Unknown ${item.type} on the page: ${item.id}`);
+    }
+    count += g.items.length;
+  }
+  if (count > STATUS_ITEMS_MAX) throw badRequest("STATUS_PAGE_TOO_MANY_ITEMS", `A page lists at most ${STATUS_ITEMS_MAX} monitors and agents`);
+  const text = input.announcement?.text.trim() ?? "";
+  if (input.announcement && !text) throw badRequest("VALIDATION", "Announcement text is required (or clear the announcement)");
+  return {
+    slug,
+    title: input.title.trim(),
+    description: input.description.trim(),
+    logo,
+    customDomain,
+    visibility: input.visibility,
+    passwordHash,
+    announcement: input.announcement ? { severity: input.announcement.severity, text } : null,
+    showLocations: input.showLocations ?? before?.showLocations ?? false,
+    groups: groups.filter((g) => g.items.length > 0),
+  };
+}
+
 export interface PageRouteDeps {
   status: StatusService;
   session: ReturnType<typeof sessions>;
@@ -89,53 +144,6 @@ export function statusPageRoutes({ status, session, exists, publicUrl, trustProx
     };
   };
 
-  /** Checks what a save writes; `before` is the page being edited (its password may be kept). */
-  async function values(input: StatusPageInput, before: StoredPage | null): Promise<PageValues> {
-    const slug = input.slug.trim().toLowerCase();
-    if (!SLUG.test(slug)) throw badRequest("STATUS_PAGE_SLUG_INVALID", "The address may hold lower-case letters, digits and dashes (not at either end)");
-    if (RESERVED_SLUGS.includes(slug)) throw badRequest("STATUS_PAGE_SLUG_RESERVED", `"${slug}" is reserved: choose another address`);
-    const logo = input.logo?.trim() || null;
-    if (logo !== null && !DATA_IMAGE.test(logo) && !/^https:\/\/[^\s"'<>]+$/i.test(logo)) {
-      throw badRequest("STATUS_PAGE_LOGO_INVALID", "The logo must be an https URL or an image (PNG, JPEG, WebP, GIF, SVG)");
-    }
-    const customDomain = input.customDomain?.trim().toLowerCase().replace(/\.$/, "") || null;
-    if (customDomain !== null && !HOST.test(customDomain)) throw badRequest("STATUS_PAGE_DOMAIN_INVALID", "The domain must be a host name such as status.example.com");
-    let passwordHash: string | null | undefined;
-    if (input.visibility === "password") {
-      if (input.password !== undefined && input.password !== "") {
-        if (input.password.length < STATUS_PASSWORD_MIN) throw badRequest("STATUS_PAGE_PASSWORD_SHORT", `The password must be at least ${STATUS_PASSWORD_MIN} characters`);
-        passwordHash = await Bun.password.hash(input.password);
-      } else if (!before?.passwordHash) throw badRequest("STATUS_PAGE_PASSWORD_REQUIRED", "A password-protected page needs a password");
-    } else passwordHash = before?.passwordHash ? null : undefined;
-    const seen = new Set<string>();
-    let count = 0;
-    const groups = input.groups.map((g) => ({ name: g.name.trim(), items: g.items }));
-    for (const g of groups) {
-      for (const item of g.items) {
-        const key = `${item.type}:${item.id}`;
-        if (seen.has(key)) throw badRequest("STATUS_PAGE_DUPLICATE_ITEM", `The ${item.type} ${item.id} is on the page twice`);
-        seen.add(key);
-        if (!exists(item.type, item.id)) throw badRequest(item.type === "monitor" ? "MONITOR_UNKNOWN" : "AGENT_UNKNOWN", `Unknown ${item.type} on the page: ${item.id}`);
-      }
-      count += g.items.length;
-    }
-    if (count > STATUS_ITEMS_MAX) throw badRequest("STATUS_PAGE_TOO_MANY_ITEMS", `A page lists at most ${STATUS_ITEMS_MAX} monitors and agents`);
-    const text = input.announcement?.text.trim() ?? "";
-    if (input.announcement && !text) throw badRequest("VALIDATION", "Announcement text is required (or clear the announcement)");
-    return {
-      slug,
-      title: input.title.trim(),
-      description: input.description.trim(),
-      logo,
-      customDomain,
-      visibility: input.visibility,
-      passwordHash,
-      announcement: input.announcement ? { severity: input.announcement.severity, text } : null,
-      showLocations: input.showLocations ?? before?.showLocations ?? false,
-      groups: groups.filter((g) => g.items.length > 0),
-    };
-  }
-
   const pageNotFound = () => notFound("STATUS_PAGE_NOT_FOUND", "Status page not found");
   const params = idParams("status page");
 
@@ -148,7 +156,7 @@ export function statusPageRoutes({ status, session, exists, publicUrl, trustProx
     .post(
       "",
       async ({ body, request, set, user }) => {
-        const id = await status.create(await values(body, null));
+        const id = await status.create(await pageValues(body, null, exists));
         set.status = 201;
         return { success: true, message: "Status page created", page: settingsOf((await status.page(id))!, request, user.role) };
       },
@@ -168,7 +176,7 @@ export function statusPageRoutes({ status, session, exists, publicUrl, trustProx
       async ({ params: { id }, body, request, user }) => {
         const before = await status.page(id);
         if (!before) throw pageNotFound();
-        if (!(await status.update(id, await values(body, before)))) throw pageNotFound();
+        if (!(await status.update(id, await pageValues(body, before, exists)))) throw pageNotFound();
         return { success: true, message: "Status page saved", page: settingsOf((await status.page(id))!, request, user.role) };
       },
       { auth: "user", params, body: pageBody, detail: doc("Save a status page (a password given replaces the old one and signs its visitors out)", 400, 409) },

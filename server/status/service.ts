@@ -171,6 +171,8 @@ export function createStatusService({ db, bus, monitors, agents, maintenance, in
       if (done) saved();
       return done;
     },
+    /** Written behind the service's back (an import, a configuration file): read the pages again. */
+    reload: () => forgetPages(),
 
     /** A page's public view, rebuilt when older than the TTL or after a change (one build per page at a time, shared). */
     async view(pageId = DEFAULT_PAGE_ID): Promise<CachedView> {
