@@ -11,7 +11,8 @@ export type StoredWindow = MaintenanceWindow;
 /** What a save writes (ids already checked to exist, without repeats). */
 export type WindowValues = Omit<StoredWindow, "id" | "createdAt" | "updatedAt" | "cutAt">;
 
-const scheduleOf = (r: MaintenanceWindowRow): Schedule => ({
+/** A stored window row's schedule (the configuration file reads rows through it too). */
+export const scheduleOf = (r: MaintenanceWindowRow): Schedule => ({
   kind: r.kind,
   startsAt: r.startsAt,
   endsAt: r.endsAt,

@@ -11,6 +11,7 @@ import { HttpError } from "../../http/http-error";
 import { MAINTENANCE_DESCRIPTION_MAX, MAINTENANCE_TARGETS_MAX, MAINTENANCE_TITLE_MAX, type MaintenanceScope } from "../../maintenance/public";
 import { SCHEDULE_KINDS, type Schedule, type ScheduleKind } from "../../maintenance/schedule";
 import { windowValues } from "../../maintenance/service";
+import { scheduleOf } from "../../maintenance/store";
 import { stable, type Form } from "../model";
 import { key, keyRef } from "../schema-parts";
 import { EntryProblem, shortenBy, type SectionDef, type SectionRow } from "./section";
@@ -110,19 +111,7 @@ export const maintenance: SectionDef = {
     const monitors = await orm.select().from(t.maintenanceMonitors);
     const agents = await orm.select().from(t.maintenanceAgents);
     return rows.map((r): SectionRow => {
-      const schedule: Schedule = {
-        kind: r.kind,
-        startsAt: r.startsAt,
-        endsAt: r.endsAt,
-        time: r.time,
-        weekdays: r.weekdays,
-        monthDays: r.monthDays,
-        cron: r.cron,
-        durationMinutes: r.durationMinutes,
-        timezone: r.timezone,
-        activeFrom: r.activeFrom,
-        activeUntil: r.activeUntil,
-      };
+      const schedule = scheduleOf(r);
       const keys = r.scope === "all" ? [] : monitors.filter((m) => m.windowId === r.id).map((m) => refs.monitorKey(m.monitorId)).sort();
       const kept: Kept = { agentIds: agents.filter((a) => a.windowId === r.id).map((a) => a.agentId), manualStart: r.kind === "manual" ? r.startsAt : null };
       return { objectId: String(r.id), name: r.title, form: { title: r.title, description: r.description, scope: r.scope, monitors: keys, schedule }, kept };
