@@ -80,6 +80,9 @@ export function configRoutes({ db, session, log, policy, onApplied }: ConfigRout
     .get(
       "/managed",
       async () => {
+        // Most instances have no file: every screen with marks asks, so skip reading (and hashing) every object then.
+        const [linked] = await db.orm.select({ id: db.t.configLinks.objectId }).from(db.t.configLinks).limit(1);
+        if (!linked) return { success: true as const, managed: [] as ManagedObject[] };
         const state = await readState(db.orm, db.t);
         const managed = state.objects
           .filter((o) => o.link !== null)
