@@ -11,6 +11,7 @@ import type { TargetPolicy } from "../net/targets";
 import { applyConfig } from "./apply";
 import { exportConfig } from "./export";
 import { planConfig } from "./plan";
+import type { ManagedObject } from "./public";
 import { configJsonSchema } from "./schema";
 import { readState } from "./state";
 
@@ -69,7 +70,7 @@ export function configRoutes({ db, session, log, policy, onApplied }: ConfigRout
       {
         auth: "admin",
         query: t.Object({ withSecrets: t.Optional(t.BooleanString({ error: "withSecrets must be true or false" })) }),
-        detail: { ...doc("The monitors, groups and tag colours as a configuration file (YAML); secrets as ${ENV} references unless withSecrets=true", 403), responses: { 200: contentResponse("The file", "text/yaml") } },
+        detail: { ...doc("The monitors, groups, tag colours, channels, status pages and maintenance windows as a configuration file (YAML); secrets as ${ENV} references unless withSecrets=true", 403), responses: { 200: contentResponse("The file", "text/yaml") } },
       },
     )
     // Public: it describes the format (field names and limits the API documents anyway), and editors fetch it without credentials.
@@ -79,10 +80,13 @@ export function configRoutes({ db, session, log, policy, onApplied }: ConfigRout
     .get(
       "/managed",
       async () => {
+        // Most instances have no file: every screen with marks asks, so skip reading (and hashing) every object then.
+        const [linked] = await db.orm.select({ id: db.t.configLinks.objectId }).from(db.t.configLinks).limit(1);
+        if (!linked) return { success: true as const, managed: [] as ManagedObject[] };
         const state = await readState(db.orm, db.t);
         const managed = state.objects
           .filter((o) => o.link !== null)
-          .map((o) => ({ kind: o.kind, key: o.key, objectId: o.objectId, drifted: o.link!.appliedHash !== o.hash }));
+          .map((o): ManagedObject => ({ kind: o.kind, key: o.key, objectId: o.objectId, drifted: o.link!.appliedHash !== o.hash }));
         return { success: true as const, managed };
       },
       // Everyone signed in: the UI marks managed objects for whoever may edit them (keys and ids only, nothing secret).

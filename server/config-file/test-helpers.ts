@@ -19,14 +19,13 @@ export async function setup() {
 /** Every table a file writes, counted: what an invalid file must leave as it was. */
 export async function counts(s: Instance) {
   const { orm, t } = s.db;
-  const n = async (table: Parameters<typeof orm.select>[0] extends never ? never : any) => (await orm.select().from(table)).length;
   return {
-    monitors: await n(t.monitors),
-    links: await n(t.configLinks),
-    channels: await n(t.notificationChannels),
-    overrides: await n(t.notificationOverrides),
-    pages: await n(t.statusPage),
-    pageMonitors: await n(t.statusPageMonitors),
-    windows: await n(t.maintenanceWindows),
+    monitors: (await orm.select().from(t.monitors)).length,
+    links: (await orm.select().from(t.configLinks)).length,
+    channels: (await orm.select().from(t.notificationChannels)).length,
+    overrides: (await orm.select().from(t.notificationOverrides)).length,
+    pages: (await orm.select().from(t.statusPage)).length,
+    pageMonitors: (await orm.select().from(t.statusPageMonitors)).length,
+    windows: (await orm.select().from(t.maintenanceWindows)).length,
   };
 }

@@ -2524,6 +2524,17 @@ const enUS: Messages = {
       },
     },
   },
+  configFile: {
+    badge: "Managed by a configuration file",
+    keyTitle: "Its key in the configuration file: {{key}}",
+    drifted: "Changed here since the last apply",
+    warning: {
+      monitor: "This monitor is managed by a configuration file (key: {{key}}): the next vigil config apply will undo changes made here.",
+      channel: "This channel is managed by a configuration file (key: {{key}}): the next vigil config apply will undo changes made here.",
+      statusPage: "This status page is managed by a configuration file (key: {{key}}): the next vigil config apply will undo changes made here.",
+      maintenance: "This maintenance window is managed by a configuration file (key: {{key}}): the next vigil config apply will undo changes made here.",
+    },
+  },
   errors: {
     NOT_KUMA: "This is not an Uptime Kuma database (kuma.db) nor a Kuma JSON backup",
     KUMA_STILL_RUNNING: "Uptime Kuma is still writing this database: stop Kuma (docker stop uptime-kuma or systemctl stop uptime-kuma) and choose the file again",

@@ -2515,6 +2515,17 @@ const zhCN = {
       },
     },
   },
+  configFile: {
+    badge: "由配置文件管理",
+    keyTitle: "它在配置文件中的键：{{key}}",
+    drifted: "上次应用后已在此处修改",
+    warning: {
+      monitor: "此监控由配置文件管理（键：{{key}}）：下次执行 vigil config apply 时，在这里所做的修改会被撤销。",
+      channel: "此通知渠道由配置文件管理（键：{{key}}）：下次执行 vigil config apply 时，在这里所做的修改会被撤销。",
+      statusPage: "此状态页由配置文件管理（键：{{key}}）：下次执行 vigil config apply 时，在这里所做的修改会被撤销。",
+      maintenance: "此维护窗口由配置文件管理（键：{{key}}）：下次执行 vigil config apply 时，在这里所做的修改会被撤销。",
+    },
+  },
   errors: {
     NOT_KUMA: "这不是 Uptime Kuma 数据库（kuma.db），也不是 Kuma 的 JSON 备份",
     KUMA_STILL_RUNNING: "Uptime Kuma 仍在写入此数据库：请先停止 Kuma（docker stop uptime-kuma 或 systemctl stop uptime-kuma），再重新选择文件",

@@ -22,6 +22,7 @@ import { useLoad } from "../../components/useLoad";
 import { draftOf, emptyDraft, inputOf, isRecurring, scheduleOf, validateDraft, type DraftErrors, type WindowDraft } from "./model";
 import { ScheduleFields } from "./ScheduleFields";
 import { SchedulePreview } from "./SchedulePreview";
+import { ManagedWarning } from "../../components/Managed";
 
 const TEXTAREA =
   "block w-full rounded-lg border-0 bg-white px-3 py-2 text-sm text-slate-900 shadow-sm ring-1 ring-inset ring-slate-300 " +
@@ -64,6 +65,7 @@ export default function MaintenanceEditor() {
       />
       {state.phase === "loading" && <LoadingMessage data-testid="maintenance-loading">{t("maintenance.loading")}</LoadingMessage>}
       {state.phase === "error" && <LoadError message={state.message} onRetry={() => void reload()} data-testid="maintenance-error" />}
+      {id !== null && <ManagedWarning what="maintenance" id={id} />}
       {state.phase === "loaded" && <WindowForm id={id} loaded={state.data} />}
     </div>
   );

@@ -16,6 +16,7 @@ import { useLive } from "../../state/live";
 import { countByState, sortWindows, STATE_FILTERS, type StateFilter } from "./model";
 import { MaintenanceStateBadge, useScheduleText, useZonedFormat } from "./parts";
 import { EditorOnly } from "../../components/guards";
+import { ManagedBadge, useManagedMarks } from "../../components/Managed";
 
 /** Windows start and end on their own: the list asks again this often (and when targets enter or leave maintenance). */
 const REFRESH_MS = 30_000;
@@ -36,6 +37,7 @@ function WindowRow({ w, busy, onEnd, onDelete }: { w: PublicMaintenance; busy: b
             {w.title}
           </Link>
           <MaintenanceStateBadge state={w.state} data-testid="maintenance-state" />
+          <ManagedBadge what="maintenance" id={w.id} testId={`maintenance-managed-${w.id}`} />
         </div>
         <p className="text-sm text-slate-600" data-testid="maintenance-schedule">
           {scheduleText(w.schedule)}
@@ -71,6 +73,7 @@ function WindowRow({ w, busy, onEnd, onDelete }: { w: PublicMaintenance; busy: b
 export default function MaintenanceList() {
   const { t } = useTranslation();
   useDocumentTitle(t("maintenance.title"));
+  useManagedMarks();
   const search = useSearch();
   const filter = (new URLSearchParams(search).get("status") ?? "all") as StateFilter;
   const fetch = useCallback(async () => (await listMaintenance()).windows ?? [], []);

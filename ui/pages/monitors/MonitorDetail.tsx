@@ -53,6 +53,7 @@ import { UnreachableNotice } from "./detail/Dependencies";
 import { parseCheckError } from "../../../server/monitors/check-errors";
 import { OutageOffer } from "../incidents/OutageOffer";
 import { EditorOnly } from "../../components/guards";
+import { ManagedBadge, useManagedMarks } from "../../components/Managed";
 
 /** History bars slide with time: refreshed this often even without checks. */
 const HISTORY_POLL_MS = 60_000;
@@ -64,6 +65,7 @@ export default function MonitorDetail() {
   const [, navigate] = useLocation();
   const { id: rawId } = useParams<{ id: string }>();
   const id = Number(rawId);
+  useManagedMarks();
   const summary = useCheckSummary();
 
   const [monitor, setMonitor] = useState<PublicMonitor | null>(null);
@@ -322,6 +324,7 @@ export default function MonitorDetail() {
             <TypeBadge type={monitor.type} size="md" data-testid="monitor-type" />
             <MonitorStatusBadge status={status} size="md" data-testid="monitor-status" />
             <LiveIndicator />
+            <ManagedBadge what="monitor" id={monitor.id} testId="monitor-managed" />
           </div>
           {monitor.tags.length > 0 && (
             <div className="mt-1.5 flex flex-wrap gap-1" data-testid="monitor-tags">

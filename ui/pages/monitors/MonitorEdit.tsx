@@ -11,6 +11,7 @@ import { PageLoading } from "../../components/PageLoading";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { formFromMonitor } from "./formModel";
 import { MonitorForm } from "./MonitorForm";
+import { ManagedWarning } from "../../components/Managed";
 
 export default function MonitorEdit() {
   const { t } = useTranslation();
@@ -56,6 +57,7 @@ export default function MonitorEdit() {
         </p>
       )}
       {!error && !monitor && <PageLoading />}
+      {monitor && <ManagedWarning what="monitor" id={monitor.id} />}
       {monitor && (
         <MonitorForm
           key={monitor.id}

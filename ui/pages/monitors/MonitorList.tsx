@@ -36,6 +36,7 @@ import {
 import { LiveIndicator, useCheckSummary } from "./parts";
 
 import { GRID, LAST_CHECKED, MonitorRow, type RowActions } from "./list/MonitorRow";
+import { useManagedMarks } from "../../components/Managed";
 
 // The monitor list, built for hundreds to thousands of monitors:
 // - the data sits in a store outside React (list/store.ts): a live check re-renders the one row showing that monitor,
@@ -52,6 +53,7 @@ const TH = "text-left text-xs font-semibold uppercase tracking-wide text-slate-5
 export default function MonitorList() {
   const { t } = useTranslation();
   useDocumentTitle(t("monitors.title"));
+  useManagedMarks();
   const summary = useCheckSummary();
   const store = useMemo(() => createListStore(), []);
   const [state, setState] = useState<Phase>({ phase: "loading" });

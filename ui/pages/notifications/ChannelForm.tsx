@@ -29,6 +29,7 @@ import {
   type FieldSpec,
 } from "./channelDraft";
 import { FormDialog } from "./parts";
+import { ManagedWarning } from "../../components/Managed";
 
 interface ChannelFormDialogProps {
   /** null: closed; "new": adding; a channel: editing it. */
@@ -48,6 +49,11 @@ export function ChannelFormDialog({ target, onClose, onSaved }: ChannelFormDialo
       busy={saving}
       onClose={onClose}
     >
+      {editing && (
+        <div className="px-5 pt-5 sm:px-6">
+          <ManagedWarning what="channel" id={editing.id} />
+        </div>
+      )}
       {target !== null && <ChannelForm key={editing?.id ?? "new"} channel={editing} onCancel={onClose} onSaved={onSaved} onSaving={setSaving} />}
     </FormDialog>
   );

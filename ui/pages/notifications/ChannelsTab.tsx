@@ -24,6 +24,7 @@ import { Badge } from "./parts";
 import { useChannels } from "./useChannels";
 import { EditorOnly } from "../../components/guards";
 import { canEdit } from "../../state/session";
+import { ManagedBadge, useManagedMarks } from "../../components/Managed";
 
 /** Health changes as alerts go out: the list refreshes itself this often. */
 const POLL_MS = 20_000;
@@ -31,6 +32,7 @@ const POLL_MS = 20_000;
 export function ChannelsTab() {
   const { t } = useTranslation();
   const { state, reload, put, remove } = useChannels();
+  useManagedMarks();
   const [editing, setEditing] = useState<PublicChannel | "new" | null>(null);
   const [openLogs, setOpenLogs] = useState<ReadonlySet<number>>(new Set());
   const [logVersion, setLogVersion] = useState(0);
@@ -162,6 +164,7 @@ function ChannelRow({ channel: c, logOpen, logVersion, deleting, onToggleLog, on
             <span data-testid={`channel-name-${c.id}`} className="truncate font-medium text-slate-900">
               {c.name}
             </span>
+            <ManagedBadge what="channel" id={c.id} testId={`channel-managed-${c.id}`} />
             <Badge tone="indigo">{t(`notifications.types.${c.type}`)}</Badge>
             <span data-testid={`channel-health-${c.id}`} data-health={health}>
               {health === "disabled" && <Badge tone="grey">{t("notifications.channels.disabled")}</Badge>}

@@ -32,6 +32,7 @@ import { FeedLinkCard } from "./FeedLinkCard";
 import { SubscribersCard } from "./SubscribersCard";
 import { fetchChoices, type Choices } from "../incidents/IncidentFields";
 import { EditorOnly } from "../../components/guards";
+import { ManagedWarning } from "../../components/Managed";
 
 interface Draft extends Omit<StatusPageInput, "password"> {
   password: string;
@@ -62,6 +63,7 @@ export default function StatusPageEditor() {
       />
       {state.phase === "loading" && <LoadingMessage data-testid="page-loading">{t("statusPages.loading")}</LoadingMessage>}
       {state.phase === "error" && <LoadError message={state.message} onRetry={() => void reload()} data-testid="page-error" />}
+      {id !== null && <ManagedWarning what="statusPage" id={id} />}
       {state.phase === "loaded" && <PageForm id={id} initial={state.data.draft} choices={state.data.choices} url={state.data.page?.url ?? null} />}
       {state.phase === "loaded" && state.data.page && (
         <div className="mt-6 space-y-6">

@@ -13,10 +13,12 @@ import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLoad } from "../../components/useLoad";
+import { ManagedBadge, useManagedMarks } from "../../components/Managed";
 
 export default function StatusPages() {
   const { t } = useTranslation();
   useDocumentTitle(t("statusPages.title"));
+  useManagedMarks();
   const fetch = useCallback(async () => (await listStatusPages()).pages ?? [], []);
   const { state, reload, update } = useLoad(fetch, t("statusPages.fetchFailed"));
   const { ask, dialog } = useDeleteConfirmation<StatusPageSettings>({
@@ -53,6 +55,9 @@ export default function StatusPages() {
                       {p.title || t("statusPage.title")}
                     </Link>
                     {p.isDefault && <span className="ml-2 rounded-full bg-indigo-50 px-2 py-0.5 text-xs font-medium text-indigo-700">{t("statusPages.default")}</span>}
+                    <span className="ml-2">
+                      <ManagedBadge what="statusPage" id={p.id} testId={`status-page-managed-${p.id}`} />
+                    </span>
                     <p className="break-all text-xs text-slate-500">
                       {p.url}
                       {p.customDomain && ` · ${p.customDomain}`}

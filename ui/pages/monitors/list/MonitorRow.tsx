@@ -15,6 +15,7 @@ import { displayStatus, formatAvailability, formatMs } from "../model";
 import { Ago, MonitorStatusBadge, TypeBadge } from "../parts";
 import { HeartbeatStrip } from "./HeartbeatStrip";
 import type { ListStore } from "./store";
+import { ManagedBadge } from "../../../components/Managed";
 
 
 export interface RowActions {
@@ -143,6 +144,8 @@ export const MonitorRow = memo(function MonitorRow({
         </div>
         {/* One line: chips that do not fit wrap onto a hidden second line rather than being cut; all are in the title. */}
         <div className="mt-1 flex h-5 min-w-0 flex-wrap gap-1 overflow-hidden" title={tags.join(", ") || undefined} data-testid={`monitor-tags-${id}`}>
+          {/* On the tags' line: beside the name it would squeeze a long name away. */}
+          <ManagedBadge what="monitor" id={id} testId={`monitor-managed-${id}`} />
           {tags.map((tag) => (
             <TagChip key={tag} tag={tag} />
           ))}
