@@ -5,7 +5,7 @@
 // stay as long as the rollups. The timer keeps its own watermark, saved in the same transaction as the outages it
 // wrote, so each hour is walked exactly once; a run still failing at the end of an hour stays open and the next
 // hour continues it. The hours not rolled up yet are walked on the fly by the reports (same walk).
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db, Orm } from "../db/database";
 import { HOUR } from "../monitors/rollup-sql";
 
@@ -124,3 +124,40 @@ export async function recordOutages(db: Db, rolledUntil: number, firstHour: () =
   }
   return written;
 }
+
+/**
+ * Where the timer's walk begins for checks written into the past (imported history, server/import/kuma/history.ts):
+ * its watermark, or `fallback` (where such checks start being kept raw) when that is later or the timer has not run
+ * yet. The importer walks the checks before it (the timer never will), the timer those after it.
+ */
+export async function outagesWalkedUntil(db: Db, orm: Orm, fallback: number): Promise<number> {
+  const { settings } = db.t;
+  const [mark] = await orm.select().from(settings).where(eq(settings.key, WATERMARK_KEY));
+  return mark ? Math.max(Number(mark.value), fallback) : fallback;
+}
+
+/**
+ * Records the outages of one monitor's checks that the timer will not walk (before `outagesWalkedUntil`), in time
+ * order. A run still failing at their end stays open only when `continued` (raw checks after them that the timer will
+ * walk) and the monitor has no open run already; otherwise it ends at its last failure (nothing says when it ended).
+ * Runs overlapping outages already recorded (the same period checked by Vigil itself) are left out; recording the
+ * same checks again adds nothing.
+ */
+export async function recordPastOutages(db: Db, orm: Orm, monitorId: number, checks: readonly WalkedCheck[], continued: boolean): Promise<number> {
+  if (checks.length === 0) return 0;
+  const t = db.t.monitorOutages;
+  const first = checks[0]!.time;
+  const last = checks.at(-1)!.time;
+  const known = await orm
+    .select()
+    .from(t)
+    .where(and(eq(t.monitorId, monitorId), lte(t.startedAt, last), or(isNull(t.endedAt), gte(t.endedAt, first))));
+  const keepOpen = continued && !(await openOutages(db, [monitorId], orm)).has(monitorId);
+  const overlaps = (r: OutageRun) => known.some((k) => k.startedAt !== r.startedAt && k.startedAt <= (r.endedAt ?? r.lastFailureAt) && (k.endedAt ?? Infinity) >= r.startedAt);
+  const runs = walkOutages(monitorId, checks, null)
+    .map((r) => (r.endedAt === null && !keepOpen ? { ...r, endedAt: r.lastFailureAt } : r))
+    .filter((r) => !overlaps(r));
+  for (let i = 0; i < runs.length; i += 500) await orm.insert(t).values(runs.slice(i, i + 500)).onConflictDoNothing();
+  return runs.length;
+}
+

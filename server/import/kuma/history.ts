@@ -11,12 +11,15 @@
 // - Before a monitor's first heartbeat, Kuma 2.x may still hold stat_hourly / stat_daily rows (it prunes heartbeats
 //   sooner than those): they fill monitor_hourly / monitor_daily for those periods (up and down as Kuma counted them;
 //   their ping is Kuma's average over up beats).
+// - Outages (server/reports/outages.ts): heartbeats before the rollup timer's outage watermark are walked here, the
+//   later ones (raw check results) by the timer, so reports list Kuma's outages as Vigil's own.
 // - Re-importing adds nothing: results keyed (monitor, time) that exist are skipped, and so are rollup buckets that
 //   exist where no raw results back them.
 // - The monitor's current status is left to its first check in Vigil (an old heartbeat says little about now).
 import { sql, type SQL } from "drizzle-orm";
 import type { Db, Orm } from "../../db/database";
 import { DAY, HOUR, readWatermarks, rollupSql } from "../../monitors/history";
+import { outagesWalkedUntil, recordPastOutages } from "../../reports/outages";
 import { note } from "./notes";
 import type { ApplyContext, KumaSection, KumaSource, PlanItem } from "./section";
 
@@ -202,6 +205,8 @@ export function createHistorySection({ rawRetentionMs = DEFAULT_RAW_RETENTION_MS
       const retention = options.rawRetentionDays !== undefined ? options.rawRetentionDays * 86_400_000 : rawRetentionMs;
       const retained = floorTo(now - retention, HOUR) + HOUR;
       const rawFrom = marks.hourly === null ? retained : Math.min(retained, marks.hourly);
+      // Outages: the rollup timer walks raw checks from its own watermark on; the heartbeats before it are walked here.
+      const walkedUntil = await outagesWalkedUntil(db, tx, rawFrom);
 
       for (const item of wanted) {
         const monitorId = links.target("monitor", item.sourceId);
@@ -244,6 +249,8 @@ export function createHistorySection({ rawRetentionMs = DEFAULT_RAW_RETENTION_MS
         // Days with new hourly data: summed again from monitor_hourly. A day the timer has yet to reach is summed
         // again by it later (complete by then); one it passed has all its hours in monitor_hourly now.
         for (const [from, to] of spans(touchedHours, DAY)) await db.exec(rollupSql(db.engine, "monitor_daily", scope, from, to), tx);
+        const walked = beats.filter((b) => b.time < walkedUntil);
+        await recordPastOutages(db, tx, monitorId, walked, walked.length < beats.length);
       }
     },
   };
