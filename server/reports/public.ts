@@ -91,6 +91,9 @@ export interface Report {
   monitors: MonitorReport[];
 }
 
+/** Attempts at one month's mail when the mail server has temporary trouble (server/reports/schedules.ts). */
+export const REPORT_MAIL_MAX_ATTEMPTS = 5;
+
 /** A report mailed every month (GET /api/report-schedules): the previous calendar month's, in `zone`. */
 export interface ReportSchedule {
   id: number;
@@ -110,6 +113,9 @@ export interface ReportSchedule {
   lastSentAt: number | null;
   /** Why the last attempt failed; cleared by the next mail sent. */
   lastError: string | null;
+  /** Temporary failures of the month being retried (0 when none), and when the next try is due (null when none). */
+  retryAttempts: number;
+  retryAfter: number | null;
   createdAt: number;
   updatedAt: number;
 }

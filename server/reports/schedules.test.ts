@@ -7,7 +7,7 @@ import { testDb } from "../db/test-db";
 import { startSmtp, stopSmtp } from "../notifications/providers/test-smtp";
 import { testApp } from "../test-support";
 import type { Report, ReportSchedule } from "./public";
-import { OUTAGE, parse, reportFixture, Z } from "./schedule-fixture";
+import { MIN, OUTAGE, parse, reportFixture, Z } from "./schedule-fixture";
 import { createReportScheduleService, MAX_ATTEMPTS } from "./schedules";
 
 afterEach(() => stopSmtp());
@@ -211,6 +211,35 @@ describe("monthly report mails", () => {
     expect((await s.schedule(created.id)).lastError).toMatch(/^2026-11: SMTP 451/);
     expect(s.smtp.arrived).toHaveLength(0);
   }, 60_000);
+
+  test("the retry count and the next try are kept in the row: a restarted process (or a new leader) goes on counting; an edit tries at once", async () => {
+    const refuse = { code: 451 as number | null, attempts: 0 };
+    const s = await setup(refusing(refuse));
+    const created = await s.create();
+    const at = Z("2026-11-02T00:00:00Z");
+    s.setClock(at);
+    await s.rollUp(Z("2026-11-01T06:00:00Z"));
+    await s.services.reports.tick(at);
+    await s.services.reports.tick(at + 5 * MIN);
+    expect(refuse.attempts).toBe(2);
+    expect(await s.schedule(created.id)).toMatchObject({ lastPeriod: "2026-09", retryAttempts: 2, retryAfter: at + 5 * MIN + 15 * MIN });
+
+    // The process restarts: its new timer waits for the stored time, then makes the third attempt, not a first one.
+    const restarted = s.node();
+    await restarted.tick(at + 10 * MIN);
+    expect(refuse.attempts).toBe(2);
+    await restarted.tick(at + 20 * MIN);
+    expect(refuse.attempts).toBe(3);
+    expect(await s.schedule(created.id)).toMatchObject({ retryAttempts: 3, retryAfter: at + 20 * MIN + 60 * MIN });
+
+    // An edit (other recipients) is tried at the next tick; once sent, the count is cleared.
+    refuse.code = null;
+    expect((await s.call("PUT", `/api/report-schedules/${created.id}`, { recipients: ["cfo@example.com"] })).status).toBe(200);
+    await restarted.tick(at + 21 * MIN);
+    expect(refuse.attempts).toBe(4);
+    expect(s.smtp.arrived).toHaveLength(1);
+    expect(await s.schedule(created.id)).toMatchObject({ lastPeriod: "2026-10", lastError: null, retryAttempts: 0, retryAfter: null });
+  }, 30_000);
 
   test("Send now mails last month's report at once and leaves the monthly mail alone; a mail server that is down is a 502", async () => {
     const s = await setup();

@@ -7,8 +7,8 @@
 // predecessor as last_period, so its first mail is of the month it was made in (Send now tries one at once).
 //
 // Failures: a mail server's temporary trouble (network, 4xx) releases the claim, so a later tick retries, at most
-// MAX_ATTEMPTS times per month with growing waits (counted by the node that sends; a restart or a new leader starts
-// counting again, which stays bounded); anything else (5xx, a refused login, the target or channel gone or disabled)
+// MAX_ATTEMPTS times per month with growing waits (the count and the next try kept in the row: a restart or a new
+// leader goes on counting); anything else (5xx, a refused login, the target or channel gone or disabled)
 // keeps the month claimed: it is not mailed again by itself, last_error says why, and Send now mails it after a fix.
 // A process killed between the claim and the mail loses that month's mail rather than ever sending it twice.
 import { and, asc, eq, isNull, lt, or } from "drizzle-orm";
@@ -24,7 +24,7 @@ import type { ChannelConfigs } from "../notifications/public";
 import type { ReportDeps } from "./compute";
 import { reportMail } from "./mail";
 import { isTimeZone, parsePeriod, type Period } from "./period";
-import type { ReportSchedule, ReportScheduleInput, ReportTargetKind } from "./public";
+import { REPORT_MAIL_MAX_ATTEMPTS, type ReportSchedule, type ReportScheduleInput, type ReportTargetKind } from "./public";
 import { buildReport, resolveTarget, type TargetDeps } from "./report";
 
 export const TARGET_KINDS: ReportTargetKind[] = ["monitor", "group", "tag", "status-page"];
@@ -32,7 +32,7 @@ export const LANGUAGES = ["zh-CN", "en-US"] as const;
 /** How often the timer looks: a monthly mail leaves within this of its month's last hour being rolled up. */
 export const TICK_MS = 5 * 60_000;
 /** Attempts per month after temporary failures, and the waits between them (the last repeats). */
-export const MAX_ATTEMPTS = 5;
+export const MAX_ATTEMPTS = REPORT_MAIL_MAX_ATTEMPTS;
 const RETRY_WAITS_MS = [5 * 60_000, 15 * 60_000, 60 * 60_000, 3 * 3_600_000];
 
 export interface ReportScheduleOptions {
@@ -62,8 +62,6 @@ export function createReportScheduleService({ db, deps, log = silentLogger, now 
   let timer: ReturnType<typeof setTimeout> | null = null;
   let running: Promise<void> | null = null;
   let started = false;
-  /** Temporary failures of a schedule's month on this node: how many, and not before when again. */
-  const retries = new Map<string, { attempts: number; notBefore: number }>();
 
   const toPublic = async (r: Row): Promise<ReportSchedule> => ({
     ...r,
@@ -124,9 +122,7 @@ export function createReportScheduleService({ db, deps, log = silentLogger, now 
     if (r.lastPeriod !== null && r.lastPeriod >= month) return;
     const period = parsePeriod(month, r.zone);
     if (typeof period === "string" || rolledUntil < period.to) return;
-    const key = `${r.id}:${month}`;
-    const retry = retries.get(key);
-    if (retry && at < retry.notBefore) return;
+    if (r.retryAfter !== null && at < r.retryAfter) return;
     // The claim: only the caller whose update changes the row sends (another node, or this one ticking twice, finds
     // last_period already at the month).
     const claimed = await orm
@@ -137,19 +133,22 @@ export function createReportScheduleService({ db, deps, log = silentLogger, now 
     if (claimed.length === 0) return;
     const result = await deliver(r, period);
     if (result.ok) {
-      retries.delete(key);
-      await orm.update(table).set({ lastSentAt: now(), lastError: null }).where(eq(table.id, r.id));
+      await orm.update(table).set({ lastSentAt: now(), lastError: null, retryAttempts: 0, retryAfter: null }).where(eq(table.id, r.id));
       log.info("monthly report mailed", { scheduleId: r.id, month, recipients: r.recipients.length });
       return;
     }
-    const attempts = (retry?.attempts ?? 0) + 1;
+    const attempts = r.retryAttempts + 1;
     const again = result.retryable && attempts < MAX_ATTEMPTS;
-    await orm.update(table).set({ lastError: `${month}: ${result.error}` }).where(eq(table.id, r.id));
+    const lastError = `${month}: ${result.error}`;
     if (again) {
-      retries.set(key, { attempts, notBefore: at + RETRY_WAITS_MS[Math.min(attempts, RETRY_WAITS_MS.length) - 1]! });
-      // Released only if still ours: back to the month it had, so the next tick (here or on another node) claims again.
-      await orm.update(table).set({ lastPeriod: r.lastPeriod }).where(and(eq(table.id, r.id), eq(table.lastPeriod, month)));
-    } else retries.delete(key);
+      // Released only if still ours: back to the month it had, so a later tick (here or on another node, after the
+      // wait) claims it again.
+      const retryAfter = at + RETRY_WAITS_MS[Math.min(attempts, RETRY_WAITS_MS.length) - 1]!;
+      await orm
+        .update(table)
+        .set({ lastError, retryAttempts: attempts, retryAfter, lastPeriod: r.lastPeriod })
+        .where(and(eq(table.id, r.id), eq(table.lastPeriod, month)));
+    } else await orm.update(table).set({ lastError, retryAttempts: 0, retryAfter: null }).where(eq(table.id, r.id));
     log.warn("monthly report mail failed", { scheduleId: r.id, month, attempts, retry: again, error: result.error });
   }
 
@@ -197,14 +196,14 @@ export function createReportScheduleService({ db, deps, log = silentLogger, now 
     async update(id: number, patch: Partial<ReportScheduleInput>): Promise<ReportSchedule> {
       const current = await toPublic(await row(id));
       const v = await validated({ ...current, ...patch, enabled: patch.enabled ?? current.enabled, language: patch.language ?? current.language });
-      await orm.update(table).set({ ...v, updatedAt: now() }).where(eq(table.id, id));
+      // An edit (a fixed channel, other recipients) is tried at the next tick rather than after the retry's wait.
+      await orm.update(table).set({ ...v, retryAfter: null, updatedAt: now() }).where(eq(table.id, id));
       return toPublic(await row(id));
     },
 
     async remove(id: number) {
       await row(id);
       await orm.delete(table).where(eq(table.id, id));
-      for (const key of retries.keys()) if (key.startsWith(`${id}:`)) retries.delete(key);
     },
 
     /** Mails last month's report now (trying a schedule out): last_period and the rest stay as they are. */

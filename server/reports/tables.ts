@@ -46,6 +46,10 @@ export const reportSchedules = sqliteTable("report_schedules", {
   lastPeriod: text("last_period"),
   lastSentAt: integer("last_sent_at"),
   lastError: text("last_error"),
+  /** Temporary failures of the month being retried, and not before when again: kept here so a restart or another
+   *  node continues the count rather than starting it over. Cleared when the month is sent or given up. */
+  retryAttempts: integer("retry_attempts").notNull().default(0),
+  retryAfter: integer("retry_after"),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });

@@ -2,6 +2,7 @@ import type { Report, ReportSchedule, ReportScheduleInput, ReportTargetKind } fr
 import { api, fetchFile } from "./client";
 
 export type * from "../../server/reports/public";
+export { REPORT_MAIL_MAX_ATTEMPTS } from "../../server/reports/public";
 
 const query = (period: string, zone: string) => `period=${encodeURIComponent(period)}&zone=${encodeURIComponent(zone)}`;
 const path = (kind: ReportTargetKind, ref: string) => `/api/reports/${kind}/${encodeURIComponent(ref)}`;

@@ -2514,6 +2514,7 @@ const enUS: Messages = {
       notYet: "Not sent yet: the first mail goes when this month ends.",
       lastSent: "Last sent: {{period}}, at {{time}}",
       lastError: "Last attempt failed: {{error}}",
+      retrying: "Trying again at {{time}} (attempt {{attempt}} of {{max}})",
       targetGone: "{{ref}} (no longer there)",
       deleted: "The monthly mail was deleted",
       deleteFailed: "The monthly mail could not be deleted",

@@ -2505,6 +2505,7 @@ const zhCN = {
       notYet: "尚未发送：本月结束后发送第一封。",
       lastSent: "上次发送：{{period}}，于 {{time}}",
       lastError: "上次尝试失败：{{error}}",
+      retrying: "将于 {{time}} 重试（第 {{attempt}} 次，共 {{max}} 次）",
       targetGone: "{{ref}}（已不存在）",
       deleted: "已删除每月邮件",
       deleteFailed: "无法删除每月邮件",

@@ -15,6 +15,7 @@ import {
   createReportSchedule,
   deleteReportSchedule,
   listReportSchedules,
+  REPORT_MAIL_MAX_ATTEMPTS,
   sendReportSchedule,
   updateReportSchedule,
   type ReportSchedule,
@@ -110,6 +111,11 @@ export function Schedules({ kind, targetRef, zone }: { kind: ReportTargetKind; t
                             : t("reports.schedules.notYet")}
                       </p>
                       {s.lastError && <p className="break-all text-red-600" data-testid="schedule-error">{t("reports.schedules.lastError", { error: s.lastError })}</p>}
+                      {s.retryAfter !== null && (
+                        <p className="text-amber-700" data-testid="schedule-retry">
+                          {t("reports.schedules.retrying", { attempt: s.retryAttempts + 1, max: REPORT_MAIL_MAX_ATTEMPTS, time: format(s.retryAfter) })}
+                        </p>
+                      )}
                     </div>
                     {canEdit.value && (
                       <div className="flex flex-wrap gap-2">
