@@ -100,6 +100,21 @@ describe("configuration as code: maintenance windows", () => {
     expect((await s.managed()).filter((m) => m.drifted)).toEqual([]);
   });
 
+  test("the API's limit on windows in all holds: a file that would pass it is refused at its section, nothing written", async () => {
+    const s = await setup();
+    const { maintenanceWindows } = s.db.t;
+    // 4 999 windows made by hand: the file's two would make 5 001.
+    const row = { title: "By hand", scope: "all" as const, kind: "once" as const, startsAt: 1, endsAt: 2, timezone: "UTC", createdAt: 1, updatedAt: 1 };
+    for (let i = 0; i < 4999; i += 500) await s.db.orm.insert(maintenanceWindows).values(Array.from({ length: Math.min(500, 4999 - i) }, () => row));
+    const before = await counts(s);
+    const res = await s.post("/api/config/apply", { yaml: FILE });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/line 12, maintenance: at most 5000 maintenance windows in all: applying this file would make 5001/);
+    expect(await counts(s)).toEqual(before);
+    // One of them is enough to stay within it.
+    expect((await s.post("/api/config/apply", { yaml: FILE.slice(0, FILE.indexOf("  - key: migration")) })).status).toBe(200);
+  });
+
   const invalid: [string, string, RegExp][] = [
     ["a monitor key that is not in the file", FILE.replace("[shop, api]", "[shop, cart]"), /^line 14, maintenance\[0\]\.monitors\[1\]: no monitor or group has the key "cart"/],
     ["a schedule the API refuses", FILE.replace('"02:00"', '"25:00"'), /^line 16, maintenance\[0\]\.schedule: Time must be HH:MM/],

@@ -6,6 +6,7 @@ import type { Orm } from "../db/database";
 import type { Tables } from "../db/pg-schema";
 import { HttpError } from "../http/http-error";
 import type { MonitorFields } from "../monitors/field-rules";
+import { MAINTENANCE_WINDOWS_MAX } from "../maintenance/public";
 import { MAX_DEPTH } from "../monitors/groups";
 import { invalidFile, readFile, type FileProblem, type ParsedFile, type Path } from "./document";
 import { createResolver, hashForm, monitorForm, stable, tagForm, type FileObject, type Form } from "./model";
@@ -139,7 +140,12 @@ export async function planConfig(orm: Orm, t: Tables, text: string, options: Pla
       const form = await def?.reconcile?.(current?.form, d.form, passwords);
       if (current && form) current.form = form;
     }
-    return plan(state, desired, options.prune === true);
+    const planned = plan(state, desired, options.prune === true);
+    // The API's limit on windows in all (what is there, plus what the file creates, less what it deletes).
+    const windows = (action: PlanItem["action"]) => planned.plan.items.filter((i) => i.kind === "maintenance" && i.action === action).length;
+    const total = state.objects.filter((o) => o.kind === "maintenance").length + windows("create") - windows("delete");
+    if (total > MAINTENANCE_WINDOWS_MAX) throw invalidFile([file.at(["maintenance"], `at most ${MAINTENANCE_WINDOWS_MAX} maintenance windows in all: applying this file would make ${total}`)]);
+    return planned;
   } finally {
     await resolver.close();
   }
