@@ -16,8 +16,6 @@ export default defineConfig({
   testDir: "e2e",
   testMatch: "**/*.e2e.ts",
   workers: Number(process.env.VIGIL_E2E_WORKERS) || 2,
-  // Tests, not files, are dealt to the workers: the long files (agents, notifications) no longer finish alone at the end.
-  fullyParallel: true,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },

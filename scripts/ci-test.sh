@@ -7,12 +7,12 @@
 #   5. browser tests (Playwright + Debian Chromium) against dist/vigil
 # They run side by side in streams once the executable is built (CI has two cores; the time is the sum of CPU
 # seconds, not of the phases one after another):
-#   B  bun test on SQLite and bun test on PostgreSQL, each engine's files in two processes, four at once
+#   B  bun test on SQLite and bun test on PostgreSQL, two processes at once (each mostly one core)
 #   C  the tests that mostly wait on real timers: real-clock tests on SQLite, the failover test, real-clock on PostgreSQL
 #   D  at low priority (no test waits on them for its timing): the type-check, the agents' cross-compiles and xz, then
 #      the build's own test
-#   A  once B is done: the browser tests, four workers (a test waits on the server's timers and the page about half
-#      its time; tests, not files, are dealt out), the agents' pages included (dist/agents is complete by then)
+#   A  once B is done: the browser tests, three workers (a test waits on the server's timers and the page about half
+#      its time, so three keep two cores busy), the agents' pages included (dist/agents is complete by then)
 # Each stream writes its log to test-logs/; they are printed in that order at the end.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -100,37 +100,18 @@ for f in "${pg_db_files[@]}"; do is_in "$f" "${waiting[@]}" || pg_files+=("$f");
 ) &
 stream_c=$!
 
-# Stream B, in the foreground: both engines at once, each in two processes (files dealt alternately). One bun test
-# process runs its files one after another and spends much of its time waiting on sockets, servers and timers: two
-# per engine keep both cores busy (the suite took ~585 s per engine in one process each).
-half() { # odd|even files...
-  local which=$1 i=0 f; shift
-  for f in "$@"; do
-    if { [ "$which" = odd ] && [ $((i % 2)) -eq 0 ]; } || { [ "$which" = even ] && [ $((i % 2)) -eq 1 ]; }; then echo "$f"; fi
-    i=$((i + 1))
-  done
-}
-shard_pids=()
-if [ -n "$pg_url" ]; then
-  for which in odd even; do
-    mapfile -t part < <(half "$which" "${pg_files[@]}")
-    VIGIL_TEST_DATABASE_URL=$pg_url logged "unit-postgres-$which" bun test --timeout "$test_timeout" "${part[@]}" &
-    shard_pids+=($!)
-  done
-fi
-for which in odd even; do
-  mapfile -t part < <(half "$which" "${rest[@]}")
-  logged "unit-$which" bun test --timeout "$test_timeout" "${part[@]}" &
-  shard_pids+=($!)
-done
-wait "${shard_pids[@]}"
+# Stream B, in the foreground: both engines at once.
+if [ -n "$pg_url" ]; then VIGIL_TEST_DATABASE_URL=$pg_url logged unit-postgres bun test --timeout "$test_timeout" "${pg_files[@]}" & fi
+stream_b_pg=$!
+logged unit bun test --timeout "$test_timeout" "${rest[@]}"
+[ -n "$pg_url" ] && wait "$stream_b_pg"
 
 # Stream A, after B: the browser tests (three servers, three Chromiums) would starve the bun tests of CPU beside them
 # (their timing tests and 100 ms render budgets failed at a load of 14); the timer-bound streams C and D are light
 # enough to share the machine with either. The agents' pages need dist/agents, which stream D has built by now.
 if [ "$build" -eq 0 ]; then
   while [ ! -f test-logs/agents.rc ]; do sleep 2; done
-  VIGIL_E2E_WORKERS=${VIGIL_E2E_WORKERS:-4} logged e2e playwright test
+  VIGIL_E2E_WORKERS=${VIGIL_E2E_WORKERS:-3} logged e2e playwright test
 fi
 
 wait "$stream_c"
@@ -145,17 +126,14 @@ cat test-logs/agents.log
 [ "$build" -eq 0 ] && [ "$(rc_of agents)" -eq 0 ]
 count $? "build"
 echo "== unit and API tests"
-for part in unit-odd unit-even; do
-  cat "test-logs/$part.log"
-  add_counts "test-logs/$part.log" "$(rc_of "$part")" "bun test ($part)"
-done
-cat test-logs/build-test.log
+cat test-logs/unit.log test-logs/build-test.log
+add_counts test-logs/unit.log "$(rc_of unit)" "bun test"
 add_counts test-logs/build-test.log "$(rc_of build-test)" "the build's test"
 cat test-logs/waiting.log
 add_counts test-logs/waiting.log "$(rc_of waiting)" "the real-clock tests"
 echo "== API tests on PostgreSQL"
 if [ -n "$pg_url" ]; then
-  for part in unit-postgres-odd unit-postgres-even failover waiting-postgres; do
+  for part in unit-postgres failover waiting-postgres; do
     cat "test-logs/$part.log"
     add_counts "test-logs/$part.log" "$(rc_of "$part")" "bun test ($part)"
   done
