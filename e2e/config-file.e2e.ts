@@ -3,8 +3,9 @@ import { formOf, test } from "./helpers";
 import { LANGUAGES, tr } from "./i18n";
 
 // Configuration as code in the UI, in both languages: a file applied through the API marks its monitor in the list, on
-// its page and on its edit form (with the warning that the next apply undoes edits), its channel and its maintenance
-// window; an edit made in the UI turns the monitor "drifted" (GET /api/config/managed), which its page then says.
+// its page and on its edit form (with the warning that the next apply undoes edits), its channel, its maintenance
+// window and the default status page (list and editor); an edit made in the UI turns the monitor "drifted"
+// (GET /api/config/managed), which its page then says.
 
 const FILE = `version: 1
 channels:
@@ -20,6 +21,11 @@ monitors:
     active: false
     notify:
       channels: [ops]
+statusPages:
+  - slug: default
+    title: Shop status
+    groups:
+      - monitors: [shop]
 maintenance:
   - key: nightly
     title: Nightly backup
@@ -70,6 +76,13 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId(`maintenance-managed-${window}`)).toContainText(badge);
       await page.goto(`/maintenance/edit/${window}`);
       await expect(page.getByTestId("managed-warning")).toHaveText(tr(m, "configFile.warning.maintenance", { key: "nightly" }));
+
+      // The default status page: marked in the list, and its editor (/status/config) warns.
+      const statusPage = Number((await managed()).find((x) => x.kind === "status_page")!.objectId);
+      await page.goto("/status-pages");
+      await expect(page.getByTestId(`status-page-managed-${statusPage}`)).toContainText(badge);
+      await page.goto("/status/config");
+      await expect(page.getByTestId("managed-warning")).toHaveText(tr(m, "configFile.warning.statusPage", { key: "default" }));
 
       // Applying the file again puts the file's version back: no longer drifted.
       expect((await vigil.api("POST", "/api/config/apply", { yaml: FILE }, admin.token)).body.written).toBe(true);

@@ -39,6 +39,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { TargetPicker, type PickerItem } from "../../components/TargetPicker";
 import { configDraft, configInput, sameConfig, validateConfig, type ConfigDraft, type ConfigErrors } from "./model";
 import { EditorOnly } from "../../components/guards";
+import { ManagedWarning } from "../../components/Managed";
 
 /** A monitor or an agent as the pickers show it (its detail is for telling items apart here, never sent to the public page). */
 type Item = PickerItem;
@@ -95,6 +96,8 @@ export default function StatusConfig() {
           <LoadError data-testid="status-config-error" message={state.message} onRetry={() => void load()} />
         </Card>
       )}
+      {/* The default page: a configuration file may manage it too (statusPages: with slug default). */}
+      <ManagedWarning what="statusPage" id={DEFAULT_STATUS_PAGE_ID} />
       {state.phase === "loaded" && <ConfigForm {...state.data} />}
       {state.phase === "loaded" && (
         <div className="mt-6">
