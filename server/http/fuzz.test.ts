@@ -135,14 +135,19 @@ describe("fuzz", () => {
     }
 
     const allBodies = bodies();
+    // Malformed and unknown credentials are turned away the same way whatever the path and body: each is sent with
+    // every fourth bad id and body (the whole set goes with no credentials, with the two users' and the agent's).
+    const refused = new Set([auths[3], auths[4], auths[6]]);
+    const sample = <T,>(list: T[]) => list.filter((_, i) => i % 4 === 0);
     for (const route of routes) {
       const key = `${route.method} ${route.path}`;
       const hasParams = route.path.includes(":") || route.path.includes("*");
       const paths = hasParams
         ? BAD_IDS.map((id) => route.path.replace(/:[a-z]+/g, id).replace("*", `nope/${id}`))
         : [route.path];
-      for (const path of paths) {
+      for (const [p, path] of paths.entries()) {
         for (const auth of auths) {
+          if (refused.has(auth) && p % 4 !== 0) continue;
           if (route.method === "GET" || route.method === "DELETE") {
             await send(route.method, path, auth);
             // DELETE, and odd methods on the same path.
@@ -153,7 +158,7 @@ describe("fuzz", () => {
           // with refused credentials.
           const validAuth = auth === admin.token || auth === user.token;
           if ((INPUTLESS.has(key) || PATCHES.has(key)) && validAuth && !hasParams) continue;
-          for (const [type, body] of allBodies) await send(route.method, path, auth, type, body);
+          for (const [type, body] of refused.has(auth) ? sample(allBodies) : allBodies) await send(route.method, path, auth, type, body);
         }
       }
     }
