@@ -67,6 +67,8 @@ import { reportScheduleRoutes } from "./reports/schedule-routes";
 import { createReportScheduleService, type ReportScheduleOptions, type ReportScheduleService } from "./reports/schedules";
 import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
+import { createPushService, type PushService, type PushServiceOptions } from "./push/service";
+import { webPushRoutes } from "./push/routes";
 
 export interface AppDeps {
   db: Db;
@@ -105,6 +107,8 @@ export interface Services {
   probes: ProbeService;
   /** Reports mailed every month. */
   reports: ReportScheduleService;
+  /** Web Push: the devices people turned push on for, and the server's VAPID keys. */
+  push: PushService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
   /** What an import from the admin screen must respect: the address policy and the raw retention. */
@@ -128,7 +132,10 @@ export async function createServices(
     cluster: clusterTuning = {},
     minuteMs,
     reports: reportTuning = {},
+    push: pushOptions = {},
   }: {
+    /** Web Push (tests let devices use a local http push service). */
+    push?: Pick<PushServiceOptions, "allowLoopbackHttp">;
     /** The monthly report mails' tick and clock (real-clock tests shorten the one and move the other). */
     reports?: Pick<ReportScheduleOptions, "tickMs" | "now">;
     /**
@@ -216,11 +223,14 @@ export async function createServices(
     // Read directly: the status service is built after this one (it shows incidents).
     pageExists: async (id) => (await db.orm.select({ id: db.t.statusPage.id }).from(db.t.statusPage).where(eq(db.t.statusPage.id, id))).length > 0,
   });
+  const push = createPushService({ db, now, publicUrl: notifications.publicUrl, targets, ...pushOptions });
   const notificationService = createNotificationService({
       db,
       bus: events,
       log,
       ...notifications,
+      // The webpush provider's devices and keys; a test's own `send` may still replace them.
+      send: { push: push.context, ...notifications.send },
       now,
       node,
       minuteMs,
@@ -271,6 +281,7 @@ export async function createServices(
     cluster,
     objectives,
     reports,
+    push,
     monitors: monitorService,
     notifications: notificationService,
     agents: agentService,
@@ -404,6 +415,7 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
       }),
     )
+    .use(webPushRoutes({ push: services.push, session, send: () => services.notifications.ctx, settings: () => services.notifications.store.getSettings() }))
     .use(maintenanceRoutes({ maintenance: services.maintenance, session }))
     .use(incidentRoutes({ incidents: services.incidents, session }))
     .use(subscriberRoutes({ subscribers: services.subscribers, status: services.status, session, publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))

@@ -33,7 +33,7 @@ export type AuthVia = "session" | "token";
  * - "accounts": admins managing accounts (users, registration, invites) or downloading a backup (which holds them)
  *   — API tokens need the `full` scope;
  * - "self": admins, or the user whose id is the path's :id (their own account) — API tokens need `full`;
- * - "session": anyone signed in with a session, not an API token (managing API tokens).
+ * - "session": anyone signed in with a session, not an API token (managing API tokens, a browser's push subscription).
  */
 export type AuthLevel = "user" | "editor" | "admin" | "accounts" | "self" | "session";
 
@@ -164,7 +164,10 @@ export function sessions({ secret, ttl, users, tokens, twoFactorRequired = () =>
           if (level === "self" && user.role !== "admin" && String(user.id) !== String((params as { id?: unknown } | undefined)?.id)) {
             throw forbidden("You can only change your own account");
           }
-          if (level === "session" && via === "token") throw forbidden("API tokens cannot manage API tokens: sign in to Vigil to do this");
+          if (level === "session" && via === "token") {
+            const tokensPath = new URL(request.url).pathname.startsWith("/api/tokens");
+            throw forbidden(tokensPath ? "API tokens cannot manage API tokens: sign in to Vigil to do this" : "API tokens cannot do this: sign in to Vigil to do it");
+          }
           if (scope) assertScope(scope, scopeNeeded(level, request.method));
           if (via === "session" && pendingSecondFactor(user, twoFactorRequired())) {
             const path = new URL(request.url).pathname.replace(/\/+$/, "");

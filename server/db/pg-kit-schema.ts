@@ -50,3 +50,4 @@ export const probeResults = t.probeResults;
 export const monitorOutages = t.monitorOutages;
 export const configLinks = t.configLinks;
 export const reportSchedules = t.reportSchedules;
+export const pushSubscriptions = t.pushSubscriptions;

@@ -171,6 +171,12 @@ const ACCESS: Record<string, Access> = {
   "PUT /api/maintenance/:id": "user",
   "POST /api/maintenance/:id/end": "user",
   "DELETE /api/maintenance/:id": "user",
+  "GET /api/webpush/key": "user",
+  "GET /api/webpush/subscriptions": "session", // a device is a browser someone signed in on
+  "POST /api/webpush/subscriptions": "session",
+  "DELETE /api/webpush/subscriptions/:id": "session",
+  "POST /api/webpush/subscriptions/:id/test": "session",
+  "GET /api/webpush/recipients": "editor", // every account's name, for a webpush channel's form
   "GET /metrics": "user",
   "GET /install.sh": "public",
   "GET /downloads/:file": "public",

@@ -87,6 +87,8 @@ describe("fuzz", () => {
     const agent = await t.services.agents.register((await t.services.agents.createToken(admin.user.id)).token, "db-1", testHost);
     if (typeof agent === "string") throw new Error(agent);
     await t.services.agents.flush?.();
+    // The server's VAPID key, made on first use: the one write a read (GET /api/webpush/key) may cause.
+    await t.services.push.publicKey();
     const before = await snapshot(t.db);
 
     const auths: (string | undefined)[] = [undefined, admin.token, user.token, "Bearer-less", `${admin.token}x`, agent.credential, "vgl_api_not_a_real_token_000000000000000000"];

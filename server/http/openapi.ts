@@ -144,6 +144,7 @@ const TAGS: OpenApiDocument["tags"] = [
   { name: "incidents", description: "Incidents: an outage told in your words, with a timeline of updates, on the status pages of what it affects." },
   { name: "maintenance", description: "Maintenance windows: checks go on, notifications stop, uptime leaves the time out." },
   { name: "metrics", description: "Prometheus text exposition." },
+  { name: "webpush", description: "Push to the phone: the server's VAPID key, the devices you turned push on for, and test pushes." },
 ];
 
 const DESCRIPTION = `The REST API of Vigil, generated from the schemas that validate each request.

@@ -26,6 +26,7 @@ export const CHANNEL_TYPES = [
   "serverchan",
   "pushplus",
   "pagerduty",
+  "webpush",
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
@@ -85,6 +86,11 @@ export interface ChannelConfigs {
   pushplus: { token: string; topic?: string };
   /** PagerDuty Events API v2: a routing (integration) key; down/offline trigger, recovery resolves (same dedup key). */
   pagerduty: { routingKey: string };
+  /**
+   * Push to devices (Web Push, server/push/): every device these people turned push on for on /profile — named
+   * (`userIds`, 1-50), or everyone with a `role` — one of the two.
+   */
+  webpush: { userIds?: number[]; role?: "admin" | "editor" | "viewer" };
 }
 
 export type ChannelConfig = ChannelConfigs[ChannelType];

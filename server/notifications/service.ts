@@ -47,6 +47,7 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     endpoints: send.endpoints ?? { telegram: "https://api.telegram.org", resend: "https://api.resend.com" },
     hostProblem: send.hostProblem ?? ((host) => hostProblem(host, targets)),
     now: send.now ?? now,
+    ...(send.push ? { push: send.push } : {}),
   };
   const outbox = createOutbox({ db, store, ctx, log, now, node, publicUrl });
   const rules = createRules({ db, bus, store, outbox, monitorNow, dependentsOf, agentNow, inMaintenance, log, now, decides, minuteMs });
@@ -55,6 +56,8 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
   return {
     store,
     outbox,
+    /** How providers send (fetch under the address policy, timeout, hosts, Web Push): the device tests use it too. */
+    ctx,
     publicUrl,
     rules,
     /** Resolves once the events received so far are handled (their notifications queued): for tests. */

@@ -108,7 +108,7 @@ const enUS: Messages = {
       },
       notifications: {
         title: "Notification channels",
-        description: "Alerts through 21 kinds of channel: email (SMTP or Resend), webhook, Slack, Discord, Microsoft Teams, Google Chat, Mattermost, Rocket.Chat, Matrix, Telegram, ntfy, Gotify, Pushover, Bark, PagerDuty, DingTalk, WeCom, Feishu / Lark, ServerChan and PushPlus.",
+        description: "Alerts through 22 kinds of channel: email (SMTP or Resend), webhook, Slack, Discord, Microsoft Teams, Google Chat, Mattermost, Rocket.Chat, Matrix, Telegram, ntfy, Gotify, Pushover, Bark, PagerDuty, DingTalk, WeCom, Feishu / Lark, ServerChan, PushPlus, and push to devices (Web Push to your phone or computer).",
       },
       users: {
         title: "Users and roles",
@@ -2069,6 +2069,7 @@ const enUS: Messages = {
       serverchan: "ServerChan",
       pushplus: "PushPlus",
       pagerduty: "PagerDuty",
+      webpush: "Push to devices",
     },
     channels: {
       title: "Channels",
@@ -2111,6 +2112,13 @@ const enUS: Messages = {
       fixErrors: "Please correct the highlighted fields.",
       secretKept: "Shown masked. Leave it as it is to keep the stored value, or type a new one.",
       secretKeptOptional: "Shown masked. Leave it as it is to keep it, clear it to remove it, or type a new one.",
+      webpushRequired: "Choose people, or a role",
+      webpushBoth: "Choose people or a role, not both",
+      webpushTooMany: "At most 50 people",
+      recipientsLoading: "Loading people…",
+      recipientsFailed: "Failed to fetch the people",
+      recipientDevices_one: "{{count}} device",
+      recipientDevices_other: "{{count}} devices",
       fields: {
         apiKey: "API Key",
         from: "Sender",
@@ -2141,10 +2149,13 @@ const enUS: Messages = {
         level: "Interruption level",
         sendKey: "SendKey",
         routingKey: "Routing key",
+        userIds: "People",
+        role: "Or everyone with the role",
       },
       options: {
         security: { starttls: "STARTTLS (usually port 587)", tls: "TLS (usually port 465)", none: "None (port 25, a local relay)" },
         level: { active: "Active", timeSensitive: "Time sensitive", passive: "Passive", critical: "Critical" },
+        role: { admin: "Admins", editor: "Editors", viewer: "Viewers" },
       },
       help: {
         smtp: {
@@ -2156,6 +2167,10 @@ const enUS: Messages = {
         matrix: { accessToken: "A bot account's access token (Element: Settings → Help & About → Access token).", roomId: "Room settings → Advanced: it starts with ! (invite the bot first)." },
         ntfy: { topic: "Letters, digits, - and _: subscribe to the same topic in the ntfy app.", priority: "1 (min) to 5 (max); empty: by the alert (down 4, else 3).", tags: "Emoji short codes or words, separated by commas." },
         pagerduty: { routingKey: "The Integration Key of an \"Events API v2\" integration on a service. Down triggers an incident; recovery resolves it." },
+        webpush: {
+          userIds: "Their devices with push turned on: each person turns it on under Profile → Devices.",
+          role: "Instead of naming people: everyone with this role, as accounts come and go.",
+        },
         serverchan: { sendKey: "From sct.ftqq.com (SCT…) or ServerChan³ (sctp…t…)." },
         resend: {
           apiKey: "In Resend: API Keys → Create API Key (it starts with re_). Sending access is enough.",
@@ -2558,6 +2573,11 @@ const enUS: Messages = {
     TWO_FACTOR_NOT_SET_UP: "Set up two-factor sign-in first",
     TWO_FACTOR_SETUP_REQUIRED: "Two-factor sign-in is required: set it up on your profile first",
     BACKUP_POSTGRES: "This Vigil keeps its data in PostgreSQL: back it up with pg_dump (restore with pg_restore).",
+    PUSH_ENDPOINT_INVALID: "This browser's push subscription cannot be used: {{message}}",
+    PUSH_KEYS_INVALID: "This browser's push subscription has unusable keys: {{message}}",
+    PUSH_DEVICES_LIMIT: "At most 20 devices per person: remove one you no longer use first",
+    PUSH_DEVICE_NOT_FOUND: "This device is gone (removed already): reload the page",
+    WEBPUSH_RECIPIENTS: "Choose people or a role (one of the two): {{message}}",
     READ_ONLY: "Your role is viewer: you can look but not change anything. Ask an admin for the editor role.",
     EMAIL_INVALID: "Enter a valid e-mail address",
     TOO_MANY_REQUESTS: "Too many requests from your address. Try again in {{minutes}} minute(s).",

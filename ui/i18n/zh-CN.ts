@@ -104,7 +104,7 @@ const zhCN = {
       },
       notifications: {
         title: "通知渠道",
-        description: "通过 21 种渠道接收告警：邮件（SMTP 或 Resend）、Webhook、Slack、Discord、Microsoft Teams、Google Chat、Mattermost、Rocket.Chat、Matrix、Telegram、ntfy、Gotify、Pushover、Bark、PagerDuty、钉钉、企业微信、飞书、Server酱与 PushPlus 推送加。",
+        description: "通过 22 种渠道接收告警：邮件（SMTP 或 Resend）、Webhook、Slack、Discord、Microsoft Teams、Google Chat、Mattermost、Rocket.Chat、Matrix、Telegram、ntfy、Gotify、Pushover、Bark、PagerDuty、钉钉、企业微信、飞书、Server酱、PushPlus 推送加，以及推送到设备（Web Push 推送到你的手机或电脑）。",
       },
       users: {
         title: "用户与权限",
@@ -2060,6 +2060,7 @@ const zhCN = {
       serverchan: "Server酱",
       pushplus: "PushPlus 推送加",
       pagerduty: "PagerDuty",
+      webpush: "推送到设备",
     },
     channels: {
       title: "通知渠道",
@@ -2102,6 +2103,13 @@ const zhCN = {
       fixErrors: "请修正标出的字段。",
       secretKept: "已打码显示。保持不变即保留已保存的值，或输入新值。",
       secretKeptOptional: "已打码显示。保持不变即保留，清空即删除，或输入新值。",
+      webpushRequired: "请选择接收人或角色",
+      webpushBoth: "接收人和角色只能二选一",
+      webpushTooMany: "最多 50 人",
+      recipientsLoading: "正在加载用户…",
+      recipientsFailed: "获取用户列表失败",
+      recipientDevices_one: "{{count}} 台设备",
+      recipientDevices_other: "{{count}} 台设备",
       fields: {
         apiKey: "API Key",
         from: "发件人",
@@ -2132,10 +2140,13 @@ const zhCN = {
         level: "中断级别",
         sendKey: "SendKey",
         routingKey: "路由密钥",
+        userIds: "接收人",
+        role: "或某角色的所有人",
       },
       options: {
         security: { starttls: "STARTTLS（通常为 587 端口）", tls: "TLS（通常为 465 端口）", none: "不加密（25 端口，本地中继）" },
         level: { active: "默认", timeSensitive: "时效性", passive: "被动", critical: "重要警告" },
+        role: { admin: "所有管理员", editor: "所有编辑者", viewer: "所有查看者" },
       },
       help: {
         smtp: {
@@ -2147,6 +2158,10 @@ const zhCN = {
         matrix: { accessToken: "机器人账号的访问令牌（Element：设置 → 帮助与关于 → 访问令牌）。", roomId: "房间设置 → 高级：以 ! 开头（请先邀请机器人）。" },
         ntfy: { topic: "字母、数字、- 和 _：在 ntfy 应用中订阅同一主题。", priority: "1（最低）到 5（最高）；留空则按告警（故障 4，其他 3）。", tags: "表情短代码或单词，用逗号分隔。" },
         pagerduty: { routingKey: "服务上“Events API v2”集成的 Integration Key。故障会触发事件，恢复会将其解决。" },
+        webpush: {
+          userIds: "推送到他们已开启推送的设备：每个人在“个人资料 → 设备”中自行开启。",
+          role: "不逐个选人：推送给拥有此角色的所有人，账号增减时自动跟随。",
+        },
         serverchan: { sendKey: "来自 sct.ftqq.com（SCT…）或 Server酱³（sctp…t…）。" },
         resend: {
           apiKey: "在 Resend 中：API Keys → Create API Key（以 re_ 开头），仅需发送权限。",
@@ -2549,6 +2564,11 @@ const zhCN = {
     TWO_FACTOR_NOT_SET_UP: "请先设置两步验证",
     TWO_FACTOR_SETUP_REQUIRED: "必须开启两步验证：请先在个人资料中设置",
     BACKUP_POSTGRES: "此 Vigil 的数据存放在 PostgreSQL 中：请用 pg_dump 备份（用 pg_restore 恢复）。",
+    PUSH_ENDPOINT_INVALID: "此浏览器的推送订阅无法使用：{{message}}",
+    PUSH_KEYS_INVALID: "此浏览器的推送订阅密钥无效：{{message}}",
+    PUSH_DEVICES_LIMIT: "每人最多 20 台设备：请先移除不再使用的设备",
+    PUSH_DEVICE_NOT_FOUND: "该设备已不存在（已被移除）：请刷新页面",
+    WEBPUSH_RECIPIENTS: "请选择接收人或角色（二选一）：{{message}}",
     READ_ONLY: "你的角色是查看者：只能查看，不能修改。如需修改，请联系管理员授予编辑者角色。",
     EMAIL_INVALID: "请输入有效的邮箱地址",
     TOO_MANY_REQUESTS: "来自你的地址的请求过多，请 {{minutes}} 分钟后再试。",

@@ -175,7 +175,7 @@ export function networkError(error: unknown, timeoutMs: number): string {
 }
 
 /** Reads at most `limit` bytes of the body, then cancels the rest. */
-async function readPrefix(response: Response, limit: number): Promise<string> {
+export async function readPrefix(response: Response, limit: number): Promise<string> {
   if (!response.body) return "";
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -34,6 +34,7 @@ test("documented rate limits and secret fields", () => {
     serverchan: 5,
     pushplus: 10,
     pagerduty: 120,
+    webpush: 60,
   });
   const secrets = Object.fromEntries(CHANNEL_TYPES.map((type) => [type, PROVIDERS[type].secretFields]));
   expect(secrets).toEqual({
@@ -58,6 +59,7 @@ test("documented rate limits and secret fields", () => {
     serverchan: ["sendKey"],
     pushplus: ["token"],
     pagerduty: ["routingKey"],
+    webpush: [],
   });
 });
 

@@ -21,6 +21,7 @@ import { smtp } from "./smtp";
 import { teams } from "./teams";
 import { telegram } from "./telegram";
 import { webhook } from "./webhook";
+import { webpush } from "./webpush";
 import { wecom } from "./wecom";
 
 export const PROVIDERS: { [T in ChannelType]: Provider<T> } = {
@@ -45,6 +46,7 @@ export const PROVIDERS: { [T in ChannelType]: Provider<T> } = {
   serverchan,
   pushplus,
   pagerduty,
+  webpush,
 };
 
 export function providerFor(type: ChannelType): Provider {

@@ -36,6 +36,26 @@ export interface SendContext {
   hostProblem?: (host: string) => Promise<string | null>;
   /** Unix ms; for signatures (DingTalk, Feishu, webhook timestamps). */
   now(): number;
+  /** Web Push (server/push/): the devices people subscribed and the server's VAPID keys. Absent: no webpush sends. */
+  push?: PushContext;
+}
+
+/** A browser's push subscription, as the webpush provider sends to it. */
+export interface PushDevice {
+  id: number;
+  userId: number;
+  endpoint: string;
+  keys: { p256dh: string; auth: string };
+}
+
+/** What the webpush provider needs of server/push/ (injected, so the provider never reads the database). */
+export interface PushContext {
+  /** The subscribed devices of these people, or of everyone with this role (active accounts only). */
+  devices(to: { userIds?: number[]; role?: "admin" | "editor" | "viewer" }): Promise<PushDevice[]>;
+  /** The server's VAPID key pair (base64url) and contact (an https: or mailto: URL). */
+  vapid(): Promise<{ subject: string; publicKey: string; privateKey: string }>;
+  /** What came of a send to one device: delivered, failed (the error is kept on it), or gone (it is deleted). */
+  record(deviceId: number, outcome: { ok: true } | { ok: false; error: string; gone?: boolean }): Promise<void>;
 }
 
 /**

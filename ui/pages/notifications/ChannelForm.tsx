@@ -30,6 +30,7 @@ import {
 } from "./channelDraft";
 import { FormDialog } from "./parts";
 import { ManagedWarning } from "../../components/Managed";
+import { PushRecipientsField } from "./PushRecipients";
 
 interface ChannelFormDialogProps {
   /** null: closed; "new": adding; a channel: editing it. */
@@ -203,6 +204,7 @@ function ConfigInput({
   const help = t(`notifications.channelForm.help.${values.type}.${spec.name}` as never, { defaultValue: "" }) as string;
   const keptHint = kept ? t(spec.required ? "notifications.channelForm.secretKept" : "notifications.channelForm.secretKeptOptional") : "";
   const hint = [keptHint, help].filter(Boolean).join(" ");
+  if (spec.input === "users") return <PushRecipientsField value={values.fields[spec.name]} onChange={onChange} error={error} hint={help || undefined} />;
   if (spec.input === "checkbox") {
     return (
       <Toggle

@@ -86,6 +86,11 @@ describe("client checks match the server's", () => {
     ["wecom", { url: "https://relay.example/cgi-bin/webhook/send?key=k" }, null],
     ["feishu", { url: "https://open.feishu.cn/app" }, "WEBHOOK_URL_SHAPE"],
     ["feishu", { url: "https://open.larksuite.com/open-apis/bot/v2/hook/x" }, null],
+    ["webpush", { userIds: "3, 1" }, null],
+    ["webpush", { role: "editor" }, null],
+    ["webpush", {}, "WEBPUSH_RECIPIENTS"],
+    ["webpush", { userIds: "1", role: "admin" }, "WEBPUSH_RECIPIENTS"],
+    ["webpush", { userIds: Array.from({ length: 51 }, (_, i) => i + 1).join(", ") }, "WEBPUSH_RECIPIENTS"],
   ];
   for (const [type, fields, code] of cases) {
     test(`${type} ${JSON.stringify(fields)} → ${code ?? "ok"}`, () => {
@@ -130,6 +135,9 @@ test("every error key the checks give exists in English", () => {
     "recipientInvalid",
     "webhookUrlRequired",
     "webhookUrlInvalid",
+    "webpushRequired",
+    "webpushBoth",
+    "webpushTooMany",
   ]) {
     expect({ key, present: typeof keys[key] === "string" }).toEqual({ key, present: true });
   }
@@ -139,6 +147,15 @@ test("recipients: commas, semicolons or spaces; sent as a list", () => {
   expect(splitRecipients(" a@x.io, b@x.io;c@x.io  a@x.io ")).toEqual(["a@x.io", "b@x.io", "c@x.io"]);
   const input = toChannelInput(form("resend", { apiKey: "k", from: "ops@x.io", to: "a@x.io, b@x.io" }), "create");
   expect(input.config).toEqual({ apiKey: "k", from: "ops@x.io", to: ["a@x.io", "b@x.io"] });
+});
+
+test("webpush: the chosen people go as ids, or the role; editing sends the other choice empty", () => {
+  expect(toChannelInput(form("webpush", { userIds: "3, 1, 3" }), "create").config).toEqual({ userIds: [3, 1] });
+  expect(toChannelInput(form("webpush", { role: "admin" }), "create").config).toEqual({ userIds: [], role: "admin" });
+  const stored = formFromChannel(channel("webpush", { userIds: [2, 5] }));
+  expect(stored.fields.userIds).toBe("2, 5");
+  expect(toChannelInput({ ...stored, fields: { ...stored.fields, userIds: "", role: "viewer" } }, "edit").config).toEqual({ userIds: [], role: "viewer" });
+  expect(toChannelInput(stored, "edit").config).toEqual({ userIds: [2, 5], role: "" });
 });
 
 test("creating leaves an empty optional secret out; only the chosen type's fields are sent", () => {

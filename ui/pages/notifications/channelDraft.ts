@@ -33,6 +33,8 @@ export const CONFIG_FIELDS = [
   "level",
   "sendKey",
   "routingKey",
+  "userIds",
+  "role",
 ] as const;
 export type ConfigField = (typeof CONFIG_FIELDS)[number];
 /** The form's field names: the name plus the config fields. */
@@ -44,8 +46,11 @@ export interface FieldSpec {
   required: boolean;
   /** Returned masked by the server; the masked value sent back unchanged keeps the stored one. */
   secret: boolean;
-  /** Input type and autocomplete hints; "list" is comma-separated words, "checkbox" is "true" or "". */
-  input: "text" | "url" | "email-list" | "secret" | "number" | "select" | "checkbox" | "list";
+  /**
+   * Input type and autocomplete hints; "list" is comma-separated words, "checkbox" is "true" or "", "users" is
+   * comma-separated user ids chosen from a list of people.
+   */
+  input: "text" | "url" | "email-list" | "secret" | "number" | "select" | "checkbox" | "list" | "users";
   /** A select's values (their labels are i18n keys `notifications.channelForm.options.<field>.<value>`). */
   options?: readonly string[];
 }
@@ -84,6 +89,8 @@ export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
   pushover: [f("userKey", true, true, "secret"), f("appToken", true, true, "secret"), f("priority", false, false, "number"), f("sound", false, false, "text")],
   gotify: [f("server", true, false, "url"), f("token", true, true, "secret"), f("priority", false, false, "number")],
   ntfy: [f("server", true, false, "url"), f("topic", true, false, "text"), f("token", false, true, "secret"), f("username", false, false, "text"), f("password", false, true, "secret"), f("priority", false, false, "number"), f("tags", false, false, "list")],
+  // People or a role: one of the two (checked below, as the provider does).
+  webpush: [f("userIds", false, false, "users"), f("role", false, false, "select", ["admin", "editor", "viewer"])],
 };
 
 /** Example values for the placeholders: addresses and URL shapes, the same in every language. */
@@ -131,7 +138,7 @@ export function fieldsFromConfig(config: Record<string, unknown>): FieldValues {
     if (typeof value === "string") out[key] = value;
     else if (typeof value === "number") out[key] = String(value);
     else if (typeof value === "boolean") out[key] = value ? "true" : "";
-    else if (Array.isArray(value)) out[key] = value.filter((v): v is string => typeof v === "string").join(", ");
+    else if (Array.isArray(value)) out[key] = value.filter((v) => typeof v === "string" || typeof v === "number").join(", ");
   }
   return out;
 }
@@ -147,6 +154,11 @@ const SENDER = /^(?:([^<>]*?)\s*<([^<>\s]+)>|([^<>\s]+))$/;
 const BOT_TOKEN = /^\d+:[A-Za-z0-9_-]{35}$/;
 const CHAT_ID = /^(-?\d{1,20}|@[A-Za-z0-9_]{1,64})$/;
 export const MAX_RECIPIENTS = 50;
+/** A webpush channel names at most this many people (server/notifications/providers/webpush.ts). */
+export const MAX_PUSH_USERS = 50;
+
+/** The user ids a "users" field holds. */
+export const splitUserIds = (value: string): number[] => [...new Set(value.split(/[\s,]+/).filter((v) => /^\d+$/.test(v)).map(Number))];
 export const NAME_MAX = 100;
 
 export const isEmail = (value: string) => value.length <= 254 && ADDRESS.test(value);
@@ -183,6 +195,13 @@ export function validateChannelForm(v: ChannelFormValues, original?: ChannelForm
     if (spec.secret && isKeptSecret(spec.name, v, original)) continue;
     const problem = checkField(spec, value, v.type);
     if (problem) errors[spec.name] = `${K}${problem}`;
+  }
+  if (v.type === "webpush") {
+    const people = splitUserIds(v.fields.userIds).length;
+    const role = v.fields.role.trim();
+    if (people && role) errors.userIds = `${K}webpushBoth`;
+    else if (!people && !role) errors.userIds = `${K}webpushRequired`;
+    else if (people > MAX_PUSH_USERS) errors.userIds = `${K}webpushTooMany`;
   }
   return errors;
 }
@@ -240,6 +259,7 @@ export function toChannelInput(v: ChannelFormValues, mode: "create" | "edit"): C
     else if (spec.input === "number") {
       if (value) config[spec.name] = Number(value);
     } else if (spec.input === "list") config[spec.name] = value.split(/[\s,]+/).filter(Boolean);
+    else if (spec.input === "users") config[spec.name] = splitUserIds(value);
     else if (value || spec.required || mode === "edit") config[spec.name] = value;
   }
   return { name: v.name.trim(), type: v.type, enabled: v.enabled, config };
@@ -315,6 +335,8 @@ export function fieldOfErrorCode(code: string | undefined): FormField | null {
       return "sendKey";
     case "PAGERDUTY_KEY_INVALID":
       return "routingKey";
+    case "WEBPUSH_RECIPIENTS":
+      return "userIds";
     default:
       return null;
   }
