@@ -12,6 +12,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { checkEmail, checkNewPassword, checkUsername, firstProblem, optionalEmail } from "../../components/validation";
 import { setToken, setUser, user } from "../../state/session";
 import { ApiTokensCard } from "./ApiTokens";
+import { DevicesCard } from "./DevicesCard";
 import { TwoFactorCard } from "./TwoFactorCard";
 
 type Outcome = { kind: "error" | "success"; text: string } | null;
@@ -157,6 +158,7 @@ export default function Profile() {
         <BasicInfoForm key={current.id} current={current} />
         <PasswordForm userId={current.id} twoFactor={current.twoFactor} />
         <TwoFactorCard />
+        <DevicesCard key={`devices-${current.id}`} />
         <ApiTokensCard key={current.id} twoFactor={current.twoFactor} />
       </div>
     </div>
