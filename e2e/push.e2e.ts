@@ -135,7 +135,7 @@ for (const [locale, m] of LANGUAGES) {
       await cdp.send("ServiceWorker.deliverPushMessage", { origin: new URL(vigil.url).origin, registrationId: id, data: JSON.stringify(payload) });
       const shown = async () =>
         page.evaluate(async () =>
-          (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data, requireInteraction: n.requireInteraction, actions: n.actions })),
+          (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data, requireInteraction: n.requireInteraction, actions: (n as unknown as { actions: { action: string; title: string }[] }).actions })),
         );
       await expect.poll(shown).toMatchObject([
         {
