@@ -62,6 +62,9 @@ import { exportRoutes } from "./exports/routes";
 import { reportRoutes } from "./reports/routes";
 import { createObjectives, type ObjectivesService } from "./objectives/service";
 import { objectiveRoutes } from "./objectives/routes";
+import { createPolicyStore } from "./escalation/policies";
+import { escalationRoutes } from "./escalation/routes";
+import { createEscalation, type EscalationService } from "./escalation/service";
 import { configRoutes } from "./config-file/routes";
 import { reportScheduleRoutes } from "./reports/schedule-routes";
 import { createReportScheduleService, type ReportScheduleOptions, type ReportScheduleService } from "./reports/schedules";
@@ -105,6 +108,8 @@ export interface Services {
   probes: ProbeService;
   /** Reports mailed every month. */
   reports: ReportScheduleService;
+  /** Escalation policies paging open problems step by step. */
+  escalation: EscalationService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
   /** What an import from the admin screen must respect: the address policy and the raw retention. */
@@ -216,6 +221,14 @@ export async function createServices(
     // Read directly: the status service is built after this one (it shows incidents).
     pageExists: async (id) => (await db.orm.select({ id: db.t.statusPage.id }).from(db.t.statusPage).where(eq(db.t.statusPage.id, id))).length > 0,
   });
+  const policies = createPolicyStore({
+    db,
+    now,
+    monitorOf: (id) => {
+      const m = monitorService.get(id);
+      return m ? { ancestors: monitorService.groups.ancestors(id), tags: m.tags, isGroup: m.type === "group" } : null;
+    },
+  });
   const notificationService = createNotificationService({
       db,
       bus: events,
@@ -243,7 +256,9 @@ export async function createServices(
         return a && { name: a.name, status: a.status, lastSeenAt: a.lastSeenAt };
       },
       inMaintenance: maintenance.inMaintenance,
+      escalates: async (type, id) => (await policies.resolve(type, id)) !== null,
   });
+  const escalation = createEscalation({ db, bus: events, outbox: notificationService.outbox, policies, leads: () => cluster.leads(), inMaintenance: maintenance.inMaintenance, now, minuteMs, log });
   const status = createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, incidents, locations: probes.publicLocations, now });
   const subscribers = createSubscriberService({
     db,
@@ -271,6 +286,7 @@ export async function createServices(
     cluster,
     objectives,
     reports,
+    escalation,
     monitors: monitorService,
     notifications: notificationService,
     agents: agentService,
@@ -311,6 +327,7 @@ export function createApp(deps: AppDeps) {
     .use(configRoutes({ db: deps.db, session, log, policy: services.importOptions.targets, onApplied: afterImport(services) }))
     .use(exportRoutes({ db: deps.db, monitors: services.monitors, agents: services.agents, session }))
     .use(objectiveRoutes({ monitors: services.monitors, objectives: services.objectives, session }))
+    .use(escalationRoutes({ escalation: services.escalation, session, exists: (type, id) => (type === "monitor" ? services.monitors.get(id) : services.agents.get(id)) !== undefined }))
     .use(
       reportRoutes({
         db: deps.db,

@@ -6,6 +6,7 @@ import type { ContainersSnapshot } from "./agents/protocol";
 import type { MaintenanceChangeEvent, PublicMaintenance } from "./maintenance/public";
 import type { PublicIncident } from "./incidents/public";
 import type { BudgetEvent } from "./objectives/service";
+import type { NotificationEvent } from "./notifications/public";
 import type { MonitorChangeEvent, MonitorCheckEvent, MonitorStatusEvent } from "./monitors/public";
 
 /** Every event type and its payload. Later features add theirs here (agent presence, thresholds…). */
@@ -39,6 +40,10 @@ export interface EventMap {
   "incident.update": { incident: PublicIncident; update: { state: string; message: string; at: number } };
   /** A maintenance window was created (status-page subscribers are told of it). */
   "maintenance.created": { window: PublicMaintenance };
+  /** An alert was raised (sent, or wanted by an escalation policy): escalation starts its run (server/escalation/). */
+  "alert.raised": { targetType: "monitor" | "agent"; targetId: number; condition: string; since: number; at: number; event: NotificationEvent; channelIds: number[] };
+  /** An alert ended: with the recovery event when one was sent (to `channelIds`), null when cleared silently. */
+  "alert.settled": { targetType: "monitor" | "agent"; targetId: number; condition: string; event: NotificationEvent | null; channelIds: number[] };
 }
 
 export type SettingsArea = "notifications" | "status" | "maintenance" | "incidents" | "locations" | "monitors";

@@ -50,3 +50,6 @@ export const probeResults = t.probeResults;
 export const monitorOutages = t.monitorOutages;
 export const configLinks = t.configLinks;
 export const reportSchedules = t.reportSchedules;
+export const escalationPolicies = t.escalationPolicies;
+export const escalationAssignments = t.escalationAssignments;
+export const escalationRuns = t.escalationRuns;

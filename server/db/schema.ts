@@ -222,3 +222,4 @@ export * from "../auth/two-factor/tables";
 export * from "../auth/sso/tables";
 export * from "../reports/tables";
 export * from "../config-file/tables";
+export * from "../escalation/tables";

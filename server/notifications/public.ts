@@ -224,6 +224,10 @@ export interface NotificationEvent {
     budgetState?: "burning-slow" | "burning-fast" | "exhausted";
     /** How long it was down / offline before coming back, in seconds. */
     downtimeSeconds?: number;
+    /** A page by an escalation policy (server/escalation/): its step (from 1) of how many, and which repeat of the last (0: the first). */
+    escalationStep?: number;
+    escalationSteps?: number;
+    escalationRepeat?: number;
   };
 }
 

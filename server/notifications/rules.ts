@@ -56,6 +56,8 @@ export interface RulesOptions {
   decides?: Decides;
   /** How long a minute of the reminder settings is, and how often due reminders are looked for: 60 000 (real-clock tests shorten it). */
   minuteMs?: number;
+  /** Whether an escalation policy pages for the target (server/escalation/): its alerts are raised even with no channel of its own. */
+  escalates?: (type: TargetType, id: number) => Promise<boolean>;
 }
 
 /** Which node acts (several may share the database): monitors by their checker, agents by their owner, reminders by the leader. */
@@ -112,6 +114,7 @@ export function createRules({
   now = Date.now,
   decides = EVERYTHING,
   minuteMs = 60_000,
+  escalates = async () => false,
 }: RulesOptions) {
   const { orm } = db;
   const { notificationAlerts, notificationChannels } = db.t;
@@ -163,9 +166,11 @@ export function createRules({
   async function raise(type: TargetType, id: number, condition: string, event: NotificationEvent, wanted: boolean, channelIds: number[], since = event.time, exact = false) {
     if (await alertRow(type, id, condition, exact)) return;
     if (!wanted) return;
-    if (await send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`)) {
-      await orm.insert(notificationAlerts).values({ targetType: type, targetId: id, condition, since, lastNotifiedAt: now() }).onConflictDoNothing();
+    if ((await send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`)) || (await escalates(type, id))) {
+      const at = now();
+      const inserted = await orm.insert(notificationAlerts).values({ targetType: type, targetId: id, condition, since, lastNotifiedAt: at }).onConflictDoNothing().returning({ since: notificationAlerts.since });
       raised.add(`${type}:${id}:${condition}`);
+      if (inserted.length) bus.emit("alert.raised", { targetType: type, targetId: id, condition, since, at, event, channelIds });
     }
   }
 
@@ -174,10 +179,12 @@ export function createRules({
     const alert = await alertRow(type, id, condition, exact);
     if (!alert) return;
     await clearAlert(type, id, condition);
-    if (event && wanted) {
+    const told = event !== null && wanted;
+    if (told) {
       event.facts.downtimeSeconds = Math.max(0, Math.round((event.time - alert.since) / 1000));
       await send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`);
     }
+    bus.emit("alert.settled", { targetType: type, targetId: id, condition, event: told ? event : null, channelIds: told ? channelIds : [] });
   }
 
   async function onMonitorStatus(e: MonitorStatusEvent) {

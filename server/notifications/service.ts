@@ -32,12 +32,13 @@ export interface NotificationServiceOptions {
   publicUrl?: string;
   /** How long a minute of the reminder settings is (60 000; real-clock tests shorten it). */
   minuteMs?: number;
+  escalates?: RulesOptions["escalates"];
 }
 
 /** Every provider request gives up after this long (then the outbox retries with backoff). */
 export const SEND_TIMEOUT_MS = 10_000;
 
-export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, dependentsOf, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides, publicUrl, minuteMs }: NotificationServiceOptions) {
+export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, dependentsOf, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides, publicUrl, minuteMs, escalates }: NotificationServiceOptions) {
   const store = createNotificationStore(db, now, () => bus.emit("settings.change", { area: "notifications" }), targets);
   bus.on("settings.change", (e) => e.remote && e.area === "notifications" && store.dropCaches());
   const ctx: SendContext = {
@@ -49,7 +50,7 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     now: send.now ?? now,
   };
   const outbox = createOutbox({ db, store, ctx, log, now, node, publicUrl });
-  const rules = createRules({ db, bus, store, outbox, monitorNow, dependentsOf, agentNow, inMaintenance, log, now, decides, minuteMs });
+  const rules = createRules({ db, bus, store, outbox, monitorNow, dependentsOf, agentNow, inMaintenance, log, now, decides, minuteMs, escalates });
   // The rules listen from the start (events are queued durably even before the sender runs).
   rules.start();
   return {
