@@ -179,8 +179,10 @@ describe("escalation", () => {
     const second = await s.policy({ name: "B", steps: [{ channelIds: [s.lead], waitMinutes: 5 }], isDefault: true });
     expect(second.status).toBe(409);
     expect(second.body.message).toContain('"A" is the default policy already');
+    expect(second.body).toMatchObject({ code: "DEFAULT_POLICY_TAKEN", policy: "A" });
     const taken = await s.policy({ name: "C", steps: [{ channelIds: [s.lead], waitMinutes: 5 }], monitorIds: [s.monitor] });
     expect(taken.status).toBe(409);
+    expect(taken.body).toMatchObject({ code: "TARGET_HAS_POLICY", policy: "A", targetKind: "monitor", targetRef: String(s.monitor) });
     expect((await s.call<{ policies: unknown[] }>("GET", "/api/escalation-policies", { token: s.token })).body.policies).toHaveLength(1);
 
     const viewer = await s.signUp("victor");

@@ -3,11 +3,10 @@
 // else the default policy; an agent follows the default.
 import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { first, type Db } from "../db/database";
-import { badRequest, conflict, notFound } from "../http/errors";
-import type { EscalationPolicy, EscalationPolicyInput, PolicySource } from "./public";
+import { badRequest, HttpError, notFound } from "../http/errors";
+import { POLICY_LIMITS, type EscalationPolicy, type EscalationPolicyInput, type PolicySource } from "./public";
 import type { EscalationStep } from "./tables";
 
-export const POLICY_LIMITS = { steps: 10, channelsPerStep: 20, waitMinutes: [1, 1440], repeatEveryMinutes: [1, 1440], repeatLimit: [0, 100], targets: 1000 } as const;
 
 export interface PolicyDeps {
   db: Db;
@@ -51,7 +50,7 @@ export function createPolicyStore({ db, monitorOf, now = Date.now }: PolicyDeps)
   /** The input checked as a whole, cleaned (names trimmed, ids once each). */
   async function validated(input: EscalationPolicyInput) {
     const name = input.name.trim();
-    if (name.length < 1 || name.length > 100) throw badRequest("VALIDATION", "name must be 1-100 characters");
+    if (name.length < 1 || name.length > POLICY_LIMITS.name) throw badRequest("VALIDATION", "name must be 1-100 characters");
     if (input.steps.length < 1 || input.steps.length > POLICY_LIMITS.steps) throw badRequest("VALIDATION", `steps: 1-${POLICY_LIMITS.steps} steps`);
     const steps: EscalationStep[] = input.steps.map((s, i) => {
       const channelIds = [...new Set(s.channelIds)];
@@ -90,7 +89,8 @@ export function createPolicyStore({ db, monitorOf, now = Date.now }: PolicyDeps)
       if (id !== null) await tx.update(policies).set(fields).where(eq(policies.id, id));
       if (v.isDefault) {
         const other = await first(tx.select({ name: policies.name }).from(policies).where(and(eq(policies.isDefault, true), ne(policies.id, policyId))));
-        if (other) throw conflict("DEFAULT_POLICY_TAKEN", `"${other.name}" is the default policy already`);
+        // The names go along so the UI can say it in the reader's language, at the field concerned.
+        if (other) throw new HttpError(409, "DEFAULT_POLICY_TAKEN", `"${other.name}" is the default policy already`, { policy: other.name });
       }
       await tx.delete(assignments).where(eq(assignments.policyId, policyId));
       for (const target of targets) {
@@ -98,7 +98,7 @@ export function createPolicyStore({ db, monitorOf, now = Date.now }: PolicyDeps)
           tx.select({ name: policies.name }).from(assignments).innerJoin(policies, eq(policies.id, assignments.policyId))
             .where(and(eq(assignments.targetKind, target.targetKind), eq(assignments.targetRef, target.targetRef))),
         );
-        if (taken) throw conflict("TARGET_HAS_POLICY", `${target.targetKind} ${target.targetRef} follows "${taken.name}" already`);
+        if (taken) throw new HttpError(409, "TARGET_HAS_POLICY", `${target.targetKind} ${target.targetRef} follows "${taken.name}" already`, { policy: taken.name, ...target });
       }
       if (targets.length) await tx.insert(assignments).values(targets.map((t) => ({ ...t, policyId })));
       return policyId;

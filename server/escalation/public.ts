@@ -3,6 +3,9 @@ import type { EscalationStep } from "./tables";
 
 export type { EscalationStep };
 
+/** The API's limits (policies.ts checks them; the UI's form mirrors them): name length, steps, channels per step, minutes, repeats, targets. */
+export const POLICY_LIMITS = { name: 100, steps: 10, channelsPerStep: 20, waitMinutes: [1, 1440], repeatEveryMinutes: [1, 1440], repeatLimit: [0, 100], targets: 1000 } as const;
+
 export interface EscalationPolicy {
   id: number;
   name: string;
@@ -24,6 +27,11 @@ export interface EscalationPolicy {
 
 /** POST / PUT /api/escalation-policies. */
 export type EscalationPolicyInput = Pick<EscalationPolicy, "name" | "steps"> & Partial<Pick<EscalationPolicy, "repeatEveryMinutes" | "repeatLimit" | "isDefault" | "monitorIds" | "groupIds" | "tags">>;
+
+/** What a 409 adds to its body: the policy that is the default already, or that the target follows already. */
+export type PolicyConflict =
+  | { code: "DEFAULT_POLICY_TAKEN"; policy: string }
+  | { code: "TARGET_HAS_POLICY"; policy: string; targetKind: "monitor" | "group" | "tag"; targetRef: string };
 
 /** Why a target follows a policy: its own assignment, a group above it, one of its tags, or the default. */
 export type PolicySource = { kind: "monitor" | "group" | "tag"; ref: string } | { kind: "default"; ref: null };
