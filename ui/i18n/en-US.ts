@@ -2508,6 +2508,19 @@ const enUS: Messages = {
         targetTaken: "{{target}} follows \"{{policy}}\" already: take it out of that policy first.",
       },
     },
+    line: {
+      label: "Escalation",
+      none: "no policy applies",
+      via: {
+        monitor: "(its own)",
+        group: "(via group {{name}})",
+        tag: "(via tag {{name}})",
+        default: "(the default)",
+      },
+      willEscalate: "Will escalate to {{channels}} at {{time}}",
+      willRepeat: "Will page {{channels}} again at {{time}}",
+      last: "Escalated to the last step",
+    },
   },
   reports: {
     title: "Reports",

@@ -2498,6 +2498,19 @@ const zhCN = {
         targetTaken: "{{target}} 已使用“{{policy}}”：请先从那个策略中移除。",
       },
     },
+    line: {
+      label: "升级",
+      none: "没有适用的升级策略",
+      via: {
+        monitor: "（监控自身指定）",
+        group: "（来自分组 {{name}}）",
+        tag: "（来自标签 {{name}}）",
+        default: "（默认策略）",
+      },
+      willEscalate: "将于 {{time}} 升级至 {{channels}}",
+      willRepeat: "将于 {{time}} 再次通知 {{channels}}",
+      last: "已升级到最后一步",
+    },
   },
   reports: {
     title: "报告",

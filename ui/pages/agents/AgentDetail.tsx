@@ -31,6 +31,7 @@ import { buildDetailCharts, type ChartLabels } from "./seriesCharts";
 import { MaintenancePanel } from "../maintenance/MaintenancePanel";
 import { ContainersSection } from "./Containers";
 import { useLive } from "../../state/live";
+import { EscalationLine } from "../escalation/EscalationLine";
 import { EditorOnly } from "../../components/guards";
 import { ExportForm } from "../../components/ExportForm";
 
@@ -419,6 +420,7 @@ export default function AgentDetail() {
           }
         />
         <Facts agent={agent} />
+        <EscalationLine type="agent" id={agent.id} troubled={agent.status === "offline"} />
       </div>
 
       <Section title={t("agents.currentTitle")}>

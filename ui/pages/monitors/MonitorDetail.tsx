@@ -54,6 +54,7 @@ import { parseCheckError } from "../../../server/monitors/check-errors";
 import { OutageOffer } from "../incidents/OutageOffer";
 import { EditorOnly } from "../../components/guards";
 import { ManagedBadge, useManagedMarks } from "../../components/Managed";
+import { EscalationLine } from "../escalation/EscalationLine";
 
 /** History bars slide with time: refreshed this often even without checks. */
 const HISTORY_POLL_MS = 60_000;
@@ -352,6 +353,7 @@ export default function MonitorDetail() {
               <span className="ml-1 text-red-600"> · {t("monitors.detail.failuresInRow", { count: monitor.consecutiveFailures })}</span>
             )}
           </p>
+          <EscalationLine type="monitor" id={monitor.id} troubled={status === "down"} />
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <EditorOnly>
