@@ -47,11 +47,14 @@ export function PolicyForm({ policy, channels, monitors, onCancel, onSaved }: Po
   const [tried, setTried] = useState(false);
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState("");
-  // The server's refusal, at its field until the next try.
+  // The server's refusal, at its field until the form changes.
   const [refused, setRefused] = useState<Partial<Record<string, string>>>({});
   const [tagError, setTagError] = useState<string | null>(null);
   const errors = useMemo(() => validateDraft(draft), [draft]);
-  const update = (patch: Partial<PolicyDraft>) => setDraft((d) => ({ ...d, ...patch }));
+  const update = (patch: Partial<PolicyDraft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setRefused({}); // a refusal is about what was sent: a change answers it
+  };
   const error = (field: string) => refused[field] ?? (tried && errors[field] ? t(errors[field]!, LIMIT_VALUES) : undefined);
 
   const byId = useMemo(() => new Map(monitors.map((m) => [m.id, m])), [monitors]);

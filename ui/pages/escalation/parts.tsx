@@ -1,5 +1,6 @@
 // Pieces the escalation list and the monitor and agent pages share: a policy's steps in words, and the moment of the
 // next step as the rest of the app writes times (24-hour, the reader's zone, the zone spelled out on hover).
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { EscalationPolicy } from "../../api/escalation";
 import { formatWithZone } from "../../components/time";
@@ -31,11 +32,14 @@ export function StepWords({ policy, names, "data-testid": testId }: { policy: Pi
 /** "03:12" today, "Nov 29, 03:12" another day: in the reader's zone, on the 24-hour clock as every time in the UI. */
 export function useAtFormat() {
   const { i18n } = useTranslation();
-  const time = new Intl.DateTimeFormat(i18n.language, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  const dated = new Intl.DateTimeFormat(i18n.language, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
-  const day = (ms: number) => new Date(ms).toDateString();
-  return {
-    text: (at: number, now: number) => (day(at) === day(now) ? time.format(at) : dated.format(at)),
-    title: (at: number) => formatWithZone(at, i18n.language),
-  };
+  const lang = i18n.language;
+  return useMemo(() => {
+    const time = new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    const dated = new Intl.DateTimeFormat(lang, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    const day = (ms: number) => new Date(ms).toDateString();
+    return {
+      text: (at: number, now: number) => (day(at) === day(now) ? time.format(at) : dated.format(at)),
+      title: (at: number) => formatWithZone(at, lang),
+    };
+  }, [lang]);
 }
