@@ -26,6 +26,11 @@ export const CHANNEL_TYPES = [
   "serverchan",
   "pushplus",
   "pagerduty",
+  "apprise",
+  "signal",
+  "homeassistant",
+  "pushbullet",
+  "nextcloudtalk",
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
@@ -85,6 +90,19 @@ export interface ChannelConfigs {
   pushplus: { token: string; topic?: string };
   /** PagerDuty Events API v2: a routing (integration) key; down/offline trigger, recovery resolves (same dedup key). */
   pagerduty: { routingKey: string };
+  /**
+   * Apprise through an Apprise API server: either Apprise URLs (one or more, separated by spaces, as Apprise takes
+   * them) or the key of a configuration stored on that server, optionally only its URLs with a tag.
+   */
+  apprise: { server: string; urls?: string; key?: string; tag?: string };
+  /** Signal through signal-cli-rest-api: its URL, the registered sender number (+…), recipients (numbers or group ids). */
+  signal: { server: string; number: string; recipients: string[] };
+  /** Home Assistant: its URL, a long-lived access token, the notify service (default "notify"). */
+  homeassistant: { server: string; accessToken: string; service?: string };
+  /** Pushbullet: an access token; a note to every device of the account. */
+  pushbullet: { accessToken: string };
+  /** Nextcloud Talk through a bot: the server, the conversation's token, the bot's shared secret. */
+  nextcloudtalk: { server: string; conversationToken: string; botSecret: string };
 }
 
 export type ChannelConfig = ChannelConfigs[ChannelType];

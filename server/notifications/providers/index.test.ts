@@ -34,6 +34,11 @@ test("documented rate limits and secret fields", () => {
     serverchan: 5,
     pushplus: 10,
     pagerduty: 120,
+    apprise: 30,
+    signal: 30,
+    homeassistant: 60,
+    pushbullet: 30,
+    nextcloudtalk: 60,
   });
   const secrets = Object.fromEntries(CHANNEL_TYPES.map((type) => [type, PROVIDERS[type].secretFields]));
   expect(secrets).toEqual({
@@ -58,6 +63,11 @@ test("documented rate limits and secret fields", () => {
     serverchan: ["sendKey"],
     pushplus: ["token"],
     pagerduty: ["routingKey"],
+    apprise: ["urls", "key"],
+    signal: [],
+    homeassistant: ["accessToken"],
+    pushbullet: ["accessToken"],
+    nextcloudtalk: ["botSecret"],
   });
 });
 

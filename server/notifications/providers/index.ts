@@ -1,21 +1,26 @@
 // Every channel type's provider, by type.
 import type { ChannelType } from "../public";
+import { apprise } from "./apprise";
 import { bark } from "./bark";
 import { dingtalk } from "./dingtalk";
 import { discord } from "./discord";
 import { feishu } from "./feishu";
 import { googlechat } from "./googlechat";
 import { gotify } from "./gotify";
+import { homeassistant } from "./homeassistant";
 import { matrix } from "./matrix";
 import { mattermost } from "./mattermost";
+import { nextcloudtalk } from "./nextcloudtalk";
 import { ntfy } from "./ntfy";
 import { pagerduty } from "./pagerduty";
 import type { Provider } from "./provider";
+import { pushbullet } from "./pushbullet";
 import { pushover } from "./pushover";
 import { pushplus } from "./pushplus";
 import { resend } from "./resend";
 import { rocketchat } from "./rocketchat";
 import { serverchan } from "./serverchan";
+import { signal } from "./signal";
 import { slack } from "./slack";
 import { smtp } from "./smtp";
 import { teams } from "./teams";
@@ -45,6 +50,11 @@ export const PROVIDERS: { [T in ChannelType]: Provider<T> } = {
   serverchan,
   pushplus,
   pagerduty,
+  apprise,
+  signal,
+  homeassistant,
+  pushbullet,
+  nextcloudtalk,
 };
 
 export function providerFor(type: ChannelType): Provider {

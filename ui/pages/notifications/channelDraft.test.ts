@@ -86,6 +86,18 @@ describe("client checks match the server's", () => {
     ["wecom", { url: "https://relay.example/cgi-bin/webhook/send?key=k" }, null],
     ["feishu", { url: "https://open.feishu.cn/app" }, "WEBHOOK_URL_SHAPE"],
     ["feishu", { url: "https://open.larksuite.com/open-apis/bot/v2/hook/x" }, null],
+    // The types added for Kuma's users: a complete form passes both checks, a missing required field fails both.
+    ["apprise", { server: "http://apprise:8000", urls: "tgram://123:abc/456" }, null],
+    ["apprise", { server: "http://apprise:8000", key: "vigil", tag: "devops" }, null],
+    ["apprise", { server: "http://apprise:8000" }, "APPRISE_TARGET_REQUIRED"],
+    ["signal", { server: "http://signal:8080", number: "+4915112345678", recipients: "+4917612345678, group.abc=" }, null],
+    ["signal", { server: "http://signal:8080", number: "+4915112345678", recipients: " " }, "SIGNAL_RECIPIENTS_INVALID"],
+    ["homeassistant", { server: "http://homeassistant.local:8123", accessToken: "abc.def.ghi" }, null],
+    ["homeassistant", { server: "http://homeassistant.local:8123", accessToken: "" }, "HOMEASSISTANT_TOKEN_REQUIRED"],
+    ["pushbullet", { accessToken: "o.abc" }, null],
+    ["pushbullet", { accessToken: "" }, "PUSHBULLET_TOKEN_REQUIRED"],
+    ["nextcloudtalk", { server: "https://cloud.example.com", conversationToken: "abc123de", botSecret: "s".repeat(40) }, null],
+    ["nextcloudtalk", { server: "https://cloud.example.com", conversationToken: "abc123de", botSecret: "" }, "NEXTCLOUDTALK_SECRET_REQUIRED"],
   ];
   for (const [type, fields, code] of cases) {
     test(`${type} ${JSON.stringify(fields)} → ${code ?? "ok"}`, () => {
@@ -130,6 +142,7 @@ test("every error key the checks give exists in English", () => {
     "recipientInvalid",
     "webhookUrlRequired",
     "webhookUrlInvalid",
+    "appriseTargetRequired",
   ]) {
     expect({ key, present: typeof keys[key] === "string" }).toEqual({ key, present: true });
   }

@@ -33,6 +33,14 @@ export const CONFIG_FIELDS = [
   "level",
   "sendKey",
   "routingKey",
+  "urls",
+  "key",
+  "tag",
+  "number",
+  "recipients",
+  "service",
+  "conversationToken",
+  "botSecret",
 ] as const;
 export type ConfigField = (typeof CONFIG_FIELDS)[number];
 /** The form's field names: the name plus the config fields. */
@@ -84,6 +92,12 @@ export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
   pushover: [f("userKey", true, true, "secret"), f("appToken", true, true, "secret"), f("priority", false, false, "number"), f("sound", false, false, "text")],
   gotify: [f("server", true, false, "url"), f("token", true, true, "secret"), f("priority", false, false, "number")],
   ntfy: [f("server", true, false, "url"), f("topic", true, false, "text"), f("token", false, true, "secret"), f("username", false, false, "text"), f("password", false, true, "secret"), f("priority", false, false, "number"), f("tags", false, false, "list")],
+  // Apprise: URLs or a key, one of the two (validateChannelForm asks for one; the server refuses both).
+  apprise: [f("server", true, false, "url"), f("urls", false, true, "secret"), f("key", false, true, "secret"), f("tag", false, false, "text")],
+  signal: [f("server", true, false, "url"), f("number", true, false, "text"), f("recipients", true, false, "list")],
+  homeassistant: [f("server", true, false, "url"), f("accessToken", true, true, "secret"), f("service", false, false, "text")],
+  pushbullet: [f("accessToken", true, true, "secret")],
+  nextcloudtalk: [f("server", true, false, "url"), f("conversationToken", true, false, "text"), f("botSecret", true, true, "secret")],
 };
 
 /** Example values for the placeholders: addresses and URL shapes, the same in every language. */
@@ -106,6 +120,10 @@ export const PLACEHOLDERS: Partial<Record<ChannelType, Partial<Record<ConfigFiel
   bark: { server: "https://api.day.app" },
   gotify: { server: "https://gotify.example.com" },
   ntfy: { server: "https://ntfy.sh", topic: "vigil-alerts", tags: "server, vigil" },
+  apprise: { server: "http://apprise:8000", urls: "tgram://bottoken/ChatID mailto://user:pass@example.com", key: "vigil", tag: "devops" },
+  signal: { server: "http://signal-cli-rest-api:8080", number: "+4915112345678", recipients: "+4917612345678, group.…" },
+  homeassistant: { server: "http://homeassistant.local:8123", service: "mobile_app_pixel_8" },
+  nextcloudtalk: { server: "https://cloud.example.com", conversationToken: "abc123de" },
 };
 
 export type FieldValues = Record<ConfigField, string>;
@@ -184,6 +202,8 @@ export function validateChannelForm(v: ChannelFormValues, original?: ChannelForm
     const problem = checkField(spec, value, v.type);
     if (problem) errors[spec.name] = `${K}${problem}`;
   }
+  // Apprise sends to the URLs given or to a configuration stored under a key: one of the two is needed.
+  if (v.type === "apprise" && !v.fields.urls.trim() && !v.fields.key.trim()) errors.urls = `${K}appriseTargetRequired`;
   return errors;
 }
 
@@ -315,6 +335,29 @@ export function fieldOfErrorCode(code: string | undefined): FormField | null {
       return "sendKey";
     case "PAGERDUTY_KEY_INVALID":
       return "routingKey";
+    case "APPRISE_SERVER_INVALID":
+    case "SIGNAL_SERVER_INVALID":
+    case "HOMEASSISTANT_SERVER_INVALID":
+    case "NEXTCLOUDTALK_SERVER_INVALID":
+      return "server";
+    case "APPRISE_TARGET_REQUIRED":
+    case "APPRISE_URLS_INVALID":
+      return "urls";
+    case "APPRISE_KEY_INVALID":
+      return "key";
+    case "SIGNAL_NUMBER_INVALID":
+      return "number";
+    case "SIGNAL_RECIPIENTS_INVALID":
+      return "recipients";
+    case "HOMEASSISTANT_TOKEN_REQUIRED":
+    case "PUSHBULLET_TOKEN_REQUIRED":
+      return "accessToken";
+    case "HOMEASSISTANT_SERVICE_INVALID":
+      return "service";
+    case "NEXTCLOUDTALK_TOKEN_INVALID":
+      return "conversationToken";
+    case "NEXTCLOUDTALK_SECRET_REQUIRED":
+      return "botSecret";
     default:
       return null;
   }
