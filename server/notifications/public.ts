@@ -28,9 +28,12 @@ export const CHANNEL_TYPES = [
   "pagerduty",
   "apprise",
   "signal",
+  "opsgenie",
   "homeassistant",
   "pushbullet",
   "nextcloudtalk",
+  "grafanaoncall",
+  "alertmanager",
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
@@ -97,12 +100,18 @@ export interface ChannelConfigs {
   apprise: { server: string; urls?: string; key?: string; tag?: string };
   /** Signal through signal-cli-rest-api: its URL, the registered sender number (+…), recipients (numbers or group ids). */
   signal: { server: string; number: string; recipients: string[] };
+  /** Opsgenie Alert API v2: an API integration's key, the account's region, priority 1-5 (P1-P5) for down alerts. */
+  opsgenie: { apiKey: string; region: "us" | "eu"; priority?: number };
   /** Home Assistant: its URL, a long-lived access token, the notify service (default "notify"). */
   homeassistant: { server: string; accessToken: string; service?: string };
   /** Pushbullet: an access token; a note to every device of the account. */
   pushbullet: { accessToken: string };
   /** Nextcloud Talk through a bot: the server, the conversation's token, the bot's shared secret. */
   nextcloudtalk: { server: string; conversationToken: string; botSecret: string };
+  /** Grafana OnCall (IRM) "Formatted webhook" integration URL: alerts grouped per target, resolved on recovery. */
+  grafanaoncall: { url: string };
+  /** Any receiver of Alertmanager's webhook (payload version 4), optional bearer token. */
+  alertmanager: { url: string; token?: string };
 }
 
 export type ChannelConfig = ChannelConfigs[ChannelType];

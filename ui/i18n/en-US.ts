@@ -108,7 +108,7 @@ const enUS: Messages = {
       },
       notifications: {
         title: "Notification channels",
-        description: "Alerts through 26 kinds of channel: email (SMTP or Resend), webhook, Slack, Discord, Microsoft Teams, Google Chat, Mattermost, Rocket.Chat, Matrix, Nextcloud Talk, Telegram, Signal, ntfy, Gotify, Pushover, Pushbullet, Bark, Home Assistant, Apprise (100+ services), PagerDuty, DingTalk, WeCom, Feishu / Lark, ServerChan and PushPlus.",
+        description: "Alerts through 29 kinds of channel: email (SMTP or Resend), webhook, an Alertmanager webhook, Slack, Discord, Microsoft Teams, Google Chat, Mattermost, Rocket.Chat, Matrix, Nextcloud Talk, Telegram, Signal, ntfy, Gotify, Pushover, Pushbullet, Bark, Home Assistant, Apprise (100+ services), PagerDuty, Opsgenie, Grafana OnCall, DingTalk, WeCom, Feishu / Lark, ServerChan and PushPlus.",
       },
       users: {
         title: "Users and roles",
@@ -2071,9 +2071,12 @@ const enUS: Messages = {
       pagerduty: "PagerDuty",
       apprise: "Apprise",
       signal: "Signal",
+      opsgenie: "Opsgenie",
       homeassistant: "Home Assistant",
       pushbullet: "Pushbullet",
       nextcloudtalk: "Nextcloud Talk",
+      grafanaoncall: "Grafana OnCall",
+      alertmanager: "Alertmanager webhook",
     },
     channels: {
       title: "Channels",
@@ -2151,6 +2154,7 @@ const enUS: Messages = {
         tag: "Tag",
         number: "Sender number",
         recipients: "Recipients",
+        region: "Region",
         service: "Notify service",
         conversationToken: "Conversation token",
         botSecret: "Bot secret",
@@ -2158,6 +2162,7 @@ const enUS: Messages = {
       options: {
         security: { starttls: "STARTTLS (usually port 587)", tls: "TLS (usually port 465)", none: "None (port 25, a local relay)" },
         level: { active: "Active", timeSensitive: "Time sensitive", passive: "Passive", critical: "Critical" },
+        region: { us: "US (api.opsgenie.com)", eu: "EU (api.eu.opsgenie.com)" },
       },
       help: {
         smtp: {
@@ -2181,6 +2186,10 @@ const enUS: Messages = {
           number: "The number registered (or linked) in signal-cli-rest-api, in international format.",
           recipients: "Phone numbers (+…), usernames or group ids (group.…), separated by commas.",
         },
+        opsgenie: {
+          apiKey: "The API key of an API integration in Opsgenie (Settings → Integrations → API). A down alert opens an Opsgenie alert; the recovery closes it.",
+          priority: "1 (P1, highest) to 5 for down and offline alerts; usage alerts one step lower. Empty: 3.",
+        },
         homeassistant: {
           accessToken: "A long-lived access token: your profile → Security → Long-lived access tokens → Create token.",
           service: "The notify service without notify., e.g. mobile_app_pixel_8. Empty: notify (all devices).",
@@ -2189,6 +2198,11 @@ const enUS: Messages = {
         nextcloudtalk: {
           conversationToken: "The end of the conversation's link: https://cloud.example.com/call/abc123de → abc123de.",
           botSecret: "The secret the bot was installed with (occ talk:bot:install … <secret> …); enable the bot in the conversation.",
+        },
+        grafanaoncall: { url: "The URL of a \"Formatted webhook\" integration in Grafana OnCall / IRM. Alerts of one target form one alert group; the recovery resolves it." },
+        alertmanager: {
+          url: "A receiver of Alertmanager's webhook (payload version 4): Keep, SIGNL4, Zenduty or your own. The recovery resolves the alert with the same labels and fingerprint.",
+          token: "Sent as Authorization: Bearer <token>, when the receiver asks for one.",
         },
         resend: {
           apiKey: "In Resend: API Keys → Create API Key (it starts with re_). Sending access is enough.",
@@ -2245,6 +2259,7 @@ const enUS: Messages = {
         googlechat: "This is not a Google Chat webhook URL: it looks like https://chat.googleapis.com/v1/spaces/…/messages?key=…&token=…",
         mattermost: "This is not a Mattermost webhook URL: it looks like https://mattermost.example.com/hooks/…",
         rocketchat: "This is not a Rocket.Chat webhook URL: it looks like https://rocket.example.com/hooks/{id}/{token}",
+        grafanaoncall: "This is not a Grafana OnCall webhook URL: it looks like https://oncall.example.com/integrations/v1/formatted_webhook/…/",
       },
     },
     log: {
@@ -2615,6 +2630,7 @@ const enUS: Messages = {
     SIGNAL_SERVER_INVALID: "The signal-cli-rest-api address must be an http(s) address",
     SIGNAL_NUMBER_INVALID: "The sender number is in international format, e.g. +4915112345678",
     SIGNAL_RECIPIENTS_INVALID: "Give 1-50 recipients: numbers (+…), usernames or group ids",
+    OPSGENIE_KEY_INVALID: "The API key of an Opsgenie API integration looks like 1a2b3c4d-1a2b-1a2b-1a2b-1a2b3c4d5e6f",
     HOMEASSISTANT_SERVER_INVALID: "The Home Assistant address must be an http(s) address",
     HOMEASSISTANT_TOKEN_REQUIRED: "A long-lived access token is required",
     HOMEASSISTANT_SERVICE_INVALID: "The notify service is a name such as mobile_app_pixel_8",

@@ -104,7 +104,7 @@ const zhCN = {
       },
       notifications: {
         title: "通知渠道",
-        description: "通过 26 种渠道接收告警：邮件（SMTP 或 Resend）、Webhook、Slack、Discord、Microsoft Teams、Google Chat、Mattermost、Rocket.Chat、Matrix、Nextcloud Talk、Telegram、Signal、ntfy、Gotify、Pushover、Pushbullet、Bark、Home Assistant、Apprise（100 多种服务）、PagerDuty、钉钉、企业微信、飞书、Server酱与 PushPlus 推送加。",
+        description: "通过 29 种渠道接收告警：邮件（SMTP 或 Resend）、Webhook、Alertmanager Webhook、Slack、Discord、Microsoft Teams、Google Chat、Mattermost、Rocket.Chat、Matrix、Nextcloud Talk、Telegram、Signal、ntfy、Gotify、Pushover、Pushbullet、Bark、Home Assistant、Apprise（100 多种服务）、PagerDuty、Opsgenie、Grafana OnCall、钉钉、企业微信、飞书、Server酱与 PushPlus 推送加。",
       },
       users: {
         title: "用户与权限",
@@ -2062,9 +2062,12 @@ const zhCN = {
       pagerduty: "PagerDuty",
       apprise: "Apprise",
       signal: "Signal",
+      opsgenie: "Opsgenie",
       homeassistant: "Home Assistant",
       pushbullet: "Pushbullet",
       nextcloudtalk: "Nextcloud Talk",
+      grafanaoncall: "Grafana OnCall",
+      alertmanager: "Alertmanager Webhook",
     },
     channels: {
       title: "通知渠道",
@@ -2142,6 +2145,7 @@ const zhCN = {
         tag: "标签",
         number: "发送号码",
         recipients: "接收者",
+        region: "区域",
         service: "通知服务",
         conversationToken: "会话令牌",
         botSecret: "机器人密钥",
@@ -2149,6 +2153,7 @@ const zhCN = {
       options: {
         security: { starttls: "STARTTLS（通常为 587 端口）", tls: "TLS（通常为 465 端口）", none: "不加密（25 端口，本地中继）" },
         level: { active: "默认", timeSensitive: "时效性", passive: "被动", critical: "重要警告" },
+        region: { us: "美国（api.opsgenie.com）", eu: "欧盟（api.eu.opsgenie.com）" },
       },
       help: {
         smtp: {
@@ -2172,6 +2177,10 @@ const zhCN = {
           number: "在 signal-cli-rest-api 中注册（或关联）的号码，国际格式。",
           recipients: "手机号（+…）、用户名或群组 ID（group.…），用逗号分隔。",
         },
+        opsgenie: {
+          apiKey: "Opsgenie 中 API 集成的 API Key（设置 → 集成 → API）。故障告警会创建 Opsgenie 告警，恢复时将其关闭。",
+          priority: "故障和离线告警为 1（P1，最高）到 5；资源用量告警低一级。留空：3。",
+        },
         homeassistant: {
           accessToken: "长期访问令牌：个人资料 → 安全 → 长期访问令牌 → 创建令牌。",
           service: "不带 notify. 的通知服务名，例如 mobile_app_pixel_8。留空：notify（所有设备）。",
@@ -2180,6 +2189,11 @@ const zhCN = {
         nextcloudtalk: {
           conversationToken: "会话链接的最后一段：https://cloud.example.com/call/abc123de → abc123de。",
           botSecret: "安装机器人时使用的密钥（occ talk:bot:install … <secret> …）；并在会话中启用该机器人。",
+        },
+        grafanaoncall: { url: "Grafana OnCall / IRM 中“Formatted webhook”集成的地址。同一对象的告警归为一个告警组，恢复时将其解决。" },
+        alertmanager: {
+          url: "接收 Alertmanager Webhook（载荷版本 4）的服务：Keep、SIGNL4、Zenduty 或你自己的服务。恢复时以相同的标签和指纹解决告警。",
+          token: "接收方要求时，以 Authorization: Bearer <token> 发送。",
         },
         resend: {
           apiKey: "在 Resend 中：API Keys → Create API Key（以 re_ 开头），仅需发送权限。",
@@ -2236,6 +2250,7 @@ const zhCN = {
         googlechat: "这不是 Google Chat Webhook 地址：它应形如 https://chat.googleapis.com/v1/spaces/…/messages?key=…&token=…",
         mattermost: "这不是 Mattermost Webhook 地址：它应形如 https://mattermost.example.com/hooks/…",
         rocketchat: "这不是 Rocket.Chat Webhook 地址：它应形如 https://rocket.example.com/hooks/{id}/{token}",
+        grafanaoncall: "这不是 Grafana OnCall Webhook 地址：它应形如 https://oncall.example.com/integrations/v1/formatted_webhook/…/",
       },
     },
     log: {
@@ -2606,6 +2621,7 @@ const zhCN = {
     SIGNAL_SERVER_INVALID: "signal-cli-rest-api 地址须为 http(s) 地址",
     SIGNAL_NUMBER_INVALID: "发送号码须为国际格式，例如 +8613812345678",
     SIGNAL_RECIPIENTS_INVALID: "请填写 1-50 个接收者：号码（+…）、用户名或群组 ID",
+    OPSGENIE_KEY_INVALID: "Opsgenie API 集成的 API Key 形如 1a2b3c4d-1a2b-1a2b-1a2b-1a2b3c4d5e6f",
     HOMEASSISTANT_SERVER_INVALID: "Home Assistant 地址须为 http(s) 地址",
     HOMEASSISTANT_TOKEN_REQUIRED: "请填写长期访问令牌",
     HOMEASSISTANT_SERVICE_INVALID: "通知服务名形如 mobile_app_pixel_8",

@@ -36,9 +36,12 @@ test("documented rate limits and secret fields", () => {
     pagerduty: 120,
     apprise: 30,
     signal: 30,
+    opsgenie: 60,
     homeassistant: 60,
     pushbullet: 30,
     nextcloudtalk: 60,
+    grafanaoncall: 60,
+    alertmanager: 60,
   });
   const secrets = Object.fromEntries(CHANNEL_TYPES.map((type) => [type, PROVIDERS[type].secretFields]));
   expect(secrets).toEqual({
@@ -65,9 +68,12 @@ test("documented rate limits and secret fields", () => {
     pagerduty: ["routingKey"],
     apprise: ["urls", "key"],
     signal: [],
+    opsgenie: ["apiKey"],
     homeassistant: ["accessToken"],
     pushbullet: ["accessToken"],
     nextcloudtalk: ["botSecret"],
+    grafanaoncall: ["url"],
+    alertmanager: ["url", "token"],
   });
 });
 

@@ -1,5 +1,6 @@
 // Every channel type's provider, by type.
 import type { ChannelType } from "../public";
+import { alertmanager } from "./alertmanager";
 import { apprise } from "./apprise";
 import { bark } from "./bark";
 import { dingtalk } from "./dingtalk";
@@ -7,11 +8,13 @@ import { discord } from "./discord";
 import { feishu } from "./feishu";
 import { googlechat } from "./googlechat";
 import { gotify } from "./gotify";
+import { grafanaoncall } from "./grafanaoncall";
 import { homeassistant } from "./homeassistant";
 import { matrix } from "./matrix";
 import { mattermost } from "./mattermost";
 import { nextcloudtalk } from "./nextcloudtalk";
 import { ntfy } from "./ntfy";
+import { opsgenie } from "./opsgenie";
 import { pagerduty } from "./pagerduty";
 import type { Provider } from "./provider";
 import { pushbullet } from "./pushbullet";
@@ -52,9 +55,12 @@ export const PROVIDERS: { [T in ChannelType]: Provider<T> } = {
   pagerduty,
   apprise,
   signal,
+  opsgenie,
   homeassistant,
   pushbullet,
   nextcloudtalk,
+  grafanaoncall,
+  alertmanager,
 };
 
 export function providerFor(type: ChannelType): Provider {

@@ -38,6 +38,7 @@ export const CONFIG_FIELDS = [
   "tag",
   "number",
   "recipients",
+  "region",
   "service",
   "conversationToken",
   "botSecret",
@@ -95,9 +96,12 @@ export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
   // Apprise: URLs or a key, one of the two (validateChannelForm asks for one; the server refuses both).
   apprise: [f("server", true, false, "url"), f("urls", false, true, "secret"), f("key", false, true, "secret"), f("tag", false, false, "text")],
   signal: [f("server", true, false, "url"), f("number", true, false, "text"), f("recipients", true, false, "list")],
+  opsgenie: [f("apiKey", true, true, "secret"), f("region", true, false, "select", ["us", "eu"]), f("priority", false, false, "number")],
   homeassistant: [f("server", true, false, "url"), f("accessToken", true, true, "secret"), f("service", false, false, "text")],
   pushbullet: [f("accessToken", true, true, "secret")],
   nextcloudtalk: [f("server", true, false, "url"), f("conversationToken", true, false, "text"), f("botSecret", true, true, "secret")],
+  grafanaoncall: [f("url", true, true, "url")],
+  alertmanager: [f("url", true, true, "url"), f("token", false, true, "secret")],
 };
 
 /** Example values for the placeholders: addresses and URL shapes, the same in every language. */
@@ -124,6 +128,8 @@ export const PLACEHOLDERS: Partial<Record<ChannelType, Partial<Record<ConfigFiel
   signal: { server: "http://signal-cli-rest-api:8080", number: "+4915112345678", recipients: "+4917612345678, group.…" },
   homeassistant: { server: "http://homeassistant.local:8123", service: "mobile_app_pixel_8" },
   nextcloudtalk: { server: "https://cloud.example.com", conversationToken: "abc123de" },
+  grafanaoncall: { url: URL_SHAPES.grafanaoncall.example },
+  alertmanager: { url: "https://keep.example.com/alerts/event/alertmanager" },
 };
 
 export type FieldValues = Record<ConfigField, string>;
@@ -233,7 +239,8 @@ function checkField(spec: FieldSpec, value: string, type: ChannelType): string |
       return null;
     default:
       // The other types' fields: present when required; the server checks the rest (its message shows on save).
-      if (spec.required && !value) return "fieldRequired";
+      // A required select left untouched shows, and sends, its first option.
+      if (spec.required && !value && spec.input !== "select") return "fieldRequired";
       if (spec.input === "number" && value && !/^-?\d+$/.test(value)) return "numberInvalid";
       if (spec.input === "url" && value && !isWebhookUrl(value)) return "urlInvalid";
       return null;
@@ -257,6 +264,7 @@ export function toChannelInput(v: ChannelFormValues, mode: "create" | "edit"): C
     const value = v.fields[spec.name].trim();
     if (spec.name === "to") config.to = splitRecipients(value);
     else if (spec.input === "checkbox") config[spec.name] = value === "true";
+    else if (spec.input === "select" && spec.required) config[spec.name] = value || spec.options?.[0] || "";
     else if (spec.input === "number") {
       if (value) config[spec.name] = Number(value);
     } else if (spec.input === "list") config[spec.name] = value.split(/[\s,]+/).filter(Boolean);
@@ -349,6 +357,8 @@ export function fieldOfErrorCode(code: string | undefined): FormField | null {
       return "number";
     case "SIGNAL_RECIPIENTS_INVALID":
       return "recipients";
+    case "OPSGENIE_KEY_INVALID":
+      return "apiKey";
     case "HOMEASSISTANT_TOKEN_REQUIRED":
     case "PUSHBULLET_TOKEN_REQUIRED":
       return "accessToken";
