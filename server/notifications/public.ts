@@ -30,10 +30,13 @@ export const CHANNEL_TYPES = [
   "signal",
   "opsgenie",
   "homeassistant",
+  "twilio",
   "pushbullet",
   "nextcloudtalk",
   "grafanaoncall",
   "alertmanager",
+  "sendgrid",
+  "brevo",
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
@@ -104,6 +107,11 @@ export interface ChannelConfigs {
   opsgenie: { apiKey: string; region: "us" | "eu"; priority?: number };
   /** Home Assistant: its URL, a long-lived access token, the notify service (default "notify"). */
   homeassistant: { server: string; accessToken: string; service?: string };
+  /**
+   * Twilio SMS: the account SID, its auth token (or an API key's SID and secret), a sender number, alphanumeric
+   * sender ID or Messaging Service SID, and the number to text.
+   */
+  twilio: { accountSid: string; authToken: string; apiKeySid?: string; fromNumber?: string; messagingServiceSid?: string; toNumber: string };
   /** Pushbullet: an access token; a note to every device of the account. */
   pushbullet: { accessToken: string };
   /** Nextcloud Talk through a bot: the server, the conversation's token, the bot's shared secret. */
@@ -112,6 +120,10 @@ export interface ChannelConfigs {
   grafanaoncall: { url: string };
   /** Any receiver of Alertmanager's webhook (payload version 4), optional bearer token. */
   alertmanager: { url: string; token?: string };
+  /** SendGrid's Mail Send API. */
+  sendgrid: { apiKey: string; from: string; to: string[] };
+  /** Brevo's transactional e-mail API. */
+  brevo: { apiKey: string; from: string; to: string[] };
 }
 
 export type ChannelConfig = ChannelConfigs[ChannelType];

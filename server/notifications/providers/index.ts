@@ -3,6 +3,7 @@ import type { ChannelType } from "../public";
 import { alertmanager } from "./alertmanager";
 import { apprise } from "./apprise";
 import { bark } from "./bark";
+import { brevo } from "./brevo";
 import { dingtalk } from "./dingtalk";
 import { discord } from "./discord";
 import { feishu } from "./feishu";
@@ -22,12 +23,14 @@ import { pushover } from "./pushover";
 import { pushplus } from "./pushplus";
 import { resend } from "./resend";
 import { rocketchat } from "./rocketchat";
+import { sendgrid } from "./sendgrid";
 import { serverchan } from "./serverchan";
 import { signal } from "./signal";
 import { slack } from "./slack";
 import { smtp } from "./smtp";
 import { teams } from "./teams";
 import { telegram } from "./telegram";
+import { twilio } from "./twilio";
 import { webhook } from "./webhook";
 import { wecom } from "./wecom";
 
@@ -57,10 +60,13 @@ export const PROVIDERS: { [T in ChannelType]: Provider<T> } = {
   signal,
   opsgenie,
   homeassistant,
+  twilio,
   pushbullet,
   nextcloudtalk,
   grafanaoncall,
   alertmanager,
+  sendgrid,
+  brevo,
 };
 
 export function providerFor(type: ChannelType): Provider {

@@ -96,6 +96,8 @@ describe("client checks match the server's", () => {
     ["opsgenie", { apiKey: "", region: "eu" }, "OPSGENIE_KEY_INVALID"],
     ["homeassistant", { server: "http://homeassistant.local:8123", accessToken: "abc.def.ghi" }, null],
     ["homeassistant", { server: "http://homeassistant.local:8123", accessToken: "" }, "HOMEASSISTANT_TOKEN_REQUIRED"],
+    ["twilio", { accountSid: `AC${"0".repeat(32)}`, authToken: "f".repeat(32), fromNumber: "+15005550006", toNumber: "+15551234567" }, null],
+    ["twilio", { accountSid: `AC${"0".repeat(32)}`, authToken: "f".repeat(32), fromNumber: "+15005550006", toNumber: "" }, "TWILIO_TO_INVALID"],
     ["pushbullet", { accessToken: "o.abc" }, null],
     ["pushbullet", { accessToken: "" }, "PUSHBULLET_TOKEN_REQUIRED"],
     ["nextcloudtalk", { server: "https://cloud.example.com", conversationToken: "abc123de", botSecret: "s".repeat(40) }, null],
@@ -103,6 +105,8 @@ describe("client checks match the server's", () => {
     ["grafanaoncall", { url: "https://oncall.example.com/integrations/v1/formatted_webhook/K3y/" }, null],
     ["grafanaoncall", { url: "https://oncall.example.com/integrations/v1/alertmanager/K3y/" }, "WEBHOOK_URL_SHAPE"],
     ["alertmanager", { url: "https://keep.example.com/alerts/event/alertmanager", token: "t" }, null],
+    ["sendgrid", { apiKey: "SG.x", from: "Vigil <ops@example.com>", to: "a@example.com" }, null],
+    ["brevo", { apiKey: "", from: "ops@example.com", to: "a@example.com" }, "API_KEY_REQUIRED"],
   ];
   for (const [type, fields, code] of cases) {
     test(`${type} ${JSON.stringify(fields)} → ${code ?? "ok"}`, () => {

@@ -40,6 +40,12 @@ export const CONFIG_FIELDS = [
   "recipients",
   "region",
   "service",
+  "accountSid",
+  "authToken",
+  "apiKeySid",
+  "fromNumber",
+  "messagingServiceSid",
+  "toNumber",
   "conversationToken",
   "botSecret",
 ] as const;
@@ -98,10 +104,20 @@ export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
   signal: [f("server", true, false, "url"), f("number", true, false, "text"), f("recipients", true, false, "list")],
   opsgenie: [f("apiKey", true, true, "secret"), f("region", true, false, "select", ["us", "eu"]), f("priority", false, false, "number")],
   homeassistant: [f("server", true, false, "url"), f("accessToken", true, true, "secret"), f("service", false, false, "text")],
+  twilio: [
+    f("accountSid", true, false, "text"),
+    f("authToken", true, true, "secret"),
+    f("apiKeySid", false, false, "text"),
+    f("fromNumber", false, false, "text"),
+    f("messagingServiceSid", false, false, "text"),
+    f("toNumber", true, false, "text"),
+  ],
   pushbullet: [f("accessToken", true, true, "secret")],
   nextcloudtalk: [f("server", true, false, "url"), f("conversationToken", true, false, "text"), f("botSecret", true, true, "secret")],
   grafanaoncall: [f("url", true, true, "url")],
   alertmanager: [f("url", true, true, "url"), f("token", false, true, "secret")],
+  sendgrid: [f("apiKey", true, true, "secret"), f("from", true, false, "text"), f("to", true, false, "email-list")],
+  brevo: [f("apiKey", true, true, "secret"), f("from", true, false, "text"), f("to", true, false, "email-list")],
 };
 
 /** Example values for the placeholders: addresses and URL shapes, the same in every language. */
@@ -127,9 +143,12 @@ export const PLACEHOLDERS: Partial<Record<ChannelType, Partial<Record<ConfigFiel
   apprise: { server: "http://apprise:8000", urls: "tgram://bottoken/ChatID mailto://user:pass@example.com", key: "vigil", tag: "devops" },
   signal: { server: "http://signal-cli-rest-api:8080", number: "+4915112345678", recipients: "+4917612345678, group.…" },
   homeassistant: { server: "http://homeassistant.local:8123", service: "mobile_app_pixel_8" },
+  twilio: { accountSid: "AC…", apiKeySid: "SK…", fromNumber: "+15005550006", messagingServiceSid: "MG…", toNumber: "+15551234567" },
   nextcloudtalk: { server: "https://cloud.example.com", conversationToken: "abc123de" },
   grafanaoncall: { url: URL_SHAPES.grafanaoncall.example },
   alertmanager: { url: "https://keep.example.com/alerts/event/alertmanager" },
+  sendgrid: { apiKey: "SG.…", from: "Vigil <alerts@example.com>", to: "ops@example.com, oncall@example.com" },
+  brevo: { apiKey: "xkeysib-…", from: "Vigil <alerts@example.com>", to: "ops@example.com, oncall@example.com" },
 };
 
 export type FieldValues = Record<ConfigField, string>;
@@ -364,6 +383,14 @@ export function fieldOfErrorCode(code: string | undefined): FormField | null {
       return "accessToken";
     case "HOMEASSISTANT_SERVICE_INVALID":
       return "service";
+    case "TWILIO_SID_INVALID":
+      return "accountSid";
+    case "TWILIO_TOKEN_REQUIRED":
+      return "authToken";
+    case "TWILIO_FROM_INVALID":
+      return "fromNumber";
+    case "TWILIO_TO_INVALID":
+      return "toNumber";
     case "NEXTCLOUDTALK_TOKEN_INVALID":
       return "conversationToken";
     case "NEXTCLOUDTALK_SECRET_REQUIRED":
