@@ -514,6 +514,9 @@ const zhCN = {
         mentioning: "@提醒成员的设置不导入。",
         pagerdutyUrl: "自定义集成 URL 不导入：Vigil 发送到 PagerDuty 的 Events API v2。",
         pagerdutyResolve: "监控恢复时，Vigil 会解决 PagerDuty 告警（Kuma 中设置的不同）。",
+        appriseServer: "Kuma 在自己的主机上运行 apprise 命令；Vigil 通过 Apprise API 服务（caronc/apprise 容器）发送：请在 Vigil 中添加 Apprise 通知渠道，填写该服务的地址和相同的 Apprise URL。",
+        signalUrl: "它的 URL 不以 /v2/send 结尾：Vigil 把它当作 signal-cli-rest-api 的地址，并发送到其下的 /v2/send。",
+        opsgenieAlias: "Vigil 为每个监控自行命名 Opsgenie 告警（不像 Kuma 那样用监控名称）：Kuma 留下的未关闭告警请在 Opsgenie 中手动关闭。",
         dropped: {
           dkim: "DKIM 签名不导入（Vigil 没有这项设置）。",
           mailHeaders: "附加邮件头不导入（Vigil 没有这项设置）。",
