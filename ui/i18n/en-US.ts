@@ -2320,6 +2320,7 @@ const enUS: Messages = {
         lang: "The message language (zh-CN or en-US)",
         events: "Every event of the message (a storm groups several): each has the fields above",
         count: "How many events the message carries",
+        ackUrl: "A signed link that acknowledges the alert's problem, on alerts and reminders of an open problem (needs --public-url)",
         target: {
           type: "monitor, agent or channel",
           id: "Its id",

@@ -2311,6 +2311,7 @@ const zhCN = {
         lang: "消息语言（zh-CN 或 en-US）",
         events: "消息中的全部事件（告警风暴会合并多个）：每个都有以上字段",
         count: "消息包含的事件数",
+        ackUrl: "确认此告警所述问题的签名链接，用于未解决问题的告警和提醒（需设置 --public-url）",
         target: {
           type: "monitor、agent 或 channel",
           id: "编号",
