@@ -9,10 +9,10 @@ import { and, eq, isNull, type SQL } from "drizzle-orm";
 import { first, type Db } from "../db/database";
 import type { EventBus } from "../events";
 import type { AckVia, Problem } from "../problems/public";
+import type { TargetType } from "./store";
 import type { notificationAlerts } from "./tables";
 
 export type AlertRow = typeof notificationAlerts.$inferSelect;
-export type TargetType = "monitor" | "agent";
 
 /** One open problem: a target and its condition ("down", "offline", "cpu", "disk:/data", "container:web:stopped"…). */
 export interface AlertKey {
