@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import { createPasswordHasher, type PasswordHasher } from "./auth/passwords";
@@ -67,6 +68,9 @@ import { reportScheduleRoutes } from "./reports/schedule-routes";
 import { createReportScheduleService, type ReportScheduleOptions, type ReportScheduleService } from "./reports/schedules";
 import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
+import { createAckLinks } from "./problems/links";
+import { problemRoutes } from "./problems/routes";
+import { createProblems, type Problems } from "./problems/service";
 
 export interface AppDeps {
   db: Db;
@@ -96,6 +100,8 @@ export interface Services {
   agents: AgentService;
   live: Live;
   notifications: NotificationService;
+  /** Open problems and acknowledging them (server/problems/). */
+  problems: Problems;
   status: StatusService;
   maintenance: MaintenanceService;
   incidents: IncidentService;
@@ -128,7 +134,13 @@ export async function createServices(
     cluster: clusterTuning = {},
     minuteMs,
     reports: reportTuning = {},
+    secret = randomBytes(48).toString("base64url"),
   }: {
+    /**
+     * The session secret (main.ts passes it): it signs the acknowledgement links alerts carry. Tests that build the
+     * services alone get a random one, good for this process.
+     */
+    secret?: string;
     /** The monthly report mails' tick and clock (real-clock tests shorten the one and move the other). */
     reports?: Pick<ReportScheduleOptions, "tickMs" | "now">;
     /**
@@ -216,10 +228,12 @@ export async function createServices(
     // Read directly: the status service is built after this one (it shows incidents).
     pageExists: async (id) => (await db.orm.select({ id: db.t.statusPage.id }).from(db.t.statusPage).where(eq(db.t.statusPage.id, id))).length > 0,
   });
+  const ackLinks = createAckLinks({ secret, now });
   const notificationService = createNotificationService({
       db,
       bus: events,
       log,
+      ackLinks,
       ...notifications,
       now,
       node,
@@ -243,6 +257,12 @@ export async function createServices(
         return a && { name: a.name, status: a.status, lastSeenAt: a.lastSeenAt };
       },
       inMaintenance: maintenance.inMaintenance,
+  });
+  const problems = createProblems({
+    alerts: notificationService.alerts,
+    links: ackLinks,
+    channelName: async (id) => (await notificationService.store.channelForSending(id))?.name,
+    now,
   });
   const status = createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, incidents, locations: probes.publicLocations, now });
   const subscribers = createSubscriberService({
@@ -273,6 +293,7 @@ export async function createServices(
     reports,
     monitors: monitorService,
     notifications: notificationService,
+    problems,
     agents: agentService,
     maintenance,
     incidents,
@@ -404,6 +425,7 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
       }),
     )
+    .use(problemRoutes({ problems: services.problems, session, trustProxy: deps.config.trustProxy }))
     .use(maintenanceRoutes({ maintenance: services.maintenance, session }))
     .use(incidentRoutes({ incidents: services.incidents, session }))
     .use(subscriberRoutes({ subscribers: services.subscribers, status: services.status, session, publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))

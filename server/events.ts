@@ -7,6 +7,7 @@ import type { MaintenanceChangeEvent, PublicMaintenance } from "./maintenance/pu
 import type { PublicIncident } from "./incidents/public";
 import type { BudgetEvent } from "./objectives/service";
 import type { MonitorChangeEvent, MonitorCheckEvent, MonitorStatusEvent } from "./monitors/public";
+import type { ProblemChange } from "./problems/public";
 
 /** Every event type and its payload. Later features add theirs here (agent presence, thresholds…). */
 export interface EventMap {
@@ -39,6 +40,8 @@ export interface EventMap {
   "incident.update": { incident: PublicIncident; update: { state: string; message: string; at: number } };
   /** A maintenance window was created (status-page subscribers are told of it). */
   "maintenance.created": { window: PublicMaintenance };
+  /** An open problem (a sent alert) was raised, acknowledged or resolved (server/notifications/alerts.ts). */
+  "problem.change": ProblemChange;
 }
 
 export type SettingsArea = "notifications" | "status" | "maintenance" | "incidents" | "locations" | "monitors";

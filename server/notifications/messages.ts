@@ -79,6 +79,7 @@ const TEXT = {
       time: "时间",
       lastSeen: "最后上报",
       address: "来源地址",
+      ack: "确认",
     },
     type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping", group: "分组", ...settingsTypeNames("zh-CN") },
     ms: "毫秒",
@@ -159,6 +160,7 @@ const TEXT = {
       time: "Time",
       lastSeen: "Last report",
       address: "From address",
+      ack: "Acknowledge",
     },
     type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping", group: "Group", ...settingsTypeNames("en-US") },
     ms: "ms",
@@ -252,6 +254,8 @@ function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: s
   if (f.usage !== undefined) lines.push(`${L.usage}: ${pct(f.usage)}${f.threshold !== undefined ? ` (${L.threshold} ${pct(f.threshold)})` : ""}`);
   if (f.downtimeSeconds !== undefined) lines.push(`${L.downtime}: ${formatDuration(f.downtimeSeconds, lang)}`);
   lines.push(`${L.time}: ${formatTime(e.time, timeZone)}`);
+  // Last, on its own line: a chat client shows it as a link, one tap away (the page it opens asks before it acts).
+  if (f.ackUrl) lines.push(`${L.ack}: ${f.ackUrl}`);
   return lines;
 }
 

@@ -263,6 +263,11 @@ export interface NotificationEvent {
     budgetState?: "burning-slow" | "burning-fast" | "exhausted";
     /** How long it was down / offline before coming back, in seconds. */
     downtimeSeconds?: number;
+    /**
+     * A signed link acknowledging this alert's open problem (`<public URL>/ack/<token>`, good for 7 days; its page asks
+     * before it acts): on alerts and reminders of an open problem, when the instance knows its public address.
+     */
+    ackUrl?: string;
   };
 }
 
