@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import { createPasswordHasher, type PasswordHasher } from "./auth/passwords";
@@ -70,6 +71,9 @@ import { reportScheduleRoutes } from "./reports/schedule-routes";
 import { createReportScheduleService, type ReportScheduleOptions, type ReportScheduleService } from "./reports/schedules";
 import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
+import { createAckLinks } from "./problems/links";
+import { problemRoutes } from "./problems/routes";
+import { createProblems, type Problems } from "./problems/service";
 
 export interface AppDeps {
   db: Db;
@@ -99,6 +103,8 @@ export interface Services {
   agents: AgentService;
   live: Live;
   notifications: NotificationService;
+  /** Open problems and acknowledging them (server/problems/). */
+  problems: Problems;
   status: StatusService;
   maintenance: MaintenanceService;
   incidents: IncidentService;
@@ -133,7 +139,13 @@ export async function createServices(
     cluster: clusterTuning = {},
     minuteMs,
     reports: reportTuning = {},
+    secret = randomBytes(48).toString("base64url"),
   }: {
+    /**
+     * The session secret (main.ts passes it): it signs the acknowledgement links alerts carry. Tests that build the
+     * services alone get a random one, good for this process.
+     */
+    secret?: string;
     /** The monthly report mails' tick and clock (real-clock tests shorten the one and move the other). */
     reports?: Pick<ReportScheduleOptions, "tickMs" | "now">;
     /**
@@ -221,6 +233,7 @@ export async function createServices(
     // Read directly: the status service is built after this one (it shows incidents).
     pageExists: async (id) => (await db.orm.select({ id: db.t.statusPage.id }).from(db.t.statusPage).where(eq(db.t.statusPage.id, id))).length > 0,
   });
+  const ackLinks = createAckLinks({ secret, now });
   const policies = createPolicyStore({
     db,
     now,
@@ -233,6 +246,7 @@ export async function createServices(
       db,
       bus: events,
       log,
+      ackLinks,
       ...notifications,
       now,
       node,
@@ -258,7 +272,13 @@ export async function createServices(
       inMaintenance: maintenance.inMaintenance,
       escalates: async (type, id) => (await policies.resolve(type, id)) !== null,
   });
-  const escalation = createEscalation({ db, bus: events, outbox: notificationService.outbox, policies, leads: () => cluster.leads(), inMaintenance: maintenance.inMaintenance, now, minuteMs, log });
+  const escalation = createEscalation({ db, bus: events, outbox: notificationService.outbox, alerts: notificationService.alerts, policies, leads: () => cluster.leads(), inMaintenance: maintenance.inMaintenance, now, minuteMs, log });
+  const problems = createProblems({
+    alerts: notificationService.alerts,
+    links: ackLinks,
+    channelName: async (id) => (await notificationService.store.channelForSending(id))?.name,
+    now,
+  });
   const status = createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, incidents, locations: probes.publicLocations, now });
   const subscribers = createSubscriberService({
     db,
@@ -289,6 +309,7 @@ export async function createServices(
     escalation,
     monitors: monitorService,
     notifications: notificationService,
+    problems,
     agents: agentService,
     maintenance,
     incidents,
@@ -421,6 +442,7 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
       }),
     )
+    .use(problemRoutes({ problems: services.problems, session, trustProxy: deps.config.trustProxy }))
     .use(maintenanceRoutes({ maintenance: services.maintenance, session }))
     .use(incidentRoutes({ incidents: services.incidents, session }))
     .use(subscriberRoutes({ subscribers: services.subscribers, status: services.status, session, publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))

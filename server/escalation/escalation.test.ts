@@ -114,7 +114,7 @@ describe("escalation", () => {
     expect(at("/own")).toHaveLength(1);
 
     // Another node's timer over the same database at the same time pages nothing more.
-    const other = createEscalation({ db: s.db, bus: s.services.events, outbox: s.services.notifications.outbox, policies: s.services.escalation.policies, now: s.now });
+    const other = createEscalation({ db: s.db, bus: s.services.events, outbox: s.services.notifications.outbox, alerts: s.services.notifications.alerts, policies: s.services.escalation.policies, now: s.now });
     await other.tick();
     await s.advance(20 * MIN);
     await other.tick();
@@ -136,6 +136,35 @@ describe("escalation", () => {
     for (const path of ["/own", "/lead", "/manager", "/director"]) expect(at(path).at(-1)).toBe("🟢 Monitor recovered: Shop");
     expect(at("/own").filter((x) => x.startsWith("🟢"))).toHaveLength(1);
     expect((await s.escalationOf()).problems).toEqual([]);
+  });
+
+  test("escalated twice, acknowledged before the third step: no third page, and the two paged hear the recovery", async () => {
+    const s = await setup();
+    const steps = [
+      { channelIds: [s.lead], waitMinutes: 10 },
+      { channelIds: [s.manager], waitMinutes: 10 },
+      { channelIds: [s.director], waitMinutes: 10 },
+    ];
+    expect((await s.policy({ name: "Three steps", steps, repeatEveryMinutes: 10, repeatLimit: 5, monitorIds: [s.monitor] })).status).toBe(201);
+    await fail(s);
+    await s.advance(1_000);
+    await s.advance(10 * MIN);
+    expect(at("/manager")).toEqual(["🔴 Monitor down: Shop | Escalation: step 2 of 3, not acknowledged"]);
+    const acked = await s.call("POST", "/api/problems/ack", { token: s.token, body: { targetType: "monitor", targetId: s.monitor, condition: "down" } });
+    expect(acked.status).toBe(200);
+    await s.advance(10 * MIN);
+    await s.advance(60 * MIN);
+    expect(at("/director")).toEqual([]);
+    expect(at("/lead")).toHaveLength(1);
+    expect(at("/manager")).toHaveLength(1);
+
+    target.removeAllListeners("request");
+    target.on("request", (_req, res) => res.writeHead(200).end("ok"));
+    await s.call("POST", `/api/monitors/${s.monitor}/check`, { token: s.token });
+    await s.advance(1_000);
+    await s.advance(1_000);
+    for (const path of ["/own", "/lead", "/manager"]) expect(at(path).at(-1)).toBe("🟢 Monitor recovered: Shop");
+    expect(at("/director")).toEqual([]);
   });
 
   test("a monitor with no channel of its own is escalated all the same; a group's policy, a tag's and the default apply in that order", async () => {

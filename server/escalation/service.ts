@@ -1,13 +1,14 @@
 // Escalation: an alert raised (server/notifications/rules.ts emits alert.raised) starts a run of the policy its target
 // follows; step 0 pages at once, each next step after the previous one's wait while the problem stays open and
 // unacknowledged, the last one repeats as the policy says (timeline.ts). A timer (the leader's, as reminders) pages
-// what is due; every page goes through the outbox under a key made of the problem, its raise time, step and repeat,
-// so each happens once across restarts and nodes. While the target is in maintenance nothing is paged. The recovery
-// reaches the channels the steps paged too; a run ends with its alert.
+// what is due; acknowledging the problem stops it. Every page goes through the outbox under a key made of the problem,
+// its raise time, step and repeat, so each happens once across restarts and nodes. While the target is in
+// maintenance nothing is paged. The recovery reaches the channels the steps paged too; a run ends with its alert.
 import { and, eq } from "drizzle-orm";
 import { first, type Db } from "../db/database";
 import type { EventBus, EventMap } from "../events";
 import { silentLogger, type Logger } from "../log";
+import { isAcknowledged, type AlertStore } from "../notifications/alerts";
 import type { Outbox } from "../notifications/outbox";
 import type { NotificationEvent } from "../notifications/public";
 import type { PolicyStore } from "./policies";
@@ -18,6 +19,8 @@ export interface EscalationOptions {
   db: Db;
   bus: EventBus;
   outbox: Outbox;
+  /** The open alerts: a run pages while its alert is open and unacknowledged. */
+  alerts: Pick<AlertStore, "find">;
   policies: PolicyStore;
   /** Whether this node runs the once-per-cluster chores (the timer); every node starts runs for what it raises. */
   leads?: () => boolean;
@@ -34,9 +37,9 @@ type Target = { targetType: "monitor" | "agent"; targetId: number; condition: st
 const problemKey = (r: Target) => `${r.targetType}:${r.targetId}:${r.condition}`;
 const later = (f: Firing, step: number, repeat: number) => f.step > step || (f.step === step && f.repeat > repeat);
 
-export function createEscalation({ db, bus, outbox, policies, leads = () => true, inMaintenance = () => false, now = Date.now, minuteMs = 60_000, log = silentLogger }: EscalationOptions) {
+export function createEscalation({ db, bus, outbox, alerts, policies, leads = () => true, inMaintenance = () => false, now = Date.now, minuteMs = 60_000, log = silentLogger }: EscalationOptions) {
   const { orm } = db;
-  const { escalationRuns: runs, escalationPolicies: policyTable, notificationAlerts: alerts, notificationChannels: channels } = db.t;
+  const { escalationRuns: runs, escalationPolicies: policyTable, notificationChannels: channels } = db.t;
   const runWhere = (r: Target) => and(eq(runs.targetType, r.targetType), eq(runs.targetId, r.targetId), eq(runs.condition, r.condition));
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<void> | null = null;
@@ -48,19 +51,18 @@ export function createEscalation({ db, bus, outbox, policies, leads = () => true
     return ids.filter((id) => on.has(id));
   }
 
-  /** The alert behind a run, when it is still the same occurrence and still wants paging. */
-  async function stillOpen(r: RunRow): Promise<boolean> {
-    const alert = await first(orm.select().from(alerts).where(and(eq(alerts.targetType, r.targetType), eq(alerts.targetId, r.targetId), eq(alerts.condition, r.condition))));
-    return alert !== undefined && alert.since === r.since;
-  }
-
-  /** Pages what is due for one run (none while in maintenance); records the steps paged. */
+  /**
+   * Pages what is due for one run; records the steps paged. Nothing while the target is in maintenance or once someone
+   * acknowledged the problem (the run stays: the channels it paged hear the recovery); a run whose alert is gone or is
+   * another occurrence ends.
+   */
   async function fire(r: RunRow, at: number) {
-    if (!(await stillOpen(r))) {
+    const alert = await alerts.find(r);
+    if (!alert || alert.since !== r.since) {
       await orm.delete(runs).where(and(runWhere(r), eq(runs.since, r.since)));
       return;
     }
-    if (inMaintenance(r.targetType, r.targetId)) return;
+    if (isAcknowledged(alert) || inMaintenance(r.targetType, r.targetId)) return;
     const policy = await first(orm.select().from(policyTable).where(eq(policyTable.id, r.policyId)));
     if (!policy) return; // deleted: its runs go by the cascade
     const due = dueFirings(policy, r.raisedAt, at, minuteMs).filter((f) => later(f, r.firedStep, r.firedRepeat));
@@ -70,7 +72,9 @@ export function createEscalation({ db, bus, outbox, policies, leads = () => true
     for (const f of due) {
       const to = (await enabled(policy.steps[f.step]?.channelIds ?? [])).filter((id) => !r.alerted.includes(id));
       const facts = { ...event.facts, escalationStep: f.step + 1, escalationSteps: policy.steps.length, escalationRepeat: f.repeat };
-      await outbox.enqueue(to, { ...event, time: at, facts }, firingKey(problemKey(r), r.raisedAt, f));
+      // Each channel's copy carries its own link acknowledging this occurrence (when the instance knows its address).
+      const ack = { targetType: r.targetType, targetId: r.targetId, condition: r.condition, since: r.since };
+      await outbox.enqueue(to, { ...event, time: at, facts }, firingKey(problemKey(r), r.raisedAt, f), ack);
       for (const id of to) paged.add(id);
     }
     const lastFired = due.at(-1)!;

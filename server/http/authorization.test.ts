@@ -178,6 +178,10 @@ const ACCESS: Record<string, Access> = {
   "PUT /api/maintenance/:id": "user",
   "POST /api/maintenance/:id/end": "user",
   "DELETE /api/maintenance/:id": "user",
+  "GET /api/problems": "user",
+  "POST /api/problems/ack": "editor",
+  "GET /api/ack/:token": "public", // says what the signed link in an alert is for; changes nothing
+  "POST /api/ack/:token": "public", // the signed link is the credential, for that one problem
   "GET /metrics": "user",
   "GET /install.sh": "public",
   "GET /downloads/:file": "public",

@@ -80,6 +80,7 @@ const TEXT = {
       lastSeen: "最后上报",
       address: "来源地址",
       escalation: "升级",
+      ack: "确认",
     },
     type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping", group: "分组", ...settingsTypeNames("zh-CN") },
     ms: "毫秒",
@@ -163,6 +164,7 @@ const TEXT = {
       lastSeen: "Last report",
       address: "From address",
       escalation: "Escalation",
+      ack: "Acknowledge",
     },
     type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping", group: "Group", ...settingsTypeNames("en-US") },
     ms: "ms",
@@ -262,6 +264,8 @@ function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: s
     lines.push(`${L.escalation}: ${fill(f.escalationRepeat ? T.escalationRepeat : T.escalation, values)}`);
   }
   lines.push(`${L.time}: ${formatTime(e.time, timeZone)}`);
+  // Last, on its own line: a chat client shows it as a link, one tap away (the page it opens asks before it acts).
+  if (f.ackUrl) lines.push(`${L.ack}: ${f.ackUrl}`);
   return lines;
 }
 

@@ -26,6 +26,17 @@ export const CHANNEL_TYPES = [
   "serverchan",
   "pushplus",
   "pagerduty",
+  "apprise",
+  "signal",
+  "opsgenie",
+  "homeassistant",
+  "twilio",
+  "pushbullet",
+  "nextcloudtalk",
+  "grafanaoncall",
+  "alertmanager",
+  "sendgrid",
+  "brevo",
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
@@ -85,6 +96,34 @@ export interface ChannelConfigs {
   pushplus: { token: string; topic?: string };
   /** PagerDuty Events API v2: a routing (integration) key; down/offline trigger, recovery resolves (same dedup key). */
   pagerduty: { routingKey: string };
+  /**
+   * Apprise through an Apprise API server: either Apprise URLs (one or more, separated by spaces, as Apprise takes
+   * them) or the key of a configuration stored on that server, optionally only its URLs with a tag.
+   */
+  apprise: { server: string; urls?: string; key?: string; tag?: string };
+  /** Signal through signal-cli-rest-api: its URL, the registered sender number (+…), recipients (numbers or group ids). */
+  signal: { server: string; number: string; recipients: string[] };
+  /** Opsgenie Alert API v2: an API integration's key, the account's region, priority 1-5 (P1-P5) for down alerts. */
+  opsgenie: { apiKey: string; region: "us" | "eu"; priority?: number };
+  /** Home Assistant: its URL, a long-lived access token, the notify service (default "notify"). */
+  homeassistant: { server: string; accessToken: string; service?: string };
+  /**
+   * Twilio SMS: the account SID, its auth token (or an API key's SID and secret), a sender number, alphanumeric
+   * sender ID or Messaging Service SID, and the number to text.
+   */
+  twilio: { accountSid: string; authToken: string; apiKeySid?: string; fromNumber?: string; messagingServiceSid?: string; toNumber: string };
+  /** Pushbullet: an access token; a note to every device of the account. */
+  pushbullet: { accessToken: string };
+  /** Nextcloud Talk through a bot: the server, the conversation's token, the bot's shared secret. */
+  nextcloudtalk: { server: string; conversationToken: string; botSecret: string };
+  /** Grafana OnCall (IRM) "Formatted webhook" integration URL: alerts grouped per target, resolved on recovery. */
+  grafanaoncall: { url: string };
+  /** Any receiver of Alertmanager's webhook (payload version 4), optional bearer token. */
+  alertmanager: { url: string; token?: string };
+  /** SendGrid's Mail Send API. */
+  sendgrid: { apiKey: string; from: string; to: string[] };
+  /** Brevo's transactional e-mail API. */
+  brevo: { apiKey: string; from: string; to: string[] };
 }
 
 export type ChannelConfig = ChannelConfigs[ChannelType];
@@ -228,6 +267,11 @@ export interface NotificationEvent {
     escalationStep?: number;
     escalationSteps?: number;
     escalationRepeat?: number;
+    /**
+     * A signed link acknowledging this alert's open problem (`<public URL>/ack/<token>`, good for 7 days; its page asks
+     * before it acts): on alerts and reminders of an open problem, when the instance knows its public address.
+     */
+    ackUrl?: string;
   };
 }
 

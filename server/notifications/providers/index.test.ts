@@ -34,6 +34,17 @@ test("documented rate limits and secret fields", () => {
     serverchan: 5,
     pushplus: 10,
     pagerduty: 120,
+    apprise: 30,
+    signal: 30,
+    opsgenie: 60,
+    homeassistant: 60,
+    twilio: 60,
+    pushbullet: 30,
+    nextcloudtalk: 60,
+    grafanaoncall: 60,
+    alertmanager: 60,
+    sendgrid: 120,
+    brevo: 120,
   });
   const secrets = Object.fromEntries(CHANNEL_TYPES.map((type) => [type, PROVIDERS[type].secretFields]));
   expect(secrets).toEqual({
@@ -58,6 +69,17 @@ test("documented rate limits and secret fields", () => {
     serverchan: ["sendKey"],
     pushplus: ["token"],
     pagerduty: ["routingKey"],
+    apprise: ["urls", "key"],
+    signal: [],
+    opsgenie: ["apiKey"],
+    homeassistant: ["accessToken"],
+    twilio: ["authToken"],
+    pushbullet: ["accessToken"],
+    nextcloudtalk: ["botSecret"],
+    grafanaoncall: ["url"],
+    alertmanager: ["url", "token"],
+    sendgrid: ["apiKey"],
+    brevo: ["apiKey"],
   });
 });
 

@@ -52,6 +52,7 @@ import { MaintenancePanel } from "../maintenance/MaintenancePanel";
 import { UnreachableNotice } from "./detail/Dependencies";
 import { parseCheckError } from "../../../server/monitors/check-errors";
 import { OutageOffer } from "../incidents/OutageOffer";
+import { OpenProblems } from "../problems/parts";
 import { EditorOnly } from "../../components/guards";
 import { ManagedBadge, useManagedMarks } from "../../components/Managed";
 import { EscalationLine } from "../escalation/EscalationLine";
@@ -384,6 +385,8 @@ export default function MonitorDetail() {
           </EditorOnly>
         </div>
       </div>
+
+      <OpenProblems type="monitor" id={monitor.id} />
 
       <OutageOffer monitorId={monitor.id} down={status === "down"} />
 
