@@ -1,5 +1,6 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -18,11 +19,23 @@ export interface Vigil {
   register(username: string, email?: string): Promise<{ token: string; user: any }>;
 }
 
-async function startVigil(): Promise<{ vigil: Vigil; stop: () => Promise<void> }> {
+/** A port free now (for a server that must know its own address before it starts: --public-url). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+async function startVigil({ publicUrl }: { publicUrl: boolean }): Promise<{ vigil: Vigil; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-e2e-"));
+  // With its public address given, as behind a reverse proxy: alerts then carry links back to it.
+  const port = publicUrl ? await freePort() : 0;
+  const address = publicUrl ? ["--public-url", `http://127.0.0.1:${port}`] : [];
   // Hundreds of accounts are made and signed in here: OWASP's floor for argon2id (19 MiB) instead of the default 64
   // spends a quarter of the CPU on each (the server's own option; the API tests cover the default).
-  const proc: ChildProcess = spawn(BINARY, ["--port", "0", "--data-dir", dataDir, "--password-hash-memory", "19"], {
+  const proc: ChildProcess = spawn(BINARY, ["--port", String(port), ...address, "--data-dir", dataDir, "--password-hash-memory", "19"], {
     cwd: dataDir, // the executable must need nothing beside it
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -76,9 +89,11 @@ async function startVigil(): Promise<{ vigil: Vigil; stop: () => Promise<void> }
   return { vigil: { url, dataDir, api, register }, stop };
 }
 
-export const test = base.extend<{ vigil: Vigil }>({
-  vigil: async ({}, use) => {
-    const { vigil, stop } = await startVigil();
+export const test = base.extend<{ vigil: Vigil; publicUrl: boolean }>({
+  /** Whether the server is started with --public-url (its own address): `test.use({ publicUrl: true })`. */
+  publicUrl: [false, { option: true }],
+  vigil: async ({ publicUrl }, use) => {
+    const { vigil, stop } = await startVigil({ publicUrl });
     await use(vigil);
     await stop();
   },

@@ -157,8 +157,8 @@ for (const [locale, m] of LANGUAGES) {
     test("tabs say how they differ; language & time zone: how alerts work, message language and time zone; templates need a channel first", async ({ page, vigil }) => {
       const admin = await vigil.register("alice");
       await withSession(page, admin, "/notifications");
-      // Six tabs, no two with nearly one name ("Settings" beside "Global settings" was): none holds another's name.
-      const names = ["channels", "settings", "templates", "global", "monitors", "agents"].map((tab) => tr(m, `notifications.tabs.${tab}`));
+      // Seven tabs, no two with nearly one name ("Settings" beside "Global settings" was): none holds another's name.
+      const names = ["channels", "escalation", "settings", "templates", "global", "monitors", "agents"].map((tab) => tr(m, `notifications.tabs.${tab}`));
       await expect(page.getByTestId("notifications-tabs").getByRole("link")).toHaveText(names);
       for (const a of names) for (const b of names) if (a !== b) expect(a.toLowerCase()).not.toContain(b.toLowerCase());
       await page.getByTestId("notifications-tab-settings").click();

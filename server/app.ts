@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { Elysia } from "elysia";
 import { createPasswordHasher, type PasswordHasher } from "./auth/passwords";
@@ -62,6 +63,9 @@ import { exportRoutes } from "./exports/routes";
 import { reportRoutes } from "./reports/routes";
 import { createObjectives, type ObjectivesService } from "./objectives/service";
 import { objectiveRoutes } from "./objectives/routes";
+import { createPolicyStore } from "./escalation/policies";
+import { escalationRoutes } from "./escalation/routes";
+import { createEscalation, type EscalationService } from "./escalation/service";
 import { configRoutes } from "./config-file/routes";
 import { reportScheduleRoutes } from "./reports/schedule-routes";
 import { createReportScheduleService, type ReportScheduleOptions, type ReportScheduleService } from "./reports/schedules";
@@ -69,6 +73,9 @@ import { createTagStore } from "./tags/store";
 import { createSubscriberService, type SubscriberService } from "./subscribers/service";
 import { createPushService, type PushService, type PushServiceOptions } from "./push/service";
 import { webPushRoutes } from "./push/routes";
+import { createAckLinks } from "./problems/links";
+import { problemRoutes } from "./problems/routes";
+import { createProblems, type Problems } from "./problems/service";
 
 export interface AppDeps {
   db: Db;
@@ -98,6 +105,8 @@ export interface Services {
   agents: AgentService;
   live: Live;
   notifications: NotificationService;
+  /** Open problems and acknowledging them (server/problems/). */
+  problems: Problems;
   status: StatusService;
   maintenance: MaintenanceService;
   incidents: IncidentService;
@@ -109,6 +118,8 @@ export interface Services {
   reports: ReportScheduleService;
   /** Web Push: the devices people turned push on for, and the server's VAPID keys. */
   push: PushService;
+  /** Escalation policies paging open problems step by step. */
+  escalation: EscalationService;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
   /** What an import from the admin screen must respect: the address policy and the raw retention. */
@@ -133,9 +144,15 @@ export async function createServices(
     minuteMs,
     reports: reportTuning = {},
     push: pushOptions = {},
+    secret = randomBytes(48).toString("base64url"),
   }: {
     /** Web Push (tests let devices use a local http push service). */
     push?: Pick<PushServiceOptions, "allowLoopbackHttp">;
+    /**
+     * The session secret (main.ts passes it): it signs the acknowledgement links alerts carry. Tests that build the
+     * services alone get a random one, good for this process.
+     */
+    secret?: string;
     /** The monthly report mails' tick and clock (real-clock tests shorten the one and move the other). */
     reports?: Pick<ReportScheduleOptions, "tickMs" | "now">;
     /**
@@ -224,10 +241,20 @@ export async function createServices(
     pageExists: async (id) => (await db.orm.select({ id: db.t.statusPage.id }).from(db.t.statusPage).where(eq(db.t.statusPage.id, id))).length > 0,
   });
   const push = createPushService({ db, now, publicUrl: notifications.publicUrl, targets, ...pushOptions });
+  const ackLinks = createAckLinks({ secret, now });
+  const policies = createPolicyStore({
+    db,
+    now,
+    monitorOf: (id) => {
+      const m = monitorService.get(id);
+      return m ? { ancestors: monitorService.groups.ancestors(id), tags: m.tags, isGroup: m.type === "group" } : null;
+    },
+  });
   const notificationService = createNotificationService({
       db,
       bus: events,
       log,
+      ackLinks,
       ...notifications,
       // The webpush provider's devices and keys; a test's own `send` may still replace them.
       send: { push: push.context, ...notifications.send },
@@ -253,6 +280,14 @@ export async function createServices(
         return a && { name: a.name, status: a.status, lastSeenAt: a.lastSeenAt };
       },
       inMaintenance: maintenance.inMaintenance,
+      escalates: async (type, id) => (await policies.resolve(type, id)) !== null,
+  });
+  const escalation = createEscalation({ db, bus: events, outbox: notificationService.outbox, alerts: notificationService.alerts, policies, leads: () => cluster.leads(), inMaintenance: maintenance.inMaintenance, now, minuteMs, log });
+  const problems = createProblems({
+    alerts: notificationService.alerts,
+    links: ackLinks,
+    channelName: async (id) => (await notificationService.store.channelForSending(id))?.name,
+    now,
   });
   const status = createStatusService({ db, bus: events, monitors: monitorService, agents: agentService, maintenance, incidents, locations: probes.publicLocations, now });
   const subscribers = createSubscriberService({
@@ -282,8 +317,10 @@ export async function createServices(
     objectives,
     reports,
     push,
+    escalation,
     monitors: monitorService,
     notifications: notificationService,
+    problems,
     agents: agentService,
     maintenance,
     incidents,
@@ -322,6 +359,7 @@ export function createApp(deps: AppDeps) {
     .use(configRoutes({ db: deps.db, session, log, policy: services.importOptions.targets, onApplied: afterImport(services) }))
     .use(exportRoutes({ db: deps.db, monitors: services.monitors, agents: services.agents, session }))
     .use(objectiveRoutes({ monitors: services.monitors, objectives: services.objectives, session }))
+    .use(escalationRoutes({ escalation: services.escalation, session, exists: (type, id) => (type === "monitor" ? services.monitors.get(id) : services.agents.get(id)) !== undefined }))
     .use(
       reportRoutes({
         db: deps.db,
@@ -416,6 +454,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .use(webPushRoutes({ push: services.push, session, send: () => services.notifications.ctx, settings: () => services.notifications.store.getSettings() }))
+    .use(problemRoutes({ problems: services.problems, session, trustProxy: deps.config.trustProxy }))
     .use(maintenanceRoutes({ maintenance: services.maintenance, session }))
     .use(incidentRoutes({ incidents: services.incidents, session }))
     .use(subscriberRoutes({ subscribers: services.subscribers, status: services.status, session, publicUrl: deps.config.publicUrl, trustProxy: deps.config.trustProxy }))

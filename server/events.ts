@@ -6,7 +6,9 @@ import type { ContainersSnapshot } from "./agents/protocol";
 import type { MaintenanceChangeEvent, PublicMaintenance } from "./maintenance/public";
 import type { PublicIncident } from "./incidents/public";
 import type { BudgetEvent } from "./objectives/service";
+import type { NotificationEvent } from "./notifications/public";
 import type { MonitorChangeEvent, MonitorCheckEvent, MonitorStatusEvent } from "./monitors/public";
+import type { ProblemChange } from "./problems/public";
 
 /** Every event type and its payload. Later features add theirs here (agent presence, thresholds…). */
 export interface EventMap {
@@ -39,6 +41,12 @@ export interface EventMap {
   "incident.update": { incident: PublicIncident; update: { state: string; message: string; at: number } };
   /** A maintenance window was created (status-page subscribers are told of it). */
   "maintenance.created": { window: PublicMaintenance };
+  /** An alert was raised (sent, or wanted by an escalation policy): escalation starts its run (server/escalation/). */
+  "alert.raised": { targetType: "monitor" | "agent"; targetId: number; condition: string; since: number; at: number; event: NotificationEvent; channelIds: number[] };
+  /** An alert ended: with the recovery event when one was sent (to `channelIds`), null when cleared silently. */
+  "alert.settled": { targetType: "monitor" | "agent"; targetId: number; condition: string; event: NotificationEvent | null; channelIds: number[] };
+  /** An open problem (a sent alert) was raised, acknowledged or resolved (server/notifications/alerts.ts). */
+  "problem.change": ProblemChange;
 }
 
 export type SettingsArea = "notifications" | "status" | "maintenance" | "incidents" | "locations" | "monitors";

@@ -15,7 +15,7 @@ import type { Services } from "./app";
  * their leases expire), then each service stops before the ones that take what it flushes on the way out (the last
  * checks' alerts are still queued and sent).
  */
-export const LIFECYCLE = ["cluster", "maintenance", "monitors", "agents", "notifications", "objectives", "subscribers", "reports", "probes"] as const satisfies readonly (keyof Services)[];
+export const LIFECYCLE = ["cluster", "maintenance", "monitors", "agents", "notifications", "escalation", "objectives", "subscribers", "reports", "probes"] as const satisfies readonly (keyof Services)[];
 
 export type RunningService = (typeof LIFECYCLE)[number];
 

@@ -58,14 +58,16 @@ async function start(argv: string[]) {
     throw e;
   }
 
+  const secret = await jwtSecret(config, db);
   const services = await createServices(db, {
     log,
+    secret,
     node: config.nodeName,
     monitors: { concurrency: config.checkConcurrency, rawRetentionDays: config.rawRetentionDays },
     targets: { allowPrivate: !config.blockPrivateTargets },
     notifications: { send: { endpoints: { telegram: config.telegramApi, resend: config.resendApi } }, publicUrl: config.publicUrl },
   });
-  const app = createApp({ db, jwtSecret: await jwtSecret(config, db), config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
+  const app = createApp({ db, jwtSecret: secret, config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
   try {
     app.listen({ hostname: config.host, port: config.port, maxRequestBodySize: MAX_UPLOAD_BYTES + MAX_BODY_BYTES, ...LISTEN_ALONE });
   } catch (e) {

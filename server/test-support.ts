@@ -17,7 +17,7 @@ export interface Reply<T = Record<string, unknown>> {
 export async function testApp({ agentTokenTtlMs, ...overrides }: Partial<AppDeps> & { agentTokenTtlMs?: number } = {}) {
   const db = overrides.db ?? (await testDb());
   // Built here (not started) so tests can reach the services: monitor scheduler, agents, the bus.
-  const services = overrides.services ?? (await createServices(db, { agentTokenTtlMs }));
+  const services = overrides.services ?? (await createServices(db, { agentTokenTtlMs, secret: TEST_SECRET }));
   const app = createApp({
     db,
     jwtSecret: TEST_SECRET,

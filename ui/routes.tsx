@@ -13,6 +13,7 @@ const Login = lazy(() => import("./pages/auth/Login"));
 const Register = lazy(() => import("./pages/auth/Register"));
 const StatusPage = lazy(() => import("./pages/status/StatusPage"));
 const SubscriptionLink = lazy(() => import("./pages/status/SubscriptionLink"));
+const AckLink = lazy(() => import("./pages/problems/AckLink"));
 const StatusConfig = lazy(() => import("./pages/status/StatusConfig"));
 const Dashboard = lazy(() => import("./pages/dashboard/Dashboard"));
 const MonitorList = lazy(() => import("./pages/monitors/MonitorList"));
@@ -116,6 +117,14 @@ export function AppRoutes() {
           </ErrorBoundary>
         </Route>
       ))}
+      {/* An alert's acknowledgement link: public, outside the layout, like the status page. */}
+      <Route path="/ack/:token">
+        <ErrorBoundary>
+          <Suspense fallback={<PageLoading />}>
+            <AckLink />
+          </Suspense>
+        </ErrorBoundary>
+      </Route>
       <Route path="/status/:slug">
         {(params) =>
           params.slug === "config" ? (

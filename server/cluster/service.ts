@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from "../log";
 import type { AgentService } from "../agents/service";
 import type { EventBus, SettingsArea } from "../events";
 import type { MonitorService } from "../monitors/service";
+import type { ProblemChange } from "../problems/public";
 import { createBridge, type Bridge } from "./bridge";
 import type { NodeRole, NodeView } from "./public";
 import { BUCKETS, createLeases, databaseClock, LEASE_MS, listNodes, TICK_MS, type Leases } from "./leases";
@@ -129,6 +130,9 @@ export function createCluster(options: ClusterOptions) {
       // Settings saved on any node: the others drop what they cached.
       bus.on("settings.change", (e) => !e.remote && b.publish("settings.change", e));
       b.on("settings.change", (e) => bus.emit("settings.change", { ...(e as { area: SettingsArea }), remote: true }));
+      // Problems raised, acknowledged or resolved on any node: every node's browsers are told.
+      bus.on("problem.change", (e) => !e.remote && b.publish("problem.change", e));
+      b.on("problem.change", (e) => bus.emit("problem.change", { ...(e as ProblemChange), remote: true }));
       joined = true;
       await b.start();
       await l.start();

@@ -51,3 +51,6 @@ export const monitorOutages = t.monitorOutages;
 export const configLinks = t.configLinks;
 export const reportSchedules = t.reportSchedules;
 export const pushSubscriptions = t.pushSubscriptions;
+export const escalationPolicies = t.escalationPolicies;
+export const escalationAssignments = t.escalationAssignments;
+export const escalationRuns = t.escalationRuns;

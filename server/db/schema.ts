@@ -223,3 +223,4 @@ export * from "../auth/sso/tables";
 export * from "../reports/tables";
 export * from "../config-file/tables";
 export * from "../push/tables";
+export * from "../escalation/tables";

@@ -63,6 +63,13 @@ const ACCESS: Record<string, Access> = {
   "GET /api/monitors/:id/export": "user",
   "GET /api/reports/:kind/:ref": "user",
   "GET /api/monitors/:id/budget": "user",
+  "GET /api/escalation-policies": "user",
+  "POST /api/escalation-policies": "user",
+  "GET /api/escalation-policies/:id": "user",
+  "PUT /api/escalation-policies/:id": "user",
+  "DELETE /api/escalation-policies/:id": "user",
+  "GET /api/monitors/:id/escalation": "user",
+  "GET /api/agents/:id/escalation": "user",
   "GET /api/report-schedules/": "user",
   "POST /api/report-schedules/": "user",
   "GET /api/report-schedules/:id": "user",
@@ -177,6 +184,10 @@ const ACCESS: Record<string, Access> = {
   "DELETE /api/webpush/subscriptions/:id": "session",
   "POST /api/webpush/subscriptions/:id/test": "session",
   "GET /api/webpush/recipients": "editor", // every account's name, for a webpush channel's form
+  "GET /api/problems": "user",
+  "POST /api/problems/ack": "editor",
+  "GET /api/ack/:token": "public", // says what the signed link in an alert is for; changes nothing
+  "POST /api/ack/:token": "public", // the signed link is the credential, for that one problem
   "GET /metrics": "user",
   "GET /install.sh": "public",
   "GET /downloads/:file": "public",

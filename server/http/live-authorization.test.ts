@@ -155,7 +155,7 @@ describe("a session held back by the two-factor policy", () => {
 const MOVING = new Set(["status", "statusChangedAt", "consecutiveFailures", "lastCheckedAt", "responseTime", "httpStatus", "lastError", "uptime24h", "tlsExpiresAt", "ping", "heartbeat", "lastPushAt", "maintenance"]);
 /** What agent.status may say: its REST fields are name, status (as `to`) and lastSeenAt; the rest describe the event. */
 const AGENT_STATUS_FIELDS = new Set(["agentId", "name", "from", "to", "at", "lastSeenAt", "remote", "maintenance"]);
-const LIVE_TYPES = ["monitor.status", "monitor.check", "monitor.change", "agent.status", "agent.report", "agent.change", "maintenance.change"];
+const LIVE_TYPES = ["monitor.status", "monitor.check", "monitor.change", "agent.status", "agent.report", "agent.change", "maintenance.change", "problem.change"];
 
 /** The last message of a type about each monitor or agent (by the id field named). */
 function lastBy(messages: Message[], type: string, idField: string): Map<number, any> {
@@ -183,9 +183,13 @@ describe("the authorization matrix on /api/live", () => {
     const editor = { token: t.editor.token };
     const ok = async (res: Promise<{ status: number; body: any }>) => {
       const r = await res;
-      expect(r.status).toBeLessThan(300);
+      expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
       return r.body;
     };
+    // A channel for alerts, so a monitor going down is an open problem (problem.change), which an editor acknowledges.
+    const hook = (await ok(t.call("POST", "/api/notifications/channels", { ...admin, body: { name: "Hook", type: "webhook", config: { url: `http://127.0.0.1:${t.targetPort}/hook` } } }))).channel;
+    const everything = { enabled: true, channelIds: [hook.id], reminderMinutes: 0, events: { down: true, recovery: true } };
+    await ok(t.call("PUT", "/api/notifications/settings", { ...admin, body: { monitor: everything, agent: { ...everything, events: { offline: true, online: true, cpu: true, memory: true, disk: true }, thresholds: { cpu: 90, memory: 90, disk: 90 } }, language: "en-US", timeZone: "UTC" } }));
     const billing = (await ok(t.call("POST", "/api/monitors", {
       ...admin,
       body: { name: "Billing", url: `http://u:${URL_SECRET}@127.0.0.1:${t.targetPort}/x`, method: "POST", headers: [{ name: "X-Api-Key", value: HEADER_SECRET }], body: BODY_SECRET },
@@ -196,6 +200,8 @@ describe("the authorization matrix on /api/live", () => {
     await ok(t.call("DELETE", `/api/monitors/${gone.id}`, admin));
     await ok(t.call("POST", `/api/monitors/${billing.id}/check`, editor)); // pending → up
     await ok(t.call("GET", `/api/push/${job.pushToken}?status=down&msg=disk%20full`)); // pending → down
+    await t.services.notifications.idle();
+    await ok(t.call("POST", "/api/problems/ack", { ...editor, body: { targetType: "monitor", targetId: job.id, condition: "down" } }));
     const register = async (name: string) => {
       const { token } = await ok(t.call("POST", "/api/agents/tokens", admin));
       return (await ok(t.call("POST", "/api/agents/register", { body: { token, name, host: testHost } }))).agentId as number;
@@ -254,6 +260,11 @@ describe("the authorization matrix on /api/live", () => {
         same(`agent ${id} status fields`, Object.keys(e).filter((key) => !AGENT_STATUS_FIELDS.has(key)), []);
       }
       for (const [id, e] of lastBy(socket.messages, "agent.change", "agentId")) same(`agent ${id} ${e.kind}`, e.kind !== "deleted", (await rest(`/api/agents/${id}`)).success);
+      const { problems } = await rest("/api/problems");
+      const changes = socket.messages.filter((m) => m.type === "problem.change").map((m) => m.data);
+      same("problem changes", changes.map((e) => e.action), ["raised", "acknowledged"]);
+      const { remote: _, ...last } = changes.at(-1) ?? {};
+      same("problem", last.problem, problems.find((p: { targetId: number }) => p.targetId === job.id));
       for (const e of socket.messages.filter((m) => m.type === "maintenance.change").map((m) => m.data)) {
         for (const id of e.monitors.entered) same(`monitor ${id} in maintenance`, true, (await rest(`/api/monitors/${id}`)).monitor.maintenance);
         for (const id of e.agents.entered) same(`agent ${id} in maintenance`, true, (await rest(`/api/agents/${id}`)).agent.maintenance);

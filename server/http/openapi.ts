@@ -140,6 +140,8 @@ const TAGS: OpenApiDocument["tags"] = [
   { name: "reports", description: "Availability reports of a monitor, a group, a tag or a status page over a month, quarter, year or range of days; reports mailed every month (report schedules)." },
   { name: "agents", description: "Servers reporting with vigil-agent: registration tokens, the agents' own calls, metrics." },
   { name: "notifications", description: "Channels, notification settings (global, per monitor, per agent) and the delivery log." },
+  { name: "escalation", description: "Escalation policies: steps that page more channels while an open problem stays unacknowledged; which policy a monitor or agent follows." },
+  { name: "problems", description: "Open problems (alerts sent and not yet resolved) and acknowledging them: signed in, by API, or by the signed link an alert carries." },
   { name: "status", description: "The public status page, its badges, and its configuration." },
   { name: "incidents", description: "Incidents: an outage told in your words, with a timeline of updates, on the status pages of what it affects." },
   { name: "maintenance", description: "Maintenance windows: checks go on, notifications stop, uptime leaves the time out." },

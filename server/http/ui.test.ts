@@ -41,6 +41,12 @@ describe("UI serving", () => {
     expect(again.status).toBe(304);
   });
 
+  test("an acknowledgement link's page is a page, though its token has dots", async () => {
+    const res = await get("/ack/eyJhbGciOiJIUzI1NiJ9.eyJraW5kIjoiYWNrIn0.c2lnbmF0dXJl");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/html");
+  });
+
   test("a missing file is a 404, an unknown API path a JSON 404", async () => {
     expect((await get("/assets/missing-12345678.js")).status).toBe(404);
     const api = await get("/api/missing");

@@ -66,7 +66,8 @@ export function uiRoutes(dir: string, { live = false } = {}) {
     .get("/*", ({ request, path }) => {
       if (path.startsWith("/api/")) throw notFound("NOT_FOUND", "No such API endpoint");
       if (live) refresh();
-      const file = files.get(path) ?? (extname(path) ? undefined : index);
+      // A page's path has no extension, but for an alert's acknowledgement link (/ack/<signed token>, dots and all).
+      const file = files.get(path) ?? (extname(path) && !path.startsWith("/ack/") ? undefined : index);
       if (!file) {
         if (!index && !extname(path)) {
           return new Response("The Vigil UI is not built. Run `npm run build:ui`.", { status: 503 });

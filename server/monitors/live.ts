@@ -12,6 +12,7 @@ import { unauthorized } from "../http/errors";
 import { silentLogger, type Logger } from "../log";
 import type { Role } from "../users/public";
 import { monitorChangeView, monitorStatusView } from "./viewer";
+import { problemChangeView } from "../problems/view";
 
 /** Close code for a session that stopped being valid: the UI clears the session as for a 401. */
 export const SESSION_ENDED = 4001;
@@ -35,6 +36,7 @@ const VIEWS = {
   "agent.report": agentView,
   "agent.change": asIs,
   "maintenance.change": asIs,
+  "problem.change": problemChangeView,
 } satisfies { [K in EventType]?: (role: Role, data: EventMap[K]) => unknown };
 export type LiveEventType = keyof typeof VIEWS;
 

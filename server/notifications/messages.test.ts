@@ -27,3 +27,13 @@ test("an http monitor's message names its keyword; a push monitor's its last pus
   const never = renderMessage([down({ url: "", checkType: "push", lastPushAt: null })], "zh-CN", "UTC");
   expect(never.lines).toContain("最后推送: 从未");
 });
+
+test("an alert with an acknowledgement link ends with it, in both languages; a storm's lines carry none", () => {
+  const ackUrl = "https://vigil.example.com/ack/abc.def.ghi";
+  expect(renderMessage([down({ url: "https://shop.test/", ackUrl })], "en-US", "UTC").lines.at(-1)).toBe(`Acknowledge: ${ackUrl}`);
+  expect(renderMessage([down({ url: "https://shop.test/", ackUrl })], "zh-CN", "UTC").lines.at(-1)).toBe(`确认: ${ackUrl}`);
+  expect(renderMessage([down({ url: "https://shop.test/" })], "en-US", "UTC").lines.some((l) => l.includes("Acknowledge"))).toBe(false);
+  // Several events in one message: one line each (the webhook payload's events keep their own facts.ackUrl).
+  const storm = renderMessage([down({ ackUrl }), down({ ackUrl: `${ackUrl}2` })], "en-US", "UTC");
+  expect(storm.lines.some((l) => l.includes(ackUrl))).toBe(false);
+});

@@ -79,6 +79,8 @@ const TEXT = {
       time: "时间",
       lastSeen: "最后上报",
       address: "来源地址",
+      escalation: "升级",
+      ack: "确认",
     },
     type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping", group: "分组", ...settingsTypeNames("zh-CN") },
     ms: "毫秒",
@@ -87,6 +89,8 @@ const TEXT = {
     problem: { stopped: "已停止（{{state}}）", unhealthy: "健康检查失败", restarts: "{{minutes}} 分钟内重启 {{count}} 次" },
     objective: "{{objective}}%（{{days}} 天）",
     burn: "{{rate}} 倍（近 {{hours}} 小时；告警线 {{threshold}} 倍）",
+    escalation: "第 {{step}}/{{steps}} 级，仍未确认",
+    escalationRepeat: "第 {{step}}/{{steps}} 级（第 {{repeat}} 次重复），仍未确认",
   },
   "en-US": {
     title: {
@@ -159,6 +163,8 @@ const TEXT = {
       time: "Time",
       lastSeen: "Last report",
       address: "From address",
+      escalation: "Escalation",
+      ack: "Acknowledge",
     },
     type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping", group: "Group", ...settingsTypeNames("en-US") },
     ms: "ms",
@@ -167,6 +173,8 @@ const TEXT = {
     problem: { stopped: "stopped ({{state}})", unhealthy: "its health check fails", restarts: "restarted {{count}} times in {{minutes}} min" },
     objective: "{{objective}}% over {{days}} days",
     burn: "{{rate}}× over the last {{hours}} h (alert at {{threshold}}×)",
+    escalation: "step {{step}} of {{steps}}, not acknowledged",
+    escalationRepeat: "step {{step}} of {{steps}} (repeat {{repeat}}), not acknowledged",
   },
 } as const;
 
@@ -251,7 +259,13 @@ function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: s
   if (f.burnRate !== undefined) lines.push(`${L.burnRate}: ${fill(T.burn, { rate: f.burnRate, hours: f.burnHours, threshold: f.burnThreshold })}`);
   if (f.usage !== undefined) lines.push(`${L.usage}: ${pct(f.usage)}${f.threshold !== undefined ? ` (${L.threshold} ${pct(f.threshold)})` : ""}`);
   if (f.downtimeSeconds !== undefined) lines.push(`${L.downtime}: ${formatDuration(f.downtimeSeconds, lang)}`);
+  if (f.escalationStep !== undefined) {
+    const values = { step: f.escalationStep, steps: f.escalationSteps, repeat: f.escalationRepeat };
+    lines.push(`${L.escalation}: ${fill(f.escalationRepeat ? T.escalationRepeat : T.escalation, values)}`);
+  }
   lines.push(`${L.time}: ${formatTime(e.time, timeZone)}`);
+  // Last, on its own line: a chat client shows it as a link, one tap away (the page it opens asks before it acts).
+  if (f.ackUrl) lines.push(`${L.ack}: ${f.ackUrl}`);
   return lines;
 }
 

@@ -29,6 +29,8 @@ import { providerFor } from "./providers/index";
 import type { NotificationMessage, SendContext, SendResult } from "./providers/provider";
 import type { ChannelType, NotificationEvent } from "./public";
 import type { NotificationStore } from "./store";
+import type { AlertKey } from "./alerts";
+import type { AckRef } from "../problems/links";
 
 /** Waits after failed tries 1, 2, …: seven tries over about half an hour. */
 export const RETRY_DELAYS_MS = [10_000, 30_000, 60_000, 180_000, 480_000, 1_080_000];
@@ -59,6 +61,11 @@ export interface OutboxOptions {
   node?: string;
   /** The instance's public address, for templates' links to a target's page. */
   publicUrl?: string;
+  /**
+   * The address of a signed link acknowledging an open problem through a channel (`${publicUrl}/ack/<token>`); absent
+   * when the instance does not know its public address: alerts then carry no link.
+   */
+  ackUrl?: (ref: AckRef) => Promise<string>;
   /** How long a claim holds (default: the send timeout + 50 s, at least a minute). */
   claimMs?: number;
   /** The clock of claims: the database's on PostgreSQL, so the nodes' clocks need not agree. */
@@ -90,6 +97,12 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
   let again = false;
 
   const waiting = (channelId: number) => and(eq(events.channelId, channelId), isNull(events.messageId));
+
+  /** The event as one channel gets it: with its own acknowledgement link (the link names the channel it came through). */
+  async function forChannel(event: NotificationEvent, channelId: number, ack: (AlertKey & { since: number }) | undefined): Promise<NotificationEvent> {
+    if (!ack || !options.ackUrl) return event;
+    return { ...event, facts: { ...event.facts, ackUrl: await options.ackUrl({ ...ack, channelId }) } };
+  }
 
   /**
    * Claims due messages — each channel's oldest pending message whose time has come and that no live claim holds —
@@ -289,15 +302,16 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
     /**
      * Queues an event for channels (durably, before resolving). `key` identifies the event: the same key for the
      * same channel is ignored, so an event re-emitted after a restart is not sent twice. Resolves to how many
-     * channels took it.
+     * channels took it. `ack`: the open problem the event is about, for each channel's acknowledgement link.
      */
-    async enqueue(channelIds: number[], event: NotificationEvent, key: string): Promise<number> {
+    async enqueue(channelIds: number[], event: NotificationEvent, key: string, ack?: AlertKey & { since: number }): Promise<number> {
       if (!channelIds.length) return 0;
       const at = now();
+      const rows = await Promise.all(channelIds.map(async (channelId) => ({ channelId, eventKey: key, event: await forChannel(event, channelId, ack), createdAt: at })));
       const inserted = (
         await orm
           .insert(events)
-          .values(channelIds.map((channelId) => ({ channelId, eventKey: key, event, createdAt: at })))
+          .values(rows)
           .onConflictDoNothing()
           .returning({ id: events.id })
       ).length;

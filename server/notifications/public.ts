@@ -27,6 +27,17 @@ export const CHANNEL_TYPES = [
   "pushplus",
   "pagerduty",
   "webpush",
+  "apprise",
+  "signal",
+  "opsgenie",
+  "homeassistant",
+  "twilio",
+  "pushbullet",
+  "nextcloudtalk",
+  "grafanaoncall",
+  "alertmanager",
+  "sendgrid",
+  "brevo",
 ] as const;
 export type ChannelType = (typeof CHANNEL_TYPES)[number];
 
@@ -91,6 +102,34 @@ export interface ChannelConfigs {
    * (`userIds`, 1-50), or everyone with a `role` — one of the two.
    */
   webpush: { userIds?: number[]; role?: "admin" | "editor" | "viewer" };
+  /**
+   * Apprise through an Apprise API server: either Apprise URLs (one or more, separated by spaces, as Apprise takes
+   * them) or the key of a configuration stored on that server, optionally only its URLs with a tag.
+   */
+  apprise: { server: string; urls?: string; key?: string; tag?: string };
+  /** Signal through signal-cli-rest-api: its URL, the registered sender number (+…), recipients (numbers or group ids). */
+  signal: { server: string; number: string; recipients: string[] };
+  /** Opsgenie Alert API v2: an API integration's key, the account's region, priority 1-5 (P1-P5) for down alerts. */
+  opsgenie: { apiKey: string; region: "us" | "eu"; priority?: number };
+  /** Home Assistant: its URL, a long-lived access token, the notify service (default "notify"). */
+  homeassistant: { server: string; accessToken: string; service?: string };
+  /**
+   * Twilio SMS: the account SID, its auth token (or an API key's SID and secret), a sender number, alphanumeric
+   * sender ID or Messaging Service SID, and the number to text.
+   */
+  twilio: { accountSid: string; authToken: string; apiKeySid?: string; fromNumber?: string; messagingServiceSid?: string; toNumber: string };
+  /** Pushbullet: an access token; a note to every device of the account. */
+  pushbullet: { accessToken: string };
+  /** Nextcloud Talk through a bot: the server, the conversation's token, the bot's shared secret. */
+  nextcloudtalk: { server: string; conversationToken: string; botSecret: string };
+  /** Grafana OnCall (IRM) "Formatted webhook" integration URL: alerts grouped per target, resolved on recovery. */
+  grafanaoncall: { url: string };
+  /** Any receiver of Alertmanager's webhook (payload version 4), optional bearer token. */
+  alertmanager: { url: string; token?: string };
+  /** SendGrid's Mail Send API. */
+  sendgrid: { apiKey: string; from: string; to: string[] };
+  /** Brevo's transactional e-mail API. */
+  brevo: { apiKey: string; from: string; to: string[] };
 }
 
 export type ChannelConfig = ChannelConfigs[ChannelType];
@@ -230,6 +269,15 @@ export interface NotificationEvent {
     budgetState?: "burning-slow" | "burning-fast" | "exhausted";
     /** How long it was down / offline before coming back, in seconds. */
     downtimeSeconds?: number;
+    /** A page by an escalation policy (server/escalation/): its step (from 1) of how many, and which repeat of the last (0: the first). */
+    escalationStep?: number;
+    escalationSteps?: number;
+    escalationRepeat?: number;
+    /**
+     * A signed link acknowledging this alert's open problem (`<public URL>/ack/<token>`, good for 7 days; its page asks
+     * before it acts): on alerts and reminders of an open problem, when the instance knows its public address.
+     */
+    ackUrl?: string;
   };
 }
 

@@ -5,7 +5,8 @@
 // - Usage thresholds: an alert once usage is at or above the threshold in 2 reports in a row, then nothing until it
 //   has fallen back below (hysteresis). Each disk is its own condition, named by its mount point.
 // - Error budgets: burning too fast and spent alert once each, cleared silently (onBudget).
-// - Reminders while a monitor stays down, when its settings ask for them.
+// - Reminders while a monitor stays down, when its settings ask for them, until someone acknowledges the alert
+//   (server/problems/; the acknowledgement lives on the alert's row, alerts.ts, so a recovery clears it).
 // - Maintenance (server/maintenance): while a target is in a window nothing is sent for it, and its alerts are left as
 //   they are. When it leaves the window, what was last sent is compared with how it is now: still down (offline)
 //   with no alert sent → a fresh down; up (online) again after an alert → the recovery; the same as before → nothing.
@@ -15,8 +16,8 @@
 //   monitors that an edit frees (their parent paused, the dependency removed).
 // Events are handled one at a time, in the order they came (each awaits the database): a queue, drained in the
 // background; idle() resolves once it is empty (tests await it instead of sleeping).
-import { and, eq } from "drizzle-orm";
-import { first, type Db } from "../db/database";
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/database";
 import type { EventBus, EventMap } from "../events";
 import { containerConditions, RestartHistory } from "./container-rules";
 import { silentLogger, type Logger } from "../log";
@@ -28,6 +29,7 @@ import type { MaintenanceChangeEvent } from "../maintenance/public";
 import type { NotificationEvent } from "./public";
 import type { BudgetEvent } from "../objectives/service";
 import type { BudgetState } from "../objectives/budget";
+import type { AlertKey, AlertStore } from "./alerts";
 import type { Outbox } from "./outbox";
 import type { NotificationStore, TargetType } from "./store";
 
@@ -38,6 +40,8 @@ export interface RulesOptions {
   db: Db;
   bus: EventBus;
   store: NotificationStore;
+  /** The open alerts (notification_alerts) and their acknowledgements. */
+  alerts: AlertStore;
   outbox: Outbox;
   /** A monitor as it is now (reminders stop for paused or deleted ones; a window's end compares with it). */
   monitorNow?: (id: number) => MonitorNow | undefined;
@@ -56,6 +60,8 @@ export interface RulesOptions {
   decides?: Decides;
   /** How long a minute of the reminder settings is, and how often due reminders are looked for: 60 000 (real-clock tests shorten it). */
   minuteMs?: number;
+  /** Whether an escalation policy pages for the target (server/escalation/): its alerts are raised even with no channel of its own. */
+  escalates?: (type: TargetType, id: number) => Promise<boolean>;
 }
 
 /** Which node acts (several may share the database): monitors by their checker, agents by their owner, reminders by the leader. */
@@ -103,6 +109,7 @@ export function createRules({
   db,
   bus,
   store,
+  alerts,
   outbox,
   monitorNow = () => undefined,
   dependentsOf = () => [],
@@ -112,13 +119,13 @@ export function createRules({
   now = Date.now,
   decides = EVERYTHING,
   minuteMs = 60_000,
+  escalates = async () => false,
 }: RulesOptions) {
   const { orm } = db;
-  const { notificationAlerts, notificationChannels } = db.t;
+  const { notificationChannels } = db.t;
   // The raised alerts, also in memory: agent reports check them on every sample, and should not need a query.
   const raised = new Set<string>();
-  const alertWhere = (type: TargetType, id: number, condition: string) =>
-    and(eq(notificationAlerts.targetType, type), eq(notificationAlerts.targetId, id), eq(notificationAlerts.condition, condition));
+  const keyOf = (targetType: TargetType, targetId: number, condition: string): AlertKey => ({ targetType, targetId, condition });
   /**
    * The alert raised for a condition. `exact`: ask the database even when memory knows none (status changes, which
    * are rare: another node may have raised it); reports trust memory.
@@ -126,19 +133,20 @@ export function createRules({
   async function alertRow(type: TargetType, id: number, condition: string, exact = false) {
     const key = `${type}:${id}:${condition}`;
     if (!exact && !raised.has(key)) return undefined;
-    const row = await first(orm.select().from(notificationAlerts).where(alertWhere(type, id, condition)));
+    const row = await alerts.find(keyOf(type, id, condition));
     if (row) raised.add(key);
     else raised.delete(key);
     return row;
   }
   const clearAlert = async (type: TargetType, id: number, condition: string) => {
     raised.delete(`${type}:${id}:${condition}`);
-    await orm.delete(notificationAlerts).where(alertWhere(type, id, condition));
+    await alerts.clear(keyOf(type, id, condition));
   };
 
   /** A deleted monitor or agent: its override and alerts go. */
   async function forget(type: TargetType, id: number) {
-    await store.forgetTarget(type, id);
+    await store.deleteOverride(type, id);
+    await alerts.forgetTarget(type, id);
     for (const key of raised) if (key.startsWith(`${type}:${id}:`)) raised.delete(key);
   }
 
@@ -150,9 +158,12 @@ export function createRules({
     return ids.filter((id) => enabled.has(id));
   }
 
-  /** Queues an event for the target's channels; true when at least one channel took it. */
-  async function send(channelIds: number[], event: NotificationEvent, key: string): Promise<boolean> {
-    return (await outbox.enqueue(await liveChannels(channelIds), event, key)) > 0;
+  /**
+   * Queues an event for the target's channels; true when at least one channel took it. `ack`: the open problem it is
+   * about (its occurrence: `since`), so each channel's copy carries a link that acknowledges it.
+   */
+  async function send(channelIds: number[], event: NotificationEvent, key: string, ack?: AlertKey & { since: number }): Promise<boolean> {
+    return (await outbox.enqueue(await liveChannels(channelIds), event, key, ack)) > 0;
   }
 
   /**
@@ -163,9 +174,13 @@ export function createRules({
   async function raise(type: TargetType, id: number, condition: string, event: NotificationEvent, wanted: boolean, channelIds: number[], since = event.time, exact = false) {
     if (await alertRow(type, id, condition, exact)) return;
     if (!wanted) return;
-    if (await send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`)) {
-      await orm.insert(notificationAlerts).values({ targetType: type, targetId: id, condition, since, lastNotifiedAt: now() }).onConflictDoNothing();
+    const key = keyOf(type, id, condition);
+    // Raised when a channel took it, or when an escalation policy pages for the target (it may have no channel of its own).
+    if ((await send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`, { ...key, since })) || (await escalates(type, id))) {
+      const at = now();
+      const inserted = await alerts.raise(key, since, at, event.target.name);
       raised.add(`${type}:${id}:${condition}`);
+      if (inserted) bus.emit("alert.raised", { targetType: type, targetId: id, condition, since, at, event, channelIds });
     }
   }
 
@@ -174,10 +189,12 @@ export function createRules({
     const alert = await alertRow(type, id, condition, exact);
     if (!alert) return;
     await clearAlert(type, id, condition);
-    if (event && wanted) {
+    const told = event !== null && wanted;
+    if (told) {
       event.facts.downtimeSeconds = Math.max(0, Math.round((event.time - alert.since) / 1000));
       await send(channelIds, event, `${event.kind}:${type}:${id}:${condition}:${event.time}`);
     }
+    bus.emit("alert.settled", { targetType: type, targetId: id, condition, event: told ? event : null, channelIds: told ? channelIds : [] });
   }
 
   async function onMonitorStatus(e: MonitorStatusEvent) {
@@ -298,12 +315,10 @@ export function createRules({
     }
   }
 
+  /** Reminders for monitors still down, unless someone acknowledged the alert ("I am on it"). */
   async function remindNow() {
     const t = now();
-    const down = await orm.select().from(notificationAlerts)
-      .where(and(eq(notificationAlerts.targetType, "monitor"), eq(notificationAlerts.condition, "down")))
-      .orderBy(notificationAlerts.targetId);
-    for (const a of down) {
+    for (const a of await alerts.downMonitorsUnacknowledged()) {
       const s = await store.effective("monitor", a.targetId);
       if (!s.enabled || s.reminderMinutes <= 0 || t - a.lastNotifiedAt < s.reminderMinutes * minuteMs) continue;
       const monitor = monitorNow(a.targetId);
@@ -315,8 +330,8 @@ export function createRules({
         // What templates name for any monitor alert; the built-in reminder stays the short "still down for …".
         facts: { ...pickNamed(alertFacts(monitor.facts)), downtimeSeconds: Math.round((t - a.since) / 1000) },
       };
-      await send(s.channelIds, event, `reminder:monitor:${a.targetId}:${a.lastNotifiedAt}`);
-      await orm.update(notificationAlerts).set({ lastNotifiedAt: t }).where(alertWhere("monitor", a.targetId, "down"));
+      await send(s.channelIds, event, `reminder:monitor:${a.targetId}:${a.lastNotifiedAt}`, { ...keyOf("monitor", a.targetId, "down"), since: a.since });
+      await alerts.notified(keyOf("monitor", a.targetId, "down"), t);
     }
   }
 
@@ -377,7 +392,7 @@ export function createRules({
 
   // First of all: what is raised already (events that arrive meanwhile wait for it).
   void run("load", async () => {
-    for (const a of await orm.select().from(notificationAlerts)) raised.add(`${a.targetType}:${a.targetId}:${a.condition}`);
+    for (const a of await alerts.all()) raised.add(`${a.targetType}:${a.targetId}:${a.condition}`);
   });
 
   let reminderTimer: ReturnType<typeof setInterval> | null = null;

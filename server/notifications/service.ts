@@ -3,6 +3,8 @@ import type { Db } from "../db/database";
 import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
 import { ALLOW_PRIVATE, guardedFetch, hostProblem, type TargetPolicy } from "../net/targets";
+import type { AckLinks } from "../problems/links";
+import { createAlertStore } from "./alerts";
 import { createOutbox } from "./outbox";
 import type { SendContext } from "./providers/provider";
 import { createRules, type Decides, type RulesOptions } from "./rules";
@@ -28,16 +30,22 @@ export interface NotificationServiceOptions {
    * by the agent's owner, reminders by the leader. Status changes carry `remote` instead. Alone, this node does all.
    */
   decides?: Decides;
-  /** The instance's public address (--public-url): templates link to the target's page with it. */
+  /**
+   * The instance's public address (--public-url): templates link to the target's page with it, and alerts carry a
+   * signed link acknowledging their problem (`ackLinks`). Without it, alerts carry no such link.
+   */
   publicUrl?: string;
+  /** Signs acknowledgement links (server/problems/links.ts). */
+  ackLinks?: Pick<AckLinks, "sign">;
   /** How long a minute of the reminder settings is (60 000; real-clock tests shorten it). */
   minuteMs?: number;
+  escalates?: RulesOptions["escalates"];
 }
 
 /** Every provider request gives up after this long (then the outbox retries with backoff). */
 export const SEND_TIMEOUT_MS = 10_000;
 
-export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, dependentsOf, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides, publicUrl, minuteMs }: NotificationServiceOptions) {
+export function createNotificationService({ db, bus, log = silentLogger, send = {}, monitorNow, dependentsOf, agentNow, inMaintenance, now = Date.now, targets = ALLOW_PRIVATE, node, decides, publicUrl, ackLinks, minuteMs, escalates }: NotificationServiceOptions) {
   const store = createNotificationStore(db, now, () => bus.emit("settings.change", { area: "notifications" }), targets);
   bus.on("settings.change", (e) => e.remote && e.area === "notifications" && store.dropCaches());
   const ctx: SendContext = {
@@ -49,12 +57,17 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
     now: send.now ?? now,
     ...(send.push ? { push: send.push } : {}),
   };
-  const outbox = createOutbox({ db, store, ctx, log, now, node, publicUrl });
-  const rules = createRules({ db, bus, store, outbox, monitorNow, dependentsOf, agentNow, inMaintenance, log, now, decides, minuteMs });
+  const alerts = createAlertStore({ db, bus, nameOf: (type, id) => (type === "monitor" ? monitorNow?.(id)?.name : agentNow?.(id)?.name) });
+  const base = publicUrl?.replace(/\/+$/, "");
+  const ackUrl = base && ackLinks ? async (ref: Parameters<AckLinks["sign"]>[0]) => `${base}/ack/${await ackLinks.sign(ref)}` : undefined;
+  const outbox = createOutbox({ db, store, ctx, log, now, node, publicUrl, ackUrl });
+  const rules = createRules({ db, bus, store, alerts, outbox, monitorNow, dependentsOf, agentNow, inMaintenance, log, now, decides, minuteMs, escalates });
   // The rules listen from the start (events are queued durably even before the sender runs).
   rules.start();
   return {
     store,
+    /** The open alerts and their acknowledgements (server/problems/ reads and acknowledges them). */
+    alerts,
     outbox,
     /** How providers send (fetch under the address policy, timeout, hosts, Web Push): the device tests use it too. */
     ctx,

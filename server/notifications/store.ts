@@ -96,7 +96,7 @@ export function validType(type: unknown): ChannelType {
  */
 export function createNotificationStore(db: Db, now: () => number = Date.now, onWrite: () => void = () => {}, targets: TargetPolicy = ALLOW_PRIVATE) {
   const { orm } = db;
-  const { settings: settingsTable, notificationAlerts, notificationChannels, notificationEvents, notificationMessages, notificationOverrides } = db.t;
+  const { settings: settingsTable, notificationChannels, notificationEvents, notificationMessages, notificationOverrides } = db.t;
   const channelRow = (id: number, q: Orm = orm) => first(q.select().from(notificationChannels).where(eq(notificationChannels.id, id)));
 
   async function readGlobal(q: Orm = orm): Promise<NotificationSettings> {
@@ -285,16 +285,11 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
       return this.effective(type, id);
     },
 
-    /** Back to the global settings; also what deleting a monitor or agent does (with its alert state). */
+    /** Back to the global settings; also what deleting a monitor or agent does (its alerts go in alerts.ts). */
     async deleteOverride(type: TargetType, id: number) {
       await orm.delete(notificationOverrides).where(overrideWhere(type, id));
       overrideCache.delete(`${type}:${id}`);
       onWrite();
-    },
-
-    async forgetTarget(type: TargetType, id: number) {
-      await this.deleteOverride(type, id);
-      await orm.delete(notificationAlerts).where(and(eq(notificationAlerts.targetType, type), eq(notificationAlerts.targetId, id)));
     },
 
     // --- the delivery log --------------------------------------------------------------------------------------

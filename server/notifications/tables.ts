@@ -1,4 +1,6 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { users } from "../db/schema";
+import type { AckVia } from "../problems/public";
 import type { ChannelType, NotificationEvent } from "./public";
 import type { NotificationMessage } from "./providers/provider";
 import type { ChannelTemplates } from "./templates";
@@ -43,7 +45,8 @@ export const notificationOverrides = sqliteTable(
 /**
  * What has been alerted and not yet cleared, per target and condition ("down", "offline", "cpu", "disk:/data"): a
  * recovery or "online" is sent only for a sent alert, a threshold alert only once until usage falls back, and this
- * survives a restart.
+ * survives a restart. Each row is an open problem (server/problems/): its acknowledgement lives on it, so clearing
+ * the alert (a recovery) clears the acknowledgement, and the next occurrence starts unacknowledged.
  */
 export const notificationAlerts = sqliteTable(
   "notification_alerts",
@@ -54,6 +57,15 @@ export const notificationAlerts = sqliteTable(
     since: integer("since").notNull(),
     /** The last alert or reminder sent for it (reminders count from here). */
     lastNotifiedAt: integer("last_notified_at").notNull(),
+    /** When someone said "I am on it" (null: nobody yet); reminders (and escalation) leave an acknowledged alert alone. */
+    ackedAt: integer("acked_at"),
+    /** Who did, when it was a user (null for a signed link; set null when the account is deleted: the name stays). */
+    ackedBy: integer("acked_by").references(() => users.id, { onDelete: "set null" }),
+    /** Their username then, or "via link (<channel name>)" for a signed link. */
+    ackedByName: text("acked_by_name"),
+    /** The name of the channel a signed link came through (its message carried the link); null otherwise. */
+    ackedChannel: text("acked_channel"),
+    ackVia: text("ack_via").$type<AckVia>(),
   },
   (t) => [primaryKey({ columns: [t.targetType, t.targetId, t.condition] })],
 );

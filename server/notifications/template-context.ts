@@ -18,6 +18,8 @@ export interface TemplateEvent {
   time: string;
   /** ISO 8601, UTC. */
   timestamp: string;
+  /** The signed link acknowledging the alert's problem (also facts.ackUrl); empty when it has none. */
+  ackUrl: string;
   facts: Record<string, string | number | null>;
 }
 
@@ -64,6 +66,7 @@ export function templateEvent(e: NotificationEvent, lang: NotificationLanguage, 
     reason: error ?? (f.usage !== undefined ? `${pct(f.usage)} ≥ ${pct(f.threshold ?? 0)}` : f.containerProblem ? containerProblem(e, lang) : ""),
     time: formatTime(e.time, timeZone),
     timestamp: new Date(e.time).toISOString(),
+    ackUrl: f.ackUrl ?? "",
     facts,
   };
 }
@@ -85,11 +88,21 @@ const SAMPLE_MONITORS = {
   postgres: { name: "Orders DB", target: "db.example.com:5432/orders", httpStatus: null, error: "authentication failed", errorCode: "AUTH_FAILED", ok: null },
 } as const satisfies Record<SampleCheckType, unknown>;
 
+/** The kinds that raise an open problem: their alerts (and reminders) carry a link acknowledging it. */
+const ACKABLE = new Set<NotificationEventKind>(["down", "reminder", "offline", "cpu", "memory", "disk", "container", "budget"]);
+
 /**
  * A sample event of each kind for the preview: the names and facts a real one would carry. A monitor's kinds have a
- * sample of each of SAMPLE_CHECK_TYPES (HTTP unless asked).
+ * sample of each of SAMPLE_CHECK_TYPES (HTTP unless asked). With the instance's public address, the kinds that raise a
+ * problem carry a sample acknowledgement link, as real ones then do.
  */
-export function sampleEvent(kind: NotificationEventKind, checkType: SampleCheckType = "http"): NotificationEvent {
+export function sampleEvent(kind: NotificationEventKind, checkType: SampleCheckType = "http", baseUrl?: string): NotificationEvent {
+  const event = sampleOf(kind, checkType);
+  if (!baseUrl || !ACKABLE.has(kind)) return event;
+  return { ...event, facts: { ...event.facts, ackUrl: `${baseUrl.replace(/\/+$/, "")}/ack/eyJhbGciOiJIUzI1NiJ9.sample.link` } };
+}
+
+function sampleOf(kind: NotificationEventKind, checkType: SampleCheckType): NotificationEvent {
   const m = SAMPLE_MONITORS[checkType];
   const monitor = { type: "monitor" as const, id: 12, name: m.name };
   const monitorFacts = { url: m.target, target: m.target, checkType };

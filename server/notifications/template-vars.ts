@@ -10,7 +10,7 @@ export type SampleCheckType = (typeof SAMPLE_CHECK_TYPES)[number];
 
 /** Root variables and the fields of `target` and `facts`: what validation accepts (anything else is unknown). */
 export const TEMPLATE_VARIABLES = {
-  roots: ["kind", "status", "target", "reason", "time", "timestamp", "facts", "title", "body", "severity", "lang", "events", "count"],
+  roots: ["kind", "status", "target", "reason", "time", "timestamp", "facts", "ackUrl", "title", "body", "severity", "lang", "events", "count"],
   target: ["type", "id", "name", "url"],
   facts: [
     "url",
@@ -48,5 +48,6 @@ export const TEMPLATE_VARIABLES = {
     "burnHours",
     "burnThreshold",
     "budgetState",
+    "ackUrl",
   ],
 } as const;

@@ -46,6 +46,18 @@ describe("rendering", () => {
     expect(zh.lines).toEqual(["状态码 503，期望 200-299"]);
   });
 
+  test("ackUrl (also facts.ackUrl): the alert's acknowledgement link, empty without one; the preview shows a sample with --public-url", () => {
+    const ackUrl = "https://vigil.example.com/ack/abc.def.ghi";
+    const linked = renderMessage([{ ...sampleEvent("down"), facts: { ...sampleEvent("down").facts, ackUrl } }], "en-US", "UTC");
+    expect(apply({ down: { body: "[{{ ackUrl }}] [{{ facts.ackUrl }}]" } }, "slack", linked).lines).toEqual([`[${ackUrl}] [${ackUrl}]`]);
+    expect(apply({ down: { body: "[{{ ackUrl }}]" } }).lines).toEqual(["[]"]);
+    expect(validateTemplates({ reminder: { body: "{{ ackUrl }} {{ facts.ackUrl }}" } }, "slack")).toEqual({ reminder: { body: "{{ ackUrl }} {{ facts.ackUrl }}" } });
+    const preview = (baseUrl?: string) => previewTemplate({ type: "slack", kind: "down", body: "{{ ackUrl }}", lang: "en-US", timeZone: "UTC", baseUrl }).body.text;
+    expect(preview("https://vigil.example.com")).toStartWith("https://vigil.example.com/ack/");
+    expect(preview()).toBe("");
+    expect(previewTemplate({ type: "slack", kind: "recovery", body: "[{{ ackUrl }}]", lang: "en-US", timeZone: "UTC", baseUrl: "https://vigil.example.com" }).body.text).toBe("[]");
+  });
+
   test("without a template (or for another kind, or an empty part) the built-in message stays", () => {
     const builtIn = down();
     expect(apply({})).toEqual(builtIn);

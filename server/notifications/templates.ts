@@ -191,7 +191,7 @@ export function validateTemplates(input: unknown, type: ChannelType): ChannelTem
       if (!source.trim()) continue;
       // Against every sample monitor type: a webhook body must stay JSON for a database's alert as for a URL's.
       for (const checkType of SAMPLE_CHECK_TYPES) {
-        const sample = renderMessage([sampleEvent(kind as NotificationEventKind, checkType)], "en-US", "UTC");
+        const sample = renderMessage([sampleEvent(kind as NotificationEventKind, checkType, "https://vigil.example.com")], "en-US", "UTC");
         const rendered = renderPart(source, type, part, templateScope(sample, "UTC", "https://vigil.example.com"));
         if (!rendered.ok) throw templateError(kind, part, rendered.problem);
       }
@@ -204,7 +204,7 @@ export function validateTemplates(input: unknown, type: ChannelType): ChannelTem
 
 /** POST /api/notifications/templates/preview: a sample event of the kind rendered through the template in a language. */
 export function previewTemplate(input: { type: ChannelType; kind: TemplateKind; checkType?: SampleCheckType; title?: string; body?: string; lang: NotificationLanguage; timeZone: string; baseUrl?: string }) {
-  const sample = renderMessage([sampleEvent(input.kind, input.checkType)], input.lang, input.timeZone);
+  const sample = renderMessage([sampleEvent(input.kind, input.checkType, input.baseUrl)], input.lang, input.timeZone);
   const scope = templateScope(sample, input.timeZone, input.baseUrl);
   const part = (p: Part, source: string | undefined, builtIn: string) => {
     if (!source?.trim()) return { text: builtIn, problem: null };

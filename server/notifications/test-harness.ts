@@ -18,11 +18,12 @@ export function notificationHarness(hookUrl: () => string) {
     }
   });
 
-  return async function setup() {
+  /** `publicUrl`: the instance's public address (--public-url): alerts then carry acknowledgement links. */
+  return async function setup({ publicUrl }: { publicUrl?: string } = {}) {
     const db = await testDb();
     let skew = 0;
     const now = () => Date.now() + skew;
-    const services = await createServices(db, { now, notifications: { send: { timeoutMs: 1_000 } } });
+    const services = await createServices(db, { now, notifications: { send: { timeoutMs: 1_000 }, publicUrl } });
     opened.push({ services, db });
     const t = await testApp({ db, services });
     const { token } = await t.signUp("alice");

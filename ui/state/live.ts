@@ -6,6 +6,7 @@ import { useEffect, useRef } from "react";
 import type { AgentLiveMessages } from "../../server/agents/public";
 import type { MaintenanceChangeEvent } from "../../server/maintenance/public";
 import type { LiveMessage } from "../../server/monitors/public";
+import type { ProblemChange } from "../../server/problems/public";
 import { onUnauthorized, request } from "../api/client";
 import { token } from "./session";
 
@@ -18,6 +19,8 @@ type MonitorMessages = { [M in LiveMessage as M["type"]]: M["data"] };
 export interface LiveMessages extends MonitorMessages, AgentLiveMessages {
   /** Monitors and agents entered or left maintenance. */
   "maintenance.change": MaintenanceChangeEvent;
+  /** An open problem was raised, acknowledged or resolved. */
+  "problem.change": ProblemChange;
 }
 
 export type LiveType = keyof LiveMessages;

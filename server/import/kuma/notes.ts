@@ -103,6 +103,10 @@ export const NOTES = {
   "notification.mentioning": "Mentioning people does not come across.",
   "notification.pagerdutyUrl": "The custom integration URL does not come across: Vigil sends to PagerDuty's Events API v2.",
   "notification.pagerdutyResolve": "Vigil resolves the PagerDuty alert when the monitor recovers (Kuma was set otherwise).",
+  "notification.appriseServer":
+    "Kuma ran the apprise command on its own host; Vigil sends through an Apprise API server (the caronc/apprise container): add an Apprise channel in Vigil with that server's address and the same Apprise URLs.",
+  "notification.signalUrl": "Its URL does not end in /v2/send: Vigil takes it as the signal-cli-rest-api address and posts to /v2/send there.",
+  "notification.opsgenieAlias": "Vigil names its Opsgenie alerts per monitor on its own (not by the monitor's name, as Kuma did): close an alert Kuma left open in Opsgenie by hand.",
   "notification.dropped.dkim": "DKIM signing does not come across (Vigil has no such setting).",
   "notification.dropped.mailHeaders": "Additional mail headers does not come across (Vigil has no such setting).",
   "notification.dropped.channel": "The channel override does not come across (Vigil has no such setting).",

@@ -11,6 +11,8 @@ export interface Mapped {
   type: ChannelType;
   config: Config;
   notes: Note[];
+  /** What the user must add in Vigil when the config cannot pass Vigil's checks (a plan note beside the check's). */
+  missing?: Note;
 }
 
 const s = (c: Config, k: string) => str(c[k]).trim();
@@ -28,6 +30,18 @@ function dropped(c: Config, notes: Note[], fields: Record<string, Dropped>) {
 /** "\"Uptime Kuma\" <a@b>" → "Uptime Kuma <a@b>": Vigil takes the name unquoted. */
 const unquoteSender = (from: string) => from.replace(/^\s*"([^"]*)"\s*</, "$1 <");
 const addresses = (v: string) => v.split(/[\s,;]+/).filter(Boolean);
+
+/**
+ * Kuma's Apprise URL when it is one apprise:// or apprises:// URL without credentials: Apprise's own way to reach an
+ * Apprise API server (https://appriseit.com/services/apprise_api/), so it says which server and key to use.
+ */
+function appriseApi(url: string): { server: string; key: string; tag?: string } | null {
+  const m = /^(apprises?):\/\/([^/?#@\s]+)((?:\/[^/?#\s]+)*)\/([A-Za-z0-9_-]{1,128})\/?(?:\?([^#\s]*))?$/.exec(url);
+  if (!m) return null;
+  const [, scheme, host, path, key, query] = m;
+  const tag = new URLSearchParams(query ?? "").get("tags")?.trim();
+  return { server: `${scheme === "apprises" ? "https" : "http"}://${host}${path}`, key: key!, ...(tag ? { tag } : {}) };
+}
 
 const MAPPERS: Record<string, (c: Config, notes: Note[]) => Omit<Mapped, "notes">> = {
   smtp(c, notes) {
@@ -162,7 +176,63 @@ const MAPPERS: Record<string, (c: Config, notes: Note[]) => Omit<Mapped, "notes"
   pushplus(c) {
     return { type: "pushplus", config: { token: s(c, "pushPlusSendKey") } };
   },
+  apprise(c, notes) {
+    dropped(c, notes, { title: "title" });
+    const urls = s(c, "appriseURL");
+    const api = appriseApi(urls);
+    if (api) return { type: "apprise", config: api };
+    // Kuma ran the apprise command on its own host; Vigil needs an Apprise API server, which Kuma's config cannot name.
+    return { type: "apprise", config: { server: "", urls }, missing: note("notification.appriseServer") };
+  },
+  signal(c, notes) {
+    // Kuma posts to the full URL it was given (…/v2/send); Vigil takes the REST API's address and adds /v2/send.
+    const url = s(c, "signalURL").replace(/\/+$/, "");
+    const server = url.replace(/\/v[12]\/send$/, "");
+    if (server === url) notes.push(note("notification.signalUrl"));
+    dropped(c, notes, { signalUseTemplate: "template" });
+    return { type: "signal", config: { server, number: s(c, "signalNumber"), recipients: addresses(s(c, "signalRecipients")) } };
+  },
+  opsgenie(c, notes) {
+    notes.push(note("notification.opsgenieAlias"));
+    const priority = int(c.opsgeniePriority);
+    return { type: "opsgenie", config: { apiKey: s(c, "opsgenieApiKey"), region: s(c, "opsgenieRegion") || "us", ...(priority !== null ? { priority } : {}) } };
+  },
+  homeassistant(c) {
+    const service = s(c, "notificationService");
+    return { type: "homeassistant", config: { server: s(c, "homeAssistantUrl"), accessToken: s(c, "longLivedAccessToken"), ...(service ? { service } : {}) } };
+  },
+  twilio(c) {
+    const optional = { apiKeySid: s(c, "twilioApiKey"), fromNumber: s(c, "twilioFromNumber"), messagingServiceSid: s(c, "twilioMessagingServiceSID") };
+    const given = Object.fromEntries(Object.entries(optional).filter(([, v]) => v));
+    return { type: "twilio", config: { accountSid: s(c, "twilioAccountSID"), authToken: s(c, "twilioAuthToken"), ...given, toNumber: s(c, "twilioToNumber") } };
+  },
+  pushbullet(c) {
+    return { type: "pushbullet", config: { accessToken: s(c, "pushbulletAccessToken") } };
+  },
+  nextcloudtalk(c, notes) {
+    dropped(c, notes, { sendSilentUp: "silent", sendSilentDown: "silent" });
+    return { type: "nextcloudtalk", config: { server: s(c, "host"), conversationToken: s(c, "conversationToken"), botSecret: str(c.botSecret) } };
+  },
+  grafanaoncall(c) {
+    return { type: "grafanaoncall", config: { url: s(c, "GrafanaOncallURL") } };
+  },
+  sendgrid(c, notes) {
+    return { type: "sendgrid", config: mailApi(c, notes, "sendgrid", "") };
+  },
+  brevo(c, notes) {
+    return { type: "brevo", config: mailApi(c, notes, "brevo", s(c, "brevoFromName")) };
+  },
 };
+
+/** SendGrid's and Brevo's fields in Kuma: `<prefix>ApiKey`, `FromEmail`, `ToEmail`, `CcEmail`, `BccEmail`, `Subject`. */
+function mailApi(c: Config, notes: Note[], prefix: string, fromName: string): Config {
+  const cc = addresses(s(c, `${prefix}CcEmail`));
+  if (cc.length) notes.push(note("notification.cc"));
+  if (s(c, `${prefix}BccEmail`)) notes.push(note("notification.bcc"));
+  if (s(c, `${prefix}Subject`)) notes.push(note("notification.customBody"));
+  const email = s(c, `${prefix}FromEmail`);
+  return { apiKey: s(c, `${prefix}ApiKey`), from: fromName && email ? `${fromName} <${email}>` : email, to: [...addresses(s(c, `${prefix}ToEmail`)), ...cc] };
+}
 
 /** The Vigil channel for a Kuma config, or null when Vigil has no such provider. Kuma spells types in mixed case. */
 export function mapKumaNotification(config: Config): Mapped | null {

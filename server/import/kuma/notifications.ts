@@ -71,6 +71,7 @@ export const notificationsSection: KumaSection = {
       } else if (!p.checked?.ok) {
         item.notes.push(note("notification.invalid", { type: p.mapped.type, message: p.checked!.error.message }));
         if (p.mapped.type === "teams") item.notes.push(note("notification.teams"));
+        if (p.mapped.missing) item.notes.push(p.mapped.missing);
       } else {
         item.action = (await existingChannel(db.orm, db.t, links, sourceId)) ? "update" : "create";
         item.notes.push(...p.mapped.notes);

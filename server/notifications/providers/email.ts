@@ -1,4 +1,4 @@
-// What the e-mail channels share (Resend, SMTP): sender and recipient checks, and the small HTML body.
+// What the e-mail channels share (Resend, SendGrid, Brevo, SMTP): sender and recipient checks, and the small HTML body.
 import { describe, fail, requiredText } from "./fields";
 
 const ADDRESS = /^[^\s@<>(),;:"\[\]\\]+@[^\s@<>(),;:"\[\]\\]+\.[^\s@<>(),;:"\[\]\\]+$/;
@@ -37,6 +37,18 @@ export function recipients(config: Record<string, unknown>): string[] {
   if (addresses.length === 0) fail("RECIPIENT_REQUIRED", "Recipient is required");
   if (addresses.length > MAX_RECIPIENTS || !addresses.every(isEmail)) fail("RECIPIENT_INVALID", "Invalid recipient address");
   return addresses;
+}
+
+/** A sender as the mail APIs take it apart: "Vigil <ops@example.com>" → { email, name }. */
+export function senderParts(from: string): { email: string; name?: string } {
+  const match = SENDER.exec(from);
+  const name = match?.[1]?.trim();
+  return { email: (match?.[2] ?? match?.[3] ?? from).trim(), ...(name ? { name } : {}) };
+}
+
+/** The plain-text part: the title, a blank line, the lines. */
+export function plainText(title: string, lines: string[]): string {
+  return lines.length ? [title, "", ...lines].join("\n") : title;
 }
 
 export function html(title: string, lines: string[], colour: string): string {

@@ -35,6 +35,17 @@ test("documented rate limits and secret fields", () => {
     pushplus: 10,
     pagerduty: 120,
     webpush: 60,
+    apprise: 30,
+    signal: 30,
+    opsgenie: 60,
+    homeassistant: 60,
+    twilio: 60,
+    pushbullet: 30,
+    nextcloudtalk: 60,
+    grafanaoncall: 60,
+    alertmanager: 60,
+    sendgrid: 120,
+    brevo: 120,
   });
   const secrets = Object.fromEntries(CHANNEL_TYPES.map((type) => [type, PROVIDERS[type].secretFields]));
   expect(secrets).toEqual({
@@ -60,6 +71,17 @@ test("documented rate limits and secret fields", () => {
     pushplus: ["token"],
     pagerduty: ["routingKey"],
     webpush: [],
+    apprise: ["urls", "key"],
+    signal: [],
+    opsgenie: ["apiKey"],
+    homeassistant: ["accessToken"],
+    twilio: ["authToken"],
+    pushbullet: ["accessToken"],
+    nextcloudtalk: ["botSecret"],
+    grafanaoncall: ["url"],
+    alertmanager: ["url", "token"],
+    sendgrid: ["apiKey"],
+    brevo: ["apiKey"],
   });
 });
 

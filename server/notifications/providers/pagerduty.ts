@@ -10,9 +10,9 @@ import type { NotificationMessage, Provider, SendContext, SendResult } from "./p
 const ROUTING_KEY = /^[A-Za-z0-9]{32}$/;
 const MAX_SUMMARY = 1024;
 const MAX_DEDUP_KEY = 255;
-const RESOLVES: readonly NotificationEventKind[] = ["recovery", "online"];
+export const RESOLVES: readonly NotificationEventKind[] = ["recovery", "online"];
 /** Conditions of their own: an agent can be over its CPU threshold and offline as separate alerts. */
-const USAGE: readonly NotificationEventKind[] = ["cpu", "memory", "disk", "container", "budget"];
+export const USAGE: readonly NotificationEventKind[] = ["cpu", "memory", "disk", "container", "budget"];
 
 interface PagerDutyAnswer {
   status?: string;
@@ -29,7 +29,8 @@ export function dedupKey(event: NotificationEvent): string {
   return key.slice(0, MAX_DEDUP_KEY);
 }
 
-function severity(kind: NotificationEventKind): "critical" | "warning" | "info" {
+/** Down and offline are critical, the usage conditions warnings, the rest (reminders, tests) information. */
+export function alertSeverity(kind: NotificationEventKind): "critical" | "warning" | "info" {
   if (kind === "down" || kind === "offline") return "critical";
   return USAGE.includes(kind) ? "warning" : "info";
 }
@@ -44,7 +45,7 @@ export function pagerDutyEvent(routingKey: string, event: NotificationEvent, mes
     payload: {
       summary: clip(message.title, MAX_SUMMARY),
       source: event.target.name || `${event.target.type} ${event.target.id}`,
-      severity: severity(event.kind),
+      severity: alertSeverity(event.kind),
       timestamp: new Date(event.time).toISOString(),
       custom_details: { lines: message.lines },
     },

@@ -26,7 +26,8 @@ export interface SendContext {
   timeoutMs: number;
   /**
    * Base URLs of the fixed API hosts (configurable: `--telegram-api`, `--resend-api`); the other fixed-host providers
-   * (pushover, serverchan, pushplus, pagerduty) read theirs here when set (tests point them at local fakes).
+   * (pushover, serverchan, pushplus, pagerduty, opsgenie, twilio, pushbullet, sendgrid, brevo) read theirs here when
+   * set (tests point them at local fakes).
    */
   endpoints: { telegram: string; resend: string } & Partial<Record<string, string>>;
   /**

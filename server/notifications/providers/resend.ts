@@ -1,5 +1,5 @@
 // Resend's email API (https://resend.com/docs/api-reference/emails/send-email): plain text plus a small HTML body.
-import { COLOURS, html, recipients, sender } from "./email";
+import { COLOURS, html, plainText, recipients, sender } from "./email";
 import { check, requiredText } from "./fields";
 import { describeAnswer, failure, OK, postJson, snippet, success } from "./http";
 import type { Provider } from "./provider";
@@ -28,7 +28,7 @@ export const resend: Provider<"resend"> = {
       from: config.from,
       to: config.to,
       subject: message.title,
-      text: message.lines.length ? [message.title, "", ...message.lines].join("\n") : message.title,
+      text: plainText(message.title, message.lines),
       html: html(message.title, message.lines, COLOURS[message.severity]),
     };
     const url = `${ctx.endpoints.resend.replace(/\/+$/, "")}/emails`;

@@ -14,6 +14,8 @@ test("each provider's own URL fits its shape, and so does the example the form s
     ["googlechat", "https://chat.googleapis.com/v1/spaces/AAAA/messages?key=AIza&token=abc"],
     ["mattermost", "https://mm.example.com/hooks/xyz123"],
     ["rocketchat", "https://rocket.example.com/hooks/abc/def"],
+    ["grafanaoncall", "https://oncall-prod-us-central-0.grafana.net/oncall/integrations/v1/formatted_webhook/AbC123xYz/"],
+    ["grafanaoncall", "http://oncall.internal:8080/integrations/v1/webhook/AbC123xYz"],
   ];
   for (const [type, url] of own) expect([type, fitsUrlShape(type, url)]).toEqual([type, true]);
   for (const [type, shape] of Object.entries(URL_SHAPES)) expect([type, fitsUrlShape(type, shape.example)]).toEqual([type, true]);
@@ -39,6 +41,8 @@ test("another provider's URL, a page link, or a robot URL without its key is ref
     ["feishu", "https://open.feishu.cn/open-apis/bot/v2/hook/"],
     ["feishu", "https://hooks.slack.com/services/T0/B0/x"],
     ["slack", "ftp://hooks.slack.com/services/T0/B0/x"],
+    ["grafanaoncall", "https://oncall.example.com/integrations/v1/alertmanager/AbC123xYz/"],
+    ["grafanaoncall", "https://oncall.example.com/integrations/v1/formatted_webhook/"],
   ];
   for (const [type, url] of wrong) expect([type, url, fitsUrlShape(type, url)]).toEqual([type, url, false]);
 });

@@ -42,6 +42,7 @@ export const URL_SHAPES = {
   googlechat: { path: /\/v1\/spaces\/[^/]+\/messages\/?$/, query: "key", example: "https://chat.googleapis.com/v1/spaces/…/messages?key=…&token=…", provider: "Google Chat" },
   mattermost: { path: /\/hooks\/[^/]+\/?$/, example: "https://mattermost.example.com/hooks/…", provider: "Mattermost" },
   rocketchat: { path: /\/hooks\/[^/]+\/[^/]+\/?$/, example: "https://rocket.example.com/hooks/{id}/{token}", provider: "Rocket.Chat" },
+  grafanaoncall: { path: /\/integrations\/v1\/(formatted_)?webhook\/[^/]+\/?$/, example: "https://oncall.example.com/integrations/v1/formatted_webhook/…/", provider: "Grafana OnCall" },
 } as const satisfies Record<string, UrlShape>;
 
 export type ShapedType = keyof typeof URL_SHAPES;

@@ -29,8 +29,10 @@ import { Fact, RangeTabs } from "../../components/DetailParts";
 import { AgentStatusBadge, agentDisplayStatus, NeverReported, StaleValues, TD, TH, UsageBar, useDurationUnits, useLastReport } from "./parts";
 import { buildDetailCharts, type ChartLabels } from "./seriesCharts";
 import { MaintenancePanel } from "../maintenance/MaintenancePanel";
+import { OpenProblems } from "../problems/parts";
 import { ContainersSection } from "./Containers";
 import { useLive } from "../../state/live";
+import { EscalationLine } from "../escalation/EscalationLine";
 import { EditorOnly } from "../../components/guards";
 import { ExportForm } from "../../components/ExportForm";
 
@@ -419,7 +421,10 @@ export default function AgentDetail() {
           }
         />
         <Facts agent={agent} />
+        <EscalationLine type="agent" id={agent.id} troubled={agent.status === "offline"} />
       </div>
+
+      <OpenProblems type="agent" id={agent.id} />
 
       <Section title={t("agents.currentTitle")}>
         {agent.latest ? (

@@ -13,6 +13,9 @@ import { formatWithZone, useClock, useDurationUnits } from "../../components/tim
 import { useLive } from "../../state/live";
 import { canEdit } from "../../state/session";
 import { translateCheckError } from "../monitors/checkError";
+import { findProblem } from "../problems/model";
+import { AckState } from "../problems/parts";
+import { useProblems } from "../problems/useProblems";
 
 type State = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded"; counts: Counts };
 
@@ -184,9 +187,17 @@ function For({ since, text }: { since: number; text: (duration: string) => strin
   );
 }
 
-/** What is down or offline right now, above the counts: the first thing an operator opening Vigil needs. */
+/**
+ * What is down or offline right now, above the counts: the first thing an operator opening Vigil needs. Each row whose
+ * alert was sent shows who acknowledged it, or the button that does (a row without an alert has nothing to acknowledge).
+ */
 function Problems({ problems }: { problems: Counts["problems"] }) {
   const { t } = useTranslation();
+  const open = useProblems();
+  const ackOf = (type: "monitor" | "agent", id: number, condition: string) => {
+    const p = open.problems && findProblem(open.problems, type, id, condition);
+    return p ? <AckState problem={p} onAcknowledge={(x) => void open.acknowledge(x)} busy={open.busy(p)} /> : null;
+  };
   const total = problems.monitors.length + problems.agents.length;
   if (total === 0) {
     return (
@@ -223,6 +234,7 @@ function Problems({ problems }: { problems: Counts["problems"] }) {
                 <For since={m.since} text={(time) => t("dashboard.downFor", { time })} />
               </span>
             )}
+            {ackOf("monitor", m.id, "down")}
           </li>
         ))}
         {problems.agents.map((a) => (
@@ -237,6 +249,7 @@ function Problems({ problems }: { problems: Counts["problems"] }) {
             <span data-testid="problem-since" className="shrink-0 text-xs text-slate-500">
               {a.lastSeenAt !== null ? <For since={a.lastSeenAt} text={(time) => t("dashboard.lastSeen", { time })} /> : t("dashboard.neverSeen")}
             </span>
+            {ackOf("agent", a.id, "offline")}
           </li>
         ))}
       </ul>

@@ -52,8 +52,10 @@ import { MaintenancePanel } from "../maintenance/MaintenancePanel";
 import { UnreachableNotice } from "./detail/Dependencies";
 import { parseCheckError } from "../../../server/monitors/check-errors";
 import { OutageOffer } from "../incidents/OutageOffer";
+import { OpenProblems } from "../problems/parts";
 import { EditorOnly } from "../../components/guards";
 import { ManagedBadge, useManagedMarks } from "../../components/Managed";
+import { EscalationLine } from "../escalation/EscalationLine";
 
 /** History bars slide with time: refreshed this often even without checks. */
 const HISTORY_POLL_MS = 60_000;
@@ -352,6 +354,7 @@ export default function MonitorDetail() {
               <span className="ml-1 text-red-600"> · {t("monitors.detail.failuresInRow", { count: monitor.consecutiveFailures })}</span>
             )}
           </p>
+          <EscalationLine type="monitor" id={monitor.id} troubled={status === "down"} />
         </div>
         <div className="flex flex-wrap items-center gap-2">
           <EditorOnly>
@@ -382,6 +385,8 @@ export default function MonitorDetail() {
           </EditorOnly>
         </div>
       </div>
+
+      <OpenProblems type="monitor" id={monitor.id} />
 
       <OutageOffer monitorId={monitor.id} down={status === "down"} />
 

@@ -77,10 +77,12 @@ interface TagInputProps {
   onCommit: (text: string, rest?: string) => boolean;
   onDraft: (draft: string) => void;
   onRemove: (index: number) => void;
+  /** The box's test id (an escalation policy's tags use the same input). */
+  testId?: string;
 }
 
 /** Chips for the tags, then a text field: Enter or a comma adds, Backspace in the empty field removes the last. */
-export function TagInput({ id, tags, draft, invalid, onCommit, onDraft, onRemove }: TagInputProps) {
+export function TagInput({ id, tags, draft, invalid, onCommit, onDraft, onRemove, testId = "monitor-tags" }: TagInputProps) {
   const { t } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -100,7 +102,7 @@ export function TagInput({ id, tags, draft, invalid, onCommit, onDraft, onRemove
   };
   return (
     <div
-      data-testid="monitor-tags"
+      data-testid={testId}
       onClick={() => input.current?.focus()}
       className={`flex min-h-[38px] w-full cursor-text flex-wrap items-center gap-1.5 rounded-lg bg-white px-2 py-1.5 shadow-sm ring-1 ring-inset ring-slate-300 focus-within:ring-2 focus-within:ring-indigo-500 ${
         invalid ? INVALID : ""

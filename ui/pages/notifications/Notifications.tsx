@@ -1,5 +1,6 @@
-// /notifications: one page, six tabs, the tab (and the chosen monitor or agent) in the URL so any view can be linked
-// to — the monitor and agent pages link straight to their own settings.
+// /notifications: one page, seven tabs, the tab (and the chosen monitor, agent or escalation policy) in the URL so any
+// view can be linked to — the monitor and agent pages link straight to their own settings and to the escalation tab.
+// Escalation policies sit beside the channels they page (ui/pages/escalation/) rather than on a screen of their own.
 //
 // data-testids: `notifications-tabs`, `notifications-tab-{tab}` (aria-current="page" on the open one),
 //   `notifications-panel-{tab}`.
@@ -7,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useSearch } from "wouter";
 import { PageHeader } from "../../components/Card";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
+import { PoliciesTab } from "../escalation/PoliciesTab";
 import { ChannelsTab } from "./ChannelsTab";
 import { GlobalTab } from "./GlobalTab";
 import { parseQuery, TABS, tabHref, type Tab } from "./model";
@@ -24,6 +26,7 @@ export default function Notifications() {
       <TabBar active={query.tab} />
       <div data-testid={`notifications-panel-${query.tab}`} className="mt-6">
         {query.tab === "channels" && <ChannelsTab />}
+        {query.tab === "escalation" && <PoliciesTab selected={query.policy} />}
         {query.tab === "settings" && <SettingsTab />}
         {query.tab === "templates" && <TemplatesTab />}
         {query.tab === "global" && <GlobalTab />}

@@ -91,6 +91,27 @@ describe("client checks match the server's", () => {
     ["webpush", {}, "WEBPUSH_RECIPIENTS"],
     ["webpush", { userIds: "1", role: "admin" }, "WEBPUSH_RECIPIENTS"],
     ["webpush", { userIds: Array.from({ length: 51 }, (_, i) => i + 1).join(", ") }, "WEBPUSH_RECIPIENTS"],
+    // The types added for Kuma's users: a complete form passes both checks, a missing required field fails both.
+    ["apprise", { server: "http://apprise:8000", urls: "tgram://123:abc/456" }, null],
+    ["apprise", { server: "http://apprise:8000", key: "vigil", tag: "devops" }, null],
+    ["apprise", { server: "http://apprise:8000" }, "APPRISE_TARGET_REQUIRED"],
+    ["signal", { server: "http://signal:8080", number: "+4915112345678", recipients: "+4917612345678, group.abc=" }, null],
+    ["signal", { server: "http://signal:8080", number: "+4915112345678", recipients: " " }, "SIGNAL_RECIPIENTS_INVALID"],
+    ["opsgenie", { apiKey: "1a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d" }, null],
+    ["opsgenie", { apiKey: "", region: "eu" }, "OPSGENIE_KEY_INVALID"],
+    ["homeassistant", { server: "http://homeassistant.local:8123", accessToken: "abc.def.ghi" }, null],
+    ["homeassistant", { server: "http://homeassistant.local:8123", accessToken: "" }, "HOMEASSISTANT_TOKEN_REQUIRED"],
+    ["twilio", { accountSid: `AC${"0".repeat(32)}`, authToken: "f".repeat(32), fromNumber: "+15005550006", toNumber: "+15551234567" }, null],
+    ["twilio", { accountSid: `AC${"0".repeat(32)}`, authToken: "f".repeat(32), fromNumber: "+15005550006", toNumber: "" }, "TWILIO_TO_INVALID"],
+    ["pushbullet", { accessToken: "o.abc" }, null],
+    ["pushbullet", { accessToken: "" }, "PUSHBULLET_TOKEN_REQUIRED"],
+    ["nextcloudtalk", { server: "https://cloud.example.com", conversationToken: "abc123de", botSecret: "s".repeat(40) }, null],
+    ["nextcloudtalk", { server: "https://cloud.example.com", conversationToken: "abc123de", botSecret: "" }, "NEXTCLOUDTALK_SECRET_REQUIRED"],
+    ["grafanaoncall", { url: "https://oncall.example.com/integrations/v1/formatted_webhook/K3y/" }, null],
+    ["grafanaoncall", { url: "https://oncall.example.com/integrations/v1/alertmanager/K3y/" }, "WEBHOOK_URL_SHAPE"],
+    ["alertmanager", { url: "https://keep.example.com/alerts/event/alertmanager", token: "t" }, null],
+    ["sendgrid", { apiKey: "SG.x", from: "Vigil <ops@example.com>", to: "a@example.com" }, null],
+    ["brevo", { apiKey: "", from: "ops@example.com", to: "a@example.com" }, "API_KEY_REQUIRED"],
   ];
   for (const [type, fields, code] of cases) {
     test(`${type} ${JSON.stringify(fields)} → ${code ?? "ok"}`, () => {
@@ -138,6 +159,7 @@ test("every error key the checks give exists in English", () => {
     "webpushRequired",
     "webpushBoth",
     "webpushTooMany",
+    "appriseTargetRequired",
   ]) {
     expect({ key, present: typeof keys[key] === "string" }).toEqual({ key, present: true });
   }
@@ -219,7 +241,7 @@ describe("editing a channel with masked secrets", () => {
 });
 
 test("a provider URL of the wrong shape reads as the server says it, in English; a kept masked URL needs no check", () => {
-  for (const type of ["slack", "dingtalk", "wecom", "feishu"] as const) {
+  for (const type of ["slack", "dingtalk", "wecom", "feishu", "grafanaoncall"] as const) {
     const key = validateChannelForm(form(type, { url: "https://example.com/not-a-hook" })).url;
     expect(key).toBe(`notifications.channelForm.webhookUrlShape.${type}`);
     const server = PROVIDERS[type].validate({ url: "https://example.com/not-a-hook" });

@@ -35,6 +35,21 @@ export const CONFIG_FIELDS = [
   "routingKey",
   "userIds",
   "role",
+  "urls",
+  "key",
+  "tag",
+  "number",
+  "recipients",
+  "region",
+  "service",
+  "accountSid",
+  "authToken",
+  "apiKeySid",
+  "fromNumber",
+  "messagingServiceSid",
+  "toNumber",
+  "conversationToken",
+  "botSecret",
 ] as const;
 export type ConfigField = (typeof CONFIG_FIELDS)[number];
 /** The form's field names: the name plus the config fields. */
@@ -91,6 +106,25 @@ export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
   ntfy: [f("server", true, false, "url"), f("topic", true, false, "text"), f("token", false, true, "secret"), f("username", false, false, "text"), f("password", false, true, "secret"), f("priority", false, false, "number"), f("tags", false, false, "list")],
   // People or a role: one of the two (checked below, as the provider does).
   webpush: [f("userIds", false, false, "users"), f("role", false, false, "select", ["admin", "editor", "viewer"])],
+  // Apprise: URLs or a key, one of the two (validateChannelForm asks for one; the server refuses both).
+  apprise: [f("server", true, false, "url"), f("urls", false, true, "secret"), f("key", false, true, "secret"), f("tag", false, false, "text")],
+  signal: [f("server", true, false, "url"), f("number", true, false, "text"), f("recipients", true, false, "list")],
+  opsgenie: [f("apiKey", true, true, "secret"), f("region", true, false, "select", ["us", "eu"]), f("priority", false, false, "number")],
+  homeassistant: [f("server", true, false, "url"), f("accessToken", true, true, "secret"), f("service", false, false, "text")],
+  twilio: [
+    f("accountSid", true, false, "text"),
+    f("authToken", true, true, "secret"),
+    f("apiKeySid", false, false, "text"),
+    f("fromNumber", false, false, "text"),
+    f("messagingServiceSid", false, false, "text"),
+    f("toNumber", true, false, "text"),
+  ],
+  pushbullet: [f("accessToken", true, true, "secret")],
+  nextcloudtalk: [f("server", true, false, "url"), f("conversationToken", true, false, "text"), f("botSecret", true, true, "secret")],
+  grafanaoncall: [f("url", true, true, "url")],
+  alertmanager: [f("url", true, true, "url"), f("token", false, true, "secret")],
+  sendgrid: [f("apiKey", true, true, "secret"), f("from", true, false, "text"), f("to", true, false, "email-list")],
+  brevo: [f("apiKey", true, true, "secret"), f("from", true, false, "text"), f("to", true, false, "email-list")],
 };
 
 /** Example values for the placeholders: addresses and URL shapes, the same in every language. */
@@ -113,6 +147,15 @@ export const PLACEHOLDERS: Partial<Record<ChannelType, Partial<Record<ConfigFiel
   bark: { server: "https://api.day.app" },
   gotify: { server: "https://gotify.example.com" },
   ntfy: { server: "https://ntfy.sh", topic: "vigil-alerts", tags: "server, vigil" },
+  apprise: { server: "http://apprise:8000", urls: "tgram://bottoken/ChatID mailto://user:pass@example.com", key: "vigil", tag: "devops" },
+  signal: { server: "http://signal-cli-rest-api:8080", number: "+4915112345678", recipients: "+4917612345678, group.…" },
+  homeassistant: { server: "http://homeassistant.local:8123", service: "mobile_app_pixel_8" },
+  twilio: { accountSid: "AC…", apiKeySid: "SK…", fromNumber: "+15005550006", messagingServiceSid: "MG…", toNumber: "+15551234567" },
+  nextcloudtalk: { server: "https://cloud.example.com", conversationToken: "abc123de" },
+  grafanaoncall: { url: URL_SHAPES.grafanaoncall.example },
+  alertmanager: { url: "https://keep.example.com/alerts/event/alertmanager" },
+  sendgrid: { apiKey: "SG.…", from: "Vigil <alerts@example.com>", to: "ops@example.com, oncall@example.com" },
+  brevo: { apiKey: "xkeysib-…", from: "Vigil <alerts@example.com>", to: "ops@example.com, oncall@example.com" },
 };
 
 export type FieldValues = Record<ConfigField, string>;
@@ -203,6 +246,8 @@ export function validateChannelForm(v: ChannelFormValues, original?: ChannelForm
     else if (!people && !role) errors.userIds = `${K}webpushRequired`;
     else if (people > MAX_PUSH_USERS) errors.userIds = `${K}webpushTooMany`;
   }
+  // Apprise sends to the URLs given or to a configuration stored under a key: one of the two is needed.
+  if (v.type === "apprise" && !v.fields.urls.trim() && !v.fields.key.trim()) errors.urls = `${K}appriseTargetRequired`;
   return errors;
 }
 
@@ -232,7 +277,8 @@ function checkField(spec: FieldSpec, value: string, type: ChannelType): string |
       return null;
     default:
       // The other types' fields: present when required; the server checks the rest (its message shows on save).
-      if (spec.required && !value) return "fieldRequired";
+      // A required select left untouched shows, and sends, its first option.
+      if (spec.required && !value && spec.input !== "select") return "fieldRequired";
       if (spec.input === "number" && value && !/^-?\d+$/.test(value)) return "numberInvalid";
       if (spec.input === "url" && value && !isWebhookUrl(value)) return "urlInvalid";
       return null;
@@ -256,6 +302,7 @@ export function toChannelInput(v: ChannelFormValues, mode: "create" | "edit"): C
     const value = v.fields[spec.name].trim();
     if (spec.name === "to") config.to = splitRecipients(value);
     else if (spec.input === "checkbox") config[spec.name] = value === "true";
+    else if (spec.input === "select" && spec.required) config[spec.name] = value || spec.options?.[0] || "";
     else if (spec.input === "number") {
       if (value) config[spec.name] = Number(value);
     } else if (spec.input === "list") config[spec.name] = value.split(/[\s,]+/).filter(Boolean);
@@ -337,6 +384,39 @@ export function fieldOfErrorCode(code: string | undefined): FormField | null {
       return "routingKey";
     case "WEBPUSH_RECIPIENTS":
       return "userIds";
+    case "APPRISE_SERVER_INVALID":
+    case "SIGNAL_SERVER_INVALID":
+    case "HOMEASSISTANT_SERVER_INVALID":
+    case "NEXTCLOUDTALK_SERVER_INVALID":
+      return "server";
+    case "APPRISE_TARGET_REQUIRED":
+    case "APPRISE_URLS_INVALID":
+      return "urls";
+    case "APPRISE_KEY_INVALID":
+      return "key";
+    case "SIGNAL_NUMBER_INVALID":
+      return "number";
+    case "SIGNAL_RECIPIENTS_INVALID":
+      return "recipients";
+    case "OPSGENIE_KEY_INVALID":
+      return "apiKey";
+    case "HOMEASSISTANT_TOKEN_REQUIRED":
+    case "PUSHBULLET_TOKEN_REQUIRED":
+      return "accessToken";
+    case "HOMEASSISTANT_SERVICE_INVALID":
+      return "service";
+    case "TWILIO_SID_INVALID":
+      return "accountSid";
+    case "TWILIO_TOKEN_REQUIRED":
+      return "authToken";
+    case "TWILIO_FROM_INVALID":
+      return "fromNumber";
+    case "TWILIO_TO_INVALID":
+      return "toNumber";
+    case "NEXTCLOUDTALK_TOKEN_INVALID":
+      return "conversationToken";
+    case "NEXTCLOUDTALK_SECRET_REQUIRED":
+      return "botSecret";
     default:
       return null;
   }

@@ -18,21 +18,27 @@ import {
 } from "./model";
 
 test("the tab and the chosen target come from the URL; anything unknown is the channels tab", () => {
-  expect(parseQuery("")).toEqual({ tab: "channels", monitor: null, agent: null });
-  expect(parseQuery("?tab=global")).toEqual({ tab: "global", monitor: null, agent: null });
-  expect(parseQuery("tab=monitors&monitor=42")).toEqual({ tab: "monitors", monitor: 42, agent: null });
-  expect(parseQuery("tab=agents&agent=7")).toEqual({ tab: "agents", monitor: null, agent: 7 });
-  expect(parseQuery("tab=nope&monitor=0")).toEqual({ tab: "channels", monitor: null, agent: null });
-  expect(parseQuery("tab=monitors&monitor=-3")).toEqual({ tab: "monitors", monitor: null, agent: null });
-  expect(parseQuery("tab=monitors&monitor=1e3")).toEqual({ tab: "monitors", monitor: null, agent: null });
+  const none = { monitor: null, agent: null, policy: null };
+  expect(parseQuery("")).toEqual({ tab: "channels", ...none });
+  expect(parseQuery("?tab=global")).toEqual({ tab: "global", ...none });
+  expect(parseQuery("tab=monitors&monitor=42")).toEqual({ tab: "monitors", ...none, monitor: 42 });
+  expect(parseQuery("tab=agents&agent=7")).toEqual({ tab: "agents", ...none, agent: 7 });
+  expect(parseQuery("tab=escalation&policy=5")).toEqual({ tab: "escalation", ...none, policy: 5 });
+  expect(parseQuery("tab=escalation&policy=new")).toEqual({ tab: "escalation", ...none, policy: "new" });
+  expect(parseQuery("tab=escalation&policy=old")).toEqual({ tab: "escalation", ...none });
+  expect(parseQuery("tab=nope&monitor=0")).toEqual({ tab: "channels", ...none });
+  expect(parseQuery("tab=monitors&monitor=-3")).toEqual({ tab: "monitors", ...none });
+  expect(parseQuery("tab=monitors&monitor=1e3")).toEqual({ tab: "monitors", ...none });
 });
 
 test("tab links carry the chosen target of the tabs that have one", () => {
   expect(tabHref("channels")).toBe("/notifications?tab=channels");
   expect(tabHref("monitors", 3)).toBe("/notifications?tab=monitors&monitor=3");
   expect(tabHref("agents", 9)).toBe("/notifications?tab=agents&agent=9");
+  expect(tabHref("escalation", "new")).toBe("/notifications?tab=escalation&policy=new");
+  expect(tabHref("escalation", 4)).toBe("/notifications?tab=escalation&policy=4");
   expect(tabHref("global", 9)).toBe("/notifications?tab=global");
-  expect(parseQuery(tabHref("monitors", 3).split("?")[1]).monitor).toBe(3);
+  expect(parseQuery(tabHref("monitors", 3).split("?")[1]!).monitor).toBe(3);
 });
 
 test("drafts round-trip the server's defaults", () => {

@@ -4,7 +4,7 @@ import type { AgentNotificationSettings, MonitorNotificationSettings, Notificati
 
 // --- tabs ----------------------------------------------------------------------------------------------------------
 
-export const TABS = ["channels", "settings", "templates", "global", "monitors", "agents"] as const;
+export const TABS = ["channels", "escalation", "settings", "templates", "global", "monitors", "agents"] as const;
 export type Tab = (typeof TABS)[number];
 
 export interface NotificationsQuery {
@@ -12,6 +12,8 @@ export interface NotificationsQuery {
   /** The monitor or agent chosen on its tab (`&monitor=<id>`, `&agent=<id>`). */
   monitor: number | null;
   agent: number | null;
+  /** The escalation policy being edited (`&policy=<id>`), or a new one (`&policy=new`). */
+  policy: number | "new" | null;
 }
 
 const positiveId = (raw: string | null): number | null => {
@@ -25,13 +27,17 @@ export function parseQuery(search: string): NotificationsQuery {
   const params = new URLSearchParams(search);
   const raw = params.get("tab");
   const tab = (TABS as readonly string[]).includes(raw ?? "") ? (raw as Tab) : "channels";
-  return { tab, monitor: positiveId(params.get("monitor")), agent: positiveId(params.get("agent")) };
+  const policy = params.get("policy") === "new" ? "new" : positiveId(params.get("policy"));
+  return { tab, monitor: positiveId(params.get("monitor")), agent: positiveId(params.get("agent")), policy };
 }
 
-/** The URL of a tab, with the chosen monitor or agent of the tabs that have one. */
-export function tabHref(tab: Tab, selected?: number | null): string {
+const SELECTED_PARAM: Partial<Record<Tab, string>> = { monitors: "monitor", agents: "agent", escalation: "policy" };
+
+/** The URL of a tab, with the chosen monitor, agent or policy of the tabs that have one. */
+export function tabHref(tab: Tab, selected?: number | "new" | null): string {
   const params = new URLSearchParams({ tab });
-  if (selected && (tab === "monitors" || tab === "agents")) params.set(tab === "monitors" ? "monitor" : "agent", String(selected));
+  const param = SELECTED_PARAM[tab];
+  if (selected && param) params.set(param, String(selected));
   return `/notifications?${params.toString()}`;
 }
 

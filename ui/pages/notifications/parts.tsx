@@ -1,5 +1,5 @@
 // Pieces shared by the notification tabs: a modal for forms, the monitor and agent settings forms (the global ones and
-// each target's own), the channel picker, small badges.
+// each target's own), the channel picker (also an escalation step's), small badges.
 //
 // data-testids (prefix `p` is "global-monitor", "global-agent" or "target"):
 //   `${p}-enabled`, `${p}-channel-{channelId}` (checkboxes), `${p}-no-channels`, `${p}-none-chosen`,
@@ -101,13 +101,14 @@ export function Badge({ tone, children, title, "data-testid": testId }: { tone: 
 
 // --- the channel picker --------------------------------------------------------------------------------------------
 
-function ChannelPicker({ channels, value, onChange, prefix, enabled }: { channels: PublicChannel[]; value: number[]; onChange: (ids: number[]) => void; prefix: string; enabled: boolean }) {
+/** Checkboxes of every channel; `legend` and `hint` say what choosing one means where it is used (an escalation step). */
+export function ChannelPicker({ channels, value, onChange, prefix, enabled, legend, hint }: { channels: PublicChannel[]; value: number[]; onChange: (ids: number[]) => void; prefix: string; enabled: boolean; legend?: string; hint?: string }) {
   const { t } = useTranslation();
   const chosen = new Set(value);
   return (
-    <fieldset className="space-y-2">
-      <legend className="text-sm font-medium text-slate-700">{t("notifications.parts.channels")}</legend>
-      <p className="text-xs text-slate-500">{t("notifications.parts.channelsHint")}</p>
+    <fieldset className="min-w-0 space-y-2">
+      <legend className="text-sm font-medium text-slate-700">{legend ?? t("notifications.parts.channels")}</legend>
+      <p className="text-xs text-slate-500">{hint ?? t("notifications.parts.channelsHint")}</p>
       {channels.length === 0 ? (
         <p data-testid={`${prefix}-no-channels`} className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-600">
           {t("notifications.parts.noChannels")}{" "}
