@@ -1,9 +1,8 @@
 // Brevo's transactional e-mail API (https://developers.brevo.com/reference/sendtransacemail): POST /v3/smtp/email with
 // the api-key header, a plain-text and an HTML part. Brevo answers 201 with the messageId, else { code, message }.
-import { COLOURS, html, plainText, recipients, sender, senderParts } from "./email";
-import { check, requiredText } from "./fields";
+import { COLOURS, html, mailApiConfig, plainText, senderParts } from "./email";
+import { check } from "./fields";
 import { describeAnswer, failure, OK, postJson, snippet, success } from "./http";
-import { headerSafe } from "./ntfy";
 import type { Provider } from "./provider";
 
 interface BrevoAnswer {
@@ -19,11 +18,7 @@ export const brevo: Provider<"brevo"> = {
   perMinute: 120,
 
   validate: (input) =>
-    check(input, (config) => {
-      const apiKey = requiredText(config, "apiKey", { code: "API_KEY_REQUIRED", message: "API Key is required" }, true);
-      headerSafe(apiKey, "apiKey");
-      return { apiKey, from: sender(config), to: recipients(config) };
-    }),
+    check(input, mailApiConfig),
 
   async send(config, message, ctx) {
     const payload = {

@@ -1,5 +1,6 @@
 // What the e-mail channels share (Resend, SendGrid, Brevo, SMTP): sender and recipient checks, and the small HTML body.
 import { describe, fail, requiredText } from "./fields";
+import { headerSafe } from "./ntfy";
 
 const ADDRESS = /^[^\s@<>(),;:"\[\]\\]+@[^\s@<>(),;:"\[\]\\]+\.[^\s@<>(),;:"\[\]\\]+$/;
 /** "ops@example.com" or "Display Name <ops@example.com>". */
@@ -60,3 +61,8 @@ export function html(title: string, lines: string[], colour: string): string {
   );
 }
 
+/** A mail API channel's config (Resend, SendGrid, Brevo): its API key (sent in a header), the sender, the recipients. */
+export function mailApiConfig(config: Record<string, unknown>): { apiKey: string; from: string; to: string[] } {
+  const apiKey = requiredText(config, "apiKey", { code: "API_KEY_REQUIRED", message: "API Key is required" }, true);
+  return { apiKey: headerSafe(apiKey, "apiKey"), from: sender(config), to: recipients(config) };
+}

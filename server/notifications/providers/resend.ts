@@ -1,6 +1,6 @@
 // Resend's email API (https://resend.com/docs/api-reference/emails/send-email): plain text plus a small HTML body.
-import { COLOURS, html, plainText, recipients, sender } from "./email";
-import { check, requiredText } from "./fields";
+import { COLOURS, html, mailApiConfig, plainText } from "./email";
+import { check } from "./fields";
 import { describeAnswer, failure, OK, postJson, snippet, success } from "./http";
 import type { Provider } from "./provider";
 
@@ -18,10 +18,7 @@ export const resend: Provider<"resend"> = {
   perMinute: 120,
 
   validate: (input) =>
-    check(input, (config) => {
-      const apiKey = requiredText(config, "apiKey", { code: "API_KEY_REQUIRED", message: "API Key is required" }, true);
-      return { apiKey, from: sender(config), to: recipients(config) };
-    }),
+    check(input, mailApiConfig),
 
   async send(config, message, ctx) {
     const payload = {

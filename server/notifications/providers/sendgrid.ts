@@ -1,10 +1,9 @@
 // SendGrid's Mail Send API (https://www.twilio.com/docs/sendgrid/api-reference/mail-send/mail-send): POST
 // /v3/mail/send with a bearer API key, a plain-text and an HTML part. SendGrid answers 202 with no body when it has
 // queued the mail, else { errors: [{ message, field }] }.
-import { COLOURS, html, plainText, recipients, sender, senderParts } from "./email";
-import { check, requiredText } from "./fields";
+import { COLOURS, html, mailApiConfig, plainText, senderParts } from "./email";
+import { check } from "./fields";
 import { describeAnswer, failure, OK, postJson, snippet } from "./http";
-import { headerSafe } from "./ntfy";
 import type { Provider } from "./provider";
 
 interface SendGridAnswer {
@@ -18,11 +17,7 @@ export const sendgrid: Provider<"sendgrid"> = {
   perMinute: 120,
 
   validate: (input) =>
-    check(input, (config) => {
-      const apiKey = requiredText(config, "apiKey", { code: "API_KEY_REQUIRED", message: "API Key is required" }, true);
-      headerSafe(apiKey, "apiKey");
-      return { apiKey, from: sender(config), to: recipients(config) };
-    }),
+    check(input, mailApiConfig),
 
   async send(config, message, ctx) {
     const payload = {
