@@ -282,7 +282,7 @@ export async function createServices(
       inMaintenance: maintenance.inMaintenance,
       escalates: async (type, id) => (await policies.resolve(type, id)) !== null,
   });
-  const escalation = createEscalation({ db, bus: events, outbox: notificationService.outbox, alerts: notificationService.alerts, policies, leads: () => cluster.leads(), inMaintenance: maintenance.inMaintenance, now, minuteMs, log });
+  const escalation = createEscalation({ db, bus: events, outbox: notificationService.outbox, channels: notificationService.store, alerts: notificationService.alerts, policies, leads: () => cluster.leads(), inMaintenance: maintenance.inMaintenance, now, minuteMs, log });
   const problems = createProblems({
     alerts: notificationService.alerts,
     links: ackLinks,

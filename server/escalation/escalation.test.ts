@@ -114,7 +114,7 @@ describe("escalation", () => {
     expect(at("/own")).toHaveLength(1);
 
     // Another node's timer over the same database at the same time pages nothing more.
-    const other = createEscalation({ db: s.db, bus: s.services.events, outbox: s.services.notifications.outbox, alerts: s.services.notifications.alerts, policies: s.services.escalation.policies, now: s.now });
+    const other = createEscalation({ db: s.db, bus: s.services.events, outbox: s.services.notifications.outbox, channels: s.services.notifications.store, alerts: s.services.notifications.alerts, policies: s.services.escalation.policies, now: s.now });
     await other.tick();
     await s.advance(20 * MIN);
     await other.tick();

@@ -10,6 +10,7 @@ import type { EventBus, EventMap } from "../events";
 import { silentLogger, type Logger } from "../log";
 import { isAcknowledged, type AlertStore } from "../notifications/alerts";
 import type { Outbox } from "../notifications/outbox";
+import type { NotificationStore } from "../notifications/store";
 import type { NotificationEvent } from "../notifications/public";
 import type { PolicyStore } from "./policies";
 import type { TargetEscalation } from "./public";
@@ -19,6 +20,8 @@ export interface EscalationOptions {
   db: Db;
   bus: EventBus;
   outbox: Outbox;
+  /** Which channels are enabled (disabled ones are skipped). */
+  channels: Pick<NotificationStore, "enabledAmong">;
   /** The open alerts: a run pages while its alert is open and unacknowledged. */
   alerts: Pick<AlertStore, "find">;
   policies: PolicyStore;
@@ -37,19 +40,14 @@ type Target = { targetType: "monitor" | "agent"; targetId: number; condition: st
 const problemKey = (r: Target) => `${r.targetType}:${r.targetId}:${r.condition}`;
 const later = (f: Firing, step: number, repeat: number) => f.step > step || (f.step === step && f.repeat > repeat);
 
-export function createEscalation({ db, bus, outbox, alerts, policies, leads = () => true, inMaintenance = () => false, now = Date.now, minuteMs = 60_000, log = silentLogger }: EscalationOptions) {
+export function createEscalation({ db, bus, outbox, channels, alerts, policies, leads = () => true, inMaintenance = () => false, now = Date.now, minuteMs = 60_000, log = silentLogger }: EscalationOptions) {
   const { orm } = db;
-  const { escalationRuns: runs, escalationPolicies: policyTable, notificationChannels: channels } = db.t;
+  const { escalationRuns: runs, escalationPolicies: policyTable } = db.t;
   const runWhere = (r: Target) => and(eq(runs.targetType, r.targetType), eq(runs.targetId, r.targetId), eq(runs.condition, r.condition));
   let timer: ReturnType<typeof setInterval> | null = null;
   let running: Promise<void> | null = null;
   const pending = new Set<Promise<unknown>>();
 
-  async function enabled(ids: number[]): Promise<number[]> {
-    if (!ids.length) return [];
-    const on = new Set((await orm.select({ id: channels.id }).from(channels).where(eq(channels.enabled, true))).map((c) => c.id));
-    return ids.filter((id) => on.has(id));
-  }
 
   /**
    * Pages what is due for one run; records the steps paged. Nothing while the target is in maintenance or once someone
@@ -70,7 +68,7 @@ export function createEscalation({ db, bus, outbox, alerts, policies, leads = ()
     const paged = new Set(r.paged);
     const event = r.event as NotificationEvent;
     for (const f of due) {
-      const to = (await enabled(policy.steps[f.step]?.channelIds ?? [])).filter((id) => !r.alerted.includes(id));
+      const to = (await channels.enabledAmong(policy.steps[f.step]?.channelIds ?? [])).filter((id) => !r.alerted.includes(id));
       const facts = { ...event.facts, escalationStep: f.step + 1, escalationSteps: policy.steps.length, escalationRepeat: f.repeat };
       // Each channel's copy carries its own link acknowledging this occurrence (when the instance knows its address).
       const ack = { targetType: r.targetType, targetId: r.targetId, condition: r.condition, since: r.since };
@@ -97,7 +95,7 @@ export function createEscalation({ db, bus, outbox, alerts, policies, leads = ()
     await orm.delete(runs).where(and(runWhere(e), eq(runs.since, r.since)));
     if (!e.event) return;
     // The people paged hear that it is over, once (the recovery's own channels already did).
-    const to = (await enabled(r.paged)).filter((id) => !e.channelIds.includes(id));
+    const to = (await channels.enabledAmong(r.paged)).filter((id) => !e.channelIds.includes(id));
     await outbox.enqueue(to, e.event, `escalation-recovery:${problemKey(r)}:${r.raisedAt}`);
   }
 

@@ -16,8 +16,6 @@
 //   monitors that an edit frees (their parent paused, the dependency removed).
 // Events are handled one at a time, in the order they came (each awaits the database): a queue, drained in the
 // background; idle() resolves once it is empty (tests await it instead of sleeping).
-import { eq } from "drizzle-orm";
-import type { Db } from "../db/database";
 import type { EventBus, EventMap } from "../events";
 import { containerConditions, RestartHistory } from "./container-rules";
 import { silentLogger, type Logger } from "../log";
@@ -37,7 +35,6 @@ import type { NotificationStore, TargetType } from "./store";
 export const THRESHOLD_REPORTS = 2;
 
 export interface RulesOptions {
-  db: Db;
   bus: EventBus;
   store: NotificationStore;
   /** The open alerts (notification_alerts) and their acknowledgements. */
@@ -106,7 +103,6 @@ const pickNamed = ({ target, errorCode }: NotificationEvent["facts"]) => ({ ...(
 type Report = Pick<AgentState, "id" | "name" | "hostname" | "latest">;
 
 export function createRules({
-  db,
   bus,
   store,
   alerts,
@@ -121,8 +117,6 @@ export function createRules({
   minuteMs = 60_000,
   escalates = async () => false,
 }: RulesOptions) {
-  const { orm } = db;
-  const { notificationChannels } = db.t;
   // The raised alerts, also in memory: agent reports check them on every sample, and should not need a query.
   const raised = new Set<string>();
   const keyOf = (targetType: TargetType, targetId: number, condition: string): AlertKey => ({ targetType, targetId, condition });
@@ -150,20 +144,12 @@ export function createRules({
     for (const key of raised) if (key.startsWith(`${type}:${id}:`)) raised.delete(key);
   }
 
-  /** The enabled channels among `ids`. */
-  async function liveChannels(ids: number[]): Promise<number[]> {
-    if (!ids.length) return [];
-    const rows = await orm.select({ id: notificationChannels.id }).from(notificationChannels).where(eq(notificationChannels.enabled, true));
-    const enabled = new Set(rows.map((r) => r.id));
-    return ids.filter((id) => enabled.has(id));
-  }
-
   /**
    * Queues an event for the target's channels; true when at least one channel took it. `ack`: the open problem it is
    * about (its occurrence: `since`), so each channel's copy carries a link that acknowledges it.
    */
   async function send(channelIds: number[], event: NotificationEvent, key: string, ack?: AlertKey & { since: number }): Promise<boolean> {
-    return (await outbox.enqueue(await liveChannels(channelIds), event, key, ack)) > 0;
+    return (await outbox.enqueue(await store.enabledAmong(channelIds), event, key, ack)) > 0;
   }
 
   /**

@@ -61,7 +61,7 @@ export function createNotificationService({ db, bus, log = silentLogger, send = 
   const base = publicUrl?.replace(/\/+$/, "");
   const ackUrl = base && ackLinks ? async (ref: Parameters<AckLinks["sign"]>[0]) => `${base}/ack/${await ackLinks.sign(ref)}` : undefined;
   const outbox = createOutbox({ db, store, ctx, log, now, node, publicUrl, ackUrl });
-  const rules = createRules({ db, bus, store, alerts, outbox, monitorNow, dependentsOf, agentNow, inMaintenance, log, now, decides, minuteMs, escalates });
+  const rules = createRules({ bus, store, alerts, outbox, monitorNow, dependentsOf, agentNow, inMaintenance, log, now, decides, minuteMs, escalates });
   // The rules listen from the start (events are queued durably even before the sender runs).
   rules.start();
   return {

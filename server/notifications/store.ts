@@ -286,6 +286,15 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
     },
 
     /** Back to the global settings; also what deleting a monitor or agent does (its alerts go in alerts.ts). */
+    /** The enabled channels among `ids`, in their order: where alerts and escalation pages may go. */
+    async enabledAmong(ids: number[]): Promise<number[]> {
+      if (!ids.length) return [];
+      const rows = await orm.select({ id: notificationChannels.id }).from(notificationChannels)
+        .where(and(eq(notificationChannels.enabled, true), inArray(notificationChannels.id, ids)));
+      const enabled = new Set(rows.map((r) => r.id));
+      return ids.filter((id) => enabled.has(id));
+    },
+
     async deleteOverride(type: TargetType, id: number) {
       await orm.delete(notificationOverrides).where(overrideWhere(type, id));
       overrideCache.delete(`${type}:${id}`);

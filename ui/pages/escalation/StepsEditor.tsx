@@ -74,17 +74,13 @@ export function StepsEditor({ draft, channels, onChange, error }: StepsEditorPro
                   <div className="max-w-xs">
                     <Field label={t("escalation.form.wait", { n: n + 1 })} error={error(`steps.${i}.wait`)} errorTestId={`escalation-error-step-${i}-wait`}>
                       {(id) => (
-                        <TextInput
+                        <WholeNumberInput
                           id={id}
-                          type="number"
-                          inputMode="numeric"
-                          min={POLICY_LIMITS.waitMinutes[0]}
-                          max={POLICY_LIMITS.waitMinutes[1]}
-                          step={1}
+                          range={POLICY_LIMITS.waitMinutes}
                           value={step.wait}
-                          onChange={(e) => setStep(i, { wait: e.target.value })}
-                          aria-invalid={error(`steps.${i}.wait`) ? true : undefined}
-                          data-testid={`escalation-step-${i}-wait`}
+                          onChange={(wait) => setStep(i, { wait })}
+                          invalid={error(`steps.${i}.wait`) !== undefined}
+                          testId={`escalation-step-${i}-wait`}
                         />
                       )}
                     </Field>
@@ -106,39 +102,50 @@ export function StepsEditor({ draft, channels, onChange, error }: StepsEditorPro
         <div className="grid gap-4 border-t border-slate-100 pt-4 sm:grid-cols-2">
           <Field label={t("escalation.form.repeatEvery")} optionalLabel={t("common.optional")} hint={t("escalation.form.repeatEveryHint")} error={error("repeatEvery")} errorTestId="escalation-error-repeat-every">
             {(id) => (
-              <TextInput
+              <WholeNumberInput
                 id={id}
-                type="number"
-                inputMode="numeric"
-                min={POLICY_LIMITS.repeatEveryMinutes[0]}
-                max={POLICY_LIMITS.repeatEveryMinutes[1]}
-                step={1}
+                range={POLICY_LIMITS.repeatEveryMinutes}
                 value={draft.repeatEvery}
-                onChange={(e) => onChange({ repeatEvery: e.target.value })}
-                aria-invalid={error("repeatEvery") ? true : undefined}
-                data-testid="escalation-repeat-every"
+                onChange={(repeatEvery) => onChange({ repeatEvery })}
+                invalid={error("repeatEvery") !== undefined}
+                testId="escalation-repeat-every"
               />
             )}
           </Field>
           <Field label={t("escalation.form.repeatLimit")} hint={t("escalation.form.repeatLimitHint", { max: POLICY_LIMITS.repeatLimit[1] })} error={error("repeatLimit")} errorTestId="escalation-error-repeat-limit">
             {(id) => (
-              <TextInput
+              <WholeNumberInput
                 id={id}
-                type="number"
-                inputMode="numeric"
-                min={POLICY_LIMITS.repeatLimit[0]}
-                max={POLICY_LIMITS.repeatLimit[1]}
-                step={1}
+                range={POLICY_LIMITS.repeatLimit}
                 disabled={!repeating}
                 value={draft.repeatLimit}
-                onChange={(e) => onChange({ repeatLimit: e.target.value })}
-                aria-invalid={error("repeatLimit") ? true : undefined}
-                data-testid="escalation-repeat-limit"
+                onChange={(repeatLimit) => onChange({ repeatLimit })}
+                invalid={error("repeatLimit") !== undefined}
+                testId="escalation-repeat-limit"
               />
             )}
           </Field>
         </div>
       </div>
     </Card>
+  );
+}
+
+/** A whole number within the policy's limits (the text as typed: the form's checks read it). */
+function WholeNumberInput({ id, range, value, onChange, invalid, disabled, testId }: { id: string; range: readonly [number, number]; value: string; onChange: (value: string) => void; invalid: boolean; disabled?: boolean; testId: string }) {
+  return (
+    <TextInput
+      id={id}
+      type="number"
+      inputMode="numeric"
+      min={range[0]}
+      max={range[1]}
+      step={1}
+      disabled={disabled}
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      aria-invalid={invalid ? true : undefined}
+      data-testid={testId}
+    />
   );
 }
