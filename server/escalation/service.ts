@@ -84,8 +84,7 @@ export function createEscalation({ db, bus, outbox, channels, alerts, policies, 
     const found = await policies.resolve(e.targetType, e.targetId);
     if (!found) return;
     const row = { targetType: e.targetType, targetId: e.targetId, condition: e.condition, since: e.since, policyId: found.policy.id, raisedAt: e.at, event: e.event, alerted: e.channelIds, paged: [], firedStep: -1, firedRepeat: 0 };
-    await orm.insert(runs).values(row).onConflictDoUpdate({ target: [runs.targetType, runs.targetId, runs.condition], set: row });
-    const [saved] = await orm.select().from(runs).where(runWhere(e));
+    const [saved] = await orm.insert(runs).values(row).onConflictDoUpdate({ target: [runs.targetType, runs.targetId, runs.condition], set: row }).returning();
     if (saved) await fire(saved, now());
   }
 
