@@ -78,8 +78,10 @@ if start_test_postgres; then pg_url=$VIGIL_TEST_DATABASE_URL; unset VIGIL_TEST_D
 # limit (5 s) would then fail tests for the machine's sake, not theirs; tests that set their own limit keep it.
 test_timeout=30000
 
-# Real-clock tests spend their minutes waiting on timers (windows, retries, presence): they run beside the others.
-waiting=(server/clocks-a.test.ts server/clocks-b.test.ts server/maintenance/windows-live.test.ts)
+# Real-clock tests spend their minutes waiting on timers (windows, retries, presence, escalation steps): they run beside
+# the others, in stream C. A real-clock test file is named *-clock.test.ts (or is one of the first three) to run there.
+mapfile -t clock_files < <(find server agent -name '*-clock.test.ts' | sort)
+waiting=(server/clocks-a.test.ts server/clocks-b.test.ts server/maintenance/windows-live.test.ts "${clock_files[@]}")
 is_in() { local x=$1 w; shift; for w in "$@"; do [ "$x" = "$w" ] && return 0; done; return 1; }
 mapfile -t all_files < <(find server agent ui scripts -name '*.test.ts' -o -name '*.test.tsx' | sort)
 rest=()
