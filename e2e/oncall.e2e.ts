@@ -141,7 +141,8 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId("oncall-overrides-empty")).toBeVisible();
     });
 
-    test("a viewer reads schedules, overrides and shifts without any control; the form's address says read-only", async ({ page, vigil }) => {
+    test("a viewer reads schedules, overrides and shifts without any control, the page moving on by itself; the form's address says read-only", async ({ page, vigil }) => {
+      test.slow(); // waits for an override to end
       const alice = await vigil.register("alice");
       const bob = await vigil.register("bob");
       const vera = await vigil.register("vera");
@@ -163,6 +164,14 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId("oncall-shift-list").locator("li").first()).toBeVisible();
       for (const testId of ["override-form", "oncall-detail-edit"]) await expect(page.getByTestId(testId)).toHaveCount(0);
       await expect(page.locator("[data-testid^=override-delete-]")).toHaveCount(0);
+
+      // Vera herself covers for the next 20 seconds; the page moves on by itself when that ends.
+      const ends = Date.now() + 20_000;
+      expect((await vigil.api("POST", `/api/oncall/schedules/${id}/overrides`, { userId: vera.user.id, startsAt: Date.now() - HOUR, endsAt: ends }, alice.token)).status).toBe(201);
+      await page.reload();
+      await expect(page.getByTestId("oncall-detail-now")).toHaveAttribute("data-user", String(vera.user.id));
+      await expect(page.getByTestId("oncall-detail-now")).toHaveAttribute("data-user", String(s!.now!.userId), { timeout: 45_000 });
+      expect(Date.now()).toBeGreaterThanOrEqual(ends);
       await page.goto(`/oncall/edit/${id}`);
       await expect(page.getByTestId("read-only")).toBeVisible();
     });

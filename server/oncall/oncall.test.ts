@@ -110,9 +110,12 @@ describe("on-call schedules", () => {
     expect(removed.body.schedule.overrides.map((o) => o.id)).toEqual([days.body.overrideId, inside.body.overrideId]);
     expect((await s.call("DELETE", `/api/oncall/schedules/${id}/overrides/${evening.body.overrideId}`, { token: s.token })).status).toBe(404);
 
+    // One far ahead is listed too.
+    const far = await s.override(id, { userId: s.carol.id, startsAt: s.clock.now + 500 * DAY, endsAt: s.clock.now + 501 * DAY });
+    expect(far.body.schedule.overrides.map((o) => o.id)).toEqual([days.body.overrideId, inside.body.overrideId, far.body.overrideId]);
     // Ended overrides leave the schedule's list (they still count for the shifts of the past).
     s.clock.now = utc(2026, 4, 5);
-    expect((await s.get(id)).overrides).toEqual([]);
+    expect((await s.get(id)).overrides.map((o) => o.id)).toEqual([far.body.overrideId]);
     expect((await s.shifts(id, utc(2026, 3, 31), utc(2026, 3, 31, 1))).body.shifts[0]!.overrideId).toBe(days.body.overrideId);
   });
 

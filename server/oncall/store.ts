@@ -7,7 +7,7 @@ import { first, type Db } from "../db/database";
 import { badRequest, conflict, notFound } from "../http/errors";
 import { isTimeZone } from "../reports/period";
 import { HH_MM, SCHEDULE_LIMITS, type OnCallOverride, type OnCallOverrideInput, type OnCallPerson, type OnCallSchedule, type OnCallScheduleInput, type OnCallShift } from "./public";
-import { epochDay, LOOKAHEAD_DAYS, onCallAt, shiftsBetween, upcoming, type RotationSchedule } from "./rotation";
+import { epochDay, onCallAt, shiftsBetween, upcoming, type RotationSchedule } from "./rotation";
 
 const DAY = 86_400_000;
 
@@ -43,7 +43,8 @@ export function createOnCallStore({ db, now = Date.now }: { db: Db; now?: () => 
 
   /** Schedules as the API gives them, with who is on call at `at` and who is next; a few queries for any number. */
   async function views(rows: ScheduleRow[], at = now()): Promise<OnCallSchedule[]> {
-    const open = await overridesMeeting(rows.map((r) => r.id), at, at + LOOKAHEAD_DAYS * DAY);
+    // Every override not yet ended, however far ahead it starts: the schedule lists them all.
+    const open = await overridesMeeting(rows.map((r) => r.id), at, Number.MAX_SAFE_INTEGER);
     const people = await accounts([...rows.flatMap((r) => r.participants), ...open.flatMap((o) => (o.createdBy === null ? [o.userId] : [o.userId, o.createdBy]))]);
     const name = (id: number) => people.get(id)?.username ?? `#${id}`;
     const person = (id: number): OnCallPerson => ({ id, username: name(id) });

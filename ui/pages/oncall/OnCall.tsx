@@ -5,6 +5,7 @@
 // data-testids: `oncall-add`, `oncall-loading`, `oncall-load-error`, `oncall-empty`, `oncall-list`, `schedule-row-{id}`,
 //   `schedule-name-{id}` (a link to its page), `schedule-summary-{id}`, `schedule-participants-{id}`,
 //   `schedule-{id}-now`, `schedule-{id}-next`, `schedule-open-{id}`, `schedule-edit-{id}`, `schedule-delete-{id}`.
+import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { deleteSchedule, listSchedules, type OnCallSchedule } from "../../api/oncall";
@@ -16,7 +17,7 @@ import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { useLoad } from "../../components/useLoad";
-import { NowNext, useRotationText } from "./parts";
+import { NowNext, useReloadAtHandover, useRotationText } from "./parts";
 
 const fetchSchedules = async () => (await listSchedules()).schedules ?? [];
 
@@ -24,6 +25,7 @@ export default function OnCall() {
   const { t } = useTranslation();
   useDocumentTitle(t("oncall.title"));
   const { state, reload, update } = useLoad(fetchSchedules, t("oncall.fetchFailed"));
+  useReloadAtHandover(state.phase === "loaded" ? state.data : null, useCallback(() => void reload(true), [reload]));
   const { ask, deletingId, dialog } = useDeleteConfirmation<OnCallSchedule>({
     section: "oncall",
     message: (s) => t("oncall.confirmDelete.message", { name: s.name }),

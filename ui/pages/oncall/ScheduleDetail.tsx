@@ -6,7 +6,7 @@
 //   `oncall-detail-summary`, `oncall-detail-now`, `oncall-detail-next`, `oncall-detail-edit`, `oncall-back`, the
 //   overrides (OverridesCard.tsx) and the shifts (ShiftsCard.tsx).
 import { useSignals } from "@preact/signals-react/runtime";
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "wouter";
 import { getSchedule, listPeople, listShifts, type OnCallPerson, type OnCallSchedule, type OnCallShift } from "../../api/oncall";
@@ -19,7 +19,7 @@ import { useLoad } from "../../components/useLoad";
 import { canEdit } from "../../state/session";
 import { twoWeeks } from "./model";
 import { OverridesCard } from "./OverridesCard";
-import { NowNext, useRotationText } from "./parts";
+import { NowNext, useReloadAtHandover, useRotationText } from "./parts";
 import { ShiftsCard } from "./ShiftsCard";
 
 interface Loaded {
@@ -45,6 +45,8 @@ export default function ScheduleDetail() {
   const fetch = useCallback(() => load(id, editor), [id, editor]);
   const { state, reload } = useLoad(fetch, t("oncall.fetchFailed"));
   const rotation = useRotationText();
+  const loaded = state.phase === "loaded" ? state.data.schedule : null;
+  useReloadAtHandover(useMemo(() => (loaded ? [loaded] : null), [loaded]), useCallback(() => void reload(true), [reload]));
   const name = state.phase === "loaded" ? state.data.schedule.name : t("oncall.title");
   useDocumentTitle(name);
 

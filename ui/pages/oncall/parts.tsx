@@ -1,6 +1,6 @@
 // Pieces the on-call list and a schedule's page share: the rotation in a sentence, who is on call now and next (times
 // in the schedule's zone, the exact moment and both zones on hover), a person's colour dot.
-import { useMemo } from "react";
+import { useEffect, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { OnCallSchedule } from "../../api/oncall";
 import { formatWithZone, useHour } from "../../components/time";
@@ -65,4 +65,19 @@ export function NowNext({ schedule: s, prefix }: { schedule: OnCallSchedule; pre
 /** A person's colour (grey: nobody). */
 export function Dot({ userId }: { userId: number | null }) {
   return <span aria-hidden className={`mt-1.5 inline-block size-2.5 shrink-0 rounded-full ${userId === null ? "bg-slate-300" : colourOf(userId)}`} />;
+}
+
+/**
+ * Reloads (quietly) when the first of these schedules hands over, so "on call now" moves on by itself; looks again
+ * every few hours at most (a far hand-over, a clock that slept).
+ */
+export function useReloadAtHandover(schedules: readonly OnCallSchedule[] | null, reload: () => void) {
+  const due = schedules ? Math.min(...schedules.flatMap((s) => [s.now?.until ?? Infinity, s.next?.from ?? Infinity])) : Infinity;
+  useEffect(() => {
+    if (schedules === null) return;
+    // Not sooner than 15 s: a browser clock ahead of the server's would otherwise ask again and again.
+    const wait = Math.min(Math.max(due - Date.now() + 1_000, 15_000), 6 * 3_600_000);
+    const timer = setTimeout(reload, wait);
+    return () => clearTimeout(timer);
+  }, [due, schedules, reload]);
 }
