@@ -66,6 +66,8 @@ import { objectiveRoutes } from "./objectives/routes";
 import { createPolicyStore } from "./escalation/policies";
 import { escalationRoutes } from "./escalation/routes";
 import { createEscalation, type EscalationService } from "./escalation/service";
+import { oncallRoutes } from "./oncall/routes";
+import { createOnCallStore, type OnCallStore } from "./oncall/store";
 import { configRoutes } from "./config-file/routes";
 import { reportScheduleRoutes } from "./reports/schedule-routes";
 import { createReportScheduleService, type ReportScheduleOptions, type ReportScheduleService } from "./reports/schedules";
@@ -120,6 +122,8 @@ export interface Services {
   push: PushService;
   /** Escalation policies paging open problems step by step. */
   escalation: EscalationService;
+  /** On-call schedules: who is on call in each, now and at any time (server/oncall/). */
+  oncall: OnCallStore;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
   /** What an import from the admin screen must respect: the address policy and the raw retention. */
@@ -318,6 +322,7 @@ export async function createServices(
     reports,
     push,
     escalation,
+    oncall: createOnCallStore({ db, now }),
     monitors: monitorService,
     notifications: notificationService,
     problems,
@@ -360,6 +365,7 @@ export function createApp(deps: AppDeps) {
     .use(exportRoutes({ db: deps.db, monitors: services.monitors, agents: services.agents, session }))
     .use(objectiveRoutes({ monitors: services.monitors, objectives: services.objectives, session }))
     .use(escalationRoutes({ escalation: services.escalation, session, exists: (type, id) => (type === "monitor" ? services.monitors.get(id) : services.agents.get(id)) !== undefined }))
+    .use(oncallRoutes({ oncall: services.oncall, session }))
     .use(
       reportRoutes({
         db: deps.db,

@@ -48,8 +48,8 @@ export const draftOf = (p: EscalationPolicy): PolicyDraft => ({
   tagDraft: "",
 });
 
-/** Moves the step at `index` one place up (-1) or down (+1); out of range leaves the steps as they are. */
-export function moveStep(steps: readonly StepDraft[], index: number, delta: -1 | 1): StepDraft[] {
+/** Moves the step (or any item) at `index` one place up (-1) or down (+1); out of range leaves the list as it is. */
+export function moveStep<T>(steps: readonly T[], index: number, delta: -1 | 1): T[] {
   const to = index + delta;
   if (to < 0 || to >= steps.length || index < 0 || index >= steps.length) return [...steps];
   const next = [...steps];

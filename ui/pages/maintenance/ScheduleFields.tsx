@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { MAINTENANCE_KINDS, type ScheduleKind } from "../../api/maintenance";
 import { Field, SelectInput, TextInput } from "../../components/form";
 import { isRecurring, toggle, type DraftErrors, type WindowDraft } from "./model";
-import { zoneList } from "./zones";
+import { ZoneSelect } from "./ZoneSelect";
 
 const CHIP = "inline-flex min-w-9 cursor-pointer items-center justify-center rounded-lg px-2.5 py-1.5 text-sm font-medium ring-1 ring-inset transition";
 const CHIP_ON = "bg-indigo-600 text-white ring-indigo-600";
@@ -21,10 +21,6 @@ function Chip({ on, label, onClick, testId }: { on: boolean; label: string; onCl
 /** The schedule part of the maintenance form: the kind, then the fields that kind needs, the zone, the active range. */
 export function ScheduleFields({ draft, errors, onChange }: { draft: WindowDraft; errors: DraftErrors; onChange: (patch: Partial<WindowDraft>) => void }) {
   const { t, i18n } = useTranslation();
-  const zones = useMemo(() => {
-    const all = zoneList();
-    return all.includes(draft.timezone) ? all : [draft.timezone, ...all];
-  }, [draft.timezone]);
   const weekdayNames = useMemo(() => {
     const f = new Intl.DateTimeFormat(i18n.language, { weekday: "short", timeZone: "UTC" });
     // 2024-01-01 was a Monday: ISO weekday n is that date plus n - 1 days.
@@ -108,15 +104,7 @@ export function ScheduleFields({ draft, errors, onChange }: { draft: WindowDraft
       )}
 
       <Field label={t("maintenance.form.timezone")} hint={t("maintenance.form.timezoneHint")} error={error("timezone")}>
-        {(id) => (
-          <SelectInput id={id} value={draft.timezone} onChange={(e) => onChange({ timezone: e.target.value })} data-testid="maintenance-timezone">
-            {zones.map((z) => (
-              <option key={z} value={z}>
-                {z}
-              </option>
-            ))}
-          </SelectInput>
-        )}
+        {(id) => <ZoneSelect id={id} value={draft.timezone} onChange={(timezone) => onChange({ timezone })} testId="maintenance-timezone" />}
       </Field>
 
       {recurring && (
