@@ -63,6 +63,7 @@ import { exportRoutes } from "./exports/routes";
 import { reportRoutes } from "./reports/routes";
 import { createObjectives, type ObjectivesService } from "./objectives/service";
 import { objectiveRoutes } from "./objectives/routes";
+import { createPeople, NO_PEOPLE } from "./escalation/people";
 import { createPolicyStore } from "./escalation/policies";
 import { escalationRoutes } from "./escalation/routes";
 import { createEscalation, type EscalationService } from "./escalation/service";
@@ -246,9 +247,12 @@ export async function createServices(
   });
   const push = createPushService({ db, now, publicUrl: notifications.publicUrl, targets, ...pushOptions });
   const ackLinks = createAckLinks({ secret, now });
+  // TODO(oncall, people): the schedules and personal contact channels are handed in once those features land.
+  const people = createPeople(db, NO_PEOPLE);
   const policies = createPolicyStore({
     db,
     now,
+    people,
     monitorOf: (id) => {
       const m = monitorService.get(id);
       return m ? { ancestors: monitorService.groups.ancestors(id), tags: m.tags, isGroup: m.type === "group" } : null;
@@ -286,7 +290,7 @@ export async function createServices(
       inMaintenance: maintenance.inMaintenance,
       escalates: async (type, id) => (await policies.resolve(type, id)) !== null,
   });
-  const escalation = createEscalation({ db, bus: events, outbox: notificationService.outbox, channels: notificationService.store, alerts: notificationService.alerts, policies, leads: () => cluster.leads(), inMaintenance: maintenance.inMaintenance, now, minuteMs, log });
+  const escalation = createEscalation({ db, bus: events, outbox: notificationService.outbox, channels: notificationService.store, alerts: notificationService.alerts, policies, people, leads: () => cluster.leads(), inMaintenance: maintenance.inMaintenance, now, minuteMs, log });
   const problems = createProblems({
     alerts: notificationService.alerts,
     links: ackLinks,

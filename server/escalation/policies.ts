@@ -5,6 +5,7 @@ import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { first, type Db } from "../db/database";
 import { badRequest, HttpError, notFound } from "../http/errors";
 import { POLICY_LIMITS, type EscalationPolicy, type EscalationPolicyInput, type PolicySource } from "./public";
+import type { People } from "./people";
 import type { EscalationStep } from "./tables";
 
 
@@ -12,12 +13,14 @@ export interface PolicyDeps {
   db: Db;
   /** The groups above a monitor, nearest first; its tags; whether it is a group (null: no such monitor). */
   monitorOf(id: number): { ancestors: number[]; tags: string[]; isGroup: boolean } | null;
+  /** The people and on-call schedules a step may name. */
+  people: People;
   now?: () => number;
 }
 
 type Row = typeof import("./tables").escalationPolicies.$inferSelect;
 
-export function createPolicyStore({ db, monitorOf, now = Date.now }: PolicyDeps) {
+export function createPolicyStore({ db, monitorOf, people, now = Date.now }: PolicyDeps) {
   const { orm } = db;
   const { escalationPolicies: policies, escalationAssignments: assignments, notificationChannels: channels } = db.t;
 
@@ -54,14 +57,25 @@ export function createPolicyStore({ db, monitorOf, now = Date.now }: PolicyDeps)
     if (input.steps.length < 1 || input.steps.length > POLICY_LIMITS.steps) throw badRequest("VALIDATION", `steps: 1-${POLICY_LIMITS.steps} steps`);
     const steps: EscalationStep[] = input.steps.map((s, i) => {
       const channelIds = [...new Set(s.channelIds)];
-      if (channelIds.length < 1 || channelIds.length > POLICY_LIMITS.channelsPerStep) throw badRequest("VALIDATION", `steps[${i}].channelIds: 1-${POLICY_LIMITS.channelsPerStep} channels`);
+      const userIds = [...new Set(s.userIds ?? [])];
+      const scheduleIds = [...new Set(s.scheduleIds ?? [])];
+      const count = channelIds.length + userIds.length + scheduleIds.length;
+      if (count < 1 || count > POLICY_LIMITS.recipientsPerStep) throw badRequest("VALIDATION", `steps[${i}]: 1-${POLICY_LIMITS.recipientsPerStep} channels, people and on-call schedules`);
       if (!inRange(s.waitMinutes, POLICY_LIMITS.waitMinutes)) throw badRequest("VALIDATION", `steps[${i}].waitMinutes must be a whole number of minutes, 1-1440`);
-      return { channelIds, waitMinutes: s.waitMinutes };
+      return { channelIds, userIds, scheduleIds, waitMinutes: s.waitMinutes };
     });
     const wanted = [...new Set(steps.flatMap((s) => s.channelIds))];
     const known = new Set((await orm.select({ id: channels.id }).from(channels).where(inArray(channels.id, wanted))).map((c) => c.id));
     const missing = wanted.find((id) => !known.has(id));
     if (missing !== undefined) throw badRequest("CHANNEL_NOT_FOUND", `steps: no notification channel ${missing}`);
+    const wantedUsers = [...new Set(steps.flatMap((s) => s.userIds ?? []))];
+    const activeUsers = await people.activeUsers(wantedUsers);
+    const noUser = wantedUsers.find((id) => !activeUsers.has(id));
+    if (noUser !== undefined) throw badRequest("USER_NOT_FOUND", `steps: no active user ${noUser}`);
+    const wantedSchedules = [...new Set(steps.flatMap((s) => s.scheduleIds ?? []))];
+    const schedules = new Set(await people.sources.existingSchedules(wantedSchedules));
+    const noSchedule = wantedSchedules.find((id) => !schedules.has(id));
+    if (noSchedule !== undefined) throw badRequest("SCHEDULE_NOT_FOUND", `steps: no on-call schedule ${noSchedule}`);
     const repeatEveryMinutes = input.repeatEveryMinutes ?? null;
     if (repeatEveryMinutes !== null && !inRange(repeatEveryMinutes, POLICY_LIMITS.repeatEveryMinutes)) throw badRequest("VALIDATION", "repeatEveryMinutes must be 1-1440 minutes, or null");
     const repeatLimit = input.repeatLimit ?? 0;
