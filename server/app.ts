@@ -247,8 +247,9 @@ export async function createServices(
   });
   const push = createPushService({ db, now, publicUrl: notifications.publicUrl, targets, ...pushOptions });
   const ackLinks = createAckLinks({ secret, now });
-  // TODO(oncall, people): the schedules and personal contact channels are handed in once those features land.
-  const people = createPeople(db, NO_PEOPLE);
+  const oncall = createOnCallStore({ db, now });
+  // TODO(people): the personal contact channels are handed in once that feature lands.
+  const people = createPeople(db, { ...NO_PEOPLE, scheduleNames: oncall.names, onCallAt: oncall.onCallAt });
   const policies = createPolicyStore({
     db,
     now,
@@ -326,7 +327,7 @@ export async function createServices(
     reports,
     push,
     escalation,
-    oncall: createOnCallStore({ db, now }),
+    oncall,
     monitors: monitorService,
     notifications: notificationService,
     problems,

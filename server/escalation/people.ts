@@ -17,17 +17,17 @@ export interface PagedPerson extends OnCallPerson {
 
 /** What escalation asks of the on-call schedules and of the people's contact channels. */
 export interface PeopleSources {
-  /** The schedules among `ids` that exist. */
-  existingSchedules(ids: number[]): Promise<number[]>;
-  /** Who is on call in a schedule at an instant, with the schedule's name (null: nobody, or no such schedule). */
-  onCallAt(scheduleId: number, at: number): Promise<(OnCallPerson & { scheduleName: string }) | null>;
+  /** The names of the schedules among `ids` that exist. */
+  scheduleNames(ids: number[]): Promise<Map<number, string>>;
+  /** Who is on call in a schedule at an instant (null: nobody, or no such schedule). */
+  onCallAt(scheduleId: number, at: number): Promise<OnCallPerson | null>;
   /** Each person's enabled personal contact channels (a person without any is absent or maps to []). */
   contactChannelsOf(userIds: number[]): Promise<Map<number, number[]>>;
 }
 
 /** No schedules, no personal channels: escalation pages team channels only (tests that do not need people). */
 export const NO_PEOPLE: PeopleSources = {
-  existingSchedules: async () => [],
+  scheduleNames: async () => new Map(),
   onCallAt: async () => null,
   contactChannelsOf: async () => new Map(),
 };
@@ -57,9 +57,12 @@ export function createPeople(db: Db, sources: PeopleSources) {
     async people(step: EscalationStep, at: number): Promise<PagedPerson[]> {
       const named = await activeUsers(step.userIds ?? []);
       const out: PagedPerson[] = [...named].map(([userId, username]) => ({ userId, username, schedule: null }));
+      const names = await sources.scheduleNames(step.scheduleIds ?? []);
       for (const id of step.scheduleIds ?? []) {
         const person = await sources.onCallAt(id, at);
-        if (person && !out.some((p) => p.userId === person.userId)) out.push({ userId: person.userId, username: person.username, schedule: { id, name: person.scheduleName } });
+        // A disabled account stays in its rotations (the schedule shows it) but is not paged: its turn pages nobody.
+        if (!person || !(await activeUsers([person.userId])).has(person.userId)) continue;
+        if (!out.some((p) => p.userId === person.userId)) out.push({ ...person, schedule: { id, name: names.get(id) ?? `#${id}` } });
       }
       return out;
     },

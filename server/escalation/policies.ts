@@ -24,6 +24,14 @@ export function createPolicyStore({ db, monitorOf, people, now = Date.now }: Pol
   const { orm } = db;
   const { escalationPolicies: policies, escalationAssignments: assignments, notificationChannels: channels } = db.t;
 
+  /** Names of the people and schedules the steps name, for readers who may not list the users. */
+  async function namesOf(steps: EscalationStep[]) {
+    const userIds = [...new Set(steps.flatMap((s) => s.userIds ?? []))];
+    const users = userIds.length ? await orm.select({ id: db.t.users.id, username: db.t.users.username }).from(db.t.users).where(inArray(db.t.users.id, userIds)) : [];
+    const schedules = await people.sources.scheduleNames(steps.flatMap((s) => s.scheduleIds ?? []));
+    return { people: users, schedules: [...schedules].map(([id, name]) => ({ id, name })) };
+  }
+
   async function toPublic(r: Row): Promise<EscalationPolicy> {
     const targets = await orm.select().from(assignments).where(eq(assignments.policyId, r.id)).orderBy(asc(assignments.targetKind), asc(assignments.targetRef));
     const of = (kind: string) => targets.filter((a) => a.targetKind === kind).map((a) => a.targetRef);
@@ -37,6 +45,7 @@ export function createPolicyStore({ db, monitorOf, people, now = Date.now }: Pol
       monitorIds: of("monitor").map(Number),
       groupIds: of("group").map(Number),
       tags: of("tag"),
+      ...(await namesOf(r.steps)),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };
@@ -73,7 +82,7 @@ export function createPolicyStore({ db, monitorOf, people, now = Date.now }: Pol
     const noUser = wantedUsers.find((id) => !activeUsers.has(id));
     if (noUser !== undefined) throw badRequest("USER_NOT_FOUND", `steps: no active user ${noUser}`);
     const wantedSchedules = [...new Set(steps.flatMap((s) => s.scheduleIds ?? []))];
-    const schedules = new Set(await people.sources.existingSchedules(wantedSchedules));
+    const schedules = await people.sources.scheduleNames(wantedSchedules);
     const noSchedule = wantedSchedules.find((id) => !schedules.has(id));
     if (noSchedule !== undefined) throw badRequest("SCHEDULE_NOT_FOUND", `steps: no on-call schedule ${noSchedule}`);
     const repeatEveryMinutes = input.repeatEveryMinutes ?? null;

@@ -21,6 +21,9 @@ export interface EscalationPolicy {
   /** Groups: their members (at any depth) and the group itself follow the policy. */
   groupIds: number[];
   tags: string[];
+  /** The names of the people and on-call schedules its steps name (one deleted since is absent): what the list shows. */
+  people: { id: number; username: string }[];
+  schedules: { id: number; name: string }[];
   createdAt: number;
   updatedAt: number;
 }

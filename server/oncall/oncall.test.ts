@@ -132,10 +132,10 @@ describe("on-call schedules", () => {
     expect(back.body.schedule.handoverWeekday).toBeNull();
 
     expect((await s.override(id, { userId: s.bob.id, startsAt: utc(2026, 4, 1), endsAt: utc(2026, 4, 2) })).status).toBe(201);
-    expect(await s.services.oncall.existing([id, 999, id])).toEqual([id]);
+    expect(await s.services.oncall.names([id, 999, id])).toEqual(new Map([[id, "Weekly"]]));
     expect((await s.call("DELETE", `/api/oncall/schedules/${id}`, { token: s.token })).status).toBe(200);
     expect((await s.call("GET", `/api/oncall/schedules/${id}`, { token: s.token })).status).toBe(404);
-    expect(await s.services.oncall.existing([id])).toEqual([]);
+    expect(await s.services.oncall.names([id])).toEqual(new Map());
     expect(await s.services.oncall.onCallAt(id, utc(2026, 4, 1, 12))).toBeNull();
     expect(await s.db.rows(sql`SELECT id FROM oncall_overrides`)).toEqual([]);
   });

@@ -160,13 +160,12 @@ export function createOnCallStore({ db, now = Date.now }: { db: Db; now?: () => 
       const user = found && people.get(found.userId);
       return user ? { userId: user.id, username: user.username } : null;
     },
-    /** The ids among `ids` that name a schedule. */
-    async existing(ids: number[]): Promise<number[]> {
+    /** The names of the schedules among `ids` that exist, by id. */
+    async names(ids: number[]): Promise<Map<number, string>> {
       const wanted = [...new Set(ids)];
-      if (!wanted.length) return [];
-      const rows = await orm.select({ id: schedules.id }).from(schedules).where(inArray(schedules.id, wanted));
-      const found = new Set(rows.map((r) => r.id));
-      return wanted.filter((id) => found.has(id));
+      if (!wanted.length) return new Map();
+      const rows = await orm.select({ id: schedules.id, name: schedules.name }).from(schedules).where(inArray(schedules.id, wanted));
+      return new Map(rows.map((r) => [r.id, r.name]));
     },
   };
 }

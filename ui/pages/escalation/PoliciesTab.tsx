@@ -36,7 +36,8 @@ interface Loaded {
 }
 
 const fetchAll = async (): Promise<Loaded> => {
-  const [policies, channels, monitors, targets] = await Promise.all([listPolicies(), listChannels(), listMonitors(), listPagingTargets()]);
+  // The pickers' people and schedules for the form (editors); the list names them from each policy.
+  const [policies, channels, monitors, targets] = await Promise.all([listPolicies(), listChannels(), listMonitors(), canEdit.value ? listPagingTargets() : { people: [], schedules: [] }]);
   return { policies: policies.policies ?? [], channels: channels.channels ?? [], monitors: monitors.monitors ?? [], ...targets };
 };
 
@@ -109,7 +110,7 @@ export function PoliciesTab({ selected }: { selected: number | "new" | null }) {
       ) : (
         <ul data-testid="escalation-list" className="divide-y divide-slate-100">
           {policies.map((p) => (
-            <PolicyRow key={p.id} policy={p} channels={channels} people={people} schedules={schedules} monitors={monitors} deleting={deletingId === p.id} onDelete={() => askDelete(p)} />
+            <PolicyRow key={p.id} policy={p} channels={channels} monitors={monitors} deleting={deletingId === p.id} onDelete={() => askDelete(p)} />
           ))}
         </ul>
       )}
@@ -118,11 +119,11 @@ export function PoliciesTab({ selected }: { selected: number | "new" | null }) {
   );
 }
 
-function PolicyRow({ policy: p, channels, people, schedules, monitors, deleting, onDelete }: { policy: EscalationPolicy; channels: PublicChannel[]; people: PersonOption[]; schedules: ScheduleOption[]; monitors: PublicMonitor[]; deleting: boolean; onDelete: () => void }) {
+function PolicyRow({ policy: p, channels, monitors, deleting, onDelete }: { policy: EscalationPolicy; channels: PublicChannel[]; monitors: PublicMonitor[]; deleting: boolean; onDelete: () => void }) {
   const { t } = useTranslation();
   const names = useMemo(
-    () => ({ channels: new Map(channels.map((c) => [c.id, c.name])), people: new Map(people.map((u) => [u.id, u.username])), schedules: new Map(schedules.map((s) => [s.id, s.name])) }),
-    [channels, people, schedules],
+    () => ({ channels: new Map(channels.map((c) => [c.id, c.name])), people: new Map(p.people.map((u) => [u.id, u.username])), schedules: new Map(p.schedules.map((s) => [s.id, s.name])) }),
+    [channels, p.people, p.schedules],
   );
   const monitorName = useMemo(() => {
     const names = new Map(monitors.map((m) => [m.id, m.name]));

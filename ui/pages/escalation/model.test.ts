@@ -16,6 +16,8 @@ const policy: EscalationPolicy = {
   monitorIds: [7],
   groupIds: [8],
   tags: ["shop"],
+  people: [],
+  schedules: [],
   createdAt: 0,
   updatedAt: 0,
 };
