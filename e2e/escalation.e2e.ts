@@ -106,7 +106,7 @@ for (const [locale, m] of LANGUAGES) {
       const next = line.getByTestId("escalation-next");
       await expect(next).toHaveAttribute("data-state", "next", { timeout: 10_000 });
       const escalation = (await vigil.api("GET", `/api/monitors/${monitor}/escalation`, undefined, admin.token)).body.escalation;
-      expect(escalation.problems).toEqual([{ condition: "down", raisedAt: expect.any(Number), firedStep: 0, next: { step: 1, repeat: 0, at: escalation.problems[0].raisedAt + 10 * MINUTE, channelIds: [phone] } }]);
+      expect(escalation.problems).toEqual([{ condition: "down", raisedAt: expect.any(Number), firedStep: 0, next: { step: 1, repeat: 0, at: escalation.problems[0].raisedAt + 10 * MINUTE, channelIds: [phone], people: [] } }]);
       await expect(next).toHaveText(tr(m, "escalation.line.willEscalate", { channels: "On-call phone", time: await shownTime(page, escalation.problems[0].next.at) }));
       await expect.poll(() => hook.received.filter((r) => r.path === "/ops").length).toBe(1);
       expect(hook.received.filter((r) => r.path === "/phone")).toHaveLength(0);

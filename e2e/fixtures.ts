@@ -28,7 +28,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startVigil({ publicUrl }: { publicUrl: boolean }): Promise<{ vigil: Vigil; stop: () => Promise<void> }> {
+async function startVigil({ publicUrl, serverEnv }: { publicUrl: boolean; serverEnv: Record<string, string> }): Promise<{ vigil: Vigil; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "vigil-e2e-"));
   // With its public address given, as behind a reverse proxy: alerts then carry links back to it.
   const port = publicUrl ? await freePort() : 0;
@@ -38,6 +38,7 @@ async function startVigil({ publicUrl }: { publicUrl: boolean }): Promise<{ vigi
   const proc: ChildProcess = spawn(BINARY, ["--port", String(port), ...address, "--data-dir", dataDir, "--password-hash-memory", "19"], {
     cwd: dataDir, // the executable must need nothing beside it
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...serverEnv },
   });
   let output = "";
   const url = await new Promise<string>((resolvePort, reject) => {
@@ -89,11 +90,13 @@ async function startVigil({ publicUrl }: { publicUrl: boolean }): Promise<{ vigi
   return { vigil: { url, dataDir, api, register }, stop };
 }
 
-export const test = base.extend<{ vigil: Vigil; publicUrl: boolean }>({
+export const test = base.extend<{ vigil: Vigil; publicUrl: boolean; serverEnv: Record<string, string> }>({
   /** Whether the server is started with --public-url (its own address): `test.use({ publicUrl: true })`. */
   publicUrl: [false, { option: true }],
-  vigil: async ({ publicUrl }, use) => {
-    const { vigil, stop } = await startVigil({ publicUrl });
+  /** More environment for the server, e.g. `test.use({ serverEnv: { VIGIL_TEST_MINUTE_MS: "3000" } })` (a short minute). */
+  serverEnv: [{}, { option: true }],
+  vigil: async ({ publicUrl, serverEnv }, use) => {
+    const { vigil, stop } = await startVigil({ publicUrl, serverEnv });
     await use(vigil);
     await stop();
   },
