@@ -79,7 +79,7 @@ if start_test_postgres; then pg_url=$VIGIL_TEST_DATABASE_URL; unset VIGIL_TEST_D
 test_timeout=30000
 
 # Real-clock tests spend their minutes waiting on timers (windows, retries, presence): they run beside the others.
-waiting=(server/clocks-a.test.ts server/clocks-b.test.ts server/maintenance/windows-live.test.ts)
+waiting=(server/clocks-a.test.ts server/clocks-b.test.ts server/maintenance/windows-live.test.ts server/notifications/quiet-clock.test.ts)
 is_in() { local x=$1 w; shift; for w in "$@"; do [ "$x" = "$w" ] && return 0; done; return 1; }
 mapfile -t all_files < <(find server agent ui scripts -name '*.test.ts' -o -name '*.test.tsx' | sort)
 rest=()

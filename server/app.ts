@@ -36,6 +36,7 @@ import { registrationRoutes } from "./registration/routes";
 import { VERSION } from "./version";
 import { createNotificationService, SEND_TIMEOUT_MS, type NotificationService, type NotificationServiceOptions } from "./notifications/service";
 import { notificationRoutes } from "./notifications/routes";
+import { contactRoutes } from "./contacts/routes";
 import { createStatusService, type StatusService } from "./status/service";
 import { statusRoutes } from "./status/routes";
 import { statusPageRoutes } from "./status/pages";
@@ -453,6 +454,7 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
       }),
     )
+    .use(contactRoutes({ store: services.notifications.store, outbox: services.notifications.outbox, session }))
     .use(webPushRoutes({ push: services.push, session, send: () => services.notifications.ctx, settings: () => services.notifications.store.getSettings() }))
     .use(problemRoutes({ problems: services.problems, session, trustProxy: deps.config.trustProxy }))
     .use(maintenanceRoutes({ maintenance: services.maintenance, session }))

@@ -59,9 +59,13 @@ export function createPolicyStore({ db, monitorOf, now = Date.now }: PolicyDeps)
       return { channelIds, waitMinutes: s.waitMinutes };
     });
     const wanted = [...new Set(steps.flatMap((s) => s.channelIds))];
-    const known = new Set((await orm.select({ id: channels.id }).from(channels).where(inArray(channels.id, wanted))).map((c) => c.id));
+    const found = await orm.select({ id: channels.id, owner: channels.ownerUserId }).from(channels).where(inArray(channels.id, wanted));
+    const known = new Set(found.map((c) => c.id));
     const missing = wanted.find((id) => !known.has(id));
     if (missing !== undefined) throw badRequest("CHANNEL_NOT_FOUND", `steps: no notification channel ${missing}`);
+    // A person's own contact channel is theirs to manage: a step pages the person, not their channel.
+    const personal = found.find((c) => c.owner !== null);
+    if (personal) throw badRequest("CHANNEL_PERSONAL", `steps: channel ${personal.id} is someone's own contact channel: steps name team channels`);
     const repeatEveryMinutes = input.repeatEveryMinutes ?? null;
     if (repeatEveryMinutes !== null && !inRange(repeatEveryMinutes, POLICY_LIMITS.repeatEveryMinutes)) throw badRequest("VALIDATION", "repeatEveryMinutes must be 1-1440 minutes, or null");
     const repeatLimit = input.repeatLimit ?? 0;
