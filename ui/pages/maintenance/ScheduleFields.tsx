@@ -1,30 +1,13 @@
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { MAINTENANCE_KINDS, type ScheduleKind } from "../../api/maintenance";
-import { Field, SelectInput, TextInput } from "../../components/form";
+import { Chip, Field, SelectInput, TextInput } from "../../components/form";
 import { isRecurring, toggle, type DraftErrors, type WindowDraft } from "./model";
-import { zoneList } from "./zones";
-
-const CHIP = "inline-flex min-w-9 cursor-pointer items-center justify-center rounded-lg px-2.5 py-1.5 text-sm font-medium ring-1 ring-inset transition";
-const CHIP_ON = "bg-indigo-600 text-white ring-indigo-600";
-const CHIP_OFF = "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50";
-
-/** A pressed / not pressed button in a row of choices (weekdays, days of the month). */
-function Chip({ on, label, onClick, testId }: { on: boolean; label: string; onClick: () => void; testId: string }) {
-  return (
-    <button type="button" aria-pressed={on} onClick={onClick} data-testid={testId} className={`${CHIP} ${on ? CHIP_ON : CHIP_OFF}`}>
-      {label}
-    </button>
-  );
-}
+import { ZoneSelect } from "../../components/ZoneSelect";
 
 /** The schedule part of the maintenance form: the kind, then the fields that kind needs, the zone, the active range. */
 export function ScheduleFields({ draft, errors, onChange }: { draft: WindowDraft; errors: DraftErrors; onChange: (patch: Partial<WindowDraft>) => void }) {
   const { t, i18n } = useTranslation();
-  const zones = useMemo(() => {
-    const all = zoneList();
-    return all.includes(draft.timezone) ? all : [draft.timezone, ...all];
-  }, [draft.timezone]);
   const weekdayNames = useMemo(() => {
     const f = new Intl.DateTimeFormat(i18n.language, { weekday: "short", timeZone: "UTC" });
     // 2024-01-01 was a Monday: ISO weekday n is that date plus n - 1 days.
@@ -109,13 +92,7 @@ export function ScheduleFields({ draft, errors, onChange }: { draft: WindowDraft
 
       <Field label={t("maintenance.form.timezone")} hint={t("maintenance.form.timezoneHint")} error={error("timezone")}>
         {(id) => (
-          <SelectInput id={id} value={draft.timezone} onChange={(e) => onChange({ timezone: e.target.value })} data-testid="maintenance-timezone">
-            {zones.map((z) => (
-              <option key={z} value={z}>
-                {z}
-              </option>
-            ))}
-          </SelectInput>
+<ZoneSelect id={id} value={draft.timezone} onChange={(timezone) => onChange({ timezone })} testId="maintenance-timezone" />
         )}
       </Field>
 
