@@ -8,7 +8,8 @@
 # They run side by side in streams once the executable is built (CI has two cores; the time is the sum of CPU
 # seconds, not of the phases one after another):
 #   B  bun test on SQLite and bun test on PostgreSQL, two processes at once (each mostly one core)
-#   C  the tests that mostly wait on real timers: real-clock tests on SQLite, the failover test, real-clock on PostgreSQL
+#   C  the tests that mostly wait on real timers: real-clock tests on SQLite, the failover test, escalation on two nodes,
+#      real-clock on PostgreSQL
 #   D  at low priority (no test waits on them for its timing): the type-check, the agents' cross-compiles and xz, then
 #      the build's own test
 #   A  once B is done: the browser tests, three workers (a test waits on the server's timers and the page about half
@@ -78,23 +79,28 @@ if start_test_postgres; then pg_url=$VIGIL_TEST_DATABASE_URL; unset VIGIL_TEST_D
 # limit (5 s) would then fail tests for the machine's sake, not theirs; tests that set their own limit keep it.
 test_timeout=30000
 
-# Real-clock tests spend their minutes waiting on timers (windows, retries, presence): they run beside the others.
-waiting=(server/clocks-a.test.ts server/clocks-b.test.ts server/maintenance/windows-live.test.ts server/notifications/quiet-clock.test.ts)
+# Real-clock tests spend their minutes waiting on timers (windows, retries, presence, escalation steps): they run beside
+# the others, in stream C. A real-clock test file is named *-clock.test.ts (or is one of the first three) to run there.
+mapfile -t clock_files < <(find server agent -name '*-clock.test.ts' | sort)
+waiting=(server/clocks-a.test.ts server/clocks-b.test.ts server/maintenance/windows-live.test.ts "${clock_files[@]}")
 is_in() { local x=$1 w; shift; for w in "$@"; do [ "$x" = "$w" ] && return 0; done; return 1; }
 mapfile -t all_files < <(find server agent ui scripts -name '*.test.ts' -o -name '*.test.tsx' | sort)
 rest=()
 for f in "${all_files[@]}"; do is_in "$f" "${waiting[@]}" "${after_build[@]}" || rest+=("$f"); done
-# Every test file that opens a database (directly or through the test app) runs again on PostgreSQL. The 3-node
-# failover test spends its ~3 minutes mostly waiting on its nodes' timers: it runs in stream C.
-mapfile -t pg_db_files < <(grep -rlE "testApp\(|testDb\(|testSchema\(|createServices\(|openDatabase\(" server agent --include='*.test.ts' | grep -v failover.test.ts | sort)
+# Every test file that opens a database (directly or through the test app) runs again on PostgreSQL. The tests of
+# real nodes on one database (the 3-node failover, ~3 minutes; escalation on two nodes, ~1.5) mostly wait on their
+# nodes' timers: they run in stream C.
+nodes_tests=(server/cluster/failover.test.ts server/escalation/two-nodes.test.ts)
+mapfile -t pg_db_files < <(grep -rlE "testApp\(|testDb\(|testSchema\(|createServices\(|openDatabase\(" server agent --include='*.test.ts' | sort)
 pg_files=()
-for f in "${pg_db_files[@]}"; do is_in "$f" "${waiting[@]}" || pg_files+=("$f"); done
+for f in "${pg_db_files[@]}"; do is_in "$f" "${waiting[@]}" "${nodes_tests[@]}" || pg_files+=("$f"); done
 
 # Stream C.
 (
   logged waiting bun test "${waiting[@]}"
   if [ -n "$pg_url" ]; then
     VIGIL_TEST_DATABASE_URL=$pg_url logged failover bun test server/cluster/failover.test.ts
+    VIGIL_TEST_DATABASE_URL=$pg_url logged escalation-nodes bun test server/escalation/two-nodes.test.ts
     VIGIL_TEST_DATABASE_URL=$pg_url logged waiting-postgres bun test "${waiting[@]}"
   fi
 ) &
@@ -133,7 +139,7 @@ cat test-logs/waiting.log
 add_counts test-logs/waiting.log "$(rc_of waiting)" "the real-clock tests"
 echo "== API tests on PostgreSQL"
 if [ -n "$pg_url" ]; then
-  for part in unit-postgres failover waiting-postgres; do
+  for part in unit-postgres failover escalation-nodes waiting-postgres; do
     cat "test-logs/$part.log"
     add_counts "test-logs/$part.log" "$(rc_of "$part")" "bun test ($part)"
   done

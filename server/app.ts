@@ -64,9 +64,12 @@ import { exportRoutes } from "./exports/routes";
 import { reportRoutes } from "./reports/routes";
 import { createObjectives, type ObjectivesService } from "./objectives/service";
 import { objectiveRoutes } from "./objectives/routes";
+import { createPeople } from "./escalation/people";
 import { createPolicyStore } from "./escalation/policies";
 import { escalationRoutes } from "./escalation/routes";
 import { createEscalation, type EscalationService } from "./escalation/service";
+import { oncallRoutes } from "./oncall/routes";
+import { createOnCallStore, type OnCallStore } from "./oncall/store";
 import { configRoutes } from "./config-file/routes";
 import { reportScheduleRoutes } from "./reports/schedule-routes";
 import { createReportScheduleService, type ReportScheduleOptions, type ReportScheduleService } from "./reports/schedules";
@@ -121,6 +124,8 @@ export interface Services {
   push: PushService;
   /** Escalation policies paging open problems step by step. */
   escalation: EscalationService;
+  /** On-call schedules: who is on call in each, now and at any time (server/oncall/). */
+  oncall: OnCallStore;
   /** This node's place among the processes sharing the database (alone on SQLite). */
   cluster: Cluster;
   /** What an import from the admin screen must respect: the address policy and the raw retention. */
@@ -243,9 +248,18 @@ export async function createServices(
   });
   const push = createPushService({ db, now, publicUrl: notifications.publicUrl, targets, ...pushOptions });
   const ackLinks = createAckLinks({ secret, now });
+  const oncall = createOnCallStore({ db, now });
+  // A person is paged through their enabled personal contact channels (asked when a step fires: the notification
+  // service is built below).
+  const people = createPeople(db, {
+    scheduleNames: oncall.names,
+    onCallAt: oncall.onCallAt,
+    contactChannelsOf: (userIds) => notificationService.store.contactChannelsOf(userIds),
+  });
   const policies = createPolicyStore({
     db,
     now,
+    people,
     monitorOf: (id) => {
       const m = monitorService.get(id);
       return m ? { ancestors: monitorService.groups.ancestors(id), tags: m.tags, isGroup: m.type === "group" } : null;
@@ -283,7 +297,7 @@ export async function createServices(
       inMaintenance: maintenance.inMaintenance,
       escalates: async (type, id) => (await policies.resolve(type, id)) !== null,
   });
-  const escalation = createEscalation({ db, bus: events, outbox: notificationService.outbox, channels: notificationService.store, alerts: notificationService.alerts, policies, leads: () => cluster.leads(), inMaintenance: maintenance.inMaintenance, now, minuteMs, log });
+  const escalation = createEscalation({ db, bus: events, outbox: notificationService.outbox, channels: notificationService.store, alerts: notificationService.alerts, policies, people, leads: () => cluster.leads(), inMaintenance: maintenance.inMaintenance, now, minuteMs, log });
   const problems = createProblems({
     alerts: notificationService.alerts,
     links: ackLinks,
@@ -319,6 +333,7 @@ export async function createServices(
     reports,
     push,
     escalation,
+    oncall,
     monitors: monitorService,
     notifications: notificationService,
     problems,
@@ -361,6 +376,7 @@ export function createApp(deps: AppDeps) {
     .use(exportRoutes({ db: deps.db, monitors: services.monitors, agents: services.agents, session }))
     .use(objectiveRoutes({ monitors: services.monitors, objectives: services.objectives, session }))
     .use(escalationRoutes({ escalation: services.escalation, session, exists: (type, id) => (type === "monitor" ? services.monitors.get(id) : services.agents.get(id)) !== undefined }))
+    .use(oncallRoutes({ oncall: services.oncall, session }))
     .use(
       reportRoutes({
         db: deps.db,

@@ -78,6 +78,14 @@ describe("loadConfig", () => {
     expect(() => loadConfig(["--password-login", "maybe"], {})).toThrow(ConfigError);
   });
 
+  test("VIGIL_TEST_MINUTE_MS (hidden, for tests of real processes) shortens a minute of the settings", () => {
+    expect(loadConfig([], {}).testMinuteMs).toBeUndefined();
+    expect(loadConfig([], { VIGIL_TEST_MINUTE_MS: "2000" }).testMinuteMs).toBe(2000);
+    for (const bad of ["99", "60001", "1.5", "soon"]) expect(() => loadConfig([], { VIGIL_TEST_MINUTE_MS: bad })).toThrow(/Invalid VIGIL_TEST_MINUTE_MS/);
+    expect(() => loadConfig(["--test-minute-ms", "2000"], {})).toThrow();
+    expect(helpText()).not.toContain("MINUTE");
+  });
+
   test("--help lists every flag with its environment variable", () => {
     const help = helpText();
     for (const flag of ["--host", "--port", "--data-dir", "--jwt-secret", "--log-level", "VIGIL_DATA_DIR"]) expect(help).toContain(flag);

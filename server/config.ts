@@ -46,6 +46,12 @@ export interface Config {
   blockPrivateTargets: boolean;
   /** Single sign-on set by flags (--oidc-*) and --password-login (server/auth/sso/settings.ts). */
   sso: SsoFlags;
+  /**
+   * Hidden, for tests of real processes only (VIGIL_TEST_MINUTE_MS, not in --help): how long a minute of the settings
+   * is (check intervals, reminders, escalation waits), as createServices' `minuteMs` in real-clock tests in-process;
+   * the clocks themselves and the cluster's leases are untouched. Undefined: 60 000.
+   */
+  testMinuteMs?: number;
 }
 
 const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error"];
@@ -176,6 +182,13 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
 
   const sso = ssoFlags(get);
 
+  // Read from the environment alone, so it stays out of --help and the flags an operator sees.
+  const testMinute = env.VIGIL_TEST_MINUTE_MS || undefined;
+  const testMinuteMs = testMinute === undefined ? undefined : Number(testMinute);
+  if (testMinuteMs !== undefined && (!Number.isInteger(testMinuteMs) || testMinuteMs < 100 || testMinuteMs > 60_000)) {
+    throw new ConfigError(`Invalid VIGIL_TEST_MINUTE_MS: ${testMinute} (100-60000 ms; for tests only)`);
+  }
+
   return {
     host: get("host")!,
     port,
@@ -196,6 +209,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     resendApi,
     blockPrivateTargets: blockPrivate === "true",
     sso,
+    testMinuteMs,
   };
 }
 

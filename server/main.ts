@@ -66,6 +66,8 @@ async function start(argv: string[]) {
     monitors: { concurrency: config.checkConcurrency, rawRetentionDays: config.rawRetentionDays },
     targets: { allowPrivate: !config.blockPrivateTargets },
     notifications: { send: { endpoints: { telegram: config.telegramApi, resend: config.resendApi } }, publicUrl: config.publicUrl },
+    // Hidden, for tests of real processes (server/escalation/two-nodes.test.ts): a shorter minute of the settings.
+    minuteMs: config.testMinuteMs,
   });
   const app = createApp({ db, jwtSecret: secret, config, log, uiLive: process.env.VIGIL_UI_LIVE === "1", services });
   try {
@@ -80,7 +82,7 @@ async function start(argv: string[]) {
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${app.server!.port}`;
   // Every service with a timer, in order (server/lifecycle.ts); the log line names those running.
   const running = await startServices(services, { url });
-  log.info(`Vigil ${VERSION} listening on ${url}`, { services: running.join(","), dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development", ...(process.execArgv.length ? { bunFlags: process.execArgv.join(" ") } : {}), runtimeEnv: runtimeEnvSettings() });
+  log.info(`Vigil ${VERSION} listening on ${url}`, { services: running.join(","), dataDir: config.dataDir, database: db.location, node: config.nodeName, role: services.cluster.role(), monitors: services.monitors.store.size, mode: isProduction ? "production" : "development", ...(process.execArgv.length ? { bunFlags: process.execArgv.join(" ") } : {}), runtimeEnv: runtimeEnvSettings(), ...(config.testMinuteMs ? { testMinuteMs: config.testMinuteMs } : {}) });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -25,6 +25,9 @@ const AgentCreate = lazy(() => import("./pages/agents/AgentCreate"));
 const AgentEdit = lazy(() => import("./pages/agents/AgentEdit"));
 const AgentDetail = lazy(() => import("./pages/agents/AgentDetail"));
 const Notifications = lazy(() => import("./pages/notifications/Notifications"));
+const OnCall = lazy(() => import("./pages/oncall/OnCall"));
+const OnCallSchedule = lazy(() => import("./pages/oncall/ScheduleDetail"));
+const OnCallEditor = lazy(() => import("./pages/oncall/ScheduleEditor"));
 const UserList = lazy(() => import("./pages/users/UserList"));
 const UserCreate = lazy(() => import("./pages/users/UserCreate"));
 const UserEdit = lazy(() => import("./pages/users/UserEdit"));
@@ -67,6 +70,10 @@ const LAYOUT_ROUTES: [string, ComponentType][] = [
   ["/monitors/edit/:id", authed(MonitorEdit, "editor")],
   ["/monitors/:id", authed(MonitorDetail)],
   ["/notifications", authed(Notifications)],
+  ["/oncall", authed(OnCall)],
+  ["/oncall/new", authed(OnCallEditor, "editor")],
+  ["/oncall/edit/:id", authed(OnCallEditor, "editor")],
+  ["/oncall/:id", authed(OnCallSchedule)],
   ["/status-pages", authed(StatusPages)],
   ["/status-pages/new", authed(StatusPageEditor, "editor")],
   ["/status-pages/:id", authed(StatusPageEditor)],

@@ -3,7 +3,6 @@
 // slot is recorded twice, and a target that goes down during the failover is notified exactly once; the killed node
 // restarts and takes its share back. PostgreSQL only (npm test runs it in the PostgreSQL pass); about two minutes.
 import { afterAll, describe, expect, test } from "bun:test";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,31 +12,16 @@ import { openDatabase } from "../db/open";
 import { testEngine, testSchema } from "../db/test-db";
 import { slotAtOrAfter } from "../monitors/scheduler";
 import { bucketOf } from "./leases";
+import { api, health, startNode, until } from "./test-nodes";
 
 const MONITORS = 3000;
 const MINUTE = 60_000;
-const MAIN = join(import.meta.dir, "..", "main.ts");
 const PASSWORD = "correct horse";
-
-interface Node {
-  name: string;
-  proc: ChildProcess;
-  url: string;
-  log: string[];
-}
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-const until = async (what: string, ok: () => Promise<boolean> | boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(200);
-  }
-};
 
 describe.skipIf(testEngine !== "postgres")("failover", () => {
   test("3 nodes, 3 000 monitors at 1 min, one SIGKILLed: ≤ 30 s late, no slot twice, one notification, share taken back", async () => {
@@ -77,36 +61,7 @@ describe.skipIf(testEngine !== "postgres")("failover", () => {
     for (let i = 0; i < rows.length; i += 500) await db.orm.insert(db.t.monitors).values(rows.slice(i, i + 500));
     const flakyId = MONITORS;
 
-    const start = async (name: string): Promise<Node> => {
-      const log: string[] = [];
-      const proc = spawn(process.execPath, [MAIN, "--host", "127.0.0.1", "--port", "0", "--data-dir", join(dataRoot, name), "--node-name", name], {
-        env: { ...process.env, VIGIL_DATABASE_URL: schema.url, VIGIL_LOG_LEVEL: "info", NODE_ENV: "production" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let url = "";
-      const onData = (chunk: Buffer) => {
-        for (const line of chunk.toString().split("\n")) {
-          if (line) log.push(line);
-          const m = /listening on (http:\/\/\S+)/.exec(line);
-          if (m) url = m[1]!;
-        }
-      };
-      proc.stdout!.on("data", onData);
-      proc.stderr!.on("data", onData);
-      cleanups.push(() => proc.exitCode === null && proc.kill("SIGKILL"));
-      await until(`${name} to listen`, () => url !== "" || proc.exitCode !== null, 30_000);
-      if (!url) throw new Error(`${name} exited: ${log.join("\n")}`);
-      return { name, proc, url, log };
-    };
-    const health = async (node: Node) => (await (await fetch(`${node.url}/healthz`)).json()) as { leases: number; role: string };
-    const api = async (node: Node, method: string, path: string, body?: unknown, token?: string) => {
-      const res = await fetch(`${node.url}${path}`, {
-        method,
-        headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
-    };
+    const start = (name: string) => startNode(name, { dataRoot, databaseUrl: schema.url, cleanups });
 
     const nodes = [await start("n1"), await start("n2"), await start("n3")];
     await until("an even split (86/85/85)", async () => (await Promise.all(nodes.map(health))).map((h) => h.leases).sort().join() === "85,85,86", 40_000);

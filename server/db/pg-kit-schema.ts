@@ -55,3 +55,5 @@ export const pushSubscriptions = t.pushSubscriptions;
 export const escalationPolicies = t.escalationPolicies;
 export const escalationAssignments = t.escalationAssignments;
 export const escalationRuns = t.escalationRuns;
+export const oncallSchedules = t.oncallSchedules;
+export const oncallOverrides = t.oncallOverrides;

@@ -224,3 +224,4 @@ export * from "../reports/tables";
 export * from "../config-file/tables";
 export * from "../push/tables";
 export * from "../escalation/tables";
+export * from "../oncall/tables";

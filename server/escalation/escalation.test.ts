@@ -103,7 +103,7 @@ describe("escalation", () => {
     expect(at("/lead")).toEqual(["🔴 Monitor down: Shop | Escalation: step 1 of 3, not acknowledged"]);
     const first = await s.escalationOf();
     expect(first.policy).toMatchObject({ id: made.body.policy.id, name: "Shop on-call", source: { kind: "monitor", ref: String(s.monitor) } });
-    expect(first.problems).toEqual([{ condition: "down", raisedAt: expect.any(Number), firedStep: 0, next: { step: 1, repeat: 0, at: first.problems[0]!.raisedAt + 10 * MIN, channelIds: [s.manager, s.own] } }]);
+    expect(first.problems).toEqual([{ condition: "down", raisedAt: expect.any(Number), firedStep: 0, next: { step: 1, repeat: 0, at: first.problems[0]!.raisedAt + 10 * MIN, channelIds: [s.manager, s.own], people: [] } }]);
 
     // Looking again and again changes nothing; after 10 minutes the manager (the own channel already knows: not twice).
     await s.advance(5 * MIN);
@@ -114,7 +114,7 @@ describe("escalation", () => {
     expect(at("/own")).toHaveLength(1);
 
     // Another node's timer over the same database at the same time pages nothing more.
-    const other = createEscalation({ db: s.db, bus: s.services.events, outbox: s.services.notifications.outbox, channels: s.services.notifications.store, alerts: s.services.notifications.alerts, policies: s.services.escalation.policies, now: s.now });
+    const other = createEscalation({ db: s.db, bus: s.services.events, outbox: s.services.notifications.outbox, channels: s.services.notifications.store, alerts: s.services.notifications.alerts, policies: s.services.escalation.policies, people: s.services.escalation.people, now: s.now });
     await other.tick();
     await s.advance(20 * MIN);
     await other.tick();
@@ -191,7 +191,10 @@ describe("escalation", () => {
     const bad: [Record<string, unknown>, number, RegExp][] = [
       [{ name: "x", steps: [] }, 400, /steps/],
       [{ name: " ", steps: [{ channelIds: [s.lead], waitMinutes: 5 }] }, 400, /name/],
-      [{ name: "x", steps: [{ channelIds: [], waitMinutes: 5 }] }, 400, /channelIds/],
+      [{ name: "x", steps: [{ channelIds: [], waitMinutes: 5 }] }, 400, /1-20 channels, people and on-call schedules/],
+      [{ name: "x", steps: [{ channelIds: [], userIds: [999], waitMinutes: 5 }] }, 400, /no active user 999/],
+      [{ name: "x", steps: [{ channelIds: [], scheduleIds: [999], waitMinutes: 5 }] }, 400, /no on-call schedule 999/],
+      [{ name: "x", steps: [{ channelIds: [], userIds: ["a"], waitMinutes: 5 }] }, 400, /userIds/],
       [{ name: "x", steps: [{ channelIds: [s.lead], waitMinutes: 0 }] }, 400, /waitMinutes/],
       [{ name: "x", steps: [{ channelIds: [999], waitMinutes: 5 }] }, 400, /no notification channel 999/],
       [{ name: "x", steps: [{ channelIds: [s.lead], waitMinutes: 5 }], monitorIds: [999] }, 400, /no monitor or group 999/],

@@ -5,6 +5,7 @@ import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import { first, type Db } from "../db/database";
 import { badRequest, HttpError, notFound } from "../http/errors";
 import { POLICY_LIMITS, type EscalationPolicy, type EscalationPolicyInput, type PolicySource } from "./public";
+import type { People } from "./people";
 import type { EscalationStep } from "./tables";
 
 
@@ -12,14 +13,24 @@ export interface PolicyDeps {
   db: Db;
   /** The groups above a monitor, nearest first; its tags; whether it is a group (null: no such monitor). */
   monitorOf(id: number): { ancestors: number[]; tags: string[]; isGroup: boolean } | null;
+  /** The people and on-call schedules a step may name. */
+  people: People;
   now?: () => number;
 }
 
 type Row = typeof import("./tables").escalationPolicies.$inferSelect;
 
-export function createPolicyStore({ db, monitorOf, now = Date.now }: PolicyDeps) {
+export function createPolicyStore({ db, monitorOf, people, now = Date.now }: PolicyDeps) {
   const { orm } = db;
   const { escalationPolicies: policies, escalationAssignments: assignments, notificationChannels: channels } = db.t;
+
+  /** Names of the people and schedules the steps name, for readers who may not list the users. */
+  async function namesOf(steps: EscalationStep[]) {
+    const userIds = [...new Set(steps.flatMap((s) => s.userIds ?? []))];
+    const users = userIds.length ? await orm.select({ id: db.t.users.id, username: db.t.users.username }).from(db.t.users).where(inArray(db.t.users.id, userIds)) : [];
+    const schedules = await people.sources.scheduleNames(steps.flatMap((s) => s.scheduleIds ?? []));
+    return { people: users, schedules: [...schedules].map(([id, name]) => ({ id, name })) };
+  }
 
   async function toPublic(r: Row): Promise<EscalationPolicy> {
     const targets = await orm.select().from(assignments).where(eq(assignments.policyId, r.id)).orderBy(asc(assignments.targetKind), asc(assignments.targetRef));
@@ -34,6 +45,7 @@ export function createPolicyStore({ db, monitorOf, now = Date.now }: PolicyDeps)
       monitorIds: of("monitor").map(Number),
       groupIds: of("group").map(Number),
       tags: of("tag"),
+      ...(await namesOf(r.steps)),
       createdAt: r.createdAt,
       updatedAt: r.updatedAt,
     };
@@ -54,18 +66,29 @@ export function createPolicyStore({ db, monitorOf, now = Date.now }: PolicyDeps)
     if (input.steps.length < 1 || input.steps.length > POLICY_LIMITS.steps) throw badRequest("VALIDATION", `steps: 1-${POLICY_LIMITS.steps} steps`);
     const steps: EscalationStep[] = input.steps.map((s, i) => {
       const channelIds = [...new Set(s.channelIds)];
-      if (channelIds.length < 1 || channelIds.length > POLICY_LIMITS.channelsPerStep) throw badRequest("VALIDATION", `steps[${i}].channelIds: 1-${POLICY_LIMITS.channelsPerStep} channels`);
+      const userIds = [...new Set(s.userIds ?? [])];
+      const scheduleIds = [...new Set(s.scheduleIds ?? [])];
+      const count = channelIds.length + userIds.length + scheduleIds.length;
+      if (count < 1 || count > POLICY_LIMITS.recipientsPerStep) throw badRequest("VALIDATION", `steps[${i}]: 1-${POLICY_LIMITS.recipientsPerStep} channels, people and on-call schedules`);
       if (!inRange(s.waitMinutes, POLICY_LIMITS.waitMinutes)) throw badRequest("VALIDATION", `steps[${i}].waitMinutes must be a whole number of minutes, 1-1440`);
-      return { channelIds, waitMinutes: s.waitMinutes };
+      return { channelIds, userIds, scheduleIds, waitMinutes: s.waitMinutes };
     });
     const wanted = [...new Set(steps.flatMap((s) => s.channelIds))];
     const found = await orm.select({ id: channels.id, owner: channels.ownerUserId }).from(channels).where(inArray(channels.id, wanted));
     const known = new Set(found.map((c) => c.id));
     const missing = wanted.find((id) => !known.has(id));
     if (missing !== undefined) throw badRequest("CHANNEL_NOT_FOUND", `steps: no notification channel ${missing}`);
-    // A person's own contact channel is theirs to manage: a step pages the person, not their channel.
+    // A person's own contact channel is theirs to manage: a step names the person (userIds), not their channel.
     const personal = found.find((c) => c.owner !== null);
-    if (personal) throw badRequest("CHANNEL_PERSONAL", `steps: channel ${personal.id} is someone's own contact channel: steps name team channels`);
+    if (personal) throw badRequest("CHANNEL_PERSONAL", `steps: channel ${personal.id} is someone's own contact channel: name the person instead`);
+    const wantedUsers = [...new Set(steps.flatMap((s) => s.userIds ?? []))];
+    const activeUsers = await people.activeUsers(wantedUsers);
+    const noUser = wantedUsers.find((id) => !activeUsers.has(id));
+    if (noUser !== undefined) throw badRequest("USER_NOT_FOUND", `steps: no active user ${noUser}`);
+    const wantedSchedules = [...new Set(steps.flatMap((s) => s.scheduleIds ?? []))];
+    const schedules = await people.sources.scheduleNames(wantedSchedules);
+    const noSchedule = wantedSchedules.find((id) => !schedules.has(id));
+    if (noSchedule !== undefined) throw badRequest("SCHEDULE_NOT_FOUND", `steps: no on-call schedule ${noSchedule}`);
     const repeatEveryMinutes = input.repeatEveryMinutes ?? null;
     if (repeatEveryMinutes !== null && !inRange(repeatEveryMinutes, POLICY_LIMITS.repeatEveryMinutes)) throw badRequest("VALIDATION", "repeatEveryMinutes must be 1-1440 minutes, or null");
     const repeatLimit = input.repeatLimit ?? 0;

@@ -3,8 +3,8 @@ import type { EscalationStep } from "./tables";
 
 export type { EscalationStep };
 
-/** The API's limits (policies.ts checks them; the UI's form mirrors them): name length, steps, channels per step, minutes, repeats, targets. */
-export const POLICY_LIMITS = { name: 100, steps: 10, channelsPerStep: 20, waitMinutes: [1, 1440], repeatEveryMinutes: [1, 1440], repeatLimit: [0, 100], targets: 1000 } as const;
+/** The API's limits (policies.ts checks them; the UI's form mirrors them): name length, steps, channels + people + schedules per step, minutes, repeats, targets. */
+export const POLICY_LIMITS = { name: 100, steps: 10, recipientsPerStep: 20, waitMinutes: [1, 1440], repeatEveryMinutes: [1, 1440], repeatLimit: [0, 100], targets: 1000 } as const;
 
 export interface EscalationPolicy {
   id: number;
@@ -21,6 +21,9 @@ export interface EscalationPolicy {
   /** Groups: their members (at any depth) and the group itself follow the policy. */
   groupIds: number[];
   tags: string[];
+  /** The names of the people and on-call schedules its steps name (one deleted since is absent): what the list shows. */
+  people: { id: number; username: string }[];
+  schedules: { id: number; name: string }[];
   createdAt: number;
   updatedAt: number;
 }
@@ -44,6 +47,13 @@ export interface TargetEscalation {
     condition: string;
     raisedAt: number;
     firedStep: number;
-    next: { step: number; repeat: number; at: number; channelIds: number[] } | null;
+    next: {
+      step: number;
+      repeat: number;
+      at: number;
+      channelIds: number[];
+      /** The people it will page then: named by the step, or on call then in one of its schedules (`schedule`). */
+      people: { userId: number; username: string; schedule: { id: number; name: string } | null; reachable: boolean }[];
+    } | null;
   }[];
 }

@@ -11,6 +11,8 @@ import type { EscalationService } from "./service";
 const ids = (what: string) => t.Array(t.Integer({ minimum: 1, error: `${what} must be ids` }), { maxItems: 1000, error: `${what} must be a list of ids` });
 const step = t.Object({
   channelIds: ids("steps[].channelIds"),
+  userIds: t.Optional(ids("steps[].userIds")),
+  scheduleIds: t.Optional(ids("steps[].scheduleIds")),
   waitMinutes: t.Integer({ minimum: 1, maximum: 1440, error: "steps[].waitMinutes must be a whole number of minutes, 1-1440" }),
 });
 const body = t.Object({

@@ -12,6 +12,7 @@ import { isAcknowledged, type AlertStore } from "../notifications/alerts";
 import type { Outbox } from "../notifications/outbox";
 import type { NotificationStore } from "../notifications/store";
 import type { NotificationEvent } from "../notifications/public";
+import type { People } from "./people";
 import type { PolicyStore } from "./policies";
 import type { TargetEscalation } from "./public";
 import { dueFirings, firingKey, nextFiring, type Firing } from "./timeline";
@@ -25,6 +26,8 @@ export interface EscalationOptions {
   /** The open alerts: a run pages while its alert is open and unacknowledged. */
   alerts: Pick<AlertStore, "find">;
   policies: PolicyStore;
+  /** Whom a step reaches besides its channels: people and whoever is on call in its schedules. */
+  people: People;
   /** Whether this node runs the once-per-cluster chores (the timer); every node starts runs for what it raises. */
   leads?: () => boolean;
   inMaintenance?: (type: "monitor" | "agent", id: number) => boolean;
@@ -40,7 +43,7 @@ type Target = { targetType: "monitor" | "agent"; targetId: number; condition: st
 const problemKey = (r: Target) => `${r.targetType}:${r.targetId}:${r.condition}`;
 const later = (f: Firing, step: number, repeat: number) => f.step > step || (f.step === step && f.repeat > repeat);
 
-export function createEscalation({ db, bus, outbox, channels, alerts, policies, leads = () => true, inMaintenance = () => false, now = Date.now, minuteMs = 60_000, log = silentLogger }: EscalationOptions) {
+export function createEscalation({ db, bus, outbox, channels, alerts, policies, people, leads = () => true, inMaintenance = () => false, now = Date.now, minuteMs = 60_000, log = silentLogger }: EscalationOptions) {
   const { orm } = db;
   const { escalationRuns: runs, escalationPolicies: policyTable } = db.t;
   const runWhere = (r: Target) => and(eq(runs.targetType, r.targetType), eq(runs.targetId, r.targetId), eq(runs.condition, r.condition));
@@ -68,8 +71,14 @@ export function createEscalation({ db, bus, outbox, channels, alerts, policies, 
     const paged = new Set(r.paged);
     const event = r.event as NotificationEvent;
     for (const f of due) {
-      const to = (await channels.enabledAmong(policy.steps[f.step]?.channelIds ?? [])).filter((id) => !r.alerted.includes(id));
-      const facts = { ...event.facts, escalationStep: f.step + 1, escalationSteps: policy.steps.length, escalationRepeat: f.repeat };
+      const step = policy.steps[f.step];
+      if (!step) continue;
+      // Who is on call is asked now, not at the step's planned time: a page late after a restart goes to whoever holds it now.
+      const audience = await people.audience(step, at);
+      const to = (await channels.enabledAmong(audience.channelIds)).filter((id) => !r.alerted.includes(id));
+      for (const p of audience.people) if (!p.reachable) log.warn("escalation: a person paged has no personal contact channel", { problem: problemKey(r), user: p.username });
+      const onCall = audience.people.map((p) => (p.schedule ? `${p.username} (${p.schedule.name})` : p.username));
+      const facts = { ...event.facts, escalationStep: f.step + 1, escalationSteps: policy.steps.length, escalationRepeat: f.repeat, ...(onCall.length ? { escalationPeople: onCall } : {}) };
       // Each channel's copy carries its own link acknowledging this occurrence (when the instance knows its address).
       const ack = { targetType: r.targetType, targetId: r.targetId, condition: r.condition, since: r.since };
       await outbox.enqueue(to, { ...event, time: at, facts }, firingKey(problemKey(r), r.raisedAt, f), ack);
@@ -115,6 +124,7 @@ export function createEscalation({ db, bus, outbox, channels, alerts, policies, 
 
   return {
     policies,
+    people,
     tick,
     /** Settles what the listeners started (tests await it). */
     idle: async () => {
@@ -129,7 +139,9 @@ export function createEscalation({ db, bus, outbox, channels, alerts, policies, 
       for (const r of open) {
         const policy = await first(orm.select().from(policyTable).where(eq(policyTable.id, r.policyId)));
         const next = policy ? nextFiring(policy, r.raisedAt, now(), minuteMs) : null;
-        problems.push({ condition: r.condition, raisedAt: r.raisedAt, firedStep: r.firedStep, next: next && policy ? { ...next, channelIds: policy.steps[next.step]!.channelIds } : null });
+        const step = next && policy?.steps[next.step];
+        const audience = step ? await people.audience(step, next.at) : null;
+        problems.push({ condition: r.condition, raisedAt: r.raisedAt, firedStep: r.firedStep, next: next && step && audience ? { ...next, channelIds: step.channelIds, people: audience.people } : null });
       }
       return { policy: found ? { id: found.policy.id, name: found.policy.name, source: found.source } : null, problems };
     },

@@ -1,8 +1,14 @@
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-/** One step of a policy: the channels it pages, and how long it waits for an acknowledgement before the next step. */
+/**
+ * One step of a policy: whom it pages — team channels, people (through their personal contact channels) and on-call
+ * schedules (whoever is on call when the step fires) — and how long it waits for an acknowledgement before the next
+ * step. People and schedules are absent on steps saved before they existed.
+ */
 export interface EscalationStep {
   channelIds: number[];
+  userIds?: number[];
+  scheduleIds?: number[];
   waitMinutes: number;
 }
 

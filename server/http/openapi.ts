@@ -141,6 +141,7 @@ const TAGS: OpenApiDocument["tags"] = [
   { name: "agents", description: "Servers reporting with vigil-agent: registration tokens, the agents' own calls, metrics." },
   { name: "notifications", description: "Channels, notification settings (global, per monitor, per agent) and the delivery log." },
   { name: "escalation", description: "Escalation policies: steps that page more channels while an open problem stays unacknowledged; which policy a monitor or agent follows." },
+  { name: "oncall", description: "On-call schedules: rotations of people handing over daily or weekly at a time in a zone, overrides, who is on call now and next, and the shifts over a range." },
   { name: "problems", description: "Open problems (alerts sent and not yet resolved) and acknowledging them: signed in, by API, or by the signed link an alert carries." },
   { name: "status", description: "The public status page, its badges, and its configuration." },
   { name: "incidents", description: "Incidents: an outage told in your words, with a timeline of updates, on the status pages of what it affects." },

@@ -80,6 +80,7 @@ const TEXT = {
       lastSeen: "最后上报",
       address: "来源地址",
       escalation: "升级",
+      paged: "已呼叫",
       ack: "确认",
     },
     type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "推送", ping: "Ping", group: "分组", ...settingsTypeNames("zh-CN") },
@@ -164,6 +165,7 @@ const TEXT = {
       lastSeen: "Last report",
       address: "From address",
       escalation: "Escalation",
+      paged: "Paged",
       ack: "Acknowledge",
     },
     type: { http: "HTTP", tcp: "TCP", dns: "DNS", push: "Push", ping: "Ping", group: "Group", ...settingsTypeNames("en-US") },
@@ -262,6 +264,7 @@ function factLines(e: NotificationEvent, lang: NotificationLanguage, timeZone: s
   if (f.escalationStep !== undefined) {
     const values = { step: f.escalationStep, steps: f.escalationSteps, repeat: f.escalationRepeat };
     lines.push(`${L.escalation}: ${fill(f.escalationRepeat ? T.escalationRepeat : T.escalation, values)}`);
+    if (f.escalationPeople?.length) lines.push(`${L.paged}: ${f.escalationPeople.join(", ")}`);
   }
   lines.push(`${L.time}: ${formatTime(e.time, timeZone)}`);
   // Last, on its own line: a chat client shows it as a link, one tap away (the page it opens asks before it acts).

@@ -291,6 +291,8 @@ export interface NotificationEvent {
     escalationStep?: number;
     escalationSteps?: number;
     escalationRepeat?: number;
+    /** The people that step paged (named by it, or on call in its schedules then), by username. */
+    escalationPeople?: string[];
     /**
      * A signed link acknowledging this alert's open problem (`<public URL>/ack/<token>`, good for 7 days; its page asks
      * before it acts): on alerts and reminders of an open problem, when the instance knows its public address.

@@ -22,4 +22,5 @@ export const NAV_LINKS: NavLinkItem[] = [
   { href: "/reports", label: "nav.reports", id: "reports" },
   { href: "/status/config", label: "nav.statusPage", id: "status" },
   { href: "/notifications", label: "nav.notifications", id: "notifications" },
+  { href: "/oncall", label: "nav.oncall", id: "oncall" },
 ];

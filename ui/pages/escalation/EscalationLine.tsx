@@ -15,7 +15,7 @@ import { usePolling } from "../../components/hooks";
 import { useClock } from "../../components/time";
 import { useLive } from "../../state/live";
 import { tabHref } from "../notifications/model";
-import { useAtFormat, useChannelNames } from "./parts";
+import { useAtFormat } from "./parts";
 
 /** While a problem is open (or the target is down and one is about to open). */
 const OPEN_POLL_MS = 5_000;
@@ -99,7 +99,6 @@ function NextStep({ problem, channels, conditionShown }: { problem: TargetEscala
   const { t } = useTranslation();
   const now = useClock();
   const at = useAtFormat();
-  const names = useChannelNames(channels);
   const { next } = problem;
   const prefix = conditionShown ? `${problem.condition}: ` : "";
   if (!next) {
@@ -110,11 +109,23 @@ function NextStep({ problem, channels, conditionShown }: { problem: TargetEscala
       </p>
     );
   }
-  const values = { channels: names(next.channelIds), time: at.text(next.at, now) };
+  const whom = [
+    ...next.channelIds.map((id) => channels.get(id) ?? t("picker.deletedItem", { id })),
+    ...next.people.map((p) => (p.schedule ? t("escalation.line.onCallIn", { name: p.username, schedule: p.schedule.name }) : p.username)),
+  ].join(t("escalation.words.separator"));
+  const values = { channels: whom, time: at.text(next.at, now) };
+  const unreachable = next.people.filter((p) => !p.reachable);
   return (
-    <p data-testid="escalation-next" data-state="next" title={at.title(next.at)} className="font-medium text-amber-800">
-      {prefix}
-      {t(next.repeat > 0 ? "escalation.line.willRepeat" : "escalation.line.willEscalate", values)}
-    </p>
+    <>
+      <p data-testid="escalation-next" data-state="next" title={at.title(next.at)} className="font-medium text-amber-800">
+        {prefix}
+        {t(next.repeat > 0 ? "escalation.line.willRepeat" : "escalation.line.willEscalate", values)}
+      </p>
+      {unreachable.map((p) => (
+        <p key={p.userId} data-testid="escalation-unreachable" className="text-red-700">
+          {t("escalation.line.unreachable", { name: p.username })}
+        </p>
+      ))}
+    </>
   );
 }

@@ -23,18 +23,22 @@ import { useLoad } from "../../components/useLoad";
 import { canEdit } from "../../state/session";
 import { tabHref } from "../notifications/model";
 import { Badge } from "../notifications/parts";
-import { StepWords } from "./parts";
+import { StepWords, type PersonOption, type ScheduleOption } from "./parts";
+import { listPagingTargets } from "./pagingTargets";
 import { PolicyForm } from "./PolicyForm";
 
 interface Loaded {
   policies: EscalationPolicy[];
   channels: PublicChannel[];
   monitors: PublicMonitor[];
+  people: PersonOption[];
+  schedules: ScheduleOption[];
 }
 
 const fetchAll = async (): Promise<Loaded> => {
-  const [policies, channels, monitors] = await Promise.all([listPolicies(), listChannels(), listMonitors()]);
-  return { policies: policies.policies ?? [], channels: channels.channels ?? [], monitors: monitors.monitors ?? [] };
+  // The pickers' people and schedules for the form (editors); the list names them from each policy.
+  const [policies, channels, monitors, targets] = await Promise.all([listPolicies(), listChannels(), listMonitors(), canEdit.value ? listPagingTargets() : { people: [], schedules: [] }]);
+  return { policies: policies.policies ?? [], channels: channels.channels ?? [], monitors: monitors.monitors ?? [], ...targets };
 };
 
 export function PoliciesTab({ selected }: { selected: number | "new" | null }) {
@@ -53,7 +57,7 @@ export function PoliciesTab({ selected }: { selected: number | "new" | null }) {
 
   if (state.phase === "loading") return <LoadingMessage data-testid="escalation-loading">{t("escalation.loading")}</LoadingMessage>;
   if (state.phase === "error") return <LoadError data-testid="escalation-load-error" message={state.message} onRetry={() => void reload()} />;
-  const { policies, channels, monitors } = state.data;
+  const { policies, channels, monitors, people, schedules } = state.data;
 
   // The form, for editors (a viewer following such a link sees the list).
   if (selected !== null && canEdit.value) {
@@ -73,6 +77,8 @@ export function PoliciesTab({ selected }: { selected: number | "new" | null }) {
         key={selected}
         policy={policy}
         channels={channels}
+        people={people}
+        schedules={schedules}
         monitors={monitors}
         onCancel={toList}
         onSaved={() => {
@@ -115,7 +121,10 @@ export function PoliciesTab({ selected }: { selected: number | "new" | null }) {
 
 function PolicyRow({ policy: p, channels, monitors, deleting, onDelete }: { policy: EscalationPolicy; channels: PublicChannel[]; monitors: PublicMonitor[]; deleting: boolean; onDelete: () => void }) {
   const { t } = useTranslation();
-  const channelNames = useMemo(() => new Map(channels.map((c) => [c.id, c.name])), [channels]);
+  const names = useMemo(
+    () => ({ channels: new Map(channels.map((c) => [c.id, c.name])), people: new Map(p.people.map((u) => [u.id, u.username])), schedules: new Map(p.schedules.map((s) => [s.id, s.name])) }),
+    [channels, p.people, p.schedules],
+  );
   const monitorName = useMemo(() => {
     const names = new Map(monitors.map((m) => [m.id, m.name]));
     return (id: number) => names.get(id) ?? t("picker.deletedItem", { id });
@@ -149,7 +158,7 @@ function PolicyRow({ policy: p, channels, monitors, deleting, onDelete }: { poli
           </div>
         </EditorOnly>
       </div>
-      <StepWords policy={p} names={channelNames} data-testid={`policy-steps-${p.id}`} />
+      <StepWords policy={p} names={names} data-testid={`policy-steps-${p.id}`} />
       <div data-testid={`policy-followers-${p.id}`} className="space-y-1 text-xs text-slate-600">
         {follows.length === 0 && p.tags.length === 0 ? (
           <p className="text-slate-500">{t(p.isDefault ? "escalation.followers.onlyDefault" : "escalation.followers.nobody")}</p>

@@ -21,13 +21,14 @@ import { Field, FormMessage, TextInput, Toggle } from "../../components/form";
 import { TargetPicker, type PickerItem } from "../../components/TargetPicker";
 import { TagInput } from "../monitors/formParts";
 import { addPolicyTags, draftOf, emptyDraft, inputOf, validateDraft, type PolicyDraft } from "./model";
+import type { PersonOption, ScheduleOption } from "./parts";
 import { StepsEditor } from "./StepsEditor";
 
 /** The numbers the error texts name. */
 const LIMIT_VALUES = {
   nameMax: POLICY_LIMITS.name,
   stepsMax: POLICY_LIMITS.steps,
-  channelsMax: POLICY_LIMITS.channelsPerStep,
+  channelsMax: POLICY_LIMITS.recipientsPerStep,
   minutesMax: POLICY_LIMITS.waitMinutes[1],
   repeatsMax: POLICY_LIMITS.repeatLimit[1],
   targetsMax: POLICY_LIMITS.targets,
@@ -36,12 +37,14 @@ const LIMIT_VALUES = {
 interface PolicyFormProps {
   policy: EscalationPolicy | null;
   channels: PublicChannel[];
+  people: PersonOption[];
+  schedules: ScheduleOption[];
   monitors: PublicMonitor[];
   onCancel: () => void;
   onSaved: (policy: EscalationPolicy) => void;
 }
 
-export function PolicyForm({ policy, channels, monitors, onCancel, onSaved }: PolicyFormProps) {
+export function PolicyForm({ policy, channels, people, schedules, monitors, onCancel, onSaved }: PolicyFormProps) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<PolicyDraft>(() => (policy ? draftOf(policy) : emptyDraft()));
   const [tried, setTried] = useState(false);
@@ -145,7 +148,7 @@ export function PolicyForm({ policy, channels, monitors, onCancel, onSaved }: Po
         </div>
       </Card>
 
-      <StepsEditor draft={draft} channels={channels} onChange={update} error={error} />
+      <StepsEditor draft={draft} channels={channels} people={people} schedules={schedules} onChange={update} error={error} />
 
       <TargetPicker
         prefix="escalation-monitors"

@@ -1,11 +1,13 @@
-// A policy's steps in the form: each step's channels and its wait before the next; add, remove, move up and down;
-// then how the last step repeats.
+// A policy's steps in the form: each step's channels, people and on-call schedules, and its wait before the next; add,
+// remove, move up and down; then how the last step repeats.
 //
-// data-testids: `escalation-steps`, `escalation-step-{i}` (i from 0), `escalation-step-{i}-channel-{channelId}`
-//   (checkboxes), `escalation-step-{i}-wait`, `escalation-step-{i}-up|down|remove`, `escalation-error-step-{i}-channels`,
+// data-testids: `escalation-steps`, `escalation-step-{i}` (i from 0), `escalation-step-{i}-channel-{channelId}`,
+//   `escalation-step-{i}-person-{userId}`, `escalation-step-{i}-schedule-{scheduleId}` (checkboxes; `…-person-empty`,
+//   `…-schedule-empty` when there is nothing to choose), `escalation-step-{i}-wait`, `escalation-step-{i}-up|down|remove`, `escalation-error-step-{i}-channels`,
 //   `escalation-error-step-{i}-wait`, `escalation-error-steps`, `escalation-add-step`, `escalation-repeat-every`,
 //   `escalation-repeat-limit`, `escalation-error-repeat-every`, `escalation-error-repeat-limit`.
 import { useTranslation } from "react-i18next";
+import { Link } from "wouter";
 import { POLICY_LIMITS } from "../../api/escalation";
 import type { PublicChannel } from "../../api/notifications";
 import { Button } from "../../components/Button";
@@ -14,16 +16,19 @@ import { Field, TextInput } from "../../components/form";
 import { PlusIcon } from "../../components/icons";
 import { ChannelPicker } from "../notifications/parts";
 import { moveStep, newStep, type PolicyDraft, type StepDraft } from "./model";
+import { NamedPicker, type PersonOption, type ScheduleOption } from "./parts";
 
 interface StepsEditorProps {
   draft: PolicyDraft;
   channels: PublicChannel[];
+  people: PersonOption[];
+  schedules: ScheduleOption[];
   onChange: (patch: Partial<PolicyDraft>) => void;
   /** A field's problem, translated, by its name in model.ts (`steps.{i}.wait` …). */
   error: (field: string) => string | undefined;
 }
 
-export function StepsEditor({ draft, channels, onChange, error }: StepsEditorProps) {
+export function StepsEditor({ draft, channels, people, schedules, onChange, error }: StepsEditorProps) {
   const { t } = useTranslation();
   const { steps } = draft;
   const setStep = (index: number, patch: Partial<StepDraft>) => onChange({ steps: steps.map((s, i) => (i === index ? { ...s, ...patch } : s)) });
@@ -60,8 +65,35 @@ export function StepsEditor({ draft, channels, onChange, error }: StepsEditorPro
                     prefix={`escalation-step-${i}`}
                     enabled={false}
                     legend={t("escalation.form.stepChannels")}
-                    hint={t("escalation.form.stepChannelsHint", { max: POLICY_LIMITS.channelsPerStep })}
+                    hint={t("escalation.form.stepChannelsHint", { max: POLICY_LIMITS.recipientsPerStep })}
                   />
+                  <div className="mt-3 grid gap-3 lg:grid-cols-2">
+                    <NamedPicker
+                      items={people.map((p) => ({ id: p.id, name: p.username }))}
+                      value={step.userIds}
+                      onChange={(userIds) => setStep(i, { userIds })}
+                      prefix={`escalation-step-${i}-person`}
+                      legend={t("escalation.form.stepPeople")}
+                      hint={t("escalation.form.stepPeopleHint")}
+                      empty={t("escalation.form.noPeople")}
+                    />
+                    <NamedPicker
+                      items={schedules.map((s) => ({ id: s.id, name: s.name, detail: s.onCallNow === null ? t("escalation.form.nobodyOnCall") : t("escalation.form.onCallNow", { name: s.onCallNow }) }))}
+                      value={step.scheduleIds}
+                      onChange={(scheduleIds) => setStep(i, { scheduleIds })}
+                      prefix={`escalation-step-${i}-schedule`}
+                      legend={t("escalation.form.stepSchedules")}
+                      hint={t("escalation.form.stepSchedulesHint")}
+                      empty={
+                        <>
+                          {t("escalation.form.noSchedules")}{" "}
+                          <Link href="/oncall" className="font-medium text-indigo-600 hover:underline">
+                            {t("escalation.form.addSchedule")}
+                          </Link>
+                        </>
+                      }
+                    />
+                  </div>
                   {error(`steps.${i}.channels`) && (
                     <p className="mt-1 text-xs font-medium text-red-600" data-testid={`escalation-error-step-${i}-channels`}>
                       {error(`steps.${i}.channels`)}

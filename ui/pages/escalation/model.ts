@@ -10,6 +10,10 @@ export interface StepDraft {
   /** Stable while steps move (React keys), never sent. */
   key: number;
   channelIds: number[];
+  /** People paged through their personal contact channels. */
+  userIds: number[];
+  /** On-call schedules: whoever is on call in each when the step fires. */
+  scheduleIds: number[];
   /** Minutes before the next step, as typed. */
   wait: string;
 }
@@ -32,13 +36,22 @@ export interface PolicyDraft {
 export const DEFAULT_WAIT = "10";
 
 let nextKey = 1;
-export const newStep = (channelIds: number[] = [], wait = DEFAULT_WAIT): StepDraft => ({ key: nextKey++, channelIds, wait });
+export const newStep = (to: Partial<Pick<StepDraft, "channelIds" | "userIds" | "scheduleIds">> = {}, wait = DEFAULT_WAIT): StepDraft => ({
+  key: nextKey++,
+  channelIds: to.channelIds ?? [],
+  userIds: to.userIds ?? [],
+  scheduleIds: to.scheduleIds ?? [],
+  wait,
+});
+
+/** How many channels, people and schedules a step pages (each counted once). */
+export const recipientCount = (s: Pick<StepDraft, "channelIds" | "userIds" | "scheduleIds">) => new Set(s.channelIds).size + new Set(s.userIds).size + new Set(s.scheduleIds).size;
 
 export const emptyDraft = (): PolicyDraft => ({ name: "", steps: [newStep()], repeatEvery: "", repeatLimit: "0", isDefault: false, monitorIds: [], groupIds: [], tags: [], tagDraft: "" });
 
 export const draftOf = (p: EscalationPolicy): PolicyDraft => ({
   name: p.name,
-  steps: p.steps.map((s) => newStep([...s.channelIds], String(s.waitMinutes))),
+  steps: p.steps.map((s) => newStep({ channelIds: [...s.channelIds], userIds: [...(s.userIds ?? [])], scheduleIds: [...(s.scheduleIds ?? [])] }, String(s.waitMinutes))),
   repeatEvery: p.repeatEveryMinutes === null ? "" : String(p.repeatEveryMinutes),
   repeatLimit: String(p.repeatLimit),
   isDefault: p.isDefault,
@@ -48,8 +61,8 @@ export const draftOf = (p: EscalationPolicy): PolicyDraft => ({
   tagDraft: "",
 });
 
-/** Moves the step at `index` one place up (-1) or down (+1); out of range leaves the steps as they are. */
-export function moveStep(steps: readonly StepDraft[], index: number, delta: -1 | 1): StepDraft[] {
+/** Moves the step (or any item) at `index` one place up (-1) or down (+1); out of range leaves the list as it is. */
+export function moveStep<T>(steps: readonly T[], index: number, delta: -1 | 1): T[] {
   const to = index + delta;
   if (to < 0 || to >= steps.length || index < 0 || index >= steps.length) return [...steps];
   const next = [...steps];
@@ -84,8 +97,9 @@ export function validateDraft(d: PolicyDraft): PolicyErrors {
   else if (name.length > POLICY_LIMITS.name) errors.name = "escalation.form.errors.nameTooLong";
   if (d.steps.length < 1 || d.steps.length > POLICY_LIMITS.steps) errors.steps = "escalation.form.errors.stepsCount";
   d.steps.forEach((s, i) => {
-    if (s.channelIds.length < 1) errors[`steps.${i}.channels`] = "escalation.form.errors.noChannel";
-    else if (new Set(s.channelIds).size > POLICY_LIMITS.channelsPerStep) errors[`steps.${i}.channels`] = "escalation.form.errors.tooManyChannels";
+    const count = recipientCount(s);
+    if (count < 1) errors[`steps.${i}.channels`] = "escalation.form.errors.noChannel";
+    else if (count > POLICY_LIMITS.recipientsPerStep) errors[`steps.${i}.channels`] = "escalation.form.errors.tooManyChannels";
     if (i < d.steps.length - 1 && !within(s.wait, POLICY_LIMITS.waitMinutes)) errors[`steps.${i}.wait`] = "escalation.form.errors.minutesInvalid";
   });
   const repeating = d.repeatEvery.trim() !== "";
@@ -102,7 +116,12 @@ export function inputOf(d: PolicyDraft): EscalationPolicyInput {
   const repeating = d.repeatEvery.trim() !== "";
   return {
     name: d.name.trim(),
-    steps: d.steps.map((s) => ({ channelIds: [...new Set(s.channelIds)], waitMinutes: within(s.wait, POLICY_LIMITS.waitMinutes) ? Number(s.wait) : Number(DEFAULT_WAIT) })),
+    steps: d.steps.map((s) => ({
+      channelIds: [...new Set(s.channelIds)],
+      userIds: [...new Set(s.userIds)],
+      scheduleIds: [...new Set(s.scheduleIds)],
+      waitMinutes: within(s.wait, POLICY_LIMITS.waitMinutes) ? Number(s.wait) : Number(DEFAULT_WAIT),
+    })),
     repeatEveryMinutes: repeating ? Number(d.repeatEvery) : null,
     repeatLimit: repeating ? Number(d.repeatLimit) : 0,
     isDefault: d.isDefault,
@@ -116,6 +135,8 @@ export function inputOf(d: PolicyDraft): EscalationPolicyInput {
 export interface StepPhrase {
   n: number;
   channelIds: number[];
+  userIds: number[];
+  scheduleIds: number[];
   /** Minutes before the next step; null on the last. */
   after: number | null;
   /** On the last step, when it repeats: every so many minutes, at most so many times. */
@@ -127,6 +148,8 @@ export function phrasesOf(p: Pick<EscalationPolicy, "steps" | "repeatEveryMinute
   return p.steps.map((s, i) => ({
     n: i + 1,
     channelIds: s.channelIds,
+    userIds: s.userIds ?? [],
+    scheduleIds: s.scheduleIds ?? [],
     after: i < last ? s.waitMinutes : null,
     again: i === last && p.repeatEveryMinutes !== null && p.repeatLimit > 0 ? { every: p.repeatEveryMinutes, count: p.repeatLimit } : null,
   }));

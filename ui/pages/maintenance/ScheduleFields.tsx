@@ -3,7 +3,7 @@ import { useTranslation } from "react-i18next";
 import { MAINTENANCE_KINDS, type ScheduleKind } from "../../api/maintenance";
 import { Chip, Field, SelectInput, TextInput } from "../../components/form";
 import { isRecurring, toggle, type DraftErrors, type WindowDraft } from "./model";
-import { ZoneSelect } from "../../components/ZoneSelect";
+import { ZoneSelect } from "./ZoneSelect";
 
 /** The schedule part of the maintenance form: the kind, then the fields that kind needs, the zone, the active range. */
 export function ScheduleFields({ draft, errors, onChange }: { draft: WindowDraft; errors: DraftErrors; onChange: (patch: Partial<WindowDraft>) => void }) {
@@ -91,9 +91,7 @@ export function ScheduleFields({ draft, errors, onChange }: { draft: WindowDraft
       )}
 
       <Field label={t("maintenance.form.timezone")} hint={t("maintenance.form.timezoneHint")} error={error("timezone")}>
-        {(id) => (
-<ZoneSelect id={id} value={draft.timezone} onChange={(timezone) => onChange({ timezone })} testId="maintenance-timezone" />
-        )}
+        {(id) => <ZoneSelect id={id} value={draft.timezone} onChange={(timezone) => onChange({ timezone })} testId="maintenance-timezone" />}
       </Field>
 
       {recurring && (

@@ -7,7 +7,7 @@ import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { QuietHours } from "../../api/notifications";
 import { Chip, Field, TextInput, Toggle } from "../../components/form";
-import { ZoneSelect } from "../../components/ZoneSelect";
+import { ZoneSelect } from "../maintenance/ZoneSelect";
 import { ALL_DAYS, toggleDay, type QuietDraft, type QuietErrors } from "./quietDraft";
 
 /** Short weekday names in the interface's language, Monday first. */

@@ -1,8 +1,8 @@
 import { useMemo } from "react";
-import { zoneList } from "../pages/maintenance/zones";
-import { SelectInput } from "./form";
+import { SelectInput } from "../../components/form";
+import { zoneList } from "./zones";
 
-/** A time zone picker: every zone the browser knows, UTC first (and the current value, should the browser not know it). */
+/** Every zone the browser knows, UTC first; a saved zone it does not know stays listed (first) rather than vanish. */
 export function ZoneSelect({ id, value, onChange, testId }: { id: string; value: string; onChange: (zone: string) => void; testId: string }) {
   const zones = useMemo(() => {
     const all = zoneList();
