@@ -36,6 +36,7 @@ import { registrationRoutes } from "./registration/routes";
 import { VERSION } from "./version";
 import { createNotificationService, SEND_TIMEOUT_MS, type NotificationService, type NotificationServiceOptions } from "./notifications/service";
 import { notificationRoutes } from "./notifications/routes";
+import { contactRoutes } from "./contacts/routes";
 import { createStatusService, type StatusService } from "./status/service";
 import { statusRoutes } from "./status/routes";
 import { statusPageRoutes } from "./status/pages";
@@ -63,7 +64,7 @@ import { exportRoutes } from "./exports/routes";
 import { reportRoutes } from "./reports/routes";
 import { createObjectives, type ObjectivesService } from "./objectives/service";
 import { objectiveRoutes } from "./objectives/routes";
-import { createPeople, NO_PEOPLE } from "./escalation/people";
+import { createPeople } from "./escalation/people";
 import { createPolicyStore } from "./escalation/policies";
 import { escalationRoutes } from "./escalation/routes";
 import { createEscalation, type EscalationService } from "./escalation/service";
@@ -248,8 +249,13 @@ export async function createServices(
   const push = createPushService({ db, now, publicUrl: notifications.publicUrl, targets, ...pushOptions });
   const ackLinks = createAckLinks({ secret, now });
   const oncall = createOnCallStore({ db, now });
-  // TODO(people): the personal contact channels are handed in once that feature lands.
-  const people = createPeople(db, { ...NO_PEOPLE, scheduleNames: oncall.names, onCallAt: oncall.onCallAt });
+  // A person is paged through their enabled personal contact channels (asked when a step fires: the notification
+  // service is built below).
+  const people = createPeople(db, {
+    scheduleNames: oncall.names,
+    onCallAt: oncall.onCallAt,
+    contactChannelsOf: (userIds) => notificationService.store.contactChannelsOf(userIds),
+  });
   const policies = createPolicyStore({
     db,
     now,
@@ -464,6 +470,7 @@ export function createApp(deps: AppDeps) {
         trustProxy: deps.config.trustProxy,
       }),
     )
+    .use(contactRoutes({ store: services.notifications.store, outbox: services.notifications.outbox, session }))
     .use(webPushRoutes({ push: services.push, session, send: () => services.notifications.ctx, settings: () => services.notifications.store.getSettings() }))
     .use(problemRoutes({ problems: services.problems, session, trustProxy: deps.config.trustProxy }))
     .use(maintenanceRoutes({ maintenance: services.maintenance, session }))

@@ -9,12 +9,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createServices } from "./app";
-import { testDb, testSchema, TEST_DATABASE_URL } from "./db/test-db";
-import { startServices, stopServices } from "./lifecycle";
+import { testSchema, TEST_DATABASE_URL } from "./db/test-db";
 import { selfSignedCert, startTarget } from "./monitors/test-target";
 import { startShippedServer, type ShippedOptions } from "./shipped-server";
-import { PASSWORD, testApp } from "./test-support";
+import { PASSWORD, wiredApp } from "./test-support";
 import { testHost, testSample } from "./agents/test-fixtures";
 
 const MINUTE_MS = 2_000;
@@ -64,14 +62,8 @@ const agentSettings = (channelIds: number[]) => ({
 
 /** The wired server in this process, started as main.ts starts it, with a short minute; stopped and closed afterwards. */
 async function wired(hookUrl: string, reminderMinutes = 0) {
-  const db = await testDb();
-  const services = await createServices(db, { minuteMs: MINUTE_MS });
-  const t = await testApp({ db, services });
-  await startServices(services, { url: "http://127.0.0.1:1" });
-  cleanups.push(async () => {
-    await stopServices(services, async () => {});
-    await db.close();
-  });
+  const t = await wiredApp({ minuteMs: MINUTE_MS });
+  cleanups.push(t.stop);
   const { token } = await t.signUp("admin");
   const call = <T = Record<string, any>>(method: string, path: string, body?: unknown) => t.call<T>(method, path, { token, body });
   const channel = await call<{ channel: { id: number } }>("POST", "/api/notifications/channels", { name: "Hook", type: "webhook", config: { url: hookUrl } });

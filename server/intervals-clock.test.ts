@@ -2,10 +2,7 @@
 // lifecycle.ts) with its real minute, a 1 s monitor checked every second and a failing one retried every retry
 // interval until it is down. Both engines.
 import { afterEach, expect, test } from "bun:test";
-import { createServices } from "./app";
-import { testDb } from "./db/test-db";
-import { startServices, stopServices } from "./lifecycle";
-import { testApp } from "./test-support";
+import { wiredApp } from "./test-support";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -37,14 +34,8 @@ function target(status: (path: string) => number) {
 }
 
 async function wired() {
-  const db = await testDb();
-  const services = await createServices(db);
-  const t = await testApp({ db, services });
-  await startServices(services, { url: "http://127.0.0.1:1" });
-  cleanups.push(async () => {
-    await stopServices(services, async () => {});
-    await db.close();
-  });
+  const t = await wiredApp();
+  cleanups.push(t.stop);
   const { token } = await t.signUp("admin");
   const create = async (body: Record<string, unknown>) => {
     const res = await t.call<{ monitor: { id: number } }>("POST", "/api/monitors", { token, body });
@@ -52,7 +43,7 @@ async function wired() {
     return res.body.monitor.id;
   };
   const get = async (id: number) => (await t.call<{ monitor: { status: string; consecutiveFailures: number } }>("GET", `/api/monitors/${id}`, { token })).body.monitor;
-  return { create, get, services };
+  return { create, get, services: t.services };
 }
 
 const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);

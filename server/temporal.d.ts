@@ -12,6 +12,8 @@ declare namespace Temporal {
     readonly day: number;
     readonly hour: number;
     readonly minute: number;
+    /** ISO weekday: 1 Monday … 7 Sunday. */
+    readonly dayOfWeek: number;
     /** "2026-03-29T03:00:00+02:00[Europe/Berlin]" */
     toString(): string;
   }
@@ -24,6 +26,10 @@ declare namespace Temporal {
     static from(item: string | { year: number; month: number; day: number }, options?: { overflow?: "constrain" | "reject" }): PlainDate;
     static compare(a: PlainDate, b: PlainDate): number;
     readonly year: number;
+    readonly month: number;
+    readonly day: number;
+    /** ISO weekday: 1 Monday … 7 Sunday. */
+    readonly dayOfWeek: number;
     add(duration: { years?: number; months?: number; days?: number }): PlainDate;
     until(other: PlainDate): { readonly days: number };
     /** Midnight of the day in the zone (or the first instant after a skipped midnight). */

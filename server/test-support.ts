@@ -2,6 +2,7 @@
 import { createApp, createServices, type AppDeps } from "./app";
 import { createPasswordHasher } from "./auth/passwords";
 import { testDb } from "./db/test-db";
+import { startServices, stopServices } from "./lifecycle";
 import type { PublicUser } from "./users/public";
 
 export const TEST_SECRET = "test-secret-test-secret-test-secret-0123";
@@ -70,6 +71,23 @@ export async function testApp({ agentTokenTtlMs, ...overrides }: Partial<AppDeps
   }
 
   return { app, db, services, call, signUp, login };
+}
+
+/**
+ * The fully wired server in this process for real-clock tests: createServices + createApp over a fresh database,
+ * started as main.ts starts it (lifecycle.ts), its clocks real (`minuteMs` shortens a minute of the settings).
+ * `stop()` stops it and closes the database.
+ */
+export async function wiredApp(options: Parameters<typeof createServices>[1] = {}) {
+  const db = await testDb();
+  const services = await createServices(db, options);
+  const t = await testApp({ db, services });
+  await startServices(services, { url: "http://127.0.0.1:1" });
+  const stop = async () => {
+    await stopServices(services, async () => {});
+    await db.close();
+  };
+  return { ...t, stop };
 }
 
 /**

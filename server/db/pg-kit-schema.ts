@@ -23,6 +23,7 @@ export const notificationOverrides = t.notificationOverrides;
 export const notificationAlerts = t.notificationAlerts;
 export const notificationEvents = t.notificationEvents;
 export const notificationMessages = t.notificationMessages;
+export const userQuietHours = t.userQuietHours;
 export const statusPage = t.statusPage;
 export const statusPageMonitors = t.statusPageMonitors;
 export const statusPageAgents = t.statusPageAgents;

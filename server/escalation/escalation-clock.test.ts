@@ -2,10 +2,7 @@
 // as main.ts does) with a minute of the settings shortened to 1.5 s: a monitor's real checks fail, step 1 pages at
 // once, step 2 a "minute" later by the running timer, never twice; the recovery reaches both. Both engines.
 import { afterEach, expect, test } from "bun:test";
-import { createServices } from "../app";
-import { testDb } from "../db/test-db";
-import { startServices, stopServices } from "../lifecycle";
-import { testApp } from "../test-support";
+import { wiredApp } from "../test-support";
 
 const MINUTE_MS = 1_500;
 const cleanups: (() => unknown)[] = [];
@@ -39,14 +36,8 @@ test("the running timer pages step 2 one policy minute after step 1, once; the r
   const target = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("x", { status }) });
   cleanups.push(() => target.stop(true));
 
-  const db = await testDb();
-  const services = await createServices(db, { minuteMs: MINUTE_MS });
-  const t = await testApp({ db, services });
-  await startServices(services, { url: "http://127.0.0.1:1" });
-  cleanups.push(async () => {
-    await stopServices(services, async () => {});
-    await db.close();
-  });
+  const t = await wiredApp({ minuteMs: MINUTE_MS });
+  cleanups.push(t.stop);
   const { token } = await t.signUp("admin");
   const call = <T = Record<string, any>>(method: string, path: string, body?: unknown) => t.call<T>(method, path, { token, body });
   const channel = async (name: string) => (await call<{ channel: { id: number } }>("POST", "/api/notifications/channels", { name, type: "webhook", config: { url: `http://127.0.0.1:${hook.port}/${name}` } })).body.channel.id;

@@ -74,9 +74,13 @@ export function createPolicyStore({ db, monitorOf, people, now = Date.now }: Pol
       return { channelIds, userIds, scheduleIds, waitMinutes: s.waitMinutes };
     });
     const wanted = [...new Set(steps.flatMap((s) => s.channelIds))];
-    const known = new Set((await orm.select({ id: channels.id }).from(channels).where(inArray(channels.id, wanted))).map((c) => c.id));
+    const found = await orm.select({ id: channels.id, owner: channels.ownerUserId }).from(channels).where(inArray(channels.id, wanted));
+    const known = new Set(found.map((c) => c.id));
     const missing = wanted.find((id) => !known.has(id));
     if (missing !== undefined) throw badRequest("CHANNEL_NOT_FOUND", `steps: no notification channel ${missing}`);
+    // A person's own contact channel is theirs to manage: a step names the person (userIds), not their channel.
+    const personal = found.find((c) => c.owner !== null);
+    if (personal) throw badRequest("CHANNEL_PERSONAL", `steps: channel ${personal.id} is someone's own contact channel: name the person instead`);
     const wantedUsers = [...new Set(steps.flatMap((s) => s.userIds ?? []))];
     const activeUsers = await people.activeUsers(wantedUsers);
     const noUser = wantedUsers.find((id) => !activeUsers.has(id));

@@ -192,6 +192,14 @@ const ACCESS: Record<string, Access> = {
   "POST /api/webpush/subscriptions": "session",
   "DELETE /api/webpush/subscriptions/:id": "session",
   "POST /api/webpush/subscriptions/:id/test": "session",
+  "GET /api/me/channels": "session", // a person's own contact channels, viewers' too
+  "POST /api/me/channels": "session",
+  "GET /api/me/channels/:id": "session",
+  "PUT /api/me/channels/:id": "session",
+  "DELETE /api/me/channels/:id": "session",
+  "POST /api/me/channels/:id/test": "session",
+  "GET /api/me/quiet-hours": "session",
+  "PUT /api/me/quiet-hours": "session",
   "GET /api/webpush/recipients": "editor", // every account's name, for a webpush channel's form
   "GET /api/problems": "user",
   "POST /api/problems/ack": "editor",

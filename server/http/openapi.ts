@@ -147,6 +147,7 @@ const TAGS: OpenApiDocument["tags"] = [
   { name: "incidents", description: "Incidents: an outage told in your words, with a timeline of updates, on the status pages of what it affects." },
   { name: "maintenance", description: "Maintenance windows: checks go on, notifications stop, uptime leaves the time out." },
   { name: "metrics", description: "Prometheus text exposition." },
+  { name: "contacts", description: "Your own contact channels (e-mail, push, chat…) that escalation pages you through, and your quiet hours: any signed-in person, their own only." },
   { name: "webpush", description: "Push to the phone: the server's VAPID key, the devices you turned push on for, and test pushes." },
 ];
 

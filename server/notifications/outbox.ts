@@ -17,6 +17,12 @@
 // channel's row, so the nodes share it too. A node that dies mid-send leaves its claim to expire; then the message is
 // claimable again. (So only a crash in the middle of an HTTP request can repeat a message: the provider may have
 // taken it before the outcome was written. That is the at-least-once window of any outbox, one request long.)
+//
+// Quiet hours (quiet-hours.ts) hold events at composing: while the channel's (or its owner's) quiet hours last, only
+// high-importance events (kept on each row when queued) join a message — none with holdDown — and the rest keep
+// waiting as rows, in their order, until the period ends; then they leave as any waiting events do (grouped, paced).
+// A held event is no message, so it has no attempts, and it never stands in front of a high event. A message composed
+// before the period began is sent (and retried) as usual.
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { and, asc, count, eq, inArray, isNull, sql } from "drizzle-orm";
@@ -24,6 +30,7 @@ import { databaseClock } from "../cluster/leases";
 import { first, type Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
 import { renderMessage } from "./messages";
+import { heldUntil, importanceOf } from "./quiet-hours";
 import { applyTemplates, type ChannelTemplates } from "./templates";
 import { providerFor } from "./providers/index";
 import type { NotificationMessage, SendContext, SendResult } from "./providers/provider";
@@ -85,7 +92,7 @@ const minGapOf = (type: ChannelType) => Math.max(1_000, Math.ceil(60_000 / provi
 
 export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.now, ...options }: OutboxOptions) {
   const { orm } = db;
-  const { notificationChannels: channels, notificationEvents: events, notificationMessages: messages } = db.t;
+  const { notificationChannels: channels, notificationEvents: events, notificationMessages: messages, userQuietHours } = db.t;
   const claimer = `${options.node ?? hostname()}/${randomUUID().slice(0, 8)}`;
   const claimMs = options.claimMs ?? Math.max(60_000, ctx.timeoutMs + 50_000);
   const claimClock = options.claimClock ?? databaseClock(db);
@@ -140,17 +147,30 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
     const { language, timeZone } = await store.getSettings();
     const at = await claimClock();
     return db.tx(async (tx) => {
-      const channel = await first(tx.select({ type: channels.type, templates: channels.templates, pacedAt: channels.pacedAt, paceGap: channels.paceGap }).from(channels).where(eq(channels.id, channelId)));
+      const channel = await first(
+        tx.select({ type: channels.type, templates: channels.templates, pacedAt: channels.pacedAt, paceGap: channels.paceGap, quietHours: channels.quietHours, owner: channels.ownerUserId })
+          .from(channels).where(eq(channels.id, channelId)),
+      );
       if (!channel) return null;
       const pending = await first(tx.select({ id: messages.id }).from(messages).where(and(eq(messages.channelId, channelId), eq(messages.status, "pending"))).limit(1));
       if (pending) return { due: t }; // composed meanwhile (by another node): sent first
+      // Quiet now? The channel's own quiet hours, and its owner's over their contact channels.
+      const owners = channel.owner === null ? null : await first(tx.select({ q: userQuietHours.quietHours }).from(userQuietHours).where(eq(userQuietHours.userId, channel.owner)));
+      const rules = [channel.quietHours, owners?.q];
+      const lowUntil = heldUntil(rules, "low", t);
+      const highUntil = lowUntil === null ? null : heldUntil(rules, "high", t);
+      if (highUntil !== null) return (await first(tx.select({ id: events.id }).from(events).where(waiting(channelId)).limit(1))) ? { due: highUntil } : null;
       const rows = await tx
         .select({ id: events.id, event: events.event, createdAt: events.createdAt })
         .from(events)
-        .where(waiting(channelId))
+        .where(lowUntil === null ? waiting(channelId) : and(waiting(channelId), eq(events.importance, "high")))
         .orderBy(asc(events.id))
         .limit(MAX_EVENTS_PER_MESSAGE);
-      if (!rows.length) return null;
+      if (!rows.length) {
+        // Only low events wait: they go when the quiet hours end.
+        if (lowUntil !== null && (await first(tx.select({ id: events.id }).from(events).where(waiting(channelId)).limit(1)))) return { due: lowUntil };
+        return null;
+      }
       // A full message's worth waiting goes at the provider's pace; fewer wait for the storm pacing and the gathering.
       const minGap = minGapOf(channel.type);
       const due = rows.length >= MAX_EVENTS_PER_MESSAGE
@@ -307,7 +327,8 @@ export function createOutbox({ db, store, ctx, log = silentLogger, now = Date.no
     async enqueue(channelIds: number[], event: NotificationEvent, key: string, ack?: AlertKey & { since: number }): Promise<number> {
       if (!channelIds.length) return 0;
       const at = now();
-      const rows = await Promise.all(channelIds.map(async (channelId) => ({ channelId, eventKey: key, event: await forChannel(event, channelId, ack), createdAt: at })));
+      const importance = importanceOf(event);
+      const rows = await Promise.all(channelIds.map(async (channelId) => ({ channelId, eventKey: key, event: await forChannel(event, channelId, ack), importance, createdAt: at })));
       const inserted = (
         await orm
           .insert(events)

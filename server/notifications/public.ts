@@ -143,6 +143,20 @@ export interface ChannelHealth {
   lastError: string | null;
 }
 
+/**
+ * Quiet hours (quiet-hours.ts): from `from` to `to` (HH:MM wall time in `timeZone`; `to` not after `from` wraps past
+ * midnight, the same time is the whole day) on `days` (ISO weekdays the period starts on, 1 Monday … 7 Sunday; absent:
+ * every day), low-importance alerts wait in the outbox and go out when the period ends. Down alerts (and offline,
+ * recoveries, reminders) pass, unless `holdDown`.
+ */
+export interface QuietHours {
+  from: string;
+  to: string;
+  timeZone: string;
+  days?: number[];
+  holdDown: boolean;
+}
+
 /** A channel as the API returns it: secrets masked. */
 export interface PublicChannel {
   id: number;
@@ -152,6 +166,8 @@ export interface PublicChannel {
   config: Record<string, unknown>;
   /** Message templates by event kind (none: the built-in messages). */
   templates: ChannelTemplates;
+  /** null: none (every alert goes out when it comes). */
+  quietHours: QuietHours | null;
   createdAt: number;
   updatedAt: number;
   health: ChannelHealth;
@@ -164,6 +180,8 @@ export interface ChannelInput {
   enabled?: boolean;
   config: Record<string, unknown>;
   templates?: ChannelTemplates;
+  /** null turns them off; absent on PUT keeps them. */
+  quietHours?: QuietHours | null;
 }
 
 export interface MonitorNotificationSettings {

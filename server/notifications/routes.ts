@@ -9,15 +9,17 @@ import type { Outbox } from "./outbox";
 import { CHANNEL_TYPES } from "./public";
 import { SAMPLE_CHECK_TYPES, TEMPLATE_KINDS } from "./template-context";
 import { previewTemplate } from "./templates";
-import type { AgentNotificationSettings, MonitorNotificationSettings, NotificationSettings } from "./public";
+import type { AgentNotificationSettings, MonitorNotificationSettings, NotificationSettings, PublicChannel } from "./public";
 import { DEFAULT_SETTINGS, type NotificationStore, type TargetType } from "./store";
 
-const channelBody = t.Object({
+/** A channel's body, the team's and a person's own (server/contacts/routes.ts) alike; the store checks each part. */
+export const channelBody = t.Object({
   name: t.Optional(t.Unknown()),
   type: t.Optional(t.Unknown()),
   enabled: t.Optional(t.Boolean({ error: "enabled must be true or false" })),
   config: t.Optional(t.Record(t.String(), t.Unknown(), { error: "config must be an object of the type's fields" })),
   templates: t.Optional(t.Unknown()),
+  quietHours: t.Optional(t.Unknown({ description: "{ from: \"HH:MM\", to: \"HH:MM\", timeZone, days?: [1-7], holdDown } or null (none)" })),
 });
 
 const previewBody = t.Object({
@@ -98,6 +100,13 @@ const agentSettings = (p: typeof agentPart.static): AgentNotificationSettings =>
   return { ...p, events: { ...p.events, container: p.events.container ?? DEFAULT_SETTINGS.agent.events.container }, containers: { ...containers, watch } };
 };
 
+/** Sends a test message through a channel the caller may use: the provider's own verdict, 502 when it refused or could not be reached. */
+export async function sendTestMessage(outbox: Outbox, channel: PublicChannel) {
+  const result = await outbox.sendTest(channel.id, { kind: "test", target: { type: "channel", id: channel.id, name: channel.name }, time: Date.now(), facts: {} });
+  if (!result.ok) throw new HttpError(502, "PROVIDER_ERROR", result.error);
+  return { success: true, message: "Test message sent" };
+}
+
 export interface NotificationRouteDeps {
   store: NotificationStore;
   /** The instance's public address (--public-url): the preview's target.url. */
@@ -126,7 +135,7 @@ export function notificationRoutes({ store, outbox, session, exists, publicUrl }
       .post(
         "/channels",
         async ({ body, set }) => {
-          const channel = await store.createChannel({ name: body.name, type: body.type, enabled: body.enabled, config: body.config ?? {}, templates: body.templates });
+          const channel = await store.createChannel({ ...body, config: body.config ?? {} });
           set.status = 201;
           return { success: true, message: "Channel created", channel };
         },
@@ -148,18 +157,7 @@ export function notificationRoutes({ store, outbox, session, exists, publicUrl }
       )
       .post(
         "/channels/:id/test",
-        async ({ params }) => {
-          const channel = await store.getChannel(params.id);
-          const result = await outbox.sendTest(channel.id, {
-            kind: "test",
-            target: { type: "channel", id: channel.id, name: channel.name },
-            time: Date.now(),
-            facts: {},
-          });
-          // The provider's own verdict: 502 when it refused or could not be reached.
-          if (!result.ok) throw new HttpError(502, "PROVIDER_ERROR", result.error);
-          return { success: true, message: "Test message sent" };
-        },
+        async ({ params }) => sendTestMessage(outbox, await store.getChannel(params.id)),
         { auth: "user", params: idParams("channel"), detail: doc("Send a test message through a channel", 502) },
       )
       .post(

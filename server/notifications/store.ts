@@ -1,11 +1,12 @@
 // Channels, settings (global and per target) and the delivery log: the storage side of notifications.
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { first, type Db, type Orm } from "../db/database";
-import { badRequest, notFound } from "../http/errors";
+import { badRequest, conflict, notFound } from "../http/errors";
 import { ALLOW_PRIVATE, literalHostProblem, literalProblem, type TargetPolicy } from "../net/targets";
 import { maskConfig, mergeSecrets } from "./providers/mask";
 import { providerFor } from "./providers/index";
 import { validateTemplates } from "./templates";
+import { validQuietHours } from "./quiet-hours";
 import {
   CHANNEL_TYPES,
   type AgentNotificationSettings,
@@ -14,6 +15,7 @@ import {
   type MonitorNotificationSettings,
   type NotificationSettings,
   type PublicChannel,
+  type QuietHours,
 } from "./public";
 import type { notificationChannels } from "./tables";
 
@@ -22,6 +24,11 @@ const SETTINGS_KEY = "notifications";
 const SETTINGS_LOCK = "notifications.settings";
 /** A channel is shown as failing once this many sends in a row have failed for good. */
 export const FAILING_AFTER = 3;
+/** Contact channels one person may keep. */
+export const CONTACT_CHANNELS_MAX = 20;
+
+/** Whose channels an operation is about: null the team's, a user id that person's own contact channels. */
+export type ChannelOwner = number | null;
 
 export const DEFAULT_SETTINGS: NotificationSettings = {
   monitor: { enabled: true, channelIds: [], events: { down: true, recovery: true, budget: true }, reminderMinutes: 0 },
@@ -50,6 +57,7 @@ export function toPublicChannel(row: ChannelRow): PublicChannel {
     enabled: row.enabled,
     config: maskConfig(providerFor(row.type), row.config),
     templates: row.templates ?? {},
+    quietHours: row.quietHours ?? null,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
     health: {
@@ -83,6 +91,14 @@ export function validName(name: unknown): string {
   return trimmed;
 }
 
+/**
+ * The config a channel sends with: a person's own push channel reaches that person's devices and nobody else's,
+ * whatever its stored config says.
+ */
+export function sendingConfig(row: Pick<ChannelRow, "type" | "config" | "ownerUserId">): Record<string, unknown> {
+  return row.ownerUserId !== null && row.type === "webpush" ? { userIds: [row.ownerUserId] } : row.config;
+}
+
 export function validType(type: unknown): ChannelType {
   if (!CHANNEL_TYPES.includes(type as ChannelType)) {
     throw badRequest("VALIDATION", `Channel type must be one of ${CHANNEL_TYPES.join(", ")}; got ${JSON.stringify(type)}`);
@@ -96,8 +112,12 @@ export function validType(type: unknown): ChannelType {
  */
 export function createNotificationStore(db: Db, now: () => number = Date.now, onWrite: () => void = () => {}, targets: TargetPolicy = ALLOW_PRIVATE) {
   const { orm } = db;
-  const { settings: settingsTable, notificationChannels, notificationEvents, notificationMessages, notificationOverrides } = db.t;
-  const channelRow = (id: number, q: Orm = orm) => first(q.select().from(notificationChannels).where(eq(notificationChannels.id, id)));
+  const { settings: settingsTable, notificationChannels, notificationEvents, notificationMessages, notificationOverrides, userQuietHours, users } = db.t;
+  const ownedBy = (owner: ChannelOwner) => (owner === null ? isNull(notificationChannels.ownerUserId) : eq(notificationChannels.ownerUserId, owner));
+  /** The channel when it is `owner`'s (the team's when null): another's is as absent as a missing one. */
+  const channelRow = (id: number, owner: ChannelOwner, q: Orm = orm) => first(q.select().from(notificationChannels).where(and(eq(notificationChannels.id, id), ownedBy(owner))));
+  /** A personal push channel names its owner, whatever was sent. */
+  const ownConfig = (type: ChannelType, config: Record<string, unknown>, owner: ChannelOwner) => (owner !== null && type === "webpush" ? { userIds: [owner] } : config);
 
   async function readGlobal(q: Orm = orm): Promise<NotificationSettings> {
     const raw = (await first(q.select().from(settingsTable).where(eq(settingsTable.key, SETTINGS_KEY))))?.value;
@@ -120,12 +140,14 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
     await q.insert(settingsTable).values({ key: SETTINGS_KEY, value }).onConflictDoUpdate({ target: settingsTable.key, set: { value } });
   };
 
-  /** Refuses channel ids that do not exist (400), so settings never point nowhere. */
+  /** Refuses channel ids that do not exist or are someone's own contact channel (400), so settings never point nowhere. */
   async function checkChannelIds(q: Orm, ids: number[]) {
     const unique = [...new Set(ids)];
     if (!unique.length) return unique;
-    const found = await q.select({ id: notificationChannels.id }).from(notificationChannels).where(inArray(notificationChannels.id, unique));
+    const found = await q.select({ id: notificationChannels.id, owner: notificationChannels.ownerUserId }).from(notificationChannels).where(inArray(notificationChannels.id, unique));
     if (found.length !== unique.length) throw badRequest("CHANNEL_UNKNOWN", "One of the chosen channels does not exist");
+    const personal = found.find((c) => c.owner !== null);
+    if (personal) throw badRequest("CHANNEL_PERSONAL", `Channel ${personal.id} is someone's own contact channel: monitors and agents notify team channels only`);
     return unique;
   }
 
@@ -137,45 +159,63 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
 
   return {
     // --- channels ----------------------------------------------------------------------------------------------
-    listChannels: async (): Promise<PublicChannel[]> => (await orm.select().from(notificationChannels).orderBy(notificationChannels.id)).map(toPublicChannel),
+    /** The team's channels, or (`owner`) that person's own contact channels. */
+    listChannels: async (owner: ChannelOwner = null): Promise<PublicChannel[]> =>
+      (await orm.select().from(notificationChannels).where(ownedBy(owner)).orderBy(notificationChannels.id)).map(toPublicChannel),
 
-    async getChannel(id: number): Promise<PublicChannel> {
-      const row = await channelRow(id);
+    async getChannel(id: number, owner: ChannelOwner = null): Promise<PublicChannel> {
+      const row = await channelRow(id, owner);
       if (!row) throw channelNotFound();
       return toPublicChannel(row);
     },
 
-    /** The stored channel with its secrets, for sending only. */
-    channelForSending: (id: number): Promise<ChannelRow | undefined> => channelRow(id),
+    /** The stored channel with its secrets (and the config it sends with), for sending only: anyone's. */
+    async channelForSending(id: number): Promise<ChannelRow | undefined> {
+      const row = await first(orm.select().from(notificationChannels).where(eq(notificationChannels.id, id)));
+      return row && { ...row, config: sendingConfig(row) };
+    },
 
-    async createChannel(input: { name: unknown; type: unknown; enabled?: boolean; config: Record<string, unknown>; templates?: unknown }): Promise<PublicChannel> {
+    /** A team channel, or (`owner`) one of that person's contact channels: at most CONTACT_CHANNELS_MAX each. */
+    async createChannel(input: { name?: unknown; type?: unknown; enabled?: boolean; config: Record<string, unknown>; templates?: unknown; quietHours?: unknown }, owner: ChannelOwner = null): Promise<PublicChannel> {
       const name = validName(input.name);
       const type = validType(input.type);
-      const config = validConfig(type, input.config ?? {}, targets);
+      const config = validConfig(type, ownConfig(type, input.config ?? {}, owner), targets);
       const templates = validateTemplates(input.templates, type);
+      const quietHours = validQuietHours(input.quietHours);
+      if (owner !== null) {
+        const [mine] = await orm.select({ n: count() }).from(notificationChannels).where(ownedBy(owner));
+        if (Number(mine?.n ?? 0) >= CONTACT_CHANNELS_MAX) throw conflict("CONTACT_CHANNELS_LIMIT", `You have ${CONTACT_CHANNELS_MAX} contact channels already: delete one first`);
+      }
       const at = now();
-      const [row] = await orm.insert(notificationChannels).values({ name, type, enabled: input.enabled ?? true, config, templates, createdAt: at, updatedAt: at }).returning();
+      const [row] = await orm.insert(notificationChannels)
+        .values({ name, type, enabled: input.enabled ?? true, config, templates, quietHours, ownerUserId: owner, createdAt: at, updatedAt: at })
+        .returning();
       return toPublicChannel(row!);
     },
 
     /** Absent fields keep their value; secret config fields left out or sent back masked keep theirs. */
-    async updateChannel(id: number, input: { name?: unknown; type?: unknown; enabled?: boolean; config?: Record<string, unknown>; templates?: unknown }): Promise<PublicChannel> {
-      const row = await channelRow(id);
+    async updateChannel(
+      id: number,
+      input: { name?: unknown; type?: unknown; enabled?: boolean; config?: Record<string, unknown>; templates?: unknown; quietHours?: unknown },
+      owner: ChannelOwner = null,
+    ): Promise<PublicChannel> {
+      const row = await channelRow(id, owner);
       if (!row) throw channelNotFound();
       const name = input.name === undefined ? row.name : validName(input.name);
       const type = input.type === undefined ? row.type : validType(input.type);
       let config = row.config;
       if (input.config !== undefined || type !== row.type) {
         // A new type starts from nothing: another type's secrets must not leak into it.
-        const incoming = input.config ?? {};
+        const incoming = ownConfig(type, input.config ?? {}, owner);
         config = validConfig(type, type === row.type ? mergeSecrets(providerFor(type), row.config, incoming) : incoming, targets);
       }
       // Templates are checked against the (new) type: a webhook JSON body is only JSON for a webhook.
       const templates = input.templates !== undefined || type !== row.type ? validateTemplates(input.templates ?? row.templates, type) : row.templates;
+      const quietHours = input.quietHours === undefined ? row.quietHours : validQuietHours(input.quietHours);
       const updated = await first(
         orm.update(notificationChannels)
-          .set({ name, type, config, templates, enabled: input.enabled ?? row.enabled, updatedAt: now() })
-          .where(eq(notificationChannels.id, id))
+          .set({ name, type, config, templates, quietHours, enabled: input.enabled ?? row.enabled, updatedAt: now() })
+          .where(and(eq(notificationChannels.id, id), ownedBy(owner)))
           .returning(),
       );
       if (!updated) throw channelNotFound(); // deleted meanwhile
@@ -183,9 +223,9 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
     },
 
     /** Deletes the channel, its queued messages and its log, and takes it out of every setting. */
-    async deleteChannel(id: number) {
+    async deleteChannel(id: number, owner: ChannelOwner = null) {
       const found = await db.tx(async (tx) => {
-        const deleted = await tx.delete(notificationChannels).where(eq(notificationChannels.id, id)).returning({ id: notificationChannels.id });
+        const deleted = await tx.delete(notificationChannels).where(and(eq(notificationChannels.id, id), ownedBy(owner))).returning({ id: notificationChannels.id });
         if (!deleted.length) return false;
         const global = await readGlobal(tx);
         const drop = (ids: number[]) => ids.filter((c) => c !== id);
@@ -285,7 +325,6 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
       return this.effective(type, id);
     },
 
-    /** Back to the global settings; also what deleting a monitor or agent does (its alerts go in alerts.ts). */
     /** The enabled channels among `ids`, in their order: where alerts and escalation pages may go. */
     async enabledAmong(ids: number[]): Promise<number[]> {
       if (!ids.length) return [];
@@ -295,6 +334,38 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
       return ids.filter((id) => enabled.has(id));
     },
 
+    /**
+     * The people's contact channels escalation pages them through: for each user asked about, the ids of their own
+     * enabled channels, oldest first ([] for someone with none, or whose account is disabled).
+     */
+    async contactChannelsOf(userIds: number[]): Promise<Map<number, number[]>> {
+      const out = new Map<number, number[]>(userIds.map((id) => [id, []]));
+      if (!userIds.length) return out;
+      const rows = await orm.select({ id: notificationChannels.id, owner: notificationChannels.ownerUserId }).from(notificationChannels)
+        .innerJoin(users, eq(users.id, notificationChannels.ownerUserId))
+        .where(and(inArray(notificationChannels.ownerUserId, [...out.keys()]), eq(notificationChannels.enabled, true), eq(users.status, "active")))
+        .orderBy(asc(notificationChannels.id));
+      for (const r of rows) out.get(r.owner!)!.push(r.id);
+      return out;
+    },
+
+    // --- a person's quiet hours (over their own contact channels) ---------------------------------------------------
+    async userQuietHours(userId: number): Promise<QuietHours | null> {
+      return (await first(orm.select({ q: userQuietHours.quietHours }).from(userQuietHours).where(eq(userQuietHours.userId, userId))))?.q ?? null;
+    },
+
+    /** Checked (400 QUIET_HOURS_INVALID); null turns them off. */
+    async saveUserQuietHours(userId: number, raw: unknown): Promise<QuietHours | null> {
+      const quietHours = validQuietHours(raw);
+      if (!quietHours) await orm.delete(userQuietHours).where(eq(userQuietHours.userId, userId));
+      else {
+        const at = now();
+        await orm.insert(userQuietHours).values({ userId, quietHours, updatedAt: at }).onConflictDoUpdate({ target: userQuietHours.userId, set: { quietHours, updatedAt: at } });
+      }
+      return quietHours;
+    },
+
+    /** Back to the global settings; also what deleting a monitor or agent does (its alerts go in alerts.ts). */
     async deleteOverride(type: TargetType, id: number) {
       await orm.delete(notificationOverrides).where(overrideWhere(type, id));
       overrideCache.delete(`${type}:${id}`);
@@ -302,12 +373,13 @@ export function createNotificationStore(db: Db, now: () => number = Date.now, on
     },
 
     // --- the delivery log --------------------------------------------------------------------------------------
-    async deliveries({ channelId, limit = 50 }: { channelId?: number; limit?: number }): Promise<Delivery[]> {
+    /** The team's log (`owner` null), or that person's own channels'. */
+    async deliveries({ channelId, limit = 50, owner = null }: { channelId?: number; limit?: number; owner?: ChannelOwner }): Promise<Delivery[]> {
       const rows = await orm
         .select({ m: notificationMessages, channelName: notificationChannels.name })
         .from(notificationMessages)
         .innerJoin(notificationChannels, eq(notificationChannels.id, notificationMessages.channelId))
-        .where(channelId === undefined ? undefined : eq(notificationMessages.channelId, channelId))
+        .where(and(ownedBy(owner), channelId === undefined ? undefined : eq(notificationMessages.channelId, channelId)))
         .orderBy(desc(notificationMessages.id))
         .limit(limit);
       const ids = rows.map((r) => r.m.id);

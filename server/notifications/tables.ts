@@ -1,21 +1,29 @@
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { users } from "../db/schema";
 import type { AckVia } from "../problems/public";
-import type { ChannelType, NotificationEvent } from "./public";
+import type { ChannelType, NotificationEvent, QuietHours } from "./public";
+import type { Importance } from "./quiet-hours";
 import type { NotificationMessage } from "./providers/provider";
 import type { ChannelTemplates } from "./templates";
 
 // Notification tables (re-exported by server/db/schema.ts). Times are Unix ms.
 
-/** A place messages go. `config` holds the secrets as given: only the server reads them; replies mask them. */
+/**
+ * A place messages go. `config` holds the secrets as given: only the server reads them; replies mask them. A channel
+ * with an owner is that person's own contact channel (/api/me/channels): only they see it, and the team's settings and
+ * policies cannot name it (escalation pages people through it).
+ */
 export const notificationChannels = sqliteTable("notification_channels", {
   id: integer("id").primaryKey({ autoIncrement: true }),
+  ownerUserId: integer("owner_user_id").references(() => users.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   type: text("type").$type<ChannelType>().notNull(),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   config: text("config", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
   /** Message templates by event kind (templates.ts); null: the built-in messages. */
   templates: text("templates", { mode: "json" }).$type<ChannelTemplates>(),
+  /** When low-importance alerts wait (quiet-hours.ts); null: never. */
+  quietHours: text("quiet_hours", { mode: "json" }).$type<QuietHours>(),
   consecutiveFailures: integer("consecutive_failures").notNull().default(0),
   lastSuccessAt: integer("last_success_at"),
   lastFailureAt: integer("last_failure_at"),
@@ -27,6 +35,15 @@ export const notificationChannels = sqliteTable("notification_channels", {
   pacedAt: integer("paced_at").notNull().default(0),
   paceGap: integer("pace_gap").notNull().default(0),
   createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+}, (t) => [index("notification_channels_owner").on(t.ownerUserId)]);
+
+/** A person's quiet hours, over all their own contact channels (a channel's own quiet hours apply too). */
+export const userQuietHours = sqliteTable("user_quiet_hours", {
+  userId: integer("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  quietHours: text("quiet_hours", { mode: "json" }).$type<QuietHours>().notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
 
@@ -83,6 +100,8 @@ export const notificationEvents = sqliteTable(
       .references(() => notificationChannels.id, { onDelete: "cascade" }),
     eventKey: text("event_key").notNull(),
     event: text("event", { mode: "json" }).$type<NotificationEvent>().notNull(),
+    /** importanceOf(event), kept when queued: during quiet hours only high events leave (compose() asks by it). */
+    importance: text("importance").$type<Importance>().notNull().default("high"),
     createdAt: integer("created_at").notNull(),
     messageId: integer("message_id").references(() => notificationMessages.id, { onDelete: "cascade" }),
   },

@@ -91,7 +91,8 @@ export function createReportScheduleService({ db, deps, log = silentLogger, now 
     }
     if (!isTimeZone(input.zone)) throw badRequest("ZONE_INVALID", "zone must be an IANA time zone (e.g. Europe/Berlin or UTC)");
     if (!LANGUAGES.includes(input.language)) throw badRequest("VALIDATION", "language must be zh-CN or en-US");
-    const channel = await first(orm.select({ type: channels.type }).from(channels).where(eq(channels.id, input.channelId)));
+    // A team channel: someone's own contact channel is not the team's to mail reports through.
+    const channel = await first(orm.select({ type: channels.type }).from(channels).where(and(eq(channels.id, input.channelId), isNull(channels.ownerUserId))));
     if (!channel) throw badRequest("CHANNEL_NOT_FOUND", "channelId: no such notification channel");
     if (channel.type !== "smtp") throw badRequest("CHANNEL_NOT_SMTP", "channelId must be an SMTP channel");
     const recipients = [...new Set(input.recipients.map((r) => r.trim()).filter(Boolean))];

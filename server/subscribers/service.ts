@@ -1,7 +1,7 @@
 // Status-page subscribers: double opt-in by mail, incident updates and maintenance notices mailed through the
 // instance's SMTP channel (the first enabled one), one-click unsubscribe. Addresses never leave the server except to
 // an admin. Every mail is queued and sent by the worker in mailer.ts.
-import { and, asc, count, eq, isNotNull } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, isNull } from "drizzle-orm";
 import { first, type Db } from "../db/database";
 import type { EventBus } from "../events";
 import { badRequest, HttpError, notFound } from "../http/errors";
@@ -54,7 +54,8 @@ export function createSubscriberService({ db, bus, log = silentLogger, now = Dat
 
   /** The first enabled SMTP channel's settings, or null: no mail can go out. */
   async function smtp(): Promise<ChannelConfigs["smtp"] | null> {
-    const row = await first(orm.select({ config: channels.config }).from(channels).where(and(eq(channels.type, "smtp"), eq(channels.enabled, true))).orderBy(asc(channels.id)).limit(1));
+    // A team channel's: someone's own mail server is not the status page's.
+    const row = await first(orm.select({ config: channels.config }).from(channels).where(and(eq(channels.type, "smtp"), eq(channels.enabled, true), isNull(channels.ownerUserId))).orderBy(asc(channels.id)).limit(1));
     return (row?.config as ChannelConfigs["smtp"] | undefined) ?? null;
   }
 

@@ -96,3 +96,16 @@ export function FormMessage({ kind, children }: { kind: "error" | "success"; chi
     </p>
   );
 }
+
+const CHIP = "inline-flex min-w-9 cursor-pointer items-center justify-center rounded-lg px-2.5 py-1.5 text-sm font-medium ring-1 ring-inset transition";
+const CHIP_ON = "bg-indigo-600 text-white ring-indigo-600";
+const CHIP_OFF = "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50";
+
+/** A pressed / not pressed button in a row of choices (weekdays, days of the month). */
+export function Chip({ on, label, onClick, testId }: { on: boolean; label: string; onClick: () => void; testId: string }) {
+  return (
+    <button type="button" aria-pressed={on} onClick={onClick} data-testid={testId} className={`${CHIP} ${on ? CHIP_ON : CHIP_OFF}`}>
+      {label}
+    </button>
+  );
+}

@@ -19,7 +19,7 @@ interface DeleteConfirmation<T> {
  * `<section>.deleteFailed`; `message` words the question for one item (it names the item).
  */
 export function useDeleteConfirmation<T extends { id: number }>(opts: {
-  section: "users" | "monitors" | "agents" | "notifications" | "tokens" | "maintenance" | "incidents" | "statusPages" | "reports.schedules" | "push" | "escalation" | "oncall";
+  section: "users" | "monitors" | "agents" | "notifications" | "tokens" | "maintenance" | "incidents" | "statusPages" | "reports.schedules" | "push" | "escalation" | "oncall" | "contacts";
   message: (item: T) => string;
   remove: (id: number) => Promise<unknown>;
   onDeleted: (id: number) => void;

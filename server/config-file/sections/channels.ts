@@ -1,7 +1,7 @@
 // `channels:` — notification channels: name, type, enabled, the type's config (its secret fields, as each provider
 // lists them, exported as ${ENV} references) and message templates, checked by the same rules as
 // POST /api/notifications/channels (server/notifications/store.ts validConfig and friends).
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { t } from "elysia";
 import { first, type Orm } from "../../db/database";
 import type { Tables } from "../../db/pg-schema";
@@ -59,7 +59,8 @@ export const channels: SectionDef = {
   keyField: "key",
 
   async read(orm, t) {
-    const rows = await orm.select().from(t.notificationChannels).orderBy(t.notificationChannels.id);
+    // The team's channels: people's own contact channels are theirs, neither exported nor pruned.
+    const rows = await orm.select().from(t.notificationChannels).where(isNull(t.notificationChannels.ownerUserId)).orderBy(t.notificationChannels.id);
     return rows.map((r): SectionRow => ({
       objectId: String(r.id),
       name: r.name,

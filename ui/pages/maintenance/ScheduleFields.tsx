@@ -1,22 +1,9 @@
 import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { MAINTENANCE_KINDS, type ScheduleKind } from "../../api/maintenance";
-import { Field, SelectInput, TextInput } from "../../components/form";
+import { Chip, Field, SelectInput, TextInput } from "../../components/form";
 import { isRecurring, toggle, type DraftErrors, type WindowDraft } from "./model";
 import { ZoneSelect } from "./ZoneSelect";
-
-const CHIP = "inline-flex min-w-9 cursor-pointer items-center justify-center rounded-lg px-2.5 py-1.5 text-sm font-medium ring-1 ring-inset transition";
-const CHIP_ON = "bg-indigo-600 text-white ring-indigo-600";
-const CHIP_OFF = "bg-white text-slate-700 ring-slate-300 hover:bg-slate-50";
-
-/** A pressed / not pressed button in a row of choices (weekdays, days of the month). */
-function Chip({ on, label, onClick, testId }: { on: boolean; label: string; onClick: () => void; testId: string }) {
-  return (
-    <button type="button" aria-pressed={on} onClick={onClick} data-testid={testId} className={`${CHIP} ${on ? CHIP_ON : CHIP_OFF}`}>
-      {label}
-    </button>
-  );
-}
 
 /** The schedule part of the maintenance form: the kind, then the fields that kind needs, the zone, the active range. */
 export function ScheduleFields({ draft, errors, onChange }: { draft: WindowDraft; errors: DraftErrors; onChange: (patch: Partial<WindowDraft>) => void }) {

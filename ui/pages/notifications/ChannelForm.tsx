@@ -1,23 +1,26 @@
 // Adding or editing a channel, in a modal: name, type, enabled and only the chosen type's fields, each with where to
-// find it. Checked here first (spec §5, §8: red text under the field, no request while anything is wrong), then by
-// the server, whose errors are shown too.
+// find it, and its quiet hours (off by default). Checked here first (spec §5, §8: red text under the field, no request
+// while anything is wrong), then by the server, whose errors are shown too. The team's channels (/notifications) and a
+// person's own contact channels (/profile, `scope="mine"`: a push channel there reaches their own devices) alike.
 //
 // data-testids: `channel-form` (the form), `channel-field-{name|type|enabled|apiKey|from|to|url|botToken|chatId|secret}`,
 //   `channel-error-{field}` (a field's problem), `channel-form-error` (the server's answer), `channel-save`,
-//   `channel-cancel`; the modal is `form-dialog`.
+//   `channel-cancel`, `channel-quiet…` (QuietHours.tsx), `channel-push-own` (a personal push channel's note); the modal
+//   is `form-dialog`.
 import { useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { ApiError } from "../../api/client";
 import { errorMessage } from "../../api/errors";
-import { CHANNEL_TYPE_LIST, createChannel, updateChannel, type PublicChannel } from "../../api/notifications";
+import { createMyChannel, updateMyChannel } from "../../api/contacts";
+import { CHANNEL_TYPE_LIST, createChannel, updateChannel, type ChannelInput, type PublicChannel } from "../../api/notifications";
 import { Button } from "../../components/Button";
 import { Field, FormMessage, SelectInput, TextInput, Toggle } from "../../components/form";
 import {
-  CHANNEL_FIELDS,
   changeType,
   emptyChannelForm,
   fieldOfErrorCode,
+  fieldsOf,
   formFromChannel,
   isKeptSecret,
   NAME_MAX,
@@ -31,15 +34,26 @@ import {
 import { FormDialog } from "./parts";
 import { ManagedWarning } from "../../components/Managed";
 import { PushRecipientsField } from "./PushRecipients";
+import { QuietHoursFields } from "./QuietHours";
+import { quietDraft, quietErrors, toQuietHours, type QuietDraft } from "./quietDraft";
+
+/** Whose channels the form saves: the team's, or the signed-in person's own. */
+export type ChannelScope = "team" | "mine";
+
+const save = {
+  team: { create: createChannel, update: updateChannel },
+  mine: { create: createMyChannel, update: updateMyChannel },
+} satisfies Record<ChannelScope, { create: (input: ChannelInput) => Promise<unknown>; update: (id: number, input: Partial<ChannelInput>) => Promise<unknown> }>;
 
 interface ChannelFormDialogProps {
   /** null: closed; "new": adding; a channel: editing it. */
   target: PublicChannel | "new" | null;
   onClose: () => void;
   onSaved: (channel: PublicChannel, created: boolean) => void;
+  scope?: ChannelScope;
 }
 
-export function ChannelFormDialog({ target, onClose, onSaved }: ChannelFormDialogProps) {
+export function ChannelFormDialog({ target, onClose, onSaved, scope = "team" }: ChannelFormDialogProps) {
   const { t } = useTranslation();
   const [saving, setSaving] = useState(false);
   const editing = target !== null && target !== "new" ? target : null;
@@ -50,20 +64,30 @@ export function ChannelFormDialog({ target, onClose, onSaved }: ChannelFormDialo
       busy={saving}
       onClose={onClose}
     >
-      {editing && (
+      {editing && scope === "team" && (
         <div className="px-5 pt-5 sm:px-6">
           <ManagedWarning what="channel" id={editing.id} />
         </div>
       )}
-      {target !== null && <ChannelForm key={editing?.id ?? "new"} channel={editing} onCancel={onClose} onSaved={onSaved} onSaving={setSaving} />}
+      {target !== null && <ChannelForm key={editing?.id ?? "new"} channel={editing} scope={scope} onCancel={onClose} onSaved={onSaved} onSaving={setSaving} />}
     </FormDialog>
   );
 }
 
-function ChannelForm({ channel, onCancel, onSaved, onSaving }: { channel: PublicChannel | null; onCancel: () => void; onSaved: (c: PublicChannel, created: boolean) => void; onSaving: (busy: boolean) => void }) {
+interface ChannelFormProps {
+  channel: PublicChannel | null;
+  scope: ChannelScope;
+  onCancel: () => void;
+  onSaved: (c: PublicChannel, created: boolean) => void;
+  onSaving: (busy: boolean) => void;
+}
+
+function ChannelForm({ channel, scope, onCancel, onSaved, onSaving }: ChannelFormProps) {
   const { t } = useTranslation();
+  const personal = scope === "mine";
   const original = useMemo(() => (channel ? formFromChannel(channel) : undefined), [channel]);
   const [values, setValues] = useState<ChannelFormValues>(() => original ?? emptyChannelForm());
+  const [quiet, setQuiet] = useState<QuietDraft>(() => quietDraft(channel?.quietHours));
   const [errors, setErrors] = useState<ChannelFormErrors>({});
   const [serverError, setServerError] = useState("");
   const [saving, setSaving] = useState(false);
@@ -72,21 +96,22 @@ function ChannelForm({ channel, onCancel, onSaved, onSaving }: { channel: Public
   // After a first submit, problems follow the typing (and disappear once fixed).
   const update = (next: ChannelFormValues) => {
     setValues(next);
-    if (submitted) setErrors(validateChannelForm(next, original));
+    if (submitted) setErrors(validateChannelForm(next, original, { personal }));
   };
+  const quietProblems = submitted ? quietErrors(quiet) : {};
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setSubmitted(true);
     setServerError("");
-    const problems = validateChannelForm(values, original);
+    const problems = validateChannelForm(values, original, { personal });
     setErrors(problems);
-    if (Object.keys(problems).length > 0) return;
+    if (Object.keys(problems).length > 0 || Object.keys(quietErrors(quiet)).length > 0) return;
     setSaving(true);
     onSaving(true);
     try {
-      const input = toChannelInput(values, channel ? "edit" : "create");
-      const reply = channel ? await updateChannel(channel.id, input) : await createChannel(input);
+      const input = { ...toChannelInput(values, channel ? "edit" : "create", personal), quietHours: toQuietHours(quiet) };
+      const reply = (channel ? await save[scope].update(channel.id, input) : await save[scope].create(input)) as { channel: PublicChannel };
       onSaving(false);
       toast.success(t(channel ? "notifications.channelUpdated" : "notifications.channelCreated"));
       onSaved(reply.channel, !channel);
@@ -140,7 +165,12 @@ function ChannelForm({ channel, onCancel, onSaved, onSaving }: { channel: Public
           </SelectInput>
         )}
       </Field>
-      {CHANNEL_FIELDS[values.type].map((spec) => (
+      {personal && values.type === "webpush" && (
+        <p data-testid="channel-push-own" className="rounded-lg bg-indigo-50 px-3 py-2 text-sm text-indigo-800 ring-1 ring-inset ring-indigo-200">
+          {t("contacts.pushOwn")}
+        </p>
+      )}
+      {fieldsOf(values.type, personal).map((spec) => (
         <ConfigInput
           key={`${values.type}-${spec.name}`}
           spec={spec}
@@ -159,13 +189,14 @@ function ChannelForm({ channel, onCancel, onSaved, onSaving }: { channel: Public
         onChange={(enabled) => update({ ...values, enabled })}
         data-testid="channel-field-enabled"
       />
+      <QuietHoursFields draft={quiet} errors={quietProblems} onChange={setQuiet} testId="channel-quiet" hint={t(personal ? "quietHours.channelHintMine" : "quietHours.hint")} />
       {serverError ? (
         <div data-testid="channel-form-error">
           <FormMessage kind="error">{serverError}</FormMessage>
         </div>
       ) : (
         submitted &&
-        Object.keys(errors).length > 0 && (
+        Object.keys(errors).length + Object.keys(quietProblems).length > 0 && (
           <p role="alert" className="text-sm text-red-600">
             {t("notifications.channelForm.fixErrors")}
           </p>

@@ -4,7 +4,7 @@
 // data-testids: `channels-add`, `channels-loading`, `channels-error`, `channels-empty`, `channels-list`,
 //   `channel-row-{id}`, `channel-name-{id}`, `channel-enabled-{id}` (checkbox), `channel-health-{id}`
 //   (data-health="failing|failed|working|idle|disabled"), `channel-last-error-{id}` (the latest send's failure), `channel-test-{id}`,
-//   `channel-log-toggle-{id}`, `channel-edit-{id}`, `channel-delete-{id}`.
+//   `channel-log-toggle-{id}`, `channel-edit-{id}`, `channel-delete-{id}`, `channel-quiet-{id}` (its quiet hours).
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
@@ -21,6 +21,7 @@ import { ChannelFormDialog } from "./ChannelForm";
 import { DeliveryLog } from "./DeliveryLog";
 import { channelHealth, lastSendFailed } from "./model";
 import { Badge } from "./parts";
+import { QuietSummary } from "./QuietHours";
 import { useChannels } from "./useChannels";
 import { EditorOnly } from "../../components/guards";
 import { canEdit } from "../../state/session";
@@ -181,6 +182,11 @@ function ChannelRow({ channel: c, logOpen, logVersion, deleting, onToggleLog, on
           {(c.health.lastSuccessAt !== null || c.health.lastFailureAt === null) && (
             <p className="mt-1 text-xs text-slate-500">
               {t("notifications.channels.lastSent")}: <Ago at={c.health.lastSuccessAt} never={t("notifications.channels.nothingSent")} />
+            </p>
+          )}
+          {c.quietHours && (
+            <p className="mt-1">
+              <QuietSummary quietHours={c.quietHours} testId={`channel-quiet-${c.id}`} />
             </p>
           )}
           {failed && (

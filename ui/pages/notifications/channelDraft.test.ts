@@ -33,6 +33,7 @@ function channel(type: ChannelType, config: Record<string, unknown>): PublicChan
     enabled: true,
     config,
     templates: {},
+    quietHours: null,
     createdAt: 0,
     updatedAt: 0,
     health: { failing: false, consecutiveFailures: 0, lastSuccessAt: null, lastFailureAt: null, lastError: null },

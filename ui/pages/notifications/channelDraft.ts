@@ -127,6 +127,9 @@ export const CHANNEL_FIELDS: Record<ChannelType, FieldSpec[]> = {
   brevo: [f("apiKey", true, true, "secret"), f("from", true, false, "text"), f("to", true, false, "email-list")],
 };
 
+/** The fields a form shows: a person's own push channel has none (it reaches that person's devices). */
+export const fieldsOf = (type: ChannelType, personal: boolean): FieldSpec[] => (personal && type === "webpush" ? [] : CHANNEL_FIELDS[type]);
+
 /** Example values for the placeholders: addresses and URL shapes, the same in every language. */
 export const PLACEHOLDERS: Partial<Record<ChannelType, Partial<Record<ConfigField, string>>>> = {
   resend: { apiKey: "re_…", from: "Vigil <alerts@example.com>", to: "ops@example.com, oncall@example.com" },
@@ -227,19 +230,19 @@ export type ChannelFormErrors = Partial<Record<FormField, string>>;
  * The problems of the form, as i18n keys by field (empty when it can be sent). `original` is the stored channel's
  * values when editing: a secret field still holding its masked value is the stored one, valid as it is.
  */
-export function validateChannelForm(v: ChannelFormValues, original?: ChannelFormValues): ChannelFormErrors {
+export function validateChannelForm(v: ChannelFormValues, original?: ChannelFormValues, { personal = false } = {}): ChannelFormErrors {
   const errors: ChannelFormErrors = {};
   const name = v.name.trim();
   if (!name) errors.name = `${K}nameRequired`;
   else if (name.length > NAME_MAX) errors.name = `${K}nameTooLong`;
 
-  for (const spec of CHANNEL_FIELDS[v.type]) {
+  for (const spec of fieldsOf(v.type, personal)) {
     const value = v.fields[spec.name].trim();
     if (spec.secret && isKeptSecret(spec.name, v, original)) continue;
     const problem = checkField(spec, value, v.type);
     if (problem) errors[spec.name] = `${K}${problem}`;
   }
-  if (v.type === "webpush") {
+  if (v.type === "webpush" && !personal) {
     const people = splitUserIds(v.fields.userIds).length;
     const role = v.fields.role.trim();
     if (people && role) errors.userIds = `${K}webpushBoth`;
@@ -296,9 +299,9 @@ export function isKeptSecret(field: ConfigField, v: ChannelFormValues, original?
  * The request body. Creating leaves empty optional fields out; editing sends them empty, which clears a stored
  * optional secret. A kept secret goes back masked, exactly as received (the server then keeps the stored value).
  */
-export function toChannelInput(v: ChannelFormValues, mode: "create" | "edit"): ChannelInput {
+export function toChannelInput(v: ChannelFormValues, mode: "create" | "edit", personal = false): ChannelInput {
   const config: Record<string, unknown> = {};
-  for (const spec of CHANNEL_FIELDS[v.type]) {
+  for (const spec of fieldsOf(v.type, personal)) {
     const value = v.fields[spec.name].trim();
     if (spec.name === "to") config.to = splitRecipients(value);
     else if (spec.input === "checkbox") config[spec.name] = value === "true";

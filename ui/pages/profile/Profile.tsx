@@ -12,6 +12,7 @@ import { useDocumentTitle } from "../../components/useDocumentTitle";
 import { checkEmail, checkNewPassword, checkUsername, firstProblem, optionalEmail } from "../../components/validation";
 import { setToken, setUser, user } from "../../state/session";
 import { ApiTokensCard } from "./ApiTokens";
+import { ContactChannelsCard, MyQuietHoursCard } from "./ContactChannels";
 import { DevicesCard } from "./DevicesCard";
 import { TwoFactorCard } from "./TwoFactorCard";
 
@@ -159,6 +160,8 @@ export default function Profile() {
         <PasswordForm userId={current.id} twoFactor={current.twoFactor} />
         <TwoFactorCard />
         <DevicesCard key={`devices-${current.id}`} />
+        <ContactChannelsCard key={`contacts-${current.id}`} />
+        <MyQuietHoursCard key={`quiet-${current.id}`} />
         <ApiTokensCard key={current.id} twoFactor={current.twoFactor} />
       </div>
     </div>
