@@ -19,6 +19,7 @@ channels:
       server: https://ntfy.example.com
       topic: vigil-alerts
       token: \${NTFY_TOKEN}
+    quietHours: { from: "22:00", to: "07:00", timeZone: Europe/Berlin }
 monitors:
   - key: shop
     name: Shop
@@ -56,7 +57,7 @@ describe("configuration as code: channels and notify", () => {
     expect(await overrideOf(s, "Shop")).toEqual({ override: true, enabled: true, channelIds: ["Ops hook", "Phone"], events: { down: true, recovery: false, budget: true }, reminderMinutes: 30 });
     expect((await overrideOf(s, "Blog")).override).toBe(false);
     const phone = (await channelsOf(s)).find((c) => c.name === "Phone");
-    expect(phone).toMatchObject({ type: "ntfy", enabled: false, config: { server: "https://ntfy.example.com", topic: "vigil-alerts" } });
+    expect(phone).toMatchObject({ type: "ntfy", enabled: false, config: { server: "https://ntfy.example.com", topic: "vigil-alerts" }, quietHours: { from: "22:00", to: "07:00", timeZone: "Europe/Berlin", holdDown: false } });
 
     const before = await counts(s);
     const again = await s.post("/api/config/apply", { yaml: FILE, env });
@@ -81,7 +82,7 @@ describe("configuration as code: channels and notify", () => {
     expect(text).not.toContain("tk_secret");
     const file = parse(text);
     expect(file.channels.find((c: any) => c.key === "ops-hook")).toEqual({ key: "ops-hook", name: "Ops hook", type: "webhook", config: { url: "${VIGIL_CHANNEL_OPS_HOOK_URL}" } });
-    expect(file.channels.find((c: any) => c.key === "phone")).toEqual({ key: "phone", name: "Phone", type: "ntfy", enabled: false, config: { server: "https://ntfy.example.com", topic: "vigil-alerts", token: "${VIGIL_CHANNEL_PHONE_TOKEN}" } });
+    expect(file.channels.find((c: any) => c.key === "phone")).toEqual({ key: "phone", name: "Phone", type: "ntfy", enabled: false, config: { server: "https://ntfy.example.com", topic: "vigil-alerts", token: "${VIGIL_CHANNEL_PHONE_TOKEN}" }, quietHours: { from: "22:00", to: "07:00", timeZone: "Europe/Berlin" } });
     expect(file.monitors.find((m: any) => m.key === "shop").notify).toEqual({ channels: ["ops-hook", "phone"], events: { recovery: false }, reminderMinutes: 30 });
     const vars = { VIGIL_CHANNEL_OPS_HOOK_URL: env.HOOK_URL, VIGIL_CHANNEL_PHONE_TOKEN: env.NTFY_TOKEN, VIGIL_CHANNEL_MADE_IN_THE_UI_URL: "https://hooks.slack.com/services/T000/B000/XXXXXXXXXXXXXXXX" };
     const plan = await s.post("/api/config/plan", { yaml: text, env: vars });
@@ -105,7 +106,7 @@ describe("configuration as code: channels and notify", () => {
     const s = await setup();
     await s.post("/api/config/apply", { yaml: FILE, env });
     await s.post("/api/notifications/channels", { name: "Not in any file", type: "ntfy", config: { server: "https://ntfy.example.com", topic: "other" } });
-    const smaller = FILE.replace(/  - key: phone[\s\S]*?token: \$\{NTFY_TOKEN\}\n/, "").replace("[phone, ops-hook]", "[ops-hook]");
+    const smaller = FILE.replace(/  - key: phone[\s\S]*?quietHours: [^\n]*\n/, "").replace("[phone, ops-hook]", "[ops-hook]");
     const kept = await s.post("/api/config/plan", { yaml: smaller, env });
     expect(kept.body.plan.notInFile).toEqual([{ kind: "channel", key: "phone", name: "Phone" }]);
     const pruned = await s.post("/api/config/apply", { yaml: smaller, env, prune: true });
@@ -136,7 +137,8 @@ describe("configuration as code: channels and notify", () => {
   const invalid: [string, string, RegExp][] = [
     ["a config the provider refuses", FILE.replace("server: https://ntfy.example.com", "server: ftp://ntfy.example.com"), /^line 13, channels\[1\]\.config\.server: Server URL must start with http/],
     ["an unknown type", FILE.replace("type: ntfy", "type: carrier-pigeon"), /^line 10, channels\[1\]\.type: type must be one of/],
-    ["notify naming no channel", FILE.replace("[phone, ops-hook]", "[phone, pager]"), /^line 22, monitors\[0\]\.notify\.channels\[1\]: no channel has the key "pager"/],
+    ["notify naming no channel", FILE.replace("[phone, ops-hook]", "[phone, pager]"), /^line 23, monitors\[0\]\.notify\.channels\[1\]: no channel has the key "pager"/],
+    ["quiet hours in no zone", FILE.replace("timeZone: Europe/Berlin", "timeZone: Mars/Olympus"), /^line 16, channels\[1\].quietHours: quietHours\.timeZone must be an IANA time zone/],
     ["a duplicate key", FILE.replace("key: phone", "key: ops-hook"), /^line 8, channels\[1\]\.key: duplicate key "ops-hook"/],
   ];
   for (const [what, yaml, message] of invalid) {

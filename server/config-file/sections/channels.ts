@@ -1,5 +1,5 @@
 // `channels:` — notification channels: name, type, enabled, the type's config (its secret fields, as each provider
-// lists them, exported as ${ENV} references) and message templates, checked by the same rules as
+// lists them, exported as ${ENV} references), message templates and quiet hours, checked by the same rules as
 // POST /api/notifications/channels (server/notifications/store.ts validConfig and friends).
 import { and, eq, isNull } from "drizzle-orm";
 import { t } from "elysia";
@@ -9,6 +9,7 @@ import { HttpError } from "../../http/http-error";
 import type { TargetPolicy } from "../../net/targets";
 import { providerFor } from "../../notifications/providers/index";
 import { CHANNEL_TYPES, type ChannelType } from "../../notifications/public";
+import { validQuietHours } from "../../notifications/quiet-hours";
 import { validConfig, validName, validType } from "../../notifications/store";
 import { validateTemplates } from "../../notifications/templates";
 import { stable, type Form } from "../model";
@@ -23,6 +24,7 @@ const entry = t.Object(
     enabled: t.Optional(t.Boolean({ error: "enabled must be true or false" })),
     config: t.Optional(t.Record(t.String(), t.Unknown(), { error: "config must be an object of the type's fields", description: "The type's fields, as POST /api/notifications/channels takes them (docs/notifications.md); secret ones as ${ENV} references." })),
     templates: t.Optional(t.Record(t.String(), t.Unknown(), { error: "templates must be an object of event kinds", description: "Message templates by event kind: { title, body }." })),
+    quietHours: t.Optional(t.Nullable(t.Record(t.String(), t.Unknown(), { error: "quietHours must be an object { from, to, timeZone, days?, holdDown } or null", description: "Quiet hours: { from: HH:MM, to: HH:MM, timeZone, days?: [1-7], holdDown } (docs/notifications.md#quiet-hours); absent or null: none." }))),
   },
   { additionalProperties: false, description: "A notification channel." },
 );
@@ -49,7 +51,14 @@ function resolve(e: Form, policy: TargetPolicy): Form {
     if (!(err instanceof HttpError)) throw err;
     throw new EntryProblem(["templates"], err.message);
   }
-  return { name, type, enabled: (e.enabled as boolean | undefined) ?? true, config, templates };
+  let quietHours: Form | null;
+  try {
+    quietHours = validQuietHours(e.quietHours) as Form | null;
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    throw new EntryProblem(["quietHours"], err.message);
+  }
+  return { name, type, enabled: (e.enabled as boolean | undefined) ?? true, config, templates, quietHours };
 }
 
 export const channels: SectionDef = {
@@ -64,7 +73,7 @@ export const channels: SectionDef = {
     return rows.map((r): SectionRow => ({
       objectId: String(r.id),
       name: r.name,
-      form: { name: r.name, type: r.type, enabled: r.enabled, config: r.config, templates: r.templates ?? {} },
+      form: { name: r.name, type: r.type, enabled: r.enabled, config: r.config, templates: r.templates ?? {}, quietHours: r.quietHours ?? null },
     }));
   },
 
@@ -89,7 +98,7 @@ export const channels: SectionDef = {
   },
 
   async write(tx, t, form, current, _refs, now) {
-    const values = { name: form.name as string, type: form.type as ChannelType, enabled: form.enabled as boolean, config: form.config as Form, templates: form.templates as Form, updatedAt: now };
+    const values = { name: form.name as string, type: form.type as ChannelType, enabled: form.enabled as boolean, config: form.config as Form, templates: form.templates as Form, quietHours: (form.quietHours ?? null) as never, updatedAt: now };
     if (current) {
       await tx.update(t.notificationChannels).set(values).where(eq(t.notificationChannels.id, Number(current.objectId)));
       return current.objectId;

@@ -12,11 +12,12 @@ import { POLICY_LIMITS } from "../../api/escalation";
 import type { PublicChannel } from "../../api/notifications";
 import { Button } from "../../components/Button";
 import { Card, CardHeader } from "../../components/Card";
+import { CheckList } from "../../components/CheckList";
 import { Field, TextInput } from "../../components/form";
 import { PlusIcon } from "../../components/icons";
 import { ChannelPicker } from "../notifications/parts";
 import { moveStep, newStep, type PolicyDraft, type StepDraft } from "./model";
-import { NamedPicker, type PersonOption, type ScheduleOption } from "./parts";
+import type { PersonOption, ScheduleOption } from "./parts";
 
 interface StepsEditorProps {
   draft: PolicyDraft;
@@ -68,7 +69,7 @@ export function StepsEditor({ draft, channels, people, schedules, onChange, erro
                     hint={t("escalation.form.stepChannelsHint", { max: POLICY_LIMITS.recipientsPerStep })}
                   />
                   <div className="mt-3 grid gap-3 lg:grid-cols-2">
-                    <NamedPicker
+                    <CheckList
                       items={people.map((p) => ({ id: p.id, name: p.username }))}
                       value={step.userIds}
                       onChange={(userIds) => setStep(i, { userIds })}
@@ -77,7 +78,7 @@ export function StepsEditor({ draft, channels, people, schedules, onChange, erro
                       hint={t("escalation.form.stepPeopleHint")}
                       empty={t("escalation.form.noPeople")}
                     />
-                    <NamedPicker
+                    <CheckList
                       items={schedules.map((s) => ({ id: s.id, name: s.name, detail: s.onCallNow === null ? t("escalation.form.nobodyOnCall") : t("escalation.form.onCallNow", { name: s.onCallNow }) }))}
                       value={step.scheduleIds}
                       onChange={(scheduleIds) => setStep(i, { scheduleIds })}

@@ -1,6 +1,6 @@
 // Pieces the escalation list and the monitor and agent pages share: a policy's steps in words, and the moment of the
 // next step as the rest of the app writes times (24-hour, the reader's zone, the zone spelled out on hover).
-import { useMemo, type ReactNode } from "react";
+import { useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import type { EscalationPolicy } from "../../api/escalation";
 import { formatWithZone } from "../../components/time";
@@ -65,38 +65,4 @@ export interface ScheduleOption {
   name: string;
   /** Who is on call now (null: nobody). */
   onCallNow: string | null;
-}
-
-/** Checkboxes over named things (people, schedules): `{prefix}-{id}` each; `empty` when there is nothing to choose. */
-export function NamedPicker({ items, value, onChange, prefix, legend, hint, empty }: { items: { id: number; name: string; detail?: string }[]; value: number[]; onChange: (ids: number[]) => void; prefix: string; legend: string; hint: string; empty: ReactNode }) {
-  const chosen = new Set(value);
-  return (
-    <fieldset className="min-w-0 space-y-2">
-      <legend className="text-sm font-medium text-slate-700">{legend}</legend>
-      <p className="text-xs text-slate-500">{hint}</p>
-      {items.length === 0 ? (
-        <p data-testid={`${prefix}-empty`} className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-600">
-          {empty}
-        </p>
-      ) : (
-        <div className="grid gap-1 sm:grid-cols-2">
-          {items.map((item) => (
-            <label key={item.id} className="flex min-w-0 cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5 ring-1 ring-inset ring-slate-200 hover:bg-slate-50">
-              <input
-                type="checkbox"
-                checked={chosen.has(item.id)}
-                onChange={(e) => onChange(e.target.checked ? [...value, item.id] : value.filter((id) => id !== item.id))}
-                data-testid={`${prefix}-${item.id}`}
-                className="size-4 shrink-0 accent-indigo-600"
-              />
-              <span className="min-w-0 flex-1">
-                <span className="block truncate text-sm text-slate-800">{item.name}</span>
-                {item.detail && <span className="block truncate text-xs text-slate-500">{item.detail}</span>}
-              </span>
-            </label>
-          ))}
-        </div>
-      )}
-    </fieldset>
-  );
 }

@@ -9,6 +9,7 @@ import { useEffect, useId, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import type { PublicChannel } from "../../api/notifications";
+import { CheckList } from "../../components/CheckList";
 import { Field, TextInput, Toggle } from "../../components/form";
 import { CloseIcon } from "../../components/icons";
 import { AGENT_EVENTS, MONITOR_EVENTS, REMINDER_MAX, tabHref, THRESHOLD_KEYS, THRESHOLD_MAX, THRESHOLD_MIN, type AgentDraft, type MonitorDraft, type PartErrors } from "./model";
@@ -104,46 +105,41 @@ export function Badge({ tone, children, title, "data-testid": testId }: { tone: 
 /** Checkboxes of every channel; `legend` and `hint` say what choosing one means where it is used (an escalation step). */
 export function ChannelPicker({ channels, value, onChange, prefix, enabled, legend, hint }: { channels: PublicChannel[]; value: number[]; onChange: (ids: number[]) => void; prefix: string; enabled: boolean; legend?: string; hint?: string }) {
   const { t } = useTranslation();
-  const chosen = new Set(value);
+  const items = channels.map((c) => ({
+    id: c.id,
+    name: c.name,
+    detail: (
+      <>
+        {t(`notifications.types.${c.type}`)}
+        {!c.enabled && <> · {t("notifications.parts.channelDisabled")}</>}
+      </>
+    ),
+  }));
   return (
-    <fieldset className="min-w-0 space-y-2">
-      <legend className="text-sm font-medium text-slate-700">{legend ?? t("notifications.parts.channels")}</legend>
-      <p className="text-xs text-slate-500">{hint ?? t("notifications.parts.channelsHint")}</p>
-      {channels.length === 0 ? (
-        <p data-testid={`${prefix}-no-channels`} className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-600">
-          {t("notifications.parts.noChannels")}{" "}
-          <Link href={tabHref("channels")} className="font-medium text-indigo-600 hover:underline">
-            {t("notifications.parts.addChannel")}
-          </Link>
-        </p>
-      ) : (
-        <div className="grid gap-1 sm:grid-cols-2">
-          {channels.map((c) => (
-            <label key={c.id} className="flex min-w-0 cursor-pointer items-center gap-2.5 rounded-lg px-2 py-1.5 ring-1 ring-inset ring-slate-200 hover:bg-slate-50">
-              <input
-                type="checkbox"
-                checked={chosen.has(c.id)}
-                onChange={(e) => onChange(e.target.checked ? [...value, c.id] : value.filter((id) => id !== c.id))}
-                data-testid={`${prefix}-channel-${c.id}`}
-                className="size-4 shrink-0 accent-indigo-600"
-              />
-              <span className="min-w-0 flex-1">
-                <span className="block truncate text-sm text-slate-800">{c.name}</span>
-                <span className="block truncate text-xs text-slate-500">
-                  {t(`notifications.types.${c.type}`)}
-                  {!c.enabled && <> · {t("notifications.parts.channelDisabled")}</>}
-                </span>
-              </span>
-            </label>
-          ))}
-        </div>
-      )}
+    <div className="min-w-0 space-y-2">
+      <CheckList
+        items={items}
+        value={value}
+        onChange={onChange}
+        prefix={`${prefix}-channel`}
+        legend={legend ?? t("notifications.parts.channels")}
+        hint={hint ?? t("notifications.parts.channelsHint")}
+        emptyTestId={`${prefix}-no-channels`}
+        empty={
+          <>
+            {t("notifications.parts.noChannels")}{" "}
+            <Link href={tabHref("channels")} className="font-medium text-indigo-600 hover:underline">
+              {t("notifications.parts.addChannel")}
+            </Link>
+          </>
+        }
+      />
       {enabled && channels.length > 0 && value.length === 0 && (
         <p data-testid={`${prefix}-none-chosen`} className="text-xs font-medium text-amber-700">
           {t("notifications.parts.noneChosen")}
         </p>
       )}
-    </fieldset>
+    </div>
   );
 }
 
