@@ -63,8 +63,10 @@ after_build=(scripts/build.test.ts)
 # Stream D. The agents' build writes dist/agents while the other streams run: only the tests that read it wait for it
 # (scripts/build.test.ts here; stream A starts once it is done).
 (
-  logged typecheck nice -n 10 tsc --noEmit
+  # The agents first: the browser tests wait for them (their xz takes minutes of CPU in the gaps the other streams
+  # leave); the type-check waits for nobody.
   logged agents nice -n 10 bun scripts/build-agents.ts
+  logged typecheck nice -n 10 tsc --noEmit
   # Its from-source runs start both programs; beside the other streams that can pass bun's 5 s default.
   logged build-test bun test --timeout 30000 "${after_build[@]}"
 ) &
