@@ -160,9 +160,10 @@ export default function Profile() {
         <PasswordForm userId={current.id} twoFactor={current.twoFactor} />
         <TwoFactorCard />
         <DevicesCard key={`devices-${current.id}`} />
+        <ApiTokensCard key={current.id} twoFactor={current.twoFactor} />
+        {/* Below the tokens: a link to #api-tokens scrolls there before these load, and they must not push it away. */}
         <ContactChannelsCard key={`contacts-${current.id}`} />
         <MyQuietHoursCard key={`quiet-${current.id}`} />
-        <ApiTokensCard key={current.id} twoFactor={current.twoFactor} />
       </div>
     </div>
   );
