@@ -93,7 +93,7 @@ for f in "${all_files[@]}"; do is_in "$f" "${waiting[@]}" "${after_build[@]}" ||
 # real nodes on one database (the 3-node failover, ~3 minutes; escalation on two nodes, ~1.5) mostly wait on their
 # nodes' timers: they run in stream C.
 nodes_tests=(server/cluster/failover.test.ts server/escalation/two-nodes.test.ts)
-mapfile -t pg_db_files < <(grep -rlE "testApp\(|testDb\(|testSchema\(|createServices\(|openDatabase\(" server agent --include='*.test.ts' | sort)
+mapfile -t pg_db_files < <(grep -rlE "testApp\(|testDb\(|testSchema\(|createServices\(|openDatabase\(|escalationInstance\(" server agent --include='*.test.ts' | sort)
 pg_files=()
 for f in "${pg_db_files[@]}"; do is_in "$f" "${waiting[@]}" "${nodes_tests[@]}" || pg_files+=("$f"); done
 

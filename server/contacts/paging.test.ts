@@ -2,14 +2,8 @@
 // step that names people reaches each through their enabled contact channels (a disabled one is skipped), and a
 // person's quiet hours that hold down alerts too keep their page waiting while the others get it at once.
 import { afterEach, expect, test } from "bun:test";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { isNull } from "drizzle-orm";
-import { createServices, type Services } from "../app";
-import type { Db } from "../db/database";
-import { testDb } from "../db/test-db";
-import { startFake } from "../notifications/providers/test-fake";
-import { testApp } from "../test-support";
+import { escalationInstance } from "../escalation/test-instance";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -19,22 +13,8 @@ afterEach(async () => {
 const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 
 test("a step naming people pages them through their own enabled channels; one person's quiet hours hold theirs", async () => {
-  const hook = startFake(() => new Response("ok"));
-  cleanups.push(() => hook.stop());
-  const target: Server = createServer((_req, res) => res.writeHead(500).end("x"));
-  await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
-  cleanups.push(() => new Promise((r) => (target.closeAllConnections(), target.close(r))));
-
-  const db: Db = await testDb();
-  let skew = 0;
-  const now = () => Date.now() + skew;
-  const services: Services = await createServices(db, { now, notifications: { send: { timeoutMs: 1_000 } } });
-  cleanups.push(async () => {
-    await services.escalation.stop().catch(() => {});
-    await services.notifications.stop().catch(() => {});
-    await db.close();
-  });
-  const t = await testApp({ db, services });
+  const t = await escalationInstance(cleanups);
+  const { hook, db, advance, now } = t;
   const admin = await t.signUp("alice");
   const vera = await t.signUp("vera");
   const bob = await t.signUp("bob");
@@ -50,16 +30,10 @@ test("a step naming people pages them through their own enabled channels; one pe
   const call = (method: string, path: string, body?: unknown) => t.call<Record<string, any>>(method, path, { token: admin.token, body });
   const policy = await call("POST", "/api/escalation-policies", { name: "People", steps: [{ channelIds: [], userIds: [vera.user.id, bob.user.id], waitMinutes: 5 }], isDefault: true });
   expect(policy.status).toBe(201);
-  const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
-  const monitor = (await call("POST", "/api/monitors", { name: "Shop", url: targetUrl, retries: 0, active: false })).body.monitor.id;
+  const monitor = (await call("POST", "/api/monitors", { name: "Shop", url: t.targetUrl, retries: 0, active: false })).body.monitor.id;
   expect((await call("POST", `/api/monitors/${monitor}/check`)).status).toBe(200);
 
-  await services.notifications.idle();
-  await services.escalation.idle();
-  skew += 1_000;
-  await services.escalation.tick();
-  skew += 1_000;
-  await services.notifications.outbox.tick();
+  await advance(1_000);
 
   const paths = hook.received.map((r) => r.path);
   expect(paths).toEqual(["/vera"]);

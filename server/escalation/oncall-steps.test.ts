@@ -3,14 +3,8 @@
 // monitor's page names the next one and whether they can be reached, a disabled account's turn pages nobody, and a
 // deleted schedule is gone from the policy's names. A movable clock stands in for waiting.
 import { afterEach, expect, test } from "bun:test";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createServices, type Services } from "../app";
-import type { Db } from "../db/database";
-import { testDb } from "../db/test-db";
-import { startFake } from "../notifications/providers/test-fake";
-import { testApp } from "../test-support";
 import type { EscalationPolicy, TargetEscalation } from "./public";
+import { escalationInstance } from "./test-instance";
 
 const MIN = 60_000;
 const cleanups: (() => unknown)[] = [];
@@ -19,22 +13,8 @@ afterEach(async () => {
 });
 
 test("each step pages whoever is on call then, through their own channel; the page names them; a disabled account's turn pages nobody", async () => {
-  const hook = startFake(() => new Response("ok"));
-  cleanups.push(() => hook.stop());
-  const target: Server = createServer((_req, res) => res.writeHead(500).end("x"));
-  await new Promise<void>((r) => target.listen(0, "127.0.0.1", r));
-  cleanups.push(() => new Promise((r) => (target.closeAllConnections(), target.close(r))));
-
-  const db: Db = await testDb();
-  let skew = 0;
-  const now = () => Date.now() + skew;
-  const services: Services = await createServices(db, { now, notifications: { send: { timeoutMs: 1_000 } } });
-  cleanups.push(async () => {
-    await services.escalation.stop().catch(() => {});
-    await services.notifications.stop().catch(() => {});
-    await db.close();
-  });
-  const t = await testApp({ db, services });
+  const t = await escalationInstance(cleanups);
+  const { hook, services, now, advance } = t;
   const admin = await t.signUp("alice");
   const bob = await t.signUp("bob");
   const carol = await t.signUp("carol");
@@ -60,16 +40,7 @@ test("each step pages whoever is on call then, through their own channel; the pa
   expect(made.status).toBe(201);
   expect(made.body.policy.schedules).toEqual([{ id: schedule.id, name: "Primary" }]);
 
-  const targetUrl = `http://127.0.0.1:${(target.address() as AddressInfo).port}/`;
-  const monitor = (await call("POST", "/api/monitors", { name: "Shop", url: targetUrl, retries: 0, active: false })).body.monitor.id;
-  const advance = async (ms: number) => {
-    await services.notifications.idle();
-    await services.escalation.idle();
-    skew += ms;
-    await services.escalation.tick();
-    skew += 1_000;
-    await services.notifications.outbox.tick();
-  };
+  const monitor = (await call("POST", "/api/monitors", { name: "Shop", url: t.targetUrl, retries: 0, active: false })).body.monitor.id;
   const got = () => hook.received.map((r) => {
     const facts = (r.json as { events: { facts: { escalationStep?: number; escalationPeople?: string[] } }[] }).events[0]!.facts;
     return `${r.path} ${facts.escalationStep} ${facts.escalationPeople?.join(",")}`;
