@@ -30,9 +30,10 @@ async function setup() {
   };
   /** Checks every minute over [from, to) (Unix ms), failing at the given minutes before `to`. */
   const checks = async (id: number, from: number, to: number, failingMinutesAgo: number[] = []) => {
-    const failing = new Set(failingMinutesAgo.map((m) => to - m * MIN));
+    // By whole minutes before `to`: `from` and `to` are read from the clock one after the other, a millisecond apart at times.
+    const failing = new Set(failingMinutesAgo);
     const rows = [];
-    for (let time = from; time < to; time += MIN) rows.push({ monitorId: id, time, up: !failing.has(time), responseTime: 50 });
+    for (let time = from; time < to; time += MIN) rows.push({ monitorId: id, time, up: !failing.has(Math.round((to - time) / MIN)), responseTime: 50 });
     for (let i = 0; i < rows.length; i += 1000) await t.db.orm.insert(t.db.t.checkResults).values(rows.slice(i, i + 1000));
   };
   const budget = async (id: number) => (await t.call<any>("GET", `/api/monitors/${id}/budget`, { token: t.token })).body.budget;
