@@ -27,6 +27,7 @@ for (const [locale, m] of LANGUAGES) {
     test.use({ locale });
 
     test("a viewer adds a channel of their own with quiet hours, tests, edits and deletes it, and sets their quiet hours; the team's list never shows it", async ({ page, vigil, hook }) => {
+      test.slow(); // a whole round of a channel's life and the quiet hours: past 30 s beside npm test's other streams
       const { vera } = await viewerOnProfile(page, vigil, hook.url("/team"));
       const card = page.getByTestId("contacts-card");
       await expect(card.getByRole("heading")).toHaveText(tr(m, "contacts.title"));
