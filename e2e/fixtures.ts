@@ -103,6 +103,10 @@ export const test = base.extend<{ vigil: Vigil; publicUrl: boolean; serverEnv: R
   baseURL: async ({ vigil }, use) => use(vigil.url),
   // Every test starts in a known language unless it sets one: zh-CN is the product default.
   locale: "zh-CN",
+  // The app registers its service worker on every page; in a fresh context that starts the worker, caches the shell
+  // and routes each later navigation through it: about half a second of CPU per page load on CI's two cores. The
+  // tests of the worker itself (PWA, push) allow it with `test.use({ serviceWorkers: "allow" })`.
+  serviceWorkers: "block",
 });
 
 /** Signs in through the real login form. */

@@ -20,6 +20,8 @@ import { LANGUAGES, toast, tr } from "./i18n";
 // The name vigil.test reaches this machine (for the plain-http test below); nothing else in this file uses it.
 const launch = config.use!.launchOptions!;
 test.use({ launchOptions: { ...launch, args: [...(launch.args ?? []), "--host-resolver-rules=MAP vigil.test 127.0.0.1"] } });
+// The service worker is what these tests are about (fixtures.ts blocks it elsewhere).
+test.use({ serviceWorkers: "allow" });
 
 /** Replaces PushManager's subscribe and getSubscription with a subscription made in the page; records the key used. */
 async function fabricatedPushService(page: Page) {

@@ -98,6 +98,7 @@ for (const lang of [
     });
 
     test("an admin turns on 'anyone can register': a newcomer registers and lands on /dashboard signed in", async ({ page, browser, vigil }) => {
+      test.slow(); // three browser contexts (the admin, two newcomers): past 20 s beside npm test's other streams
       const admin = await vigil.register("alice");
       await withSession(page, admin, "/users");
       const panel = page.getByTestId("registration-panel");

@@ -173,14 +173,17 @@ test("toasts sit bottom-right under a 'Notifications' label", async ({ page, vig
   await expect(page.locator("[data-sonner-toast][data-type=success]")).toHaveCount(1);
 });
 
-test("PWA: manifest linked and the service worker at /sw.js registered", async ({ page }) => {
-  await page.goto("/");
-  await expect(page.locator('link[rel="manifest"]')).toHaveAttribute("href", "/manifest.webmanifest");
-  const scriptUrl = await page.evaluate(async () => {
-    const reg = await navigator.serviceWorker.ready;
-    return reg.active?.scriptURL;
+test.describe(() => {
+  test.use({ serviceWorkers: "allow" });
+  test("PWA: manifest linked and the service worker at /sw.js registered", async ({ page }) => {
+    await page.goto("/");
+    await expect(page.locator('link[rel="manifest"]')).toHaveAttribute("href", "/manifest.webmanifest");
+    const scriptUrl = await page.evaluate(async () => {
+      const reg = await navigator.serviceWorker.ready;
+      return reg.active?.scriptURL;
+    });
+    expect(scriptUrl).toMatch(/\/sw\.js$/);
+    const manifest = await (await page.request.get("/manifest.webmanifest")).json();
+    expect(manifest).toMatchObject({ name: "Vigil", start_url: "/" });
   });
-  expect(scriptUrl).toMatch(/\/sw\.js$/);
-  const manifest = await (await page.request.get("/manifest.webmanifest")).json();
-  expect(manifest).toMatchObject({ name: "Vigil", start_url: "/" });
 });

@@ -94,8 +94,10 @@ for f in "${all_files[@]}"; do is_in "$f" "${waiting[@]}" "${after_build[@]}" ||
 # nodes' timers: they run in stream C.
 nodes_tests=(server/cluster/failover.test.ts server/escalation/two-nodes.test.ts)
 mapfile -t pg_db_files < <(grep -rlE "testApp\(|testDb\(|testSchema\(|createServices\(|openDatabase\(|escalationInstance\(" server agent --include='*.test.ts' | sort)
+# A file that opens only SQLite files (backups, the data dir) says "SQLite only (npm test)" and runs once.
+mapfile -t sqlite_only < <(grep -lF "SQLite only (npm test)" "${pg_db_files[@]}")
 pg_files=()
-for f in "${pg_db_files[@]}"; do is_in "$f" "${waiting[@]}" "${nodes_tests[@]}" || pg_files+=("$f"); done
+for f in "${pg_db_files[@]}"; do is_in "$f" "${waiting[@]}" "${nodes_tests[@]}" "${sqlite_only[@]}" || pg_files+=("$f"); done
 
 # Stream C.
 (

@@ -1,53 +1,27 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { sql } from "drizzle-orm";
 import pkg from "../../package.json" with { type: "json" };
-import { createPasswordHasher } from "../auth/passwords";
 import { openDatabase } from "../db/open";
-import { TEST_DATABASE_URL, testDb, testSchema } from "../db/test-db";
-import { testApp } from "../test-support";
 import { createUserStore } from "../users/store";
 import { backupDatabase } from "./backup";
 import { serviceUnit } from "./install-service";
-import { resetPassword } from "./reset-password";
 import { restoreDatabase } from "./restore";
+import { MAIN, removeTempDirs, tempDir, usernames, vigil, vigilWith } from "./test-cli";
 
-// The maintenance subcommands against real data dirs (and a real server process where it matters), and /healthz.
+// The maintenance subcommands against real data dirs (and a real server process where it matters): the SQLite file's
+// backup and restore, the command line's usage, install-service. SQLite only (npm test): nothing here depends on the
+// engine Vigil is given; the parts that do are in cli-database.test.ts.
 
-const MAIN = resolve(import.meta.dir, "../main.ts");
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "vigil-cli-"));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(removeTempDirs);
 
-const vigil = (...args: string[]) => vigilWith({}, ...args);
-const vigilWith = (env: Record<string, string>, ...args: string[]) => {
-  const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: "utf8", env: { ...process.env, VIGIL_DATA_DIR: "", VIGIL_DATABASE_URL: "", ...env } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-};
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
-
-/** Usernames in a database, in id order. */
-const usernames = async (location: string) => {
-  const db = await openDatabase(location, { max: 1 });
-  try {
-    return (await db.orm.select({ username: db.t.users.username }).from(db.t.users).orderBy(db.t.users.id)).map((u) => u.username);
-  } finally {
-    await db.close();
-  }
-};
 
 /** A real server on a free port over `dataDir`; resolves once it listens. */
 async function startServer(dataDir: string) {
@@ -195,21 +169,6 @@ describe("backup and restore", () => {
 });
 
 describe("reset-password", () => {
-  test("sets a new password that works, signs the account out everywhere; an unknown user is an error", async () => {
-    const db = await testDb();
-    cleanups.push(() => db.close());
-    const passwords = createPasswordHasher({ memoryCost: 256, timeCost: 1 });
-    const users = createUserStore(db);
-    const alice = await users.create({ username: "Alice", email: null, passwordHash: await passwords.hash("old password 1"), role: "admin" });
-    const r = await resetPassword(db, "alice", passwords);
-    expect(r.username).toBe("Alice");
-    expect(r.password.length).toBeGreaterThanOrEqual(16);
-    const after = (await users.byId(alice.id))!;
-    expect(await passwords.verify(r.password, after.passwordHash)).toBe(true);
-    expect(await passwords.verify("old password 1", after.passwordHash)).toBe(false);
-    expect(after.sessionVersion).toBe(alice.sessionVersion + 1);
-    await expect(resetPassword(db, "nobody", passwords)).rejects.toThrow('No user named "nobody"');
-  });
 
   test("from the command line, it prints the new password once", async () => {
     const dataDir = tempDir();
@@ -226,26 +185,6 @@ describe("reset-password", () => {
     await check.close();
   }, 60_000);
 
-  test.skipIf(!TEST_DATABASE_URL)("from the command line, on PostgreSQL (--database-url or VIGIL_DATABASE_URL)", async () => {
-    const schema = await testSchema();
-    cleanups.push(schema.drop);
-    const db = await openDatabase(schema.url, { max: 1 });
-    const users = createUserStore(db);
-    const root = await users.create({ username: "root", email: null, passwordHash: await Bun.password.hash("x"), role: "admin" });
-    await db.close();
-    const runs = [() => vigil("reset-password", "root", "--database-url", schema.url), () => vigilWith({ VIGIL_DATABASE_URL: schema.url }, "reset-password", "ROOT")];
-    for (const run of runs) {
-      const r = run();
-      expect(r.code).toBe(0);
-      const password = r.out.match(/New password for root: (\S+)/)?.[1];
-      expect(password).toBeDefined();
-      const check = await openDatabase(schema.url, { max: 1 });
-      const after = (await createUserStore(check).byId(root.id))!;
-      await check.close();
-      expect(await Bun.password.verify(password!, after.passwordHash)).toBe(true);
-    }
-    expect(vigil("reset-password", "nobody", "--database-url", schema.url)).toMatchObject({ code: 1, err: expect.stringContaining('No user named "nobody"') });
-  }, 60_000);
 });
 
 describe("migrate", () => {
@@ -268,30 +207,6 @@ describe("migrate", () => {
     });
   }, 60_000);
 
-  test.skipIf(!TEST_DATABASE_URL)("copies a data dir's SQLite database into an empty PostgreSQL one; a second run is refused", async () => {
-    const dataDir = tempDir();
-    const file = join(dataDir, "vigil.db");
-    const db = await openDatabase(file);
-    const users = createUserStore(db);
-    await users.create({ username: "alice", email: "a@example.com", passwordHash: "h", role: "admin" });
-    await users.create({ username: "bob", email: null, passwordHash: "h", role: "editor" });
-    await db.close();
-    const target = await testSchema();
-    cleanups.push(target.drop);
-
-    const r = vigil("migrate", "--from", file, "--to", target.url);
-    expect(r.err).toBe("");
-    expect(r.code).toBe(0);
-    expect(r.out).toContain("users: 2/2 rows");
-    expect(r.out).toMatch(/Migrated \d+ rows in \d+ tables in [\d.]+ s/);
-    expect(r.out).toContain(`No session secret found in ${dataDir}: everyone will need to sign in again`);
-    expect(await usernames(target.url)).toEqual(["alice", "bob"]);
-    expect(await usernames(file)).toEqual(["alice", "bob"]);
-
-    const again = vigil("migrate", "--from", file, "--to", target.url);
-    expect(again.code).toBe(1);
-    expect(again.err).toContain("The target is not empty");
-  }, 60_000);
 });
 
 describe("install-service", () => {
@@ -331,17 +246,3 @@ describe("the command line", () => {
   }, 60_000);
 });
 
-describe("/healthz", () => {
-  test("503 until the checks run, then 200; no sign-in needed", async () => {
-    const { call, services } = await testApp();
-    const before = await call("GET", "/healthz");
-    expect(before.status).toBe(503);
-    expect(before.body.success).toBe(false);
-    services.monitors.start({ maintenanceDelayMs: 60_000 });
-    try {
-      expect(await call("GET", "/healthz")).toMatchObject({ status: 200, body: { success: true, status: "ok" } });
-    } finally {
-      await services.monitors.stop();
-    }
-  });
-});

@@ -67,7 +67,15 @@ export function openSqlite(path: string, { onSlowTx }: { onSlowTx?: (message: st
     );
   }
   migrate(orm, { migrationsFolder: MIGRATIONS_FOLDER });
+  return sqliteDb(sqlite, path, { onSlowTx });
+}
 
+/**
+ * Vigil's database over an open, already migrated SQLite connection (openSqlite's last step; the tests' copies of
+ * one migrated in-memory database, server/db/test-db.ts, start here).
+ */
+export function sqliteDb(sqlite: Database, path: string, { onSlowTx }: { onSlowTx?: (message: string) => void } = {}): Db {
+  const orm = drizzle({ client: sqlite }) as Orm;
   // One transaction at a time: a second one waits for the first to end.
   let queue: Promise<unknown> = Promise.resolve();
   const db: Db = {
