@@ -17,6 +17,7 @@ import { errorHandling } from "./http/errors";
 import { requestLog } from "./http/request-log";
 import { apiDocs, doc } from "./http/openapi";
 import { security } from "./http/security";
+import { gzipReplies } from "./http/compression";
 import { defaultUiDir, uiRoutes } from "./http/ui";
 import { silentLogger, type Logger } from "./log";
 import { defaultAgentsDir, downloadRoutes } from "./agents/downloads";
@@ -399,6 +400,7 @@ export function createApp(deps: AppDeps) {
     .use(requestLog(log, deps.config.trustProxy))
     .use(errorHandling(log))
     .use(security({ trustProxy: deps.config.trustProxy }))
+    .use(gzipReplies())
     .use(apiDocs(monitorSchemas()))
     // For load balancers and service managers: 200 once the database answers and the checks run.
     .get("/healthz", async ({ set }) => {

@@ -1,5 +1,7 @@
-// gzip on the wire: whether a client takes it, and replies from bodies kept in memory with their gzip made once.
-// One place for every route that compresses (UI files, API docs, status page, metrics, agent downloads).
+// gzip on the wire: whether a client takes it, replies from bodies kept in memory with their gzip made once, and the
+// API's JSON compressed per request. One place for every route that compresses (UI files, API docs, status page,
+// metrics, agent downloads, every JSON reply).
+import { Elysia, StatusMap } from "elysia";
 
 const answers = new Map<string, boolean>();
 
@@ -57,4 +59,38 @@ export function sendMemoryFile(file: MemoryFile, request: Request): Response {
     return new Response(request.method === "HEAD" ? null : file.gzip, { headers: { ...headers, "content-encoding": "gzip" } });
   }
   return new Response(request.method === "HEAD" ? null : file.body, { headers });
+}
+
+/** Replies smaller than this go as they are: gzip's header and a round trip of CPU would not pay. */
+const MIN_GZIP_BYTES = 1024;
+const encoder = new TextEncoder();
+
+/**
+ * gzip for every JSON (and text) reply a handler returns, when the client takes it: `GET /api/monitors` at 100 000
+ * monitors is 106 MB of JSON and about a tenth of it gzipped. Level 4: most of level 9's gain at a fraction of its
+ * CPU, as these bodies are made per request. Replies a route builds as a Response itself (UI files, downloads, feeds,
+ * badges, metrics) keep their own encoding.
+ */
+export function gzipReplies() {
+  return new Elysia({ name: "gzip-replies" }).mapResponse({ as: "global" }, ({ request, responseValue, set }) => {
+    if (request.method === "HEAD" || !acceptsGzip(request)) return;
+    let text: string;
+    if (typeof responseValue === "string") text = responseValue;
+    else if (responseValue !== null && typeof responseValue === "object" && isPlain(responseValue)) text = JSON.stringify(responseValue);
+    else return;
+    const body = encoder.encode(text);
+    if (body.byteLength < MIN_GZIP_BYTES) return;
+    const type = set.headers["content-type"] ?? (typeof responseValue === "string" ? "text/plain; charset=utf-8" : "application/json");
+    return new Response(Bun.gzipSync(body, { level: 4 }), {
+      status: typeof set.status === "number" ? set.status : set.status ? StatusMap[set.status] : 200,
+      headers: { ...(set.headers as Record<string, string>), "content-type": type, "content-encoding": "gzip", vary: "accept-encoding" },
+    });
+  });
+}
+
+/** A plain object or array (what Elysia would send as JSON), not a Response, stream, file or typed array. */
+function isPlain(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
 }
