@@ -44,6 +44,7 @@ const ACCESS: Record<string, Access> = {
   "POST /api/tokens/": "session",
   "DELETE /api/tokens/:id": "session",
   "GET /api/monitors": "user",
+  "GET /api/monitors/page": "user",
   "POST /api/monitors": "user",
   "GET /api/monitors/stats": "admin",
   "GET /api/monitors/:id": "user",

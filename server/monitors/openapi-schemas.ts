@@ -107,6 +107,30 @@ export function monitorSchemas(): Record<string, JsonSchema> {
     MonitorTypeInfo: TYPE_INFO,
     MonitorReply: reply("One monitor.", ["monitor"], { monitor: ref("Monitor") }),
     MonitorListReply: reply("The monitors.", ["monitors"], { monitors: { type: "array", items: ref("Monitor") } }),
+    MonitorPageReply: reply("One page of the monitor list.", ["total", "offset", "rows", "counts", "tags", "monitors"], {
+      total: { type: "integer", description: "Rows in the whole filtered list (collapsed groups' members left out)." },
+      offset: { type: "integer" },
+      rows: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["monitor", "depth", "members", "toggles"],
+          properties: {
+            monitor: ref("Monitor"),
+            depth: { type: "integer", description: "How deep in groups the row sits (0: top level; always 0 in a searched or filtered list)." },
+            members: { type: "integer", description: "A group's direct members in the list." },
+            toggles: { type: "boolean", description: "Whether the row opens and closes its members." },
+          },
+        },
+      },
+      counts: {
+        type: "object",
+        description: "Monitors by status among those the search and tags let through (the status filter aside).",
+        properties: Object.fromEntries(["all", "down", "pending", "up", "maintenance", "paused"].map((k) => [k, { type: "integer" }])),
+      },
+      tags: { type: "array", items: { type: "object", properties: { tag: { type: "string" }, count: { type: "integer" } } } },
+      monitors: { type: "integer", description: "Every monitor of the instance." },
+    }),
     CheckReply: reply("The check made and the monitor after it.", ["result"], { result: ref("CheckResult"), monitor: ref("Monitor") }),
     ManualReply: reply("The state set, recorded as a check.", ["result"], { result: ref("CheckResult") }),
     MonitorTypesReply: reply("Every monitor type.", ["types"], { types: { type: "array", items: ref("MonitorTypeInfo") } }),

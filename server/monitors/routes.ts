@@ -2,10 +2,13 @@ import { Elysia } from "elysia";
 import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
 import { contentResponse, doc, docReply } from "../http/openapi";
-import { createBody, manualBody, monitorIdParams, pushParams, pushQuery, recentChecksQuery, screenshotParams, seriesQuery, updateBody } from "./schemas";
+import { createBody, listPageQuery, manualBody, monitorIdParams, pushParams, pushQuery, recentChecksQuery, screenshotParams, seriesQuery, updateBody } from "./schemas";
 import type { RecentCheck } from "./public";
 import type { MonitorService } from "./service";
 import { monitorView } from "./viewer";
+import { createListPages } from "./list-page";
+import { DEFAULT_DIR } from "./list-view";
+import { uniqueTags } from "./public";
 import { monitorTypes } from "./type-catalog";
 
 export interface MonitorRouteDeps {
@@ -21,12 +24,31 @@ const screenshotDoc = doc("One failure screenshot of a browser monitor, by its c
  * monitor in a reply is the caller's role's view of it (viewer.ts), as on /api/live.
  */
 export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
+  const pages = createListPages({ list: monitors.list, get: monitors.get, version: monitors.listVersion });
   return new Elysia({ prefix: "/api", detail: { tags: ["monitors"] } })
     .use(session)
     .get("/monitors", ({ user }) => ({ success: true, monitors: monitors.list().map((m) => monitorView(user.role, m)) }), {
       auth: "user",
       detail: docReply("List the monitors with their current status (viewers: without header values, body, URL password, push token)", 200, "MonitorListReply"),
     })
+    .get(
+      "/monitors/page",
+      ({ user, query }) => {
+        const sort = query.sort ?? null;
+        const view = { q: query.q ?? "", status: query.status ?? null, sort, dir: sort ? (query.dir ?? DEFAULT_DIR[sort]) : "asc", tags: uniqueTags(query.tag ?? []) } as const;
+        const collapsed = query.collapsed ? query.collapsed.split(",").map(Number) : [];
+        return { success: true, ...pages.page(user.role, { view, collapsed, offset: query.offset ?? 0, limit: query.limit ?? 100 }) };
+      },
+      {
+        auth: "user",
+        query: listPageQuery,
+        detail: docReply(
+          "One page of the monitor list as the screen shows it: searched (q: every word in the name or target), filtered by status and tags (tag=a&tag=b: all of them), sorted (sort, dir; none: what needs attention first), groups followed by their members unless collapsed; with the total, counts by status and the tags in use",
+          200,
+          "MonitorPageReply",
+        ),
+      },
+    )
     .post(
       "/monitors",
       async ({ body, set, user }) => {

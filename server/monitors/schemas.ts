@@ -3,6 +3,7 @@ import type { TSchema } from "@sinclair/typebox";
 import { GROUP_RULE_VALUES, MONITOR_TYPE_VALUES } from "../db/schema";
 import { idField, idParams } from "../http/ids";
 import { documentedAs } from "../http/openapi";
+import { SORT_KEYS, STATUS_FILTERS } from "./list-view";
 import { LIMITS, SERIES_RANGES } from "./public";
 import { SETTINGS_SCHEMA_NAME } from "./openapi-schemas";
 import { FIRST_TYPE_FIELDS } from "./types/first-settings";
@@ -176,6 +177,24 @@ export const recentChecksQuery = t.Object({
       )
       .Decode((value) => value.split(",").map(Number))
       .Encode((ids) => ids.join(",")),
+  ),
+});
+
+/** The most rows one page of the monitor list may ask for (a screen asks for what it shows plus a margin). */
+export const LIST_PAGE_MAX = 500;
+const LIST_Q_MAX = 200;
+const LIST_TAGS_MAX = 20;
+
+export const listPageQuery = t.Object({
+  offset: t.Optional(t.Integer({ minimum: 0, maximum: 100_000_000, error: "offset must be a whole number from 0" })),
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: LIST_PAGE_MAX, error: `limit must be a whole number from 1 to ${LIST_PAGE_MAX}` })),
+  q: t.Optional(t.String({ maxLength: LIST_Q_MAX, error: `q must be text of up to ${LIST_Q_MAX} characters` })),
+  status: t.Optional(t.Union(STATUS_FILTERS.map((s) => t.Literal(s)), { error: `status must be one of ${STATUS_FILTERS.join(", ")}` })),
+  sort: t.Optional(t.Union(SORT_KEYS.map((s) => t.Literal(s)), { error: `sort must be one of ${SORT_KEYS.join(", ")}` })),
+  dir: t.Optional(t.Union([t.Literal("asc"), t.Literal("desc")], { error: "dir must be asc or desc" })),
+  tag: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 100 }), { maxItems: LIST_TAGS_MAX, error: `tag must be up to ${LIST_TAGS_MAX} tags` })),
+  collapsed: t.Optional(
+    t.String({ pattern: "^([1-9][0-9]{0,14}(,[1-9][0-9]{0,14}){0,999})?$", error: "collapsed must be up to 1000 group ids separated by commas" }),
   ),
 });
 

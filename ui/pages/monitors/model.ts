@@ -1,35 +1,11 @@
 // Pure logic behind the monitor screens (unit-tested without a DOM): status display, live updates of the list, type
 // facts and number formatting. The form's logic is in formModel.ts.
-import {
-  type MonitorChangeEvent,
-  type MonitorCheckEvent,
-  type MonitorStatus,
-  type MonitorStatusEvent,
-  type PublicMonitor,
-} from "../../api/monitors";
+import { type MonitorChangeEvent, type MonitorCheckEvent, type MonitorStatusEvent, type PublicMonitor } from "../../api/monitors";
+import { STATUS_FILTERS, type DisplayStatus } from "../../../server/monitors/list-view";
 
-// ── Status ──────────────────────────────────────────────────────────────────────────────────────────────────────
+// ── Status (display status and the triage order are shared with the server's paged list) ───────────────────────
 
-/**
- * What a badge shows: a paused monitor is "paused" whatever its last verdict; an active one in a maintenance window is
- * "maintenance" (blue: its checks run, nothing is notified).
- */
-export type DisplayStatus = MonitorStatus | "paused" | "maintenance";
-
-export function displayStatus(monitor: Pick<PublicMonitor, "active" | "status" | "maintenance">): DisplayStatus {
-  return !monitor.active ? "paused" : monitor.maintenance ? "maintenance" : monitor.status;
-}
-
-/** The list's default order: what needs attention first (down, then pending), then maintenance, up, paused; by name within. */
-export const TRIAGE_ORDER: Record<DisplayStatus, number> = { down: 0, pending: 1, maintenance: 2, up: 3, paused: 4 };
-
-export function sortForTriage<T extends Pick<PublicMonitor, "active" | "status" | "maintenance" | "name" | "id">>(monitors: readonly T[]): T[] {
-  return [...monitors].sort(
-    (a, b) => TRIAGE_ORDER[displayStatus(a)] - TRIAGE_ORDER[displayStatus(b)] || a.name.localeCompare(b.name) || a.id - b.id,
-  );
-}
-
-export const STATUS_FILTERS = ["down", "pending", "up", "maintenance", "paused"] as const satisfies readonly DisplayStatus[];
+export { displayStatus, sortForTriage, STATUS_FILTERS, TRIAGE_ORDER, type DisplayStatus } from "../../../server/monitors/list-view";
 
 /** `?status=down` → "down"; anything else (absent, unknown) → null: no filter. */
 export function parseStatusFilter(search: string): DisplayStatus | null {
