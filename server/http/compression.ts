@@ -72,7 +72,9 @@ const encoder = new TextEncoder();
  * badges, metrics) keep their own encoding.
  */
 export function gzipReplies() {
-  return new Elysia({ name: "gzip-replies" }).mapResponse({ as: "global" }, ({ request, responseValue, set }) => {
+  // After the handler, not mapResponse: a mapResponse hook emptied the error replies of onRequest (a 413 for a body
+  // too large went out without its JSON). Error replies are small; they go as they are.
+  return new Elysia({ name: "gzip-replies" }).onAfterHandle({ as: "global" }, ({ request, responseValue, set }) => {
     if (request.method === "HEAD" || !acceptsGzip(request)) return;
     let text: string;
     if (typeof responseValue === "string") text = responseValue;

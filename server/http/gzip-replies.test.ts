@@ -51,5 +51,12 @@ describe("gzip for the API's JSON", () => {
     expect(await missing.json()).toMatchObject({ success: false });
     const unsigned = await raw(t.app, "/api/monitors", { "accept-encoding": "gzip" });
     expect(unsigned.status).toBe(401);
+    // Refused before any handler runs (onRequest): the reply keeps its JSON (a mapResponse hook once emptied it).
+    const body = JSON.stringify({ pad: "x".repeat(1024 * 1024) });
+    const tooLarge = await t.app.handle(
+      new Request("http://localhost/api/agents/report", { method: "POST", headers: { "content-type": "application/json", "accept-encoding": "gzip", "content-length": String(body.length) }, body }),
+    );
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.json()).toMatchObject({ success: false, code: "BODY_TOO_LARGE", maxBytes: 1024 * 1024 });
   });
 });
