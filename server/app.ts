@@ -437,7 +437,7 @@ export function createApp(deps: AppDeps) {
     .use(userRoutes({ users, passwords, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
     .use(registrationRoutes({ registration, session }))
     .use(tokenRoutes({ tokens, session, checkCode: (user, code) => requireCode(twoFactor, limits, user, code) }))
-    .use(monitorRoutes({ monitors: services.monitors, session }))
+    .use(monitorRoutes({ monitors: services.monitors, events: services.events, session }))
     .use(pushRoutes({ monitors: services.monitors }))
     .use(dataRoutes)
     .use(tagRoutes({ store: createTagStore(deps.db), monitorTags: () => services.monitors.list().map((m) => m.tags), session }))

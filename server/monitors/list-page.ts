@@ -6,6 +6,7 @@
 // order of a view is kept (per role, as a viewer searches what a viewer sees) and reused while no monitor was added,
 // changed, removed or changed status, and for at most ORDER_TTL_MS, so response times and uptimes moved by checks
 // reorder a sorted list within that time. The rows themselves are always read fresh.
+import type { EventBus } from "../events";
 import type { Role } from "../users/public";
 import { filterAndSort, statusCounts, tagsInUse, treeRows, isFiltered, type ListView, type StatusCounts, type TagCount } from "./list-view";
 import type { PublicMonitor } from "./public";
@@ -58,6 +59,13 @@ export interface ListPageSource {
   get(id: number): PublicMonitor | undefined;
   /** Goes up whenever a monitor is added, changed, removed or changes status. */
   version(): number;
+}
+
+/** A counter that goes up when a monitor is added, changed or removed, or changes status or maintenance (not on checks). */
+export function listVersion(bus: EventBus): () => number {
+  let version = 0;
+  for (const type of ["monitor.change", "monitor.status", "maintenance.change"] as const) bus.on(type, () => void version++);
+  return () => version;
 }
 
 export function createListPages(source: ListPageSource, now: () => number = Date.now) {

@@ -6,13 +6,15 @@ import { createBody, listPageQuery, manualBody, monitorIdParams, pushParams, pus
 import type { RecentCheck } from "./public";
 import type { MonitorService } from "./service";
 import { monitorView } from "./viewer";
-import { createListPages } from "./list-page";
-import { DEFAULT_DIR } from "./list-view";
-import { uniqueTags } from "./public";
+import type { EventBus } from "../events";
+import { createListPages, listVersion } from "./list-page";
+import { parseListView } from "./list-view";
 import { monitorTypes } from "./type-catalog";
 
 export interface MonitorRouteDeps {
   monitors: MonitorService;
+  /** The event bus: a list ordering is remade after a change (list-page.ts). */
+  events: EventBus;
   session: ReturnType<typeof sessions>;
 }
 
@@ -23,8 +25,8 @@ const screenshotDoc = doc("One failure screenshot of a browser monitor, by its c
  * Every signed-in user shares the instance's monitors: all calls need a session, none needs admin but /stats. Every
  * monitor in a reply is the caller's role's view of it (viewer.ts), as on /api/live.
  */
-export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
-  const pages = createListPages({ list: monitors.list, get: monitors.get, version: monitors.listVersion });
+export function monitorRoutes({ monitors, events, session }: MonitorRouteDeps) {
+  const pages = createListPages({ list: monitors.list, get: monitors.get, version: listVersion(events) });
   return new Elysia({ prefix: "/api", detail: { tags: ["monitors"] } })
     .use(session)
     .get("/monitors", ({ user }) => ({ success: true, monitors: monitors.list().map((m) => monitorView(user.role, m)) }), {
@@ -33,9 +35,9 @@ export function monitorRoutes({ monitors, session }: MonitorRouteDeps) {
     })
     .get(
       "/monitors/page",
-      ({ user, query }) => {
-        const sort = query.sort ?? null;
-        const view = { q: query.q ?? "", status: query.status ?? null, sort, dir: sort ? (query.dir ?? DEFAULT_DIR[sort]) : "asc", tags: uniqueTags(query.tag ?? []) } as const;
+      ({ user, query, request }) => {
+        // Validated above; read as the screen reads its own URL (the same parameters), defaults included.
+        const view = parseListView(new URL(request.url).search);
         const collapsed = query.collapsed ? query.collapsed.split(",").map(Number) : [];
         return { success: true, ...pages.page(user.role, { view, collapsed, offset: query.offset ?? 0, limit: query.limit ?? 100 }) };
       },

@@ -93,12 +93,6 @@ export function createMonitorService(options: MonitorServiceOptions) {
   const announce = createAnnouncer({ bus, store, types, now: () => clock.now() });
   const tree = createGroupTree(store, inMaintenance);
   const groups = createGroupState({ bus, store, tree, writer, recent, announce, now: () => clock.now(), owns: (id) => owns(id), inMaintenance, minuteMs: options.minuteMs ?? 60_000 });
-  // The list's orderings (list-page.ts) are remade once a monitor is added, changed or removed, or changes status or
-  // maintenance; checks alone do not count.
-  let listVersion = 0;
-  bus.on("monitor.change", () => void listVersion++);
-  bus.on("monitor.status", () => void listVersion++);
-  bus.on("maintenance.change", () => void listVersion++);
   // Members entering or leaving maintenance count or stop counting in their groups.
   bus.on("maintenance.change", (e) => {
     if (!e.monitors.entered.length && !e.monitors.left.length) return;
@@ -351,8 +345,6 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
 
     list: (): PublicMonitor[] => store.all().map(publicOf),
-    /** Goes up when a monitor is added, changed or removed, or changes status or maintenance. */
-    listVersion: () => listVersion,
     get: (id: number): PublicMonitor | undefined => {
       const entry = store.get(id);
       return entry && publicOf(entry);
