@@ -94,8 +94,9 @@ async function checkBrowser(s: BrowserSettings, ctx: SettingsCheckContext): Prom
   const down = (error: string, more: Partial<BrowserCheckResult> = {}): BrowserCheckResult => ({ up: false, responseTime: null, ...more, error: scrub(error, secrets) });
   if (!hasChromium()) return down(CHECK_ERROR_TEXT.BROWSER_UNAVAILABLE);
   const started = performance.now();
-  // The page's work ends a little before the limit, leaving time for the screenshot of what went wrong.
-  const workEnd = started + ctx.timeoutMs - Math.min(1_000, ctx.timeoutMs / 5);
+  // The page's work ends before the limit, leaving time for the screenshot of what went wrong: a quarter of the limit,
+  // up to 3 s. (1 s was not always enough on a busy two-core box: the failure then came without its screenshot.)
+  const workEnd = started + ctx.timeoutMs - Math.min(3_000, ctx.timeoutMs / 4);
   const left = () => workEnd - performance.now();
   const timer = AbortSignal.timeout(ctx.timeoutMs);
   const signal = AbortSignal.any([ctx.signal, timer]);
