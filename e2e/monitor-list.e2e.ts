@@ -84,7 +84,7 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page.getByTestId("monitors-filter-up")).toContainText(`${tr(m, "monitors.status.up")}2`);
       await page.getByTestId("monitors-filter-up").click();
       await expect(page).toHaveURL(/\?q=a&status=up$/);
-      expect((await shownNames(page)).sort()).toEqual(["Alpha web", "Beta db"]);
+      await expect.poll(async () => (await shownNames(page)).sort()).toEqual(["Alpha web", "Beta db"]);
       await page.getByTestId("monitors-filter-all").click();
       await expect(page).toHaveURL(/\?q=a$/);
       await page.getByTestId("monitors-clear").click();
@@ -101,7 +101,7 @@ for (const [locale, m] of LANGUAGES) {
       await expect(page).toHaveURL(/\?sort=responseTime$/);
       await expect(page.getByRole("columnheader", { name: tr(m, "monitors.columns.responseTime") })).toHaveAttribute("aria-sort", "descending");
       // Without a response time (push never called, dns paused): last.
-      expect((await shownNames(page)).slice(-2).sort()).toEqual(["Delta push", "Gamma dns"]);
+      await expect.poll(async () => (await shownNames(page)).slice(-2).sort()).toEqual(["Delta push", "Gamma dns"]);
 
       // Tags: every chosen one must be there.
       const chip = (tag: string) => page.getByTestId("monitors-tag-filter").and(page.locator(`[data-tag="${tag}"]`));
@@ -109,7 +109,7 @@ for (const [locale, m] of LANGUAGES) {
       await chip("prod").click();
       await expect(page).toHaveURL(/\?sort=responseTime&tag=prod$/);
       await expect(chip("prod")).toHaveAttribute("aria-pressed", "true");
-      expect((await shownNames(page)).sort()).toEqual(["Alpha web", "Beta db"]);
+      await expect.poll(async () => (await shownNames(page)).sort()).toEqual(["Alpha web", "Beta db"]);
       await chip("eu").click();
       await expect(page).toHaveURL(/&tag=prod&tag=eu$/);
       await expect(rows(page)).toHaveCount(1);

@@ -294,7 +294,7 @@ for (const lang of LANGS) {
 
     test("loading text, then the fetch error", async ({ page, vigil }) => {
       const session = await vigil.register("alice");
-      await page.route("**/api/monitors", async (route) => {
+      await page.route("**/api/monitors/page?*", async (route) => {
         await new Promise((r) => setTimeout(r, 400));
         await route.fulfill({ status: 503, body: "" });
       });

@@ -2,6 +2,10 @@
 // headers on one) and receives bus events as JSON messages. Each message carries what the same caller's REST calls
 // show: every event goes through the view its kinds have for each role (monitors/viewer.ts, agents/view.ts), and is
 // published once per role topic that has sockets on it.
+//
+// Checks are the bulk of it (100 000 monitors at 1 minute: 1 700 a second), and a screen shows a few dozen monitors:
+// a socket may say which monitors' checks it wants ({"type":"watch","data":{"monitors":[1,2,3]}}; null: all of them,
+// as a new socket starts). Each monitor's checks go to its own topic, all checks to one more.
 import { Elysia, t } from "elysia";
 import type { Server } from "bun";
 import type { SessionWatch } from "../auth/session-watch";
@@ -24,6 +28,28 @@ export const TWO_FACTOR_REQUIRED = 4003;
 
 const ROLES: readonly Role[] = ["admin", "editor", "viewer"];
 const topicOf = (role: Role) => `live.${role}`;
+/** A role's sockets that want every check (as each starts), and those that watch one monitor's. */
+const allChecks = (role: Role) => `live.${role}.checks`;
+const checksOf = (role: Role, monitorId: number) => `live.${role}.checks.${monitorId}`;
+/** The most monitors one socket may watch (a screen's rows and their margin are a few hundred). */
+export const WATCH_MAX = 2000;
+
+/** `{"type":"watch","data":{"monitors":[…] | null}}` → the ids (null: all), or undefined for anything else. */
+export function parseWatch(message: unknown): number[] | null | undefined {
+  let value = message;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return undefined;
+    }
+  }
+  if (!value || typeof value !== "object" || (value as { type?: unknown }).type !== "watch") return undefined;
+  const monitors = ((value as { data?: { monitors?: unknown } }).data ?? {}).monitors;
+  if (monitors === null) return null;
+  if (!Array.isArray(monitors) || monitors.length > WATCH_MAX) return undefined;
+  return monitors.every((id) => Number.isSafeInteger(id) && id > 0) ? [...new Set(monitors as number[])] : undefined;
+}
 /** Events that carry ids, states and check results only: every role's REST calls show them as they are. */
 const asIs = <T>(_role: Role, data: T) => data;
 
@@ -52,23 +78,49 @@ export interface LiveOptions {
 interface Socket {
   close(code?: number, reason?: string): void;
   send(data: string): unknown;
+  subscribe(topic: string): unknown;
   unsubscribe(topic: string): unknown;
 }
 
 export function createLive({ bus, sessionWatch, log = silentLogger, forward = Object.keys(VIEWS) as LiveEventType[] }: LiveOptions) {
   let server: Server<unknown> | null = null;
   /** Open sockets by id, each with the function that stops watching its session. */
-  const open = new Map<string, { socket: Socket; unwatch: () => void }>();
+  const open = new Map<string, { socket: Socket; unwatch: () => void; role: Role }>();
   /**
    * Sockets of users without a second factor when they opened: closed once the instance requires one (checked as
    * messages go out, so a held-back session is told nothing more); one who has set it up since reconnects at once.
    */
-  const unenrolled = new Map<string, { socket: Socket; topic: string; pending: () => boolean }>();
+  const unenrolled = new Map<string, { socket: Socket; role: Role; pending: () => boolean }>();
+  /** The monitors each socket watches the checks of (absent: all). */
+  const watching = new Map<string, Set<number>>();
+
+  function watch(id: string, socket: Socket, role: Role, monitors: number[] | null) {
+    const before = watching.get(id);
+    if (monitors === null) {
+      if (!before) return;
+      for (const monitorId of before) socket.unsubscribe(checksOf(role, monitorId));
+      watching.delete(id);
+      socket.subscribe(allChecks(role));
+      return;
+    }
+    const next = new Set(monitors);
+    if (!before) socket.unsubscribe(allChecks(role));
+    for (const monitorId of before ?? []) if (!next.has(monitorId)) socket.unsubscribe(checksOf(role, monitorId));
+    for (const monitorId of next) if (!before?.has(monitorId)) socket.subscribe(checksOf(role, monitorId));
+    watching.set(id, next);
+  }
+
+  /** Unsubscribes a socket from everything it hears. */
+  function silence(id: string, socket: Socket, role: Role) {
+    socket.unsubscribe(topicOf(role));
+    socket.unsubscribe(allChecks(role));
+    for (const monitorId of watching.get(id) ?? []) socket.unsubscribe(checksOf(role, monitorId));
+  }
 
   function closePending() {
-    for (const [id, { socket, topic, pending }] of unenrolled) {
+    for (const [id, { socket, role, pending }] of unenrolled) {
       if (!pending()) continue;
-      socket.unsubscribe(topic); // told nothing more, whenever the close completes
+      silence(id, socket, role); // told nothing more, whenever the close completes
       open.get(id)?.unwatch();
       forget(id);
       socket.close(TWO_FACTOR_REQUIRED, "two-factor sign-in required");
@@ -79,13 +131,17 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = Ob
     if (!server || open.size === 0) return;
     if (unenrolled.size > 0) closePending();
     const view = VIEWS[type] as (role: Role, data: unknown) => unknown;
+    const monitorId = type === "monitor.check" ? (data as EventMap["monitor.check"]).monitorId : 0;
     // A role that sees the event as it is shares one serialisation of it (admins and editors always do).
     let whole: string | undefined;
     for (const role of ROLES) {
-      const topic = topicOf(role);
-      if (server.subscriberCount(topic) === 0) continue;
+      // A check goes to the role's sockets that want every check and to those watching its monitor; the rest to all.
+      const topics = monitorId ? [allChecks(role), checksOf(role, monitorId)] : [topicOf(role)];
+      const heard = topics.filter((topic) => server!.subscriberCount(topic) > 0);
+      if (heard.length === 0) continue;
       const seen = view(role, data);
-      server.publish(topic, seen === data ? (whole ??= JSON.stringify({ type, data })) : JSON.stringify({ type, data: seen }));
+      const json = seen === data ? (whole ??= JSON.stringify({ type, data })) : JSON.stringify({ type, data: seen });
+      for (const topic of heard) server.publish(topic, json);
     }
   };
   // The bus is heard only while a browser is connected: with nobody watching, a check emits no event at all (its
@@ -101,6 +157,7 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = Ob
   const forget = (id: string) => {
     open.delete(id);
     unenrolled.delete(id);
+    watching.delete(id);
     if (open.size === 0) stopListening();
   };
 
@@ -137,15 +194,20 @@ export function createLive({ bus, sessionWatch, log = silentLogger, forward = Ob
               user.role,
             );
             if (ended) return; // the session ended while the socket was opening
-            open.set(id, { socket: ws, unwatch });
-            const topic = topicOf(user.role);
-            if (user.twoFactorAt === null) unenrolled.set(id, { socket: ws, topic, pending: () => ws.data.twoFactorPending(user) });
+            const role = user.role;
+            open.set(id, { socket: ws, unwatch, role });
+            if (user.twoFactorAt === null) unenrolled.set(id, { socket: ws, role, pending: () => ws.data.twoFactorPending(user) });
             listen();
-            ws.subscribe(topic);
+            ws.subscribe(topicOf(role));
+            ws.subscribe(allChecks(role));
             ws.send(JSON.stringify({ type: "hello", data: { at: Date.now() } }));
           },
-          // Browsers only listen; anything they send is ignored.
-          message() {},
+          // A browser says which monitors' checks it wants; anything else it sends is ignored.
+          message(ws, message) {
+            const monitors = parseWatch(message);
+            const socket = open.get(ws.id);
+            if (monitors !== undefined && socket) watch(ws.id, ws, socket.role, monitors);
+          },
           close(ws) {
             open.get(ws.id)?.unwatch();
             forget(ws.id);

@@ -8,6 +8,8 @@ import type {
   SeriesRange,
 } from "../../server/monitors/public";
 import type { MonitorTypeInfo } from "../../server/monitors/type-catalog";
+import type { ListPage } from "../../server/monitors/list-page";
+import { listViewSearch, type ListView } from "../../server/monitors/list-view";
 import { api, fetchFile, type ExportFormat } from "./client";
 
 // The wire types are the server's: the UI imports them from here, never writes them again.
@@ -26,6 +28,15 @@ export const setManualState = (id: number, status: "up" | "down", message: strin
 export const getPingSupport = () => api.get<{ method: "socket" | "program" | null }>("/api/monitors/ping-support");
 
 export const listMonitors = () => api.get<{ monitors: PublicMonitor[] }>("/api/monitors");
+
+/** One window of the monitor list as the screen shows it (the server searches, filters, sorts, counts). */
+export function getMonitorPage(view: ListView, collapsed: readonly number[], offset: number, limit: number) {
+  const params = new URLSearchParams(listViewSearch(view));
+  params.set("offset", String(offset));
+  params.set("limit", String(limit));
+  if (collapsed.length > 0) params.set("collapsed", collapsed.join(","));
+  return api.get<ListPage>(`/api/monitors/page?${params}`);
+}
 
 export const getMonitor = (id: number) => api.get<{ monitor: PublicMonitor }>(`/api/monitors/${id}`);
 

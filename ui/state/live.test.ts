@@ -7,6 +7,8 @@ class FakeSocket implements SocketLike {
   onclose: SocketLike["onclose"] = null;
   onerror: SocketLike["onerror"] = null;
   closed: number | null = null;
+  /** What the page sent to the server. */
+  sent: unknown[] = [];
   constructor(readonly url: string) {}
   close(code = 1000) {
     this.closed = code;
@@ -14,7 +16,11 @@ class FakeSocket implements SocketLike {
   open() {
     this.onopen?.({});
   }
-  send(type: string, data: unknown) {
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  /** A message from the server. */
+  receive(type: string, data: unknown) {
     this.onmessage?.({ data: JSON.stringify({ type, data }) });
   }
   drop(code = 1006) {
@@ -94,9 +100,9 @@ describe("live connection", () => {
     expect(h.conn.state.value).toBe("connecting");
     h.last().open();
     expect(h.conn.state.value).toBe("open");
-    h.last().send("monitor.check", { monitorId: 1 });
-    h.last().send("monitor.change", { monitorId: 2 });
-    h.last().send("agent.report", { id: 3 });
+    h.last().receive("monitor.check", { monitorId: 1 });
+    h.last().receive("monitor.change", { monitorId: 2 });
+    h.last().receive("agent.report", { id: 3 });
     h.last().onmessage?.({ data: "not json" });
     expect(checks).toEqual([{ monitorId: 1 }]);
     expect(changes).toEqual([{ monitorId: 2 }]);
@@ -120,7 +126,7 @@ describe("live connection", () => {
       });
       h.conn.subscribe("hello", (d) => seen.push(d));
       h.last().open();
-      h.last().send("hello", { at: 1 });
+      h.last().receive("hello", { at: 1 });
     } finally {
       console.error = original;
     }
@@ -194,5 +200,68 @@ describe("live connection", () => {
     off();
     h.advance(LINGER_MS);
     expect(h.last().closed).toBeNull();
+  });
+});
+
+describe("which checks the server sends", () => {
+  const tick = () => new Promise((r) => queueMicrotask(() => r(null)));
+  const watch = (monitors: number[] | null) => ({ type: "watch", data: { monitors } });
+
+  test("a screen's monitors only, told after hello and when they move; a screen wanting every check widens it", async () => {
+    const h = harness();
+    const seen: number[] = [];
+    const list = h.conn.subscribeChecks([1, 2], (d) => seen.push(d.monitorId));
+    const detail = h.conn.subscribeChecks([7], () => {});
+    h.last().open();
+    await tick();
+    expect(h.last().sent).toEqual([]); // not before the server said hello
+    h.last().receive("hello", { at: 1 });
+    await tick();
+    expect(h.last().sent).toEqual([watch([1, 2, 7])]);
+    // A check of another monitor the server still sent (another tab of the same scope moving) is not handed on.
+    h.last().receive("monitor.check", { monitorId: 7 });
+    h.last().receive("monitor.check", { monitorId: 2 });
+    expect(seen).toEqual([2]);
+
+    list.setMonitors([3]);
+    list.setMonitors([3, 4]); // coalesced: one message
+    await tick();
+    expect(h.last().sent.slice(1)).toEqual([watch([3, 4, 7])]);
+    list.setMonitors([4, 3]); // the same scope: nothing sent
+    await tick();
+    expect(h.last().sent).toHaveLength(2);
+
+    const off = h.conn.subscribe("monitor.check", () => {}); // e.g. a page that wants all
+    await tick();
+    expect(h.last().sent.at(-1)).toEqual(watch(null));
+    off();
+    list.stop();
+    await tick();
+    expect(h.last().sent.at(-1)).toEqual(watch([7]));
+    detail.stop();
+    h.conn.subscribe("hello", () => {}); // still connected, no checks wanted: none sent
+    await tick();
+    expect(h.last().sent.at(-1)).toEqual(watch([]));
+  });
+
+  test("a new socket is told again after its hello; one nobody narrowed is left sending all", async () => {
+    const h = harness();
+    h.conn.subscribe("monitor.check", () => {});
+    h.last().open();
+    h.last().receive("hello", { at: 1 });
+    await tick();
+    expect(h.last().sent).toEqual([]);
+    const scoped = h.conn.subscribeChecks([5], () => {});
+    await tick();
+    expect(h.last().sent).toEqual([]); // the page-wide handler still wants all
+    h.last().drop();
+    h.advance(60_000);
+    h.last().open();
+    h.last().receive("hello", { at: 2 });
+    await tick();
+    expect(h.last().sent).toEqual([]);
+    scoped.stop();
+    await tick();
+    expect(h.last().sent).toEqual([]);
   });
 });

@@ -48,6 +48,7 @@ export interface SocketLike {
   onmessage: ((event: { data: unknown }) => void) | null;
   onclose: ((event: { code: number }) => void) | null;
   onerror: ((event: unknown) => void) | null;
+  send(data: string): void;
   close(code?: number, reason?: string): void;
 }
 
@@ -66,10 +67,19 @@ export interface LiveOptions {
 
 type Handler = (data: unknown) => void;
 
+/** Checks are sent for these monitors only (null: all). */
+type CheckScope = ReadonlySet<number> | null;
+
 export function createLiveConnection(options: LiveOptions) {
   const setTimer = options.setTimer ?? ((fn, ms) => setTimeout(fn, ms));
   const clearTimer = options.clearTimer ?? ((timer) => clearTimeout(timer as ReturnType<typeof setTimeout>));
   const handlers = new Map<string, Set<Handler>>();
+  /** The monitors a "monitor.check" handler wants (one subscribed without a scope wants every check). */
+  const scopes = new Map<Handler, ReadonlySet<number>>();
+  /** The scope the server was last told on this socket ("" before it was told anything: it sends every check). */
+  let toldScope = "";
+  /** The server said hello on this socket: it reads what the page sends from then on. */
+  let greeted = false;
   const state: Signal<LiveState> = signal("idle");
   let subscribers = 0;
   let socket: SocketLike | null = null;
@@ -109,7 +119,15 @@ export function createLiveConnection(options: LiveOptions) {
       return;
     }
     if (!message || typeof message.type !== "string") return;
+    // The server listens for a watch once it has said hello (a socket starts with every check).
+    if (message.type === "hello") {
+      greeted = true;
+      toldScope = "";
+      tellScope();
+    }
+    const checkOf = message.type === "monitor.check" ? (message.data as { monitorId?: number } | undefined)?.monitorId : undefined;
     for (const handler of [...(handlers.get(message.type) ?? [])]) {
+      if (checkOf !== undefined && scopes.get(handler)?.has(checkOf) === false) continue;
       try {
         handler(message.data);
       } catch (error) {
@@ -131,6 +149,7 @@ export function createLiveConnection(options: LiveOptions) {
     }
     socket = ws;
     socketUrl = url;
+    greeted = false;
     ws.onopen = () => {
       opened = true;
       attempt = 0;
@@ -150,6 +169,37 @@ export function createLiveConnection(options: LiveOptions) {
       if (!opened) options.onConnectFailed?.();
       scheduleRetry();
     };
+  }
+
+  /** The checks wanted now: every one if any handler wants all, else the union of the scopes (none: no handler). */
+  function wantedScope(): CheckScope {
+    const union = new Set<number>();
+    for (const handler of handlers.get("monitor.check") ?? []) {
+      const scope = scopes.get(handler);
+      if (!scope) return null;
+      for (const id of scope) union.add(id);
+    }
+    return union;
+  }
+
+  let scopePending = false;
+  /** Tells the open socket which checks to send, once per change (coalesced: a list updates its rows' scope at once). */
+  function tellScope() {
+    if (scopePending) return;
+    scopePending = true;
+    queueMicrotask(() => {
+      scopePending = false;
+      if (!socket || !greeted) return;
+      const scope = wantedScope();
+      const key = scope === null ? "all" : [...scope].sort((a, b) => a - b).join(",");
+      if (key === toldScope || (toldScope === "" && key === "all")) return;
+      try {
+        socket.send(JSON.stringify({ type: "watch", data: { monitors: scope === null ? null : [...scope] } }));
+        toldScope = key;
+      } catch {
+        // closing: the next socket is told after its hello
+      }
+    });
   }
 
   function scheduleRetry() {
@@ -188,11 +238,14 @@ export function createLiveConnection(options: LiveOptions) {
     set.add(handler);
     subscribers++;
     sync();
+    if (type === "monitor.check") tellScope();
     let done = false;
     return () => {
       if (done) return;
       done = true;
       set.delete(handler);
+      scopes.delete(handler);
+      if (type === "monitor.check") tellScope();
       subscribers--;
       sync();
     };
@@ -202,6 +255,23 @@ export function createLiveConnection(options: LiveOptions) {
     /** Calls `handler` with the data of every message of `type`; returns the unsubscribe function. */
     subscribe<K extends LiveType>(type: K, handler: (data: LiveMessages[K]) => void): () => void {
       return add(type, handler as Handler);
+    },
+    /**
+     * Like subscribe("monitor.check"), for these monitors only: the server is told, so a screen showing a few rows of
+     * 100 000 monitors is not sent every check. `setMonitors` moves the scope (the rows in view changed).
+     */
+    subscribeChecks(monitors: Iterable<number>, handler: (data: LiveMessages["monitor.check"]) => void) {
+      const own: Handler = (data) => handler(data as LiveMessages["monitor.check"]);
+      scopes.set(own, new Set(monitors));
+      const stop = add("monitor.check", own);
+      return {
+        stop,
+        setMonitors(next: Iterable<number>) {
+          if (!scopes.has(own)) return;
+          scopes.set(own, new Set(next));
+          tellScope();
+        },
+      };
     },
     /** For message types not (yet) listed in LiveMessages. */
     subscribeAny(type: string, handler: (data: unknown) => void): () => void {
@@ -260,4 +330,30 @@ export function useLive<K extends LiveType>(type: K, handler: (data: LiveMessage
     if (!enabled) return;
     return live.subscribe(type, (data) => latest.current(data));
   }, [type, enabled]);
+}
+
+/**
+ * The checks of these monitors only, for as long as the component is mounted (and `enabled`): the server sends no
+ * others to this browser unless another screen wants every check. A new list of ids moves the scope.
+ */
+export function useLiveChecks(monitors: readonly number[], handler: (data: LiveMessages["monitor.check"]) => void, enabled = true) {
+  const latest = useRef(handler);
+  const ids = useRef(monitors);
+  const subscription = useRef<ReturnType<LiveConnection["subscribeChecks"]> | null>(null);
+  useEffect(() => {
+    latest.current = handler;
+  });
+  useEffect(() => {
+    if (!enabled) return;
+    const made = live.subscribeChecks(ids.current, (data) => latest.current(data));
+    subscription.current = made;
+    return () => {
+      made.stop();
+      subscription.current = null;
+    };
+  }, [enabled]);
+  useEffect(() => {
+    ids.current = monitors;
+    subscription.current?.setMonitors(monitors);
+  }, [monitors]);
 }

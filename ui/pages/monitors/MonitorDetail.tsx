@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { useLocation, useParams } from "wouter";
@@ -27,7 +27,7 @@ import { usePolling } from "../../components/hooks";
 import { PageLoading } from "../../components/PageLoading";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
-import { useLive } from "../../state/live";
+import { useLive, useLiveChecks } from "../../state/live";
 import { applyCheck, applyStatus, displayStatus, formatMs } from "./model";
 import { Ago, LiveIndicator, MonitorStatusBadge, TypeBadge, useCheckSummary } from "./parts";
 import { translateCheckError } from "./checkError";
@@ -194,8 +194,9 @@ export default function MonitorDetail() {
     },
     [id],
   );
-  useLive(
-    "monitor.check",
+  const watched = useMemo(() => [id], [id]);
+  useLiveChecks(
+    watched,
     (data) => {
       if (data.monitorId !== id) return;
       liveSeq.current++;

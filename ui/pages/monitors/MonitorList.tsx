@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { toast } from "sonner";
 import { Link, useLocation, useSearch } from "wouter";
 import { errorMessage } from "../../api/errors";
-import { checkMonitor, deleteMonitor, listMonitors, updateMonitor, type PublicMonitor } from "../../api/monitors";
+import { checkMonitor, deleteMonitor, getMonitorPage, updateMonitor, type PublicMonitor } from "../../api/monitors";
 import { ButtonLink } from "../../components/Button";
 import { Card, PageHeader } from "../../components/Card";
 import { useMediaQuery } from "../../components/hooks";
@@ -12,39 +12,30 @@ import { PlusIcon } from "../../components/icons";
 import { LoadError, LoadingMessage } from "../../components/LoadState";
 import { useDeleteConfirmation } from "../../components/useDeleteConfirmation";
 import { useDocumentTitle } from "../../components/useDocumentTitle";
-import { useLive } from "../../state/live";
+import { useLive, useLiveChecks } from "../../state/live";
 import { isAdmin } from "../../state/session";
 import { AvailabilityLegend } from "../../components/AvailabilityLegend";
 import { ListToolbar, NoMatch } from "./list/ListToolbar";
+import { createPagedList, type PagedList } from "./list/pagedList";
 import { createListStore, type ListStore } from "./list/store";
 import { useVisibleChecks } from "./list/useVisibleChecks";
 import { useWindowRows } from "./list/useWindowRows";
-import {
-  DEFAULT_VIEW,
-  filterAndSort,
-  listViewSearch,
-  parseListView,
-  statusCounts,
-  tagsInUse,
-  isFiltered,
-  toggleSort,
-  treeRows,
-  type ListRow,
-  type ListView,
-  type SortKey,
-} from "./listModel";
+import { DEFAULT_VIEW, listViewSearch, parseListView, isFiltered, toggleSort, type ListView, type SortKey } from "./listModel";
 import { LiveIndicator, useCheckSummary } from "./parts";
 
-import { GRID, LAST_CHECKED, MonitorRow, type RowActions } from "./list/MonitorRow";
+import { GRID, LAST_CHECKED, MonitorRow, RowPlaceholder, type RowActions } from "./list/MonitorRow";
 import { useManagedMarks } from "../../components/Managed";
 
-// The monitor list, built for hundreds to thousands of monitors:
-// - the data sits in a store outside React (list/store.ts): a live check re-renders the one row showing that monitor,
-//   and the list re-filters/re-sorts only when a status, the membership or (when sorted by them) the figures changed;
-// - only the rows near the viewport are in the DOM (list/useWindowRows.ts), at a fixed height per layout;
+// The monitor list, built for 100 000 monitors:
+// - the server searches, filters, sorts and counts (GET /api/monitors/page); the screen holds the rows around the
+//   viewport (list/pagedList.ts) and only the rows near the viewport are in the DOM (list/useWindowRows.ts), at a
+//   fixed height per layout;
+// - each held row's monitor sits in a store outside React (list/store.ts): a live check re-renders the one row showing
+//   that monitor, and the server sends the checks of the held rows only (useLiveChecks);
 // - search, status, sort and tags live in the URL (listModel.ts), so a view can be shared.
 
-type Phase = { phase: "loading" } | { phase: "error"; message: string } | { phase: "loaded" };
+/** Sorted by figures, the order moves with checks of monitors not in view too: asked for again this often. */
+const FIGURES_REFRESH_MS = 5000;
 
 /** Row heights (px): one line of columns from lg up; a card of stacked fields below. Each row is exactly this tall. */
 export const ROW_HEIGHT = { table: 80, card: 220 } as const;
@@ -56,39 +47,51 @@ export default function MonitorList() {
   useManagedMarks();
   const summary = useCheckSummary();
   const store = useMemo(() => createListStore(), []);
-  const [state, setState] = useState<Phase>({ phase: "loading" });
-  const [busy, setBusy] = useState<Record<string, boolean>>({}); // "check-3", "pause-3"
-  const deleted = useRef(new Set<number>());
-
-  const load = useCallback(
-    async (showLoading: boolean) => {
-      if (showLoading) setState({ phase: "loading" });
-      try {
-        const reply = await listMonitors();
-        store.setAll(reply.monitors.filter((m) => !deleted.current.has(m.id)));
-        setState({ phase: "loaded" });
-      } catch (err) {
-        const message = errorMessage(err, t("monitors.fetchFailed"));
-        // A failed background refresh keeps the rows shown.
-        setState((s) => (showLoading || s.phase !== "loaded" ? { phase: "error", message } : s));
-      }
-    },
-    [t, store],
+  const errorText = useRef((error: unknown) => errorMessage(error, t("monitors.fetchFailed")));
+  errorText.current = (error: unknown) => errorMessage(error, t("monitors.fetchFailed"));
+  const paged = useMemo(
+    () => createPagedList({ store, fetchPage: (q, offset, limit) => getMonitorPage(q.view, q.collapsed, offset, limit), errorText: (e) => errorText.current(e) }),
+    [store],
   );
+  useEffect(() => () => paged.dispose(), [paged]);
+  const list = useSyncExternalStore(paged.subscribe, paged.snapshot);
+  const [busy, setBusy] = useState<Record<string, boolean>>({}); // "check-3", "pause-3"
 
-  useEffect(() => {
-    void load(true);
-  }, [load]);
+  // The view: parsed from the URL; every change replaces the history entry (typing must not stack entries).
+  const search = useSearch();
+  const view = useMemo(() => parseListView(search), [search]);
+  const [, navigate] = useLocation();
+  const setView = useCallback((next: ListView) => navigate(`/monitors${listViewSearch(next)}`, { replace: true }), [navigate]);
+  const clearFilters = useCallback(() => setView({ ...DEFAULT_VIEW, sort: view.sort, dir: view.dir }), [setView, view.sort, view.dir]);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(() => new Set());
+  useEffect(() => paged.setQuery({ view, collapsed: [...collapsed] }), [paged, view, collapsed]);
 
-  useLive("monitor.check", (data) => store.apply({ type: "monitor.check", data }));
-  useLive("monitor.status", (data) => store.apply({ type: "monitor.status", data }));
-  useLive("monitor.change", (data) => {
-    if (data.action === "deleted") deleted.current.add(data.monitorId);
-    store.apply({ type: "monitor.change", data });
+  // Live: the held rows' checks; whatever can move rows asks for them again.
+  const byFigures = view.sort === "responseTime" || view.sort === "uptime";
+  const held = useMemo(() => list.rows.map((r) => r.id), [list.rows]);
+  useLiveChecks(held, (data) => {
+    store.apply({ type: "monitor.check", data });
+    if (byFigures) paged.refresh();
   });
-  useLive("maintenance.change", (data) => store.setMaintenance(data.monitors.entered, data.monitors.left));
+  useEffect(() => {
+    if (!byFigures) return;
+    const timer = setInterval(() => paged.refresh(), FIGURES_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [paged, byFigures]);
+  useLive("monitor.status", (data) => {
+    store.apply({ type: "monitor.status", data });
+    paged.refresh();
+  });
+  useLive("monitor.change", (data) => {
+    store.apply({ type: "monitor.change", data });
+    paged.refresh();
+  });
+  useLive("maintenance.change", (data) => {
+    store.setMaintenance(data.monitors.entered, data.monitors.left);
+    paged.refresh();
+  });
   // (Re)connected: catch up on whatever happened while the socket was not open.
-  useLive("hello", () => void load(false));
+  useLive("hello", () => paged.reload());
 
   const withBusy = async (key: string, work: () => Promise<void>) => {
     setBusy((b) => ({ ...b, [key]: true }));
@@ -104,6 +107,7 @@ export default function MonitorList() {
       try {
         const reply = await checkMonitor(m.id);
         if (store.has(m.id)) store.upsert(reply.monitor);
+        paged.refresh();
         const text = t(reply.result.status === "up" ? "monitors.checkUp" : "monitors.checkDown", { name: m.name, detail: summary(reply.result) });
         if (reply.result.status === "up") toast.success(text);
         else toast.error(text);
@@ -117,6 +121,7 @@ export default function MonitorList() {
       try {
         const reply = await updateMonitor(m.id, { active: !m.active });
         if (store.has(m.id)) store.upsert(reply.monitor);
+        paged.refresh();
         toast.success(t(reply.monitor.active ? "monitors.resumed" : "monitors.paused", { name: m.name }));
       } catch (err) {
         toast.error(errorMessage(err, t("monitors.saveFailed")));
@@ -128,13 +133,12 @@ export default function MonitorList() {
     message: (m) => t(m.type === "group" ? "monitors.confirmDelete.groupMessage" : "monitors.confirmDelete.message", { name: m.name }),
     remove: deleteMonitor,
     onDeleted: (id) => {
-      deleted.current.add(id);
       store.remove(id);
+      paged.refresh();
     },
   });
 
   // Rows are memoized and read their monitor from the store: the handlers they get must not change identity.
-  const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(() => new Set());
   const toggleMembers = (id: number) =>
     setCollapsed((c) => {
       const next = new Set(c);
@@ -156,27 +160,8 @@ export default function MonitorList() {
     };
   }, [store]);
 
-  // The view: parsed from the URL; every change replaces the history entry (typing must not stack entries).
-  const search = useSearch();
-  const view = useMemo(() => parseListView(search), [search]);
-  const [, navigate] = useLocation();
-  const setView = useCallback((next: ListView) => navigate(`/monitors${listViewSearch(next)}`, { replace: true }), [navigate]);
-  const clearFilters = useCallback(() => setView({ ...DEFAULT_VIEW, sort: view.sort, dir: view.dir }), [setView, view.sort, view.dir]);
-
-  // What the list depends on: the store's structure, plus its figures when sorted by them.
-  const byFigures = view.sort === "responseTime" || view.sort === "uptime";
-  const version = useSyncExternalStore(store.subscribeList, () => {
-    const v = store.version();
-    return byFigures ? `${v.structure}.${v.metrics}` : String(v.structure);
-  });
-  // The version is what says the monitors changed.
-  const monitors = useMemo(() => store.monitors(), [store, version]);
-  const shown = useMemo(() => filterAndSort(monitors, view), [monitors, view]);
-  // Members under their groups; a filtered list is flat, so every match shows.
-  const rows = useMemo(() => treeRows(shown, isFiltered(view), collapsed), [shown, view, collapsed]);
-  const counts = useMemo(() => statusCounts(monitors, view), [monitors, view.q, view.tags]);
-  const tags = useMemo(() => tagsInUse(monitors), [monitors]);
-  const loaded = state.phase === "loaded";
+  const loaded = list.phase === "loaded";
+  const shownCount = isFiltered(view) ? list.total : list.monitors;
 
   return (
     <div>
@@ -196,9 +181,9 @@ export default function MonitorList() {
         }
       />
       <Card className="overflow-hidden">
-        {state.phase === "loading" && <LoadingMessage data-testid="monitors-loading">{t("monitors.loading")}</LoadingMessage>}
-        {state.phase === "error" && <LoadError data-testid="monitors-error" message={state.message} onRetry={() => void load(true)} />}
-        {loaded && monitors.length === 0 && (
+        {list.phase === "loading" && <LoadingMessage data-testid="monitors-loading">{t("monitors.loading")}</LoadingMessage>}
+        {list.phase === "error" && <LoadError data-testid="monitors-error" message={list.message ?? ""} onRetry={() => paged.reload()} />}
+        {loaded && list.monitors === 0 && (
           <div data-testid="monitors-empty" className="flex flex-col items-center gap-4 px-6 py-14 text-center">
             <p className="text-sm text-slate-500">{t("monitors.empty")}</p>
             <ButtonLink href="/monitors/create" variant="secondary" size="sm">
@@ -212,15 +197,16 @@ export default function MonitorList() {
             )}
           </div>
         )}
-        {loaded && monitors.length > 0 && (
+        {loaded && list.monitors > 0 && (
           <>
-            <ListToolbar view={view} setView={setView} counts={counts} tags={tags} shown={shown.length} total={monitors.length} />
-            {shown.length === 0 ? (
+            <ListToolbar view={view} setView={setView} counts={list.counts} tags={list.tags} shown={shownCount} total={list.monitors} />
+            {list.total === 0 ? (
               <NoMatch view={view} onClear={clearFilters} />
             ) : (
               <MonitorTable
                 store={store}
-                rows={rows}
+                paged={paged}
+                total={list.total}
                 collapsed={collapsed}
                 view={view}
                 setView={setView}
@@ -233,7 +219,7 @@ export default function MonitorList() {
         )}
       </Card>
       {/* The colours of the rows' 24-hour strips. */}
-      {loaded && monitors.length > 0 && <AvailabilityLegend className="px-1" data-testid="monitors-legend" />}
+      {loaded && list.monitors > 0 && <AvailabilityLegend className="px-1" data-testid="monitors-legend" />}
       {deleteDialog}
     </div>
   );
@@ -245,7 +231,8 @@ export default function MonitorList() {
  */
 function MonitorTable({
   store,
-  rows,
+  paged,
+  total,
   collapsed,
   view,
   setView,
@@ -254,7 +241,9 @@ function MonitorTable({
   actions,
 }: {
   store: ListStore;
-  rows: ListRow[];
+  paged: PagedList;
+  /** Rows in the whole list as shown. */
+  total: number;
   collapsed: ReadonlySet<number>;
   view: ListView;
   setView: (next: ListView) => void;
@@ -266,9 +255,13 @@ function MonitorTable({
   const wide = useMediaQuery("(min-width: 1024px)");
   const rowHeight = wide ? ROW_HEIGHT.table : ROW_HEIGHT.card;
   const body = useRef<HTMLDivElement>(null);
-  const shown = useMemo(() => rows.map((r) => r.monitor), [rows]);
-  const { start, end, padTop, padBottom } = useWindowRows(body, shown.length, rowHeight, wide ? 8 : 4);
-  useVisibleChecks(store, shown, start, end);
+  const { start, end, padTop, padBottom } = useWindowRows(body, total, rowHeight, wide ? 8 : 4);
+  useEffect(() => paged.setWindow(start, end), [paged, start, end]);
+  // Re-rendered when the held rows change (a fetch answered), as well as when the window moves.
+  const held = useSyncExternalStore(paged.subscribe, () => paged.snapshot().rows);
+  const places = useMemo(() => Array.from({ length: end - start }, (_, i) => paged.rowAt(start + i)), [paged, held, start, end]);
+  const inView = useMemo(() => places.flatMap((p) => (p ? [p.id] : [])), [places]);
+  useVisibleChecks(store, inView);
 
   const header = (key: SortKey | null, label: string, className = "") => {
     if (!key) {
@@ -298,7 +291,7 @@ function MonitorTable({
 
   return (
     <div className="lg:overflow-x-auto">
-      <div role="table" aria-label={t("monitors.list.table")} aria-rowcount={shown.length + 1} data-testid="monitors-table" className="lg:min-w-[55.25rem] xl:min-w-[75.5rem]">
+      <div role="table" aria-label={t("monitors.list.table")} aria-rowcount={total + 1} data-testid="monitors-table" className="lg:min-w-[55.25rem] xl:min-w-[75.5rem]">
         <div role="rowgroup" className="hidden bg-slate-50 lg:block" data-testid="monitors-table-head">
           <div role="row" aria-rowindex={1} className={`${GRID} border-b border-slate-200 py-3`}>
             {header("name", t("monitors.columns.name"))}
@@ -311,8 +304,9 @@ function MonitorTable({
           </div>
         </div>
         <div role="rowgroup" ref={body} style={{ paddingTop: padTop, paddingBottom: padBottom }} data-rows={end - start}>
-          {rows.slice(start, end).map((row, i) => {
-            const id = row.monitor.id;
+          {places.map((row, i) => {
+            if (!row) return <RowPlaceholder key={`placeholder-${start + i}`} rowIndex={start + i + 2} height={rowHeight} />;
+            const id = row.id;
             return (
               <MonitorRow
                 key={id}

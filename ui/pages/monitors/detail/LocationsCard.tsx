@@ -20,7 +20,7 @@ import { TimeSeriesChart } from "../../../components/charts/TimeSeriesChart";
 import { RangeTabs } from "../../../components/DetailParts";
 import { usePolling } from "../../../components/hooks";
 import { LoadError } from "../../../components/LoadState";
-import { useLive } from "../../../state/live";
+import { useLive, useLiveChecks } from "../../../state/live";
 import { isAdmin } from "../../../state/session";
 import { translateCheckError } from "../checkError";
 import { formatMs } from "../model";
@@ -211,7 +211,8 @@ export function LocationsCard({ monitor }: { monitor: PublicMonitor }) {
   useEffect(() => () => {
     if (timer.current) clearTimeout(timer.current);
   }, []);
-  useLive("monitor.check", (event) => event.monitorId === id && scheduleRefresh());
+  const watched = useMemo(() => [id], [id]);
+  useLiveChecks(watched, (event) => event.monitorId === id && scheduleRefresh());
   useLive("hello", () => void refresh());
 
   const saved = (next: MonitorLocations) => {

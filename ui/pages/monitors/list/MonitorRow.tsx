@@ -65,6 +65,15 @@ function Target({ m, members }: { m: PublicMonitor; members: number }) {
 
 const NO_CHECKS: RecentCheck[] = [];
 
+/** A row whose monitor is still being fetched (scrolled to faster than the list could fetch): its place, greyed. */
+export function RowPlaceholder({ rowIndex, height }: { rowIndex: number; height: number }) {
+  return (
+    <div role="row" aria-rowindex={rowIndex} aria-busy="true" style={{ height }} data-testid="monitor-row-placeholder" className="flex items-center border-b border-slate-100 px-4">
+      <div role="cell" className="h-3 w-1/3 animate-pulse rounded bg-slate-100" />
+    </div>
+  );
+}
+
 export const MonitorRow = memo(function MonitorRow({
   id,
   depth,
@@ -96,7 +105,7 @@ export const MonitorRow = memo(function MonitorRow({
   const { t } = useTranslation();
   const subscribe = useCallback((fn: () => void) => store.subscribeRow(id, fn), [store, id]);
   const entry = useSyncExternalStore(subscribe, () => store.get(id));
-  if (!entry) return null;
+  if (!entry) return <RowPlaceholder rowIndex={rowIndex} height={height} />;
   const m = entry.monitor;
   const { type, tags } = m;
   const status = displayStatus(m);

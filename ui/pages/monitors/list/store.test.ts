@@ -32,59 +32,33 @@ function checkEvent(id: number, time: number, up: boolean, over: Partial<Monitor
   };
 }
 
-/** A store whose timers run only when the test says so. */
+/** A store on a clock the test sets. */
 function setup() {
-  const soon: (() => void)[] = [];
-  const later: (() => void)[] = [];
   let now = T0;
-  const store = createListStore({ now: () => now, soon: (fn) => void soon.push(fn), later: (fn) => void later.push(fn) });
-  const run = (queue: (() => void)[]) => queue.splice(0).forEach((fn) => fn());
-  return { store, runSoon: () => run(soon), runLater: () => run(later), setNow: (t: number) => (now = t) };
+  const store = createListStore({ now: () => now });
+  return { store, setNow: (t: number) => (now = t) };
 }
 
 describe("list store", () => {
-  test("a check wakes its own row only; the list hears of it only when the status changes", () => {
-    const { store, runSoon, runLater } = setup();
-    store.setAll([monitor({ id: 1 }), monitor({ id: 2, name: "Other" })]);
+  test("a check wakes its own row only", () => {
+    const { store } = setup();
+    store.setRows([monitor({ id: 1 }), monitor({ id: 2, name: "Other" })], true);
     const woken: number[] = [];
     store.subscribeRow(1, () => woken.push(1));
     store.subscribeRow(2, () => woken.push(2));
-    let listCalls = 0;
-    store.subscribeList(() => listCalls++);
-    const before = store.version();
-
+    const other = store.get(2);
     store.apply({ type: "monitor.check", data: checkEvent(1, T0, true) });
     expect(woken).toEqual([1]);
     expect(store.get(1)!.monitor.responseTime).toBe(20);
-    expect(store.get(2)!.monitor).toBe(store.get(2)!.monitor);
-    runSoon();
-    expect(listCalls).toBe(0); // same status: nothing for the list yet
-    runLater(); // …but a list sorted by response time hears of it after the throttle
-    expect(listCalls).toBe(1);
-    expect(store.version().structure).toBe(before.structure);
-    expect(store.version().metrics).toBe(before.metrics + 1);
-
+    expect(store.get(2)).toBe(other);
     store.apply({ type: "monitor.check", data: checkEvent(1, T0 + 60_000, false) });
     expect(woken).toEqual([1, 1]);
-    runSoon();
-    expect(listCalls).toBe(2);
-    expect(store.version().structure).toBe(before.structure + 1);
-  });
-
-  test("bursts are told to the list once", () => {
-    const { store, runSoon } = setup();
-    store.setAll(Array.from({ length: 100 }, (_, i) => monitor({ id: i + 1 })));
-    let listCalls = 0;
-    store.subscribeList(() => listCalls++);
-    for (let i = 1; i <= 100; i++) store.apply({ type: "monitor.check", data: checkEvent(i, T0, false) });
-    runSoon();
-    expect(listCalls).toBe(1);
-    expect(store.monitors().every((m) => m.status === "down")).toBe(true);
+    expect(store.get(1)!.monitor.status).toBe("down");
   });
 
   test("the heartbeat's current hour is bumped by a check, once even if reported twice", () => {
     const { store } = setup();
-    store.setAll([monitor()]);
+    store.setRows([monitor()], true);
     store.apply({ type: "monitor.check", data: checkEvent(1, T0, false) });
     expect(store.get(1)!.heartbeat[23]).toEqual([4, 3]);
     store.apply({ type: "monitor.check", data: checkEvent(1, T0, false) });
@@ -93,7 +67,7 @@ describe("list store", () => {
 
   test("a manual check's reply and its push count once, in either order", () => {
     const { store } = setup();
-    store.setAll([monitor()]);
+    store.setRows([monitor()], true);
     // Reply first (the server's strip counts the check), then the push of the same check.
     store.upsert(monitor({ lastCheckedAt: T0, heartbeat: [...Array.from({ length: 23 }, () => [0, 0] as [number, number]), [4, 4]] }));
     store.apply({ type: "monitor.check", data: checkEvent(1, T0, true) });
@@ -107,7 +81,7 @@ describe("list store", () => {
 
   test("a check in a new hour rolls the strip", () => {
     const { store, setNow } = setup();
-    store.setAll([monitor()]);
+    store.setRows([monitor()], true);
     setNow(T0 + HOUR_MS);
     store.apply({ type: "monitor.check", data: checkEvent(1, T0 + HOUR_MS, true) });
     const entry = store.get(1)!;
@@ -116,41 +90,32 @@ describe("list store", () => {
   });
 
   test("created, updated, paused and deleted monitors; a status push", () => {
-    const { store, runSoon } = setup();
-    store.setAll([monitor()]);
+    const { store } = setup();
+    store.setRows([monitor()], true);
     store.apply({ type: "monitor.change", data: { action: "created", monitorId: 5, monitor: monitor({ id: 5, name: "New" }) } });
-    runSoon();
-    expect(store.monitors().map((m) => m.id)).toEqual([1, 5]);
+    expect(store.has(5)).toBe(true);
     store.apply({ type: "monitor.change", data: { action: "updated", monitorId: 5, monitor: monitor({ id: 5, name: "Renamed", active: false }) } });
     expect(store.get(5)!.monitor.name).toBe("Renamed");
     store.apply({ type: "monitor.status", data: { monitorId: 1, name: "API", type: "http", url: "", from: "up", to: "down", at: T0 } });
     expect(store.get(1)!.monitor.status).toBe("down");
     store.apply({ type: "monitor.change", data: { action: "deleted", monitorId: 5 } });
     expect(store.get(5)).toBeUndefined();
-    expect(store.monitors().map((m) => m.id)).toEqual([1]);
-    // Unknown ids are ignored.
+    // Unknown ids (rows not held) are ignored.
     store.apply({ type: "monitor.check", data: checkEvent(42, T0, true) });
     expect(store.size).toBe(1);
   });
 
-  test("setAll replaces everything and tells the list at once", () => {
+  test("setRows holds the rows of a reply: others are forgotten; a live check newer than the reply wins", () => {
     const { store } = setup();
-    let listCalls = 0;
-    store.subscribeList(() => listCalls++);
-    store.setAll([monitor({ id: 1 }), monitor({ id: 2 })]);
-    expect(listCalls).toBe(1);
-    store.setAll([monitor({ id: 2 })]);
-    expect(store.monitors().map((m) => m.id)).toEqual([2]);
-    expect(store.get(1)).toBeUndefined();
-  });
-
-  test("the monitors array is the same until something changes", () => {
-    const { store } = setup();
-    store.setAll([monitor()]);
-    const a = store.monitors();
-    expect(store.monitors()).toBe(a);
-    store.apply({ type: "monitor.check", data: checkEvent(1, T0, true) });
-    expect(store.monitors()).not.toBe(a);
+    store.setRows([monitor({ id: 1 }), monitor({ id: 2 })], true);
+    store.apply({ type: "monitor.check", data: checkEvent(1, T0 + 5000, false) }); // after the reply below was read
+    store.setRows([monitor({ id: 1 }), monitor({ id: 3 })], false);
+    expect(store.get(2)).toBeUndefined();
+    expect(store.get(1)!.monitor.status).toBe("down");
+    expect(store.get(3)!.monitor.status).toBe("up");
+    store.setRows([monitor({ id: 1, lastCheckedAt: T0 + 6000, name: "Renamed" })], false); // newer than the check
+    expect(store.get(1)!.monitor.name).toBe("Renamed");
+    expect(store.size).toBe(1);
   });
 });
 
@@ -159,7 +124,7 @@ describe("a row's latest checks", () => {
 
   test("fetched once for the rows in view; a check arriving during the fetch is added to its answer, once", () => {
     const { store } = setup();
-    store.setAll([monitor({ id: 1 }), monitor({ id: 2, name: "Other" })]);
+    store.setRows([monitor({ id: 1 }), monitor({ id: 2, name: "Other" })], true);
     expect(store.get(1)!.checks).toBeNull();
     expect(store.claimChecks([1, 2, 99])).toEqual([1, 2]);
     expect(store.claimChecks([1, 2])).toEqual([]); // already being fetched: not asked twice
@@ -184,18 +149,20 @@ describe("a row's latest checks", () => {
     for (let i = 0; i < 60; i++) store.apply({ type: "monitor.check", data: checkEvent(1, T0 + 10_000 + i, true) });
     expect(store.get(1)!.checks).toHaveLength(50);
     expect(store.get(1)!.checks!.at(-1)!.time).toBe(T0 + 10_059);
-    // An edit keeps the strip; a fresh list (after a reconnect) fetches it again.
+    // An edit and a refresh keep the strip; a fresh list (after a reconnect) fetches it again.
     store.upsert(monitor({ id: 1, name: "Renamed" }));
     expect(store.get(1)!.checks).toHaveLength(50);
-    store.setAll([monitor({ id: 1 })]);
+    store.setRows([monitor({ id: 1, lastCheckedAt: T0 + 20_000 })], false);
+    expect(store.get(1)!.checks).toHaveLength(50);
+    store.setRows([monitor({ id: 1 })], true);
     expect(store.get(1)!.checks).toBeNull();
   });
 
   test("an answer that comes after a reload or a failed fetch is not applied; the rows may ask again", () => {
     const { store } = setup();
-    store.setAll([monitor({ id: 1 })]);
+    store.setRows([monitor({ id: 1 })], true);
     expect(store.claimChecks([1])).toEqual([1]);
-    store.setAll([monitor({ id: 1 })]); // reconnected while the fetch was out
+    store.setRows([monitor({ id: 1 })], true); // reconnected while the fetch was out
     store.setChecks([1], { 1: [recent(T0)] });
     expect(store.get(1)!.checks).toBeNull();
     expect(store.claimChecks([1])).toEqual([1]);

@@ -1,10 +1,9 @@
-// The monitor list's data, outside React: one entry per monitor, each with its own subscribers. A live check changes one
-// entry and wakes the one row that shows it; the list itself (filter, sort, counts, tag chips) is told only when
-// something it depends on changed, and not more than once per burst. That is what keeps a list of thousands smooth
-// while checks stream in (before: every check re-rendered — and re-sorted — every row).
+// The monitors of the rows the list holds (pagedList.ts fetches them a window at a time), outside React: one entry per
+// monitor, each with its own subscribers. A live check changes one entry and wakes the one row that shows it, so a
+// list stays smooth while checks stream in; which rows there are and in what order is the server's (pagedList.ts).
 import type { MonitorCheckEvent, PublicMonitor, RecentCheck } from "../../../api/monitors";
 import { appendCheck } from "../CheckStrip";
-import { applyCheck, applyStatus, displayStatus, type MonitorPush } from "../model";
+import { applyCheck, applyStatus, type MonitorPush } from "../model";
 import { bumpHeartbeat, hourOf, normalizeHeartbeat, type HeartbeatPair } from "../listModel";
 
 /** What a row renders: the monitor and its heartbeat strip (kept apart: it is bumped locally between replies). */
@@ -19,71 +18,15 @@ export interface ListEntry {
 
 export interface ListStoreOptions {
   now?: () => number;
-  /** Runs `fn` soon (coalescing is done by the store). Default: a 50 ms timer. */
-  soon?: (fn: () => void) => void;
-  /** Runs `fn` after `ms` (the throttle of metric-only changes). Default: setTimeout. */
-  later?: (fn: () => void, ms: number) => void;
-  /**
-   * How often at most a change of response time or uptime alone re-sorts a list sorted by them. Re-sorting on every
-   * check would make rows jump under the pointer many times a second.
-   */
-  metricsEveryMs?: number;
-}
-
-/** The list's snapshot keys: `structure` moves when membership, a status, a name, target or tags change; `metrics` when a response time or uptime does. */
-export interface ListVersion {
-  structure: number;
-  metrics: number;
 }
 
 export function createListStore(options: ListStoreOptions = {}) {
   const now = options.now ?? Date.now;
-  const soon = options.soon ?? ((fn) => void setTimeout(fn, 50));
-  const later = options.later ?? ((fn, ms) => void setTimeout(fn, ms));
-  const metricsEveryMs = options.metricsEveryMs ?? 2000;
 
   const entries = new Map<number, ListEntry>();
   /** The time of the newest check counted in each strip: the same check reported twice (reply and push) counts once. */
   const counted = new Map<number, number>();
   const rowListeners = new Map<number, Set<() => void>>();
-  const listListeners = new Set<() => void>();
-  let all: PublicMonitor[] | null = null;
-
-  // Changes since the list was last told, and what it was told.
-  let structureDirty = false;
-  let metricsDirty = false;
-  let soonPending = false;
-  let laterPending = false;
-  let published: ListVersion = { structure: 0, metrics: 0 };
-
-  function publish() {
-    if (!structureDirty && !metricsDirty) return;
-    published = { structure: published.structure + (structureDirty ? 1 : 0), metrics: published.metrics + (metricsDirty ? 1 : 0) };
-    structureDirty = metricsDirty = false;
-    for (const listener of [...listListeners]) listener();
-  }
-
-  function markStructure() {
-    structureDirty = true;
-    all = null;
-    if (soonPending) return;
-    soonPending = true;
-    soon(() => {
-      soonPending = false;
-      publish();
-    });
-  }
-
-  function markMetrics() {
-    metricsDirty = true;
-    all = null;
-    if (laterPending) return;
-    laterPending = true;
-    later(() => {
-      laterPending = false;
-      publish();
-    }, metricsEveryMs);
-  }
 
   const wake = (id: number) => {
     for (const listener of [...(rowListeners.get(id) ?? [])]) listener();
@@ -123,16 +66,12 @@ export function createListStore(options: ListStoreOptions = {}) {
     }
     if (monitor === entry.monitor && heartbeat === entry.heartbeat && checks === entry.checks) return;
     entries.set(event.monitorId, { monitor, heartbeat, hour, checks });
-    if (displayStatus(monitor) !== displayStatus(entry.monitor)) markStructure();
-    else if (monitor.responseTime !== entry.monitor.responseTime || monitor.uptime24h !== entry.monitor.uptime24h) markMetrics();
-    else if (monitor !== entry.monitor) all = null;
     wake(event.monitorId);
   }
 
   /** One monitor as the server has it now (created, edited, paused, or after a manual check). */
   function upsert(monitor: PublicMonitor) {
     put(monitor);
-    markStructure();
     wake(monitor.id);
   }
 
@@ -140,29 +79,32 @@ export function createListStore(options: ListStoreOptions = {}) {
     if (!entries.delete(id)) return;
     counted.delete(id);
     arriving.delete(id);
-    markStructure();
     wake(id);
   }
 
   return {
-    /** Everything, as `GET /api/monitors` answered (on load, and after a reconnect). */
-    setAll(monitors: readonly PublicMonitor[]) {
+    /**
+     * The monitors of the rows the list holds now (a page reply); the others are forgotten. `fresh` (after a reconnect:
+     * checks may have been missed) fetches every strip again; otherwise strips are kept, and a monitor a live check
+     * has made newer than the reply keeps what the check said.
+     */
+    setRows(monitors: readonly PublicMonitor[], fresh: boolean) {
       const ids = new Set<number>();
-      arriving.clear();
+      if (fresh) arriving.clear();
       for (const m of monitors) {
         ids.add(m.id);
-        put(m, null); // a fresh answer: strips are fetched again as their rows show (missed checks included)
+        const known = entries.get(m.id);
+        if (fresh || !known) put(m, null);
+        else if ((counted.get(m.id) ?? 0) <= (m.lastCheckedAt ?? 0)) put(m);
+        else continue;
+        wake(m.id);
       }
       for (const id of [...entries.keys()]) {
-        if (!ids.has(id)) {
-          entries.delete(id);
-          counted.delete(id);
-        }
+        if (ids.has(id)) continue;
+        entries.delete(id);
+        counted.delete(id);
+        arriving.delete(id);
       }
-      all = null;
-      structureDirty = true;
-      publish(); // the first rows should not wait
-      for (const id of rowListeners.keys()) wake(id);
     },
 
     upsert,
@@ -170,17 +112,14 @@ export function createListStore(options: ListStoreOptions = {}) {
 
     /** Monitors entered or left maintenance (/api/live "maintenance.change"). */
     setMaintenance(entered: readonly number[], left: readonly number[]) {
-      let changed = false;
       for (const [ids, on] of [[entered, true], [left, false]] as const) {
         for (const id of ids) {
           const entry = entries.get(id);
           if (!entry || entry.monitor.maintenance === on) continue;
           entries.set(id, { ...entry, monitor: { ...entry.monitor, maintenance: on } });
-          changed = true;
           wake(id);
         }
       }
-      if (changed) markStructure();
     },
 
     /** A message from /api/live. */
@@ -194,7 +133,6 @@ export function createListStore(options: ListStoreOptions = {}) {
           const monitor = applyStatus(entry.monitor, push.data);
           if (monitor === entry.monitor) return;
           entries.set(monitor.id, { ...entry, monitor });
-          markStructure();
           wake(monitor.id);
           return;
         }
@@ -240,18 +178,6 @@ export function createListStore(options: ListStoreOptions = {}) {
       return entries.size;
     },
 
-    /** Every monitor, in id order (the same array until something changes). */
-    monitors(): PublicMonitor[] {
-      if (!all) all = [...entries.values()].map((e) => e.monitor).sort((a, b) => a.id - b.id);
-      return all;
-    },
-
-    /** What the list has been told so far (a new object on every publish). */
-    version: (): ListVersion => published,
-
-    /** Tells the list right away about changes still waiting for their timer (tests, and a view change). */
-    flush: publish,
-
     subscribeRow(id: number, listener: () => void): () => void {
       let set = rowListeners.get(id);
       if (!set) rowListeners.set(id, (set = new Set()));
@@ -260,11 +186,6 @@ export function createListStore(options: ListStoreOptions = {}) {
         set.delete(listener);
         if (set.size === 0) rowListeners.delete(id);
       };
-    },
-
-    subscribeList(listener: () => void): () => void {
-      listListeners.add(listener);
-      return () => void listListeners.delete(listener);
     },
   };
 }
