@@ -266,18 +266,41 @@ for (const [locale, m] of LANGUAGES) {
         const res = await vigil.api("POST", "/api/monitors", { name: `svc ${String(i).padStart(3, "0")}`, url: `http://127.0.0.1:9/${i}`, active: false, tags: i % 2 ? ["odd"] : [] }, session.token);
         ids.push(res.body.monitor.id);
       }
+      // The screen asks the server for the rows around the viewport, never for the whole list, and has the server
+      // send the checks of those monitors only (the watch message on the live socket).
+      const asked: URL[] = [];
+      page.on("request", (r) => {
+        const url = new URL(r.url());
+        if (url.pathname.startsWith("/api/monitors") && !url.pathname.startsWith("/api/monitors/checks")) asked.push(url);
+      });
+      const watched: number[][] = [];
+      page.on("websocket", (ws) =>
+        ws.on("framesent", ({ payload }) => {
+          const message = JSON.parse(String(payload));
+          if (message.type === "watch") watched.push(message.data.monitors);
+        }),
+      );
+      const lastWatch = () => watched.at(-1) ?? [];
       await withSession(page, session, "/monitors?sort=name");
       const table = page.getByTestId("monitors-table");
       await expect(table).toHaveAttribute("aria-rowcount", String(n + 1));
       await expect(page.getByTestId(`monitor-row-${ids[0]}`)).toBeVisible();
       expect(await rows(page).count()).toBeLessThan(40);
       await expect(page.getByTestId(`monitor-row-${ids[0]}`)).toHaveAttribute("aria-rowindex", "2");
+      await expect.poll(() => lastWatch().includes(ids[0])).toBe(true);
+      expect(lastWatch().length).toBeLessThan(n / 2);
+      expect(lastWatch()).not.toContain(ids[n - 1]);
 
       await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
       await expect(page.getByTestId(`monitor-row-${ids[n - 1]}`)).toBeVisible();
       await expect(page.getByTestId(`monitor-row-${ids[n - 1]}`)).toHaveAttribute("aria-rowindex", String(n + 1));
       expect(await rows(page).count()).toBeLessThan(40);
       await expect(page.getByTestId(`monitor-row-${ids[0]}`)).toHaveCount(0);
+      await expect.poll(() => lastWatch().includes(ids[n - 1])).toBe(true);
+      expect(lastWatch()).not.toContain(ids[0]);
+      expect(asked.every((url) => url.pathname === "/api/monitors/page")).toBe(true);
+      expect(asked.some((url) => Number(url.searchParams.get("offset")) > 0)).toBe(true);
+      expect(asked.every((url) => Number(url.searchParams.get("limit")) < n)).toBe(true);
 
       // A filter brings the list back within reach; the count says how many match.
       await page.evaluate(() => window.scrollTo(0, 0));
