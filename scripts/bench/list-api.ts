@@ -10,10 +10,10 @@
 //
 //   bun scripts/bench/list-api.ts [--sizes 10000,100000] [--runs 5] [--warmup 20] [--binary dist/vigil] [--keep]
 import { parseArgs } from "node:util";
-import { openDatabase } from "../../server/db/open";
 import { ORDER_TTL_MS } from "../../server/monitors/list-page";
 import { countingTarget } from "./fixtures";
 import { apiClient, benchDir, cpuSeconds, startServer } from "./proc";
+import { seedMonitors } from "./seed-monitors";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2),
@@ -33,8 +33,6 @@ if (sizes.some((n) => !Number.isInteger(n) || n < 100) || !(runs >= 1) || !(warm
   process.exit(2);
 }
 const PASSWORD = "bench password 1";
-const WORDS = ["shop", "api", "blog", "mail", "auth", "cdn", "search", "billing", "status", "admin"];
-const TAGS = ["prod", "staging", "env:eu", "env:us", "db", "edge"];
 
 interface Timed {
   ms: number;
@@ -72,34 +70,7 @@ try {
   for (const n of sizes) {
     const temp = benchDir(`vigil-bench-list-${n}-`, args.keep);
     try {
-      const db = await openDatabase(`${temp.path}/vigil.db`);
-      const now = Date.now();
-      const groups = Math.max(1, Math.floor(n / 50));
-      for (let g = 1; g <= groups; g += 500) {
-        const chunk = [];
-        for (let i = g; i <= Math.min(groups, g + 499); i++) chunk.push({ name: `group ${i}`, type: "group" as const, settings: {}, intervalSeconds: 60, timeoutMs: 10_000, retries: 0, status: "up" as const, createdAt: now, updatedAt: now });
-        await db.orm.insert(db.t.monitors).values(chunk);
-      }
-      for (let from = 1; from <= n; from += 500) {
-        const chunk = [];
-        for (let i = from; i <= Math.min(n, from + 499); i++) {
-          chunk.push({
-            name: `${WORDS[i % WORDS.length]} ${i}`,
-            settings: { url: `http://127.0.0.1:${target.port}/m/${i}` },
-            intervalSeconds: 60,
-            timeoutMs: 10_000,
-            retries: 1,
-            status: "up" as const,
-            statusChangedAt: now - 3_600_000,
-            tags: i % 3 === 0 ? [TAGS[i % TAGS.length]!] : [],
-            parentId: i % 8 === 0 ? (i % groups) + 1 : null,
-            createdAt: now,
-            updatedAt: now,
-          });
-        }
-        await db.orm.insert(db.t.monitors).values(chunk);
-      }
-      await db.close();
+      await seedMonitors(temp.path, n, target.port!);
 
       const server = await startServer(temp.path, { binary: args.binary });
       try {

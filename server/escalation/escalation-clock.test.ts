@@ -20,14 +20,15 @@ async function until(what: string, ok: () => boolean, ms: number) {
 
 test("the running timer pages step 2 one policy minute after step 1, once; the recovery reaches both", async () => {
   // Each channel's messages, with when they arrived.
-  const got = new Map<string, { title: string; at: number }[]>();
+  const got = new Map<string, { title: string; at: number; time: number }[]>();
   const hook = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     fetch: async (req) => {
       const path = new URL(req.url).pathname;
-      const { events } = (await req.json()) as { events: { kind: string; facts: { escalationStep?: number } }[] };
-      got.set(path, [...(got.get(path) ?? []), { title: `${events[0]!.kind}${events[0]!.facts.escalationStep ? ` step ${events[0]!.facts.escalationStep}` : ""}`, at: Date.now() }]);
+      const { events } = (await req.json()) as { events: { kind: string; time: number; facts: { escalationStep?: number } }[] };
+      const title = `${events[0]!.kind}${events[0]!.facts.escalationStep ? ` step ${events[0]!.facts.escalationStep}` : ""}`;
+      got.set(path, [...(got.get(path) ?? []), { title, at: Date.now(), time: events[0]!.time }]);
       return new Response("ok");
     },
   });
@@ -50,9 +51,10 @@ test("the running timer pages step 2 one policy minute after step 1, once; the r
   const of = (path: string) => got.get(path) ?? [];
   await until("step 1", () => of("/lead").length === 1, 10_000);
   await until("step 2", () => of("/manager").length === 1, 3 * MINUTE_MS + 2_000);
-  const waited = of("/manager")[0]!.at - of("/lead")[0]!.at;
-  expect(waited).toBeGreaterThanOrEqual(MINUTE_MS - 300);
-  expect(waited).toBeLessThan(2 * MINUTE_MS + 1_000);
+  // Paged (the events' times) a policy minute apart; delivered (arrival) within two. Step 1's delivery may be late on a
+  // busy machine, so the lower bound is on when each was paged, not on when it arrived.
+  expect(of("/manager")[0]!.time - of("/lead")[0]!.time).toBeGreaterThanOrEqual(MINUTE_MS - 100);
+  expect(of("/manager")[0]!.at - of("/lead")[0]!.at).toBeLessThan(2 * MINUTE_MS + 1_000);
   expect(of("/manager")[0]!.title).toBe("down step 2");
 
   status = 200;

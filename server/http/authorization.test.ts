@@ -45,6 +45,7 @@ const ACCESS: Record<string, Access> = {
   "DELETE /api/tokens/:id": "session",
   "GET /api/monitors": "user",
   "GET /api/monitors/page": "user",
+  "GET /api/monitors/names": "user",
   "POST /api/monitors": "user",
   "GET /api/monitors/stats": "admin",
   "GET /api/monitors/:id": "user",

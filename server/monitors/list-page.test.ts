@@ -127,6 +127,30 @@ describe("GET /api/monitors/page", () => {
   });
 });
 
+describe("GET /api/monitors/names", () => {
+  test("every monitor's id, name, type, target, group, tags and active flag, nothing more; a viewer's without a URL password", async () => {
+    const t = await instance();
+    const group = await t.create({ name: "Shop", type: "group" });
+    const web = await t.create({ name: "Web", url: "https://bob:secret@example.com/health", headers: [{ name: "Authorization", value: "Bearer x" }], parentId: group.id, tags: ["env:prod"] });
+    const push = await t.create({ name: "Backup", type: "push", active: false });
+    const names = async (token: string) => {
+      const r = await t.call<{ monitors: Record<string, unknown>[] }>("GET", "/api/monitors/names", { token });
+      expect(r.status).toBe(200);
+      return r.body.monitors.sort((a, b) => Number(a.id) - Number(b.id));
+    };
+    expect(await names(t.admin.token)).toEqual([
+      { id: group.id, name: "Shop", type: "group", target: group.target, parentId: null, tags: [], active: true },
+      { id: web.id, name: "Web", type: "http", target: "https://bob:secret@example.com/health", parentId: group.id, tags: ["env:prod"], active: true },
+      { id: push.id, name: "Backup", type: "push", target: push.target, parentId: null, tags: [], active: false },
+    ]);
+    const seen = await names(t.viewer.token);
+    expect(seen[1].target).toBe("https://••••@example.com/health");
+    expect(JSON.stringify(seen)).not.toContain("secret");
+    expect(JSON.stringify(seen)).not.toContain(String(push.pushToken));
+    expect((await t.call("GET", "/api/monitors/names")).status).toBe(401);
+  });
+});
+
 describe("orderings kept between pages", () => {
   const monitor = (id: number, name: string, responseTime: number): PublicMonitor =>
     ({ id, name, target: "", tags: [], active: true, maintenance: false, status: "up", responseTime, uptime24h: 100, parentId: null }) as unknown as PublicMonitor;

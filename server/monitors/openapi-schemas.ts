@@ -107,6 +107,24 @@ export function monitorSchemas(): Record<string, JsonSchema> {
     MonitorTypeInfo: TYPE_INFO,
     MonitorReply: reply("One monitor.", ["monitor"], { monitor: ref("Monitor") }),
     MonitorListReply: reply("The monitors.", ["monitors"], { monitors: { type: "array", items: ref("Monitor") } }),
+    MonitorNamesReply: reply("Every monitor, by name.", ["monitors"], {
+      monitors: {
+        type: "array",
+        items: {
+          type: "object",
+          required: ["id", "name", "type", "target", "parentId", "tags", "active"],
+          properties: {
+            id: { type: "integer" },
+            name: { type: "string" },
+            type: { type: "string" },
+            target: { type: "string", description: "What it checks, as the list shows it (a viewer: without a URL password)." },
+            parentId: { type: ["integer", "null"], description: "Its group." },
+            tags: { type: "array", items: { type: "string" } },
+            active: { type: "boolean" },
+          },
+        },
+      },
+    }),
     MonitorPageReply: reply("One page of the monitor list.", ["total", "offset", "rows", "counts", "tags", "monitors"], {
       total: { type: "integer", description: "Rows in the whole filtered list (collapsed groups' members left out)." },
       offset: { type: "integer" },

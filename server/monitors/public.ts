@@ -168,6 +168,15 @@ export interface MonitorInput extends Partial<FirstTypeFields> {
   settings?: Record<string, unknown>;
 }
 
+/**
+ * What pickers and names need of a monitor (GET /api/monitors/names): a tenth of a whole monitor's bytes, for screens
+ * that choose monitors rather than show them (maintenance, status page, incidents, reports, groups, dependencies).
+ */
+export type MonitorName = Pick<PublicMonitor, "id" | "name" | "type" | "target" | "parentId" | "tags" | "active">;
+
+/** A monitor's MonitorName (after its role's view: the target without a URL password for viewers). */
+export const monitorName = ({ id, name, type, target, parentId, tags, active }: PublicMonitor): MonitorName => ({ id, name, type, target, parentId, tags, active });
+
 export interface PublicMonitor extends FirstTypeFields {
   id: number;
   name: string;

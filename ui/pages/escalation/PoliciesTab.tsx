@@ -10,7 +10,7 @@ import { useCallback, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "wouter";
 import { deletePolicy, listPolicies, type EscalationPolicy } from "../../api/escalation";
-import { listMonitors, type PublicMonitor } from "../../api/monitors";
+import { listMonitorNames, type MonitorName } from "../../api/monitors";
 import { listChannels, type PublicChannel } from "../../api/notifications";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card } from "../../components/Card";
@@ -30,14 +30,14 @@ import { PolicyForm } from "./PolicyForm";
 interface Loaded {
   policies: EscalationPolicy[];
   channels: PublicChannel[];
-  monitors: PublicMonitor[];
+  monitors: MonitorName[];
   people: PersonOption[];
   schedules: ScheduleOption[];
 }
 
 const fetchAll = async (): Promise<Loaded> => {
   // The pickers' people and schedules for the form (editors); the list names them from each policy.
-  const [policies, channels, monitors, targets] = await Promise.all([listPolicies(), listChannels(), listMonitors(), canEdit.value ? listPagingTargets() : { people: [], schedules: [] }]);
+  const [policies, channels, monitors, targets] = await Promise.all([listPolicies(), listChannels(), listMonitorNames(), canEdit.value ? listPagingTargets() : { people: [], schedules: [] }]);
   return { policies: policies.policies ?? [], channels: channels.channels ?? [], monitors: monitors.monitors ?? [], ...targets };
 };
 
@@ -119,7 +119,7 @@ export function PoliciesTab({ selected }: { selected: number | "new" | null }) {
   );
 }
 
-function PolicyRow({ policy: p, channels, monitors, deleting, onDelete }: { policy: EscalationPolicy; channels: PublicChannel[]; monitors: PublicMonitor[]; deleting: boolean; onDelete: () => void }) {
+function PolicyRow({ policy: p, channels, monitors, deleting, onDelete }: { policy: EscalationPolicy; channels: PublicChannel[]; monitors: MonitorName[]; deleting: boolean; onDelete: () => void }) {
   const { t } = useTranslation();
   const names = useMemo(
     () => ({ channels: new Map(channels.map((c) => [c.id, c.name])), people: new Map(p.people.map((u) => [u.id, u.username])), schedules: new Map(p.schedules.map((s) => [s.id, s.name])) }),

@@ -13,7 +13,7 @@ import { toast } from "sonner";
 import { ApiError } from "../../api/client";
 import { createPolicy, POLICY_LIMITS, updatePolicy, type EscalationPolicy, type PolicyConflict } from "../../api/escalation";
 import { errorMessage } from "../../api/errors";
-import type { PublicMonitor } from "../../api/monitors";
+import type { MonitorName } from "../../api/monitors";
 import type { PublicChannel } from "../../api/notifications";
 import { Button } from "../../components/Button";
 import { Card, CardHeader } from "../../components/Card";
@@ -39,7 +39,7 @@ interface PolicyFormProps {
   channels: PublicChannel[];
   people: PersonOption[];
   schedules: ScheduleOption[];
-  monitors: PublicMonitor[];
+  monitors: MonitorName[];
   onCancel: () => void;
   onSaved: (policy: EscalationPolicy) => void;
 }
@@ -63,7 +63,7 @@ export function PolicyForm({ policy, channels, people, schedules, monitors, onCa
   const byId = useMemo(() => new Map(monitors.map((m) => [m.id, m])), [monitors]);
   // Groups in their own picker; a group named as a monitor (by the API) stays in the monitor picker.
   const items = useMemo(() => {
-    const item = (m: PublicMonitor): PickerItem => ({ id: m.id, name: m.name, detail: m.type === "group" ? t("monitors.types.group") : m.target || m.url });
+    const item = (m: MonitorName): PickerItem => ({ id: m.id, name: m.name, detail: m.type === "group" ? t("monitors.types.group") : m.target });
     return {
       monitors: monitors.filter((m) => m.type !== "group" || draft.monitorIds.includes(m.id)).map(item),
       groups: monitors.filter((m) => m.type === "group").map(item),

@@ -5,7 +5,7 @@
 import { useTranslation } from "react-i18next";
 import { listAgents } from "../../api/agents";
 import { INCIDENT_IMPACTS, INCIDENT_MESSAGE_MAX, INCIDENT_STATES, INCIDENT_TITLE_MAX, type IncidentImpact, type IncidentPatch, type IncidentState } from "../../api/incidents";
-import { listMonitors } from "../../api/monitors";
+import { listMonitorNames } from "../../api/monitors";
 import { listStatusPages } from "../../api/status";
 import { Card, CardHeader } from "../../components/Card";
 import { Field, SelectInput, TextInput } from "../../components/form";
@@ -19,9 +19,9 @@ export interface Choices {
 
 /** What the form can pick from. */
 export async function fetchChoices(): Promise<Choices> {
-  const [monitors, agents, pages] = await Promise.all([listMonitors(), listAgents(), listStatusPages()]);
+  const [monitors, agents, pages] = await Promise.all([listMonitorNames(), listAgents(), listStatusPages()]);
   return {
-    monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.target || m.url })),
+    monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.target })),
     agents: (agents.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname })),
     pages: (pages.pages ?? []).map((p) => ({ id: p.id, title: p.title, slug: p.slug })),
   };

@@ -11,7 +11,7 @@ import { useLocation, useParams } from "wouter";
 import { listAgents } from "../../api/agents";
 import { errorMessage } from "../../api/errors";
 import { createMaintenance, getMaintenance, MAINTENANCE_DESCRIPTION_MAX, MAINTENANCE_TITLE_MAX, updateMaintenance, type PublicMaintenance } from "../../api/maintenance";
-import { listMonitors } from "../../api/monitors";
+import { listMonitorNames } from "../../api/monitors";
 import { Button, ButtonLink } from "../../components/Button";
 import { Card, CardHeader, PageHeader } from "../../components/Card";
 import { Field, FormMessage, TextInput } from "../../components/form";
@@ -43,11 +43,11 @@ export default function MaintenanceEditor() {
   const id = params.id ? Number(params.id) : null;
   useDocumentTitle(t(id ? "maintenance.editTitle" : "maintenance.createTitle"));
   const fetch = useCallback(async (): Promise<Loaded> => {
-    const [window, monitors, agents] = await Promise.all([id ? getMaintenance(id).then((r) => r.window) : null, listMonitors(), listAgents()]);
+    const [window, monitors, agents] = await Promise.all([id ? getMaintenance(id).then((r) => r.window) : null, listMonitorNames(), listAgents()]);
     return {
       window,
       // A group covers its members: the picker says which items are groups.
-      monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.type === "group" ? t("monitors.types.group") : m.target || m.url })),
+      monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.type === "group" ? t("monitors.types.group") : m.target })),
       agents: (agents.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname })),
     };
   }, [id, t]);

@@ -2,7 +2,7 @@
 // refuses cycles; its sentence shows here). data-testids: `monitor-depends-on` and the picker's (TargetPicker.tsx).
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { LIMITS, listMonitors } from "../../api/monitors";
+import { LIMITS, listMonitorNames } from "../../api/monitors";
 import { TargetPicker, type PickerItem } from "../../components/TargetPicker";
 
 interface DependsOnFieldProps {
@@ -18,8 +18,8 @@ export function DependsOnField({ monitorId, selected, onChange, error }: Depends
   const [items, setItems] = useState<PickerItem[]>([]);
   useEffect(() => {
     let live = true;
-    listMonitors()
-      .then((r) => live && setItems((r.monitors ?? []).filter((m) => m.id !== monitorId).map((m) => ({ id: m.id, name: m.name, detail: m.target || m.url }))))
+    listMonitorNames()
+      .then((r) => live && setItems((r.monitors ?? []).filter((m) => m.id !== monitorId).map((m) => ({ id: m.id, name: m.name, detail: m.target }))))
       // Without the list the picker says there is nothing to choose; the chosen ones stay as they are.
       .catch(() => {});
     return () => {

@@ -1,11 +1,11 @@
 // The form's group parts: the "Group" select every monitor has (which group it belongs to), and a group's own rule.
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { GROUP_RULES, listMonitors, type GroupRule, type PublicMonitor } from "../../api/monitors";
+import { GROUP_RULES, listMonitorNames, type GroupRule, type MonitorName } from "../../api/monitors";
 import { Field, SelectInput } from "../../components/form";
 
 /** The groups a monitor may join: every group but itself and those inside it (the server refuses a cycle too). */
-export function eligibleGroups(monitors: readonly PublicMonitor[], self: number | undefined): PublicMonitor[] {
+export function eligibleGroups(monitors: readonly MonitorName[], self: number | undefined): MonitorName[] {
   const inside = new Set<number>(self === undefined ? [] : [self]);
   // Members of members: repeat until nothing new joins (the tree is shallow).
   for (let grew = true; grew; ) {
@@ -22,10 +22,10 @@ export function eligibleGroups(monitors: readonly PublicMonitor[], self: number 
 
 export function ParentSelect({ value, self, error, onChange }: { value: string; self?: number; error?: string; onChange: (value: string) => void }) {
   const { t } = useTranslation();
-  const [groups, setGroups] = useState<PublicMonitor[]>([]);
+  const [groups, setGroups] = useState<MonitorName[]>([]);
   useEffect(() => {
     let live = true;
-    listMonitors()
+    listMonitorNames()
       .then((reply) => live && setGroups(eligibleGroups(reply.monitors, self)))
       .catch(() => {}); // without the list, only "none" and the current group are offered
     return () => {

@@ -13,7 +13,7 @@ import { toast } from "sonner";
 import { Link, useLocation } from "wouter";
 import { listAgents } from "../../api/agents";
 import { errorMessage } from "../../api/errors";
-import { listMonitors } from "../../api/monitors";
+import { listMonitorNames } from "../../api/monitors";
 import {
   clearTargetSettings,
   getTargetSettings,
@@ -70,7 +70,7 @@ export function TargetsTab({ kind, selected }: { kind: TargetKind; selected: num
     try {
       const [targets, overrides] = await Promise.all([
         kind === "monitors"
-          ? listMonitors().then((r) => (r.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.target || m.url })))
+          ? listMonitorNames().then((r) => (r.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.target })))
           : listAgents().then((r) => (r.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname }))),
         listOverrides(),
       ]);

@@ -7,7 +7,7 @@
 import { useCallback, useMemo, useState, type FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearch } from "wouter";
-import { listMonitors } from "../../api/monitors";
+import { listMonitorNames } from "../../api/monitors";
 import { getReport, type ReportTargetKind } from "../../api/reports";
 import { listStatusPages } from "../../api/status";
 import { Button } from "../../components/Button";
@@ -31,7 +31,7 @@ interface Targets {
 }
 
 async function loadTargets(): Promise<Targets> {
-  const [{ monitors }, { pages }] = await Promise.all([listMonitors(), listStatusPages()]);
+  const [{ monitors }, { pages }] = await Promise.all([listMonitorNames(), listStatusPages()]);
   const byName = (a: { label: string }, b: { label: string }) => a.label.localeCompare(b.label);
   const tags = [...new Set(monitors.flatMap((m) => m.tags.map((t) => t.split(":")[0]!)))].sort();
   return {

@@ -16,7 +16,7 @@ import { toast } from "sonner";
 import { listAgents } from "../../api/agents";
 import { errorMessage } from "../../api/errors";
 import i18n from "i18next";
-import { listMonitors } from "../../api/monitors";
+import { listMonitorNames } from "../../api/monitors";
 import {
   ANNOUNCEMENT_MAX,
   ANNOUNCEMENT_SEVERITIES,
@@ -47,11 +47,11 @@ type Item = PickerItem;
 /** The configuration and what it can pick from. */
 async function fetchConfigAndChoices(): Promise<{ config: StatusPageConfig; monitors: Item[]; agents: Item[] }> {
   const group = i18n.t("monitors.types.group");
-  const [{ config }, monitors, agents] = await Promise.all([getStatusConfig(), listMonitors(), listAgents()]);
+  const [{ config }, monitors, agents] = await Promise.all([getStatusConfig(), listMonitorNames(), listAgents()]);
   return {
     config,
     // A group shows as one row that opens to its members: the picker says which items are groups.
-    monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.type === "group" ? group : m.target || m.url })),
+    monitors: (monitors.monitors ?? []).map((m) => ({ id: m.id, name: m.name, detail: m.type === "group" ? group : m.target })),
     agents: (agents.agents ?? []).map((a) => ({ id: a.id, name: a.name, detail: a.hostname })),
   };
 }

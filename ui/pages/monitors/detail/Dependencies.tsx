@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { listMonitors, type PublicMonitor } from "../../../api/monitors";
+import { listMonitorNames, type PublicMonitor } from "../../../api/monitors";
 import { Fact } from "../../../components/DetailParts";
 
 /** "Unreachable: Router is down — alerts held", linking to the monitor that is down. data-testid `monitor-unreachable`. */
@@ -31,7 +31,7 @@ export function DependsOnFact({ ids }: { ids: number[] }) {
   useEffect(() => {
     if (!key) return;
     let live = true;
-    listMonitors()
+    listMonitorNames()
       .then((r) => live && setNames(new Map((r.monitors ?? []).map((m) => [m.id, m.name]))))
       .catch(() => {});
     return () => {
