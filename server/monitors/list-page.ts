@@ -8,7 +8,7 @@
 // reorder a sorted list within that time. The rows themselves are always read fresh.
 import type { EventBus } from "../events";
 import type { Role } from "../users/public";
-import { filterAndSort, statusCounts, tagsInUse, treeRows, isFiltered, type ListView, type StatusCounts, type TagCount } from "./list-view";
+import { filterAndSort, statusCounts, tagsInUse, treeRows, isFiltered, type ListMonitor, type ListView, type StatusCounts, type TagCount } from "./list-view";
 import type { PublicMonitor } from "./public";
 import { monitorView } from "./viewer";
 
@@ -55,7 +55,8 @@ interface Ordering {
 }
 
 export interface ListPageSource {
-  list(): PublicMonitor[];
+  /** What the ordering reads of every monitor. */
+  list(): ListMonitor[];
   get(id: number): PublicMonitor | undefined;
   /** Goes up whenever a monitor is added, changed, removed or changes status. */
   version(): number;

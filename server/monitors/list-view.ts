@@ -26,6 +26,9 @@ export function sortForTriage<T extends Pick<PublicMonitor, "active" | "status" 
   );
 }
 
+/** What the list's search, filters, sorts, tree and counts read of a monitor (the server orders on these alone). */
+export type ListMonitor = Pick<PublicMonitor, "id" | "name" | "target" | "tags" | "active" | "status" | "maintenance" | "responseTime" | "uptime24h" | "parentId">;
+
 export const STATUS_FILTERS = ["down", "pending", "up", "maintenance", "paused"] as const satisfies readonly DisplayStatus[];
 
 // ── The view (lives in the URL) ─────────────────────────────────────────────────────────────────────────────────
@@ -92,10 +95,10 @@ export const isFiltered = (view: ListView) => view.q.trim() !== "" || view.statu
 // ── Filtering and sorting ───────────────────────────────────────────────────────────────────────────────────────
 
 // A monitor object is immutable (every change makes a new one), so its lower-cased text and tags can be cached on it.
-const haystacks = new WeakMap<PublicMonitor, string>();
-const tagKeys = new WeakMap<PublicMonitor, Set<string>>();
+const haystacks = new WeakMap<ListMonitor, string>();
+const tagKeys = new WeakMap<ListMonitor, Set<string>>();
 
-function haystack(m: PublicMonitor): string {
+function haystack(m: ListMonitor): string {
   let text = haystacks.get(m);
   if (text === undefined) {
     text = `${m.name}\n${m.target}`.toLowerCase();
@@ -105,7 +108,7 @@ function haystack(m: PublicMonitor): string {
 }
 
 /** The tags a monitor matches: each of its tags, and the bare name of each "name:value" (a filter on a name takes every value). */
-function tagKeysOf(m: PublicMonitor): Set<string> {
+function tagKeysOf(m: ListMonitor): Set<string> {
   let keys = tagKeys.get(m);
   if (!keys) {
     keys = new Set(filterTagsOf(m).map((t) => t.toLowerCase()));
@@ -114,7 +117,7 @@ function tagKeysOf(m: PublicMonitor): Set<string> {
   return keys;
 }
 
-function filterTagsOf(m: PublicMonitor): string[] {
+function filterTagsOf(m: ListMonitor): string[] {
   const out = [...m.tags];
   for (const tag of m.tags) {
     const { name, value } = splitTag(tag);
@@ -125,16 +128,16 @@ function filterTagsOf(m: PublicMonitor): string[] {
 
 const wordsOf = (q: string) => q.trim().toLowerCase().split(/\s+/).filter(Boolean);
 
-function hasWords(m: PublicMonitor, words: readonly string[]): boolean {
+function hasWords(m: ListMonitor, words: readonly string[]): boolean {
   if (words.length === 0) return true;
   const text = haystack(m);
   return words.every((w) => text.includes(w));
 }
 
 /** The search: every word (space-separated) must appear in the name or the target, whatever its case. */
-export const matchesQuery = (m: PublicMonitor, q: string): boolean => hasWords(m, wordsOf(q));
+export const matchesQuery = (m: ListMonitor, q: string): boolean => hasWords(m, wordsOf(q));
 
-export function hasAllTags(m: PublicMonitor, tags: readonly string[]): boolean {
+export function hasAllTags(m: ListMonitor, tags: readonly string[]): boolean {
   if (tags.length === 0) return true;
   const keys = tagKeysOf(m);
   return tags.every((t) => keys.has(t.toLowerCase()));
@@ -142,12 +145,12 @@ export function hasAllTags(m: PublicMonitor, tags: readonly string[]): boolean {
 
 // Names compare as sortForTriage compares them. Not a numeric Intl.Collator ("web 2" before "web 10"): measured in
 // Chromium on 5 000 names, its compare made a sort 20× slower (30 ms) than localeCompare's fast path (1.3 ms).
-const byName = (a: PublicMonitor, b: PublicMonitor) => a.name.localeCompare(b.name) || a.id - b.id;
+const byName = (a: ListMonitor, b: ListMonitor) => a.name.localeCompare(b.name) || a.id - b.id;
 
 /** Numbers in `dir` order, with the monitors that have none (never checked, no answer) last either way. */
-function byNumber(value: (m: PublicMonitor) => number | null, dir: SortDir) {
+function byNumber(value: (m: ListMonitor) => number | null, dir: SortDir) {
   const sign = dir === "asc" ? 1 : -1;
-  return (a: PublicMonitor, b: PublicMonitor) => {
+  return (a: ListMonitor, b: ListMonitor) => {
     const x = value(a);
     const y = value(b);
     if (x === null || y === null) return (x === null ? 1 : 0) - (y === null ? 1 : 0) || byName(a, b);
@@ -157,7 +160,7 @@ function byNumber(value: (m: PublicMonitor) => number | null, dir: SortDir) {
 
 const usable = (n: number | null | undefined): number | null => (typeof n === "number" && Number.isFinite(n) ? n : null);
 
-export function compareBy(sort: SortKey, dir: SortDir): (a: PublicMonitor, b: PublicMonitor) => number {
+export function compareBy(sort: SortKey, dir: SortDir): (a: ListMonitor, b: ListMonitor) => number {
   const sign = dir === "asc" ? 1 : -1;
   switch (sort) {
     case "name":
@@ -174,7 +177,7 @@ export function compareBy(sort: SortKey, dir: SortDir): (a: PublicMonitor, b: Pu
 }
 
 /** What the list shows, in order. Without a sort key: sortForTriage (what needs attention first). */
-export function filterAndSort(monitors: readonly PublicMonitor[], view: ListView): PublicMonitor[] {
+export function filterAndSort<M extends ListMonitor>(monitors: readonly M[], view: ListView): M[] {
   const words = wordsOf(view.q);
   const shown =
     view.status === null && view.tags.length === 0 && words.length === 0
@@ -184,8 +187,8 @@ export function filterAndSort(monitors: readonly PublicMonitor[], view: ListView
 }
 
 /** A row of the list: a monitor, how deep in groups it sits, and its members listed (groups). */
-export interface ListRow {
-  monitor: PublicMonitor;
+export interface ListRow<M extends ListMonitor = PublicMonitor> {
+  monitor: M;
   depth: number;
   /** Direct members of a group among the monitors listed. */
   members: number;
@@ -198,10 +201,10 @@ export interface ListRow {
  * filtered list stays flat (every match shows, whatever group it is in). A member whose group is not listed shows at
  * the top level.
  */
-export function treeRows(shown: readonly PublicMonitor[], flat: boolean, collapsed: ReadonlySet<number>): ListRow[] {
+export function treeRows<M extends ListMonitor>(shown: readonly M[], flat: boolean, collapsed: ReadonlySet<number>): ListRow<M>[] {
   const listed = new Set(shown.map((m) => m.id));
-  const children = new Map<number, PublicMonitor[]>();
-  const top: PublicMonitor[] = [];
+  const children = new Map<number, M[]>();
+  const top: M[] = [];
   for (const m of shown) {
     if (m.parentId === null || !listed.has(m.parentId)) top.push(m);
     else {
@@ -210,10 +213,10 @@ export function treeRows(shown: readonly PublicMonitor[], flat: boolean, collaps
       else children.set(m.parentId, [m]);
     }
   }
-  const count = (m: PublicMonitor) => children.get(m.id)?.length ?? 0;
+  const count = (m: ListMonitor) => children.get(m.id)?.length ?? 0;
   if (flat) return shown.map((monitor) => ({ monitor, depth: 0, members: count(monitor), toggles: false }));
-  const rows: ListRow[] = [];
-  const add = (m: PublicMonitor, depth: number) => {
+  const rows: ListRow<M>[] = [];
+  const add = (m: M, depth: number) => {
     const members = children.get(m.id) ?? [];
     rows.push({ monitor: m, depth, members: members.length, toggles: members.length > 0 });
     if (!collapsed.has(m.id) && depth < 32) for (const c of members) add(c, depth + 1);
@@ -225,7 +228,7 @@ export function treeRows(shown: readonly PublicMonitor[], flat: boolean, collaps
 export type StatusCounts = Record<DisplayStatus | "all", number>;
 
 /** Counts by status of the monitors the search and tags let through (the status filter itself is not applied). */
-export function statusCounts(monitors: readonly PublicMonitor[], view: Pick<ListView, "q" | "tags">): StatusCounts {
+export function statusCounts(monitors: readonly ListMonitor[], view: Pick<ListView, "q" | "tags">): StatusCounts {
   const counts: StatusCounts = { all: 0, down: 0, pending: 0, up: 0, maintenance: 0, paused: 0 };
   const words = wordsOf(view.q);
   for (const m of monitors) {
@@ -245,7 +248,7 @@ export interface TagCount {
  * Every tag in use (one entry per tag whatever its case), by name, with how many monitors carry it. A name used with
  * values ("env:prod", "env:test") has an entry of its own too ("env": every monitor with any of its values).
  */
-export function tagsInUse(monitors: readonly PublicMonitor[]): TagCount[] {
+export function tagsInUse(monitors: readonly ListMonitor[]): TagCount[] {
   const byKey = new Map<string, TagCount>();
   for (const m of monitors) {
     const seen = new Set<string>();

@@ -174,9 +174,6 @@ export interface MonitorInput extends Partial<FirstTypeFields> {
  */
 export type MonitorName = Pick<PublicMonitor, "id" | "name" | "type" | "target" | "parentId" | "tags" | "active">;
 
-/** A monitor's MonitorName (after its role's view: the target without a URL password for viewers). */
-export const monitorName = ({ id, name, type, target, parentId, tags, active }: PublicMonitor): MonitorName => ({ id, name, type, target, parentId, tags, active });
-
 export interface PublicMonitor extends FirstTypeFields {
   id: number;
   name: string;

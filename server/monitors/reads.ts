@@ -18,6 +18,10 @@ interface Deps {
 
 export function createMonitorReads({ store, recent, writer, history, screenshots, clock }: Deps) {
   return {
+    /** Every monitor's id, name, type, target, group, tags and active flag (for pickers). */
+    names: () => store.names(),
+    /** What the monitor list orders on, for every monitor. */
+    listFields: () => store.listFields(clock.now()),
     /** The last 50 checks of one monitor (undefined if unknown), oldest first. */
     async recentChecks(id: number): Promise<RecentCheck[] | undefined> {
       return store.get(id) ? (await recent.of([id])).get(id) : undefined;

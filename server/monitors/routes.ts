@@ -3,7 +3,7 @@ import type { sessions } from "../auth/session";
 import { notFound } from "../http/errors";
 import { contentResponse, doc, docReply } from "../http/openapi";
 import { createBody, listPageQuery, manualBody, monitorIdParams, pushParams, pushQuery, recentChecksQuery, screenshotParams, seriesQuery, updateBody } from "./schemas";
-import { monitorName, type RecentCheck } from "./public";
+import type { RecentCheck } from "./public";
 import type { MonitorService } from "./service";
 import { monitorView } from "./viewer";
 import type { EventBus } from "../events";
@@ -26,14 +26,14 @@ const screenshotDoc = doc("One failure screenshot of a browser monitor, by its c
  * monitor in a reply is the caller's role's view of it (viewer.ts), as on /api/live.
  */
 export function monitorRoutes({ monitors, events, session }: MonitorRouteDeps) {
-  const pages = createListPages({ list: monitors.list, get: monitors.get, version: listVersion(events) });
+  const pages = createListPages({ list: monitors.listFields, get: monitors.get, version: listVersion(events) });
   return new Elysia({ prefix: "/api", detail: { tags: ["monitors"] } })
     .use(session)
     .get("/monitors", ({ user }) => ({ success: true, monitors: monitors.list().map((m) => monitorView(user.role, m)) }), {
       auth: "user",
       detail: docReply("List the monitors with their current status (viewers: without header values, body, URL password, push token)", 200, "MonitorListReply"),
     })
-    .get("/monitors/names", ({ user }) => ({ success: true, monitors: monitors.list().map((m) => monitorName(monitorView(user.role, m))) }), {
+    .get("/monitors/names", ({ user }) => ({ success: true, monitors: monitors.names().map((m) => monitorView(user.role, m)) }), {
       auth: "user",
       detail: docReply("Every monitor's id, name, type, target, group, tags and whether it is active: for choosing monitors (a tenth of GET /api/monitors' bytes)", 200, "MonitorNamesReply"),
     })

@@ -7,8 +7,9 @@ import { fieldsOf, intern, rowOf } from "./stored-fields";
 import { firstTypeFieldsOf } from "./types/first-settings";
 import type { CheckOutcome } from "./types/check-type";
 import { HOUR, readWatermarks } from "./history";
-import type { CheckResult, DashboardCounts, DownMonitor, MonitorStatus, PingStats, PublicMonitor } from "./public";
+import type { CheckResult, DashboardCounts, DownMonitor, MonitorName, MonitorStatus, PingStats, PublicMonitor } from "./public";
 import type { MonitorFields } from "./schemas";
+import type { ListMonitor } from "./list-view";
 import type { PersistedState } from "./writer";
 
 export { rowOf } from "./stored-fields";
@@ -284,6 +285,26 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
       const persist = to !== from || (s.consecutiveFailures !== failuresBefore && s.consecutiveFailures <= entry.fields.retries + 1);
       entry.unsaved = !persist;
       return { from, to, persist };
+    },
+
+    /** Every monitor's name record (GET /api/monitors/names): read from the fields, without building whole monitors. */
+    names(): MonitorName[] {
+      const names: MonitorName[] = [];
+      for (const { id, fields: f } of entries.values()) names.push({ id, name: f.name, type: f.type, target: targetOf(f), parentId: f.parentId, tags: f.tags, active: f.active });
+      return names;
+    },
+
+    /**
+     * What the monitor list orders on, for every monitor (GET /api/monitors/page): a few fields each, where whole
+     * monitors would build a 24-hour heartbeat and every setting for each of 100 000 monitors.
+     */
+    listFields(now = Date.now()): ListMonitor[] {
+      const out: ListMonitor[] = [];
+      for (const entry of entries.values()) {
+        const { fields: f, state: s } = entry;
+        out.push({ id: entry.id, name: f.name, target: targetOf(f), tags: f.tags, active: f.active, status: s.status, maintenance: inMaintenance(entry.id), responseTime: s.lastResponseTime, uptime24h: uptime24h(entry.ring, now), parentId: f.parentId });
+      }
+      return out;
     },
 
     /** The monitor as the API shows it, but for what the service adds (its dependencies). */

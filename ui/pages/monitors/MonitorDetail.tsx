@@ -198,7 +198,6 @@ export default function MonitorDetail() {
   useLiveChecks(
     watched,
     (data) => {
-      if (data.monitorId !== id) return;
       liveSeq.current++;
       const held = data.result.status === "down" && parseCheckError(data.result.error ?? "").code === "UNREACHABLE";
       setMonitor((m) => (m ? { ...applyCheck(m, data), unreachable: held ? m.unreachable : null } : m));

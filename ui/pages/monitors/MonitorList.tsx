@@ -16,7 +16,7 @@ import { useLive, useLiveChecks } from "../../state/live";
 import { isAdmin } from "../../state/session";
 import { AvailabilityLegend } from "../../components/AvailabilityLegend";
 import { ListToolbar, NoMatch } from "./list/ListToolbar";
-import { createPagedList, type PagedList } from "./list/pagedList";
+import { createPagedList, placeAt, type PagedList, type PagedSnapshot } from "./list/pagedList";
 import { createListStore, type ListStore } from "./list/store";
 import { useVisibleChecks } from "./list/useVisibleChecks";
 import { useWindowRows } from "./list/useWindowRows";
@@ -206,7 +206,7 @@ export default function MonitorList() {
               <MonitorTable
                 store={store}
                 paged={paged}
-                total={list.total}
+                list={list}
                 collapsed={collapsed}
                 view={view}
                 setView={setView}
@@ -232,7 +232,7 @@ export default function MonitorList() {
 function MonitorTable({
   store,
   paged,
-  total,
+  list,
   collapsed,
   view,
   setView,
@@ -242,8 +242,8 @@ function MonitorTable({
 }: {
   store: ListStore;
   paged: PagedList;
-  /** Rows in the whole list as shown. */
-  total: number;
+  /** The rows held and the whole list's total. */
+  list: PagedSnapshot;
   collapsed: ReadonlySet<number>;
   view: ListView;
   setView: (next: ListView) => void;
@@ -255,11 +255,10 @@ function MonitorTable({
   const wide = useMediaQuery("(min-width: 1024px)");
   const rowHeight = wide ? ROW_HEIGHT.table : ROW_HEIGHT.card;
   const body = useRef<HTMLDivElement>(null);
+  const total = list.total;
   const { start, end, padTop, padBottom } = useWindowRows(body, total, rowHeight, wide ? 8 : 4);
   useEffect(() => paged.setWindow(start, end), [paged, start, end]);
-  // Re-rendered when the held rows change (a fetch answered), as well as when the window moves.
-  const held = useSyncExternalStore(paged.subscribe, () => paged.snapshot().rows);
-  const places = useMemo(() => Array.from({ length: end - start }, (_, i) => paged.rowAt(start + i)), [paged, held, start, end]);
+  const places = useMemo(() => Array.from({ length: end - start }, (_, i) => placeAt(list, start + i)), [list, start, end]);
   const inView = useMemo(() => places.flatMap((p) => (p ? [p.id] : [])), [places]);
   useVisibleChecks(store, inView);
 
@@ -291,7 +290,7 @@ function MonitorTable({
 
   return (
     <div className="lg:overflow-x-auto">
-      <div role="table" aria-label={t("monitors.list.table")} aria-rowcount={total + 1} data-testid="monitors-table" className="lg:min-w-[55.25rem] xl:min-w-[75.5rem]">
+      <div role="table" aria-label={t("monitors.list.table")} aria-rowcount={total + 1} aria-busy={!list.current} data-testid="monitors-table" className="lg:min-w-[55.25rem] xl:min-w-[75.5rem]">
         <div role="rowgroup" className="hidden bg-slate-50 lg:block" data-testid="monitors-table-head">
           <div role="row" aria-rowindex={1} className={`${GRID} border-b border-slate-200 py-3`}>
             {header("name", t("monitors.columns.name"))}

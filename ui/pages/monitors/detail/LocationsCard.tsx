@@ -212,7 +212,7 @@ export function LocationsCard({ monitor }: { monitor: PublicMonitor }) {
     if (timer.current) clearTimeout(timer.current);
   }, []);
   const watched = useMemo(() => [id], [id]);
-  useLiveChecks(watched, (event) => event.monitorId === id && scheduleRefresh());
+  useLiveChecks(watched, scheduleRefresh); // this monitor's checks only
   useLive("hello", () => void refresh());
 
   const saved = (next: MonitorLocations) => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import type { ListPage } from "../../../../server/monitors/list-page";
 import { DEFAULT_VIEW, filterAndSort, statusCounts, tagsInUse, treeRows, isFiltered, type ListView } from "../listModel";
 import { publicMonitor } from "../testing";
-import { createPagedList, FETCH_MAX, MARGIN, REFRESH_DELAY_MS, REFRESH_MS, type PageQuery } from "./pagedList";
+import { createPagedList, placeAt, FETCH_MAX, MARGIN, REFRESH_DELAY_MS, REFRESH_MS, type PageQuery } from "./pagedList";
 import { createListStore } from "./store";
 import type { PublicMonitor } from "../../../api/monitors";
 
@@ -75,9 +75,9 @@ describe("the list a window at a time", () => {
     expect([snap.phase, snap.total, snap.monitors, snap.offset, snap.rows.length, snap.current]).toEqual(["loaded", 1000, 1000, 0, 130, true]);
     expect(snap.counts).toMatchObject({ all: 1000, down: 100, up: 900 });
     // The triage order: down first.
-    expect(s.paged.rowAt(0)!.id).toBe(1);
-    expect(s.paged.rowAt(1)!.id).toBe(11);
-    expect(s.paged.rowAt(130)).toBeUndefined();
+    expect(placeAt(s.paged.snapshot(), 0)!.id).toBe(1);
+    expect(placeAt(s.paged.snapshot(), 1)!.id).toBe(11);
+    expect(placeAt(s.paged.snapshot(), 130)).toBeUndefined();
     expect(s.store.size).toBe(130);
     expect(s.calls).toHaveLength(0);
   });
@@ -94,9 +94,9 @@ describe("the list a window at a time", () => {
     expect(s.calls).toHaveLength(1);
     await s.answer(); // then the window where it is now
     expect([s.calls[0].offset, s.calls[0].limit]).toEqual([500, 230]);
-    expect(s.paged.rowAt(600)).toBeUndefined(); // a placeholder until it answers
+    expect(placeAt(s.paged.snapshot(), 600)).toBeUndefined(); // a placeholder until it answers
     await s.answer();
-    expect(s.paged.rowAt(600)).toBeDefined();
+    expect(placeAt(s.paged.snapshot(), 600)).toBeDefined();
     expect(s.paged.snapshot().offset).toBe(500);
     expect(s.store.size).toBe(230); // the rows left behind are forgotten
     // A window taller than one call may ask for is held as far as the call goes.
@@ -163,7 +163,7 @@ describe("the list a window at a time", () => {
     s.paged.setQuery(query());
     await s.answer();
     expect(s.ids()).toEqual([1, 2, 3]);
-    expect(s.paged.rowAt(0)).toMatchObject({ depth: 0, members: 2, toggles: true });
+    expect(placeAt(s.paged.snapshot(), 0)).toMatchObject({ depth: 0, members: 2, toggles: true });
     s.paged.setQuery({ view: DEFAULT_VIEW, collapsed: [1] });
     await s.answer();
     expect(s.ids()).toEqual([1]);

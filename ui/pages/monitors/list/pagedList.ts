@@ -61,6 +61,10 @@ export interface PagedListOptions {
   clearTimer?: (timer: unknown) => void;
 }
 
+/** The place of row `index`, or undefined when it is not held (a fast scroll: shown as a placeholder). */
+export const placeAt = (list: Pick<PagedSnapshot, "rows" | "offset">, index: number): RowPlace | undefined =>
+  index < list.offset ? undefined : list.rows[index - list.offset];
+
 const EMPTY_COUNTS: StatusCounts = { all: 0, down: 0, pending: 0, up: 0, maintenance: 0, paused: 0 };
 
 export function createPagedList(options: PagedListOptions) {
@@ -181,14 +185,6 @@ export function createPagedList(options: PagedListOptions) {
       if (snapshot.phase === "error") tell({ phase: "loading", message: null });
       pump();
     },
-
-    /** The place of row `index`, or undefined when it is not held (a fast scroll: shown as a placeholder). */
-    rowAt(index: number): RowPlace | undefined {
-      return snapshot.rows[index - snapshot.offset];
-    },
-
-    /** The monitors whose rows are held (their checks are the ones the screen needs live). */
-    heldIds: (): number[] => snapshot.rows.map((r) => r.id),
 
     snapshot: (): PagedSnapshot => snapshot,
 
