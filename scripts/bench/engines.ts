@@ -239,7 +239,8 @@ export interface BenchStore {
   serverPss(): number | null;
   /**
    * Bytes on disk of a table with its indexes, and of the whole store. SQLite: pages from dbstat after a checkpoint,
-   * and the file; PostgreSQL: pg_total_relation_size (heap, indexes, TOAST, free-space maps), and that summed over
+   * and the file; PostgreSQL: pg_total_relation_size (heap, indexes, TOAST, free-space maps) of the table or of each of
+   * its partitions, and that summed over
    * every table of the schema (WAL not counted on either).
    */
   sizes(db: Db, tables: string[]): Promise<{ tables: Record<string, number>; total: number }>;
@@ -292,7 +293,8 @@ export async function freshStore(engine: Engine, dir: string, pg: PgServer | nul
     async sizes(db, tables) {
       const out: Record<string, number> = {};
       for (const t of tables) {
-        const [row] = await db.rows<{ b: number | null }>(sql`SELECT pg_total_relation_size(to_regclass(${t})) AS b`);
+        // A partitioned table (check_results, check_blocks) is the sum of its partitions.
+        const [row] = await db.rows<{ b: number | null }>(sql`SELECT sum(pg_total_relation_size(relid))::bigint AS b FROM pg_partition_tree(to_regclass(${t}))`);
         out[t] = row?.b ?? 0;
       }
       const [all] = await db.rows<{ b: number | null }>(

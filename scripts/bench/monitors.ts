@@ -39,6 +39,7 @@ import { sql } from "drizzle-orm";
 import { cpus, loadavg, totalmem } from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { createCheckPacking } from "../../server/monitors/packing";
 import { LatencyHistogram } from "../../server/monitors/scheduler";
 import { dash, freshStore, parseEngines, withPg, type Engine, type PgServer } from "./engines";
 import { countingTarget } from "./fixtures";
@@ -253,9 +254,16 @@ async function run(
       sql`SELECT m.type AS type, count(*) AS n, sum(CASE WHEN c.up THEN 0 ELSE 1 END) AS down FROM check_results c JOIN monitors m ON m.id = c.monitor_id
           WHERE c.time >= ${wallA!} AND c.time < ${wallB!} GROUP BY m.type`,
     );
-    const sizes = await store.sizes(after, ["check_results"]);
+    // As written: on PostgreSQL, rows in the hour partitions. Then packed as the maintenance pass packs an hour once it
+    // is an hour old (server/monitors/packing.ts), the run's hours at once, and measured after a VACUUM.
+    const written = (await store.sizes(after, ["check_results"])).tables.check_results!;
+    if (store.engine === "postgres") {
+      await createCheckPacking(after).pack(Number.MAX_SAFE_INTEGER);
+      await after.exec(sql`VACUUM check_results, check_blocks`);
+    }
+    const sizes = await store.sizes(after, ["check_results", "check_blocks"]);
     await after.close();
-    const bytes = sizes.tables.check_results;
+    const bytes = sizes.tables.check_results! + (sizes.tables.check_blocks ?? 0);
     for (const w of windowRows) {
       const t = (types[w.type] ??= { monitors: 0, checks: 0, down: 0, status: { up: 0, down: 0, pending: 0 }, errors: [] });
       t.checks = w.n;
@@ -298,6 +306,7 @@ async function run(
       pings,
       pingFailures: pinger?.firstFailures ?? [],
       bytesPerCheck: rows.n ? bytes / rows.n : 0,
+      writtenBytesPerCheck: rows.n ? written / rows.n : 0,
       fileBytesPerCheck: rows.n ? (sizes.total - dbBefore) / rows.n : 0,
       maxFlushMs: b!.writer.maxFlushMs,
       load: [loadA, loadB],
@@ -393,6 +402,7 @@ console.log(
 for (const r of results) {
   console.log(
     `- ${r.engine} ${label(r)}: target saw ${r.targetRate.toFixed(1)} req/s; ${r.rows} checks stored (${r.down} down); ${r.skipped} slots skipped; ` +
+      (r.engine === "postgres" ? `rows as written ${r.writtenBytesPerCheck.toFixed(1)} B/check, packed ${r.bytesPerCheck.toFixed(1)}; ` : "") +
       `${r.engine === "sqlite" ? "file" : "schema"} growth ${r.fileBytesPerCheck.toFixed(1)} B/check; slowest batch write ${r.maxFlushMs.toFixed(1)} ms; ` +
       (r.dbPss !== null ? `PostgreSQL memory (PSS) ${mb(r.dbPss)}; ` : "") +
       `load average ${r.load[0].toFixed(1)} → ${r.load[1].toFixed(1)}; server log: ${r.problems.length ? `${r.problems.length} WARN/ERROR lines (below)` : "no WARN/ERROR lines"}`,

@@ -2,8 +2,9 @@
 // checked its monitors was gone) took them out of maintenance with nobody there to announce it, so no "fresh down"
 // (or recovery) would ever be sent for them. The monitors whose latest stored check was made in maintenance, but which
 // no window covers now, are the ones that left; asked at start-up and when a node takes monitors over.
-import { and, desc, eq } from "drizzle-orm";
-import { first, type Db } from "../db/database";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/database";
+import { newestChecks } from "../monitors/check-rows";
 import type { MonitorService } from "../monitors/service";
 
 /**
@@ -11,7 +12,7 @@ import type { MonitorService } from "../monitors/service";
  * looked up (down ones, and up ones with a down alert sent before their window), one indexed row each.
  */
 export async function monitorsLeftUnseen(db: Db, monitors: MonitorService, inMaintenance: (id: number) => boolean): Promise<number[]> {
-  const { checkResults, notificationAlerts } = db.t;
+  const { notificationAlerts } = db.t;
   const alerted = new Set(
     (
       await db.orm
@@ -25,8 +26,7 @@ export async function monitorsLeftUnseen(db: Db, monitors: MonitorService, inMai
     .filter((e) => e.fields.active && !inMaintenance(e.id) && (e.state.status === "down" || (e.state.status === "up" && alerted.has(e.id))))
     .map((e) => e.id);
   const lastInMaintenance = async (id: number) =>
-    (await first(db.orm.select({ maintenance: checkResults.maintenance }).from(checkResults).where(eq(checkResults.monitorId, id)).orderBy(desc(checkResults.time)).limit(1)))
-      ?.maintenance === true;
+    Boolean((await db.rows<{ maintenance: boolean | number }>(sql`SELECT maintenance FROM ${newestChecks(db.engine, id, 1)} AS c`))[0]?.maintenance);
   const left: number[] = [];
   // A few at a time: on PostgreSQL each is a round trip (a node taking monitors over waits for this).
   for (let i = 0; i < candidates.length; i += 32) {

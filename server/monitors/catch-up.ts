@@ -2,6 +2,7 @@
 // slots those monitors missed meanwhile are checked at once instead of waiting a whole interval.
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/database";
+import { checkRows } from "./check-rows";
 import type { Clock, Scheduler } from "./scheduler";
 import { slotAtOrAfter } from "./scheduler";
 import type { MonitorFields } from "./schemas";
@@ -56,7 +57,7 @@ export async function catchUpMissed({ db, store, scheduler, writer, clock, owns,
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
     const rows = await db.rows<{ monitor_id: number; last: number }>(
-      sql`SELECT monitor_id, max(time) AS last FROM check_results WHERE monitor_id IN (${sql.join(chunk, sql`, `)}) AND time >= ${since} GROUP BY monitor_id`,
+      sql`SELECT monitor_id, max(time) AS last FROM ${checkRows(db.engine, since)} WHERE monitor_id IN (${sql.join(chunk, sql`, `)}) AND time >= ${since} GROUP BY monitor_id`,
     );
     for (const r of rows) if (r.last >= due.get(r.monitor_id)! - KICK_GAP_MS) due.delete(r.monitor_id);
     for (const id of chunk) {

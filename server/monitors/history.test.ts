@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/database";
-import { testDb } from "../db/test-db";
+import { testDb, testEngine } from "../db/test-db";
 import { createEventBus } from "../events";
 import { fakeClock } from "../test-support";
 import { DAY, HOUR } from "./history";
+import { createCheckPacking } from "./packing";
 import { createMonitorService } from "./service";
 import { countRows, insertResults, type ResultRow } from "./test-db";
 
@@ -189,6 +190,32 @@ describe("retention", () => {
     expect(await count("monitor_hourly")).toBe(48);
     expect(await count("monitor_daily")).toBe(2);
     expect(await count("check_results")).toBe(0); // older than a day, and rolled up
+  });
+
+  test("a maintenance pass drops a day past the retention and keeps its rollups; what is left reads the same", async () => {
+    const { db, service, history, a, put, count } = await setup({ rawRetentionDays: 1 });
+    fill(put, a, T0, 72);
+    const now = T0 + 3 * DAY + 10 * 60_000;
+    const before = await history.monitorHistory(a, now);
+    const seriesBefore = await history.series(a, "24h", now);
+    // On PostgreSQL, packed as the passes of those three days would have packed them, an hour at a time.
+    if (testEngine === "postgres") await createCheckPacking(db).pack(now - HOUR - 10 * 60_000);
+    await service.history.maintain(now, { forcePrune: true });
+    expect(await count("monitor_hourly")).toBe(72);
+    expect(await count("monitor_daily")).toBe(3);
+    // The cutoff is T0 + 2 d 10 min. SQLite deletes up to it; PostgreSQL drops whole days of packed checks, so it
+    // keeps the rest of that day (packing.ts): day 2's first ten minutes stay a little longer.
+    expect(await count("check_results")).toBe(testEngine === "postgres" ? 24 * 60 : 24 * 60 - 10);
+    if (testEngine === "postgres") {
+      // Packed but the last hour (rows, for the newest reads), in one day partition: days 0 and 1 were dropped whole.
+      expect(Number((await db.rows<{ n: number }>(sql`SELECT count(*) AS n FROM check_results`))[0]!.n)).toBe(60);
+      const days = await db.rows<{ name: string }>(sql`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass('check_blocks')`);
+      expect(days.map((d) => d.name)).toEqual(["check_blocks_20260107"]);
+    }
+    const after = await history.monitorHistory(a, now);
+    expect(after.day).toEqual(before.day);
+    expect(after.month).toMatchObject({ total: before.month.total, up: before.month.up, down: before.month.down, latest: before.month.latest });
+    expect(await history.series(a, "24h", now)).toEqual(seriesBefore);
   });
 });
 

@@ -10,6 +10,8 @@ import type { Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
 import type { CheckResult, HistoryWindow, MonitorHistory, MonitorSeries, PingStats, SeriesRange, StatusBucket } from "./public";
 import { recordOutages } from "../reports/outages";
+import { checkRows, newestChecks, oldestCheckTime } from "./check-rows";
+import { createCheckPacking } from "./packing";
 import { COUNTED, COUNTED_UP, DAY, HOUR, IN_MAINTENANCE, lit, rollupSql } from "./rollup-sql";
 import { systemClock, type Clock } from "./scheduler";
 
@@ -17,6 +19,9 @@ export { DAY, HOUR, rollupSql };
 
 /** Ranges charted check by check (short enough to send every point), with their span; longer ones are hourly. */
 const RAW_SERIES_SPANS: Partial<Record<SeriesRange, number>> = { "1h": HOUR, "6h": 6 * HOUR, "24h": DAY };
+
+/** Hours of PostgreSQL's default check partition packed per maintenance pass (a migrated table takes several). */
+const DEFAULT_HOURS_PER_PASS = 24;
 
 const HOURLY_KEY = "monitors.rollup.hourly";
 const DAILY_KEY = "monitors.rollup.daily";
@@ -135,6 +140,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
   const rawRetention = options.rawRetentionMs ?? 7 * DAY;
   const rollupRetention = options.rollupRetentionMs ?? 365 * DAY;
   const grace = options.graceMs ?? 2 * 60_000;
+  const packing = db.engine === "postgres" ? createCheckPacking(db) : null;
   const tickMs = options.tickMs ?? 60_000;
   // 100: an hour of 100 monitors at one check a minute rolls up (counts and histogram) in about 9 ms on SQLite.
   const chunk = options.chunk ?? 100;
@@ -158,7 +164,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
   /** The oldest raw result (index seek per monitor), or null. */
   async function oldestResult(): Promise<number | null> {
     const [row] = await db.rows<{ t: number | null }>(
-      sql`SELECT min(t) AS t FROM (SELECT (SELECT time FROM check_results WHERE monitor_id = m.id ORDER BY time LIMIT 1) AS t FROM monitors m) AS firsts`,
+      sql`SELECT min(t) AS t FROM (SELECT ${oldestCheckTime(db.engine, sql`m.id`)} AS t FROM monitors m) AS firsts`,
     );
     return row?.t ?? null;
   }
@@ -206,13 +212,16 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     return { hours, days };
   }
 
-  /** Deletes raw results past the raw retention (never ones not rolled up yet) and rollups past theirs. */
+  /**
+   * Deletes raw results past the raw retention (never ones not rolled up yet) and rollups past theirs. On PostgreSQL
+   * packed checks go a whole day at a time (a day's partition dropped once all of it is past the retention).
+   */
   async function prune(now = clock.now()): Promise<{ raw: number; rollups: number }> {
     const hourly = (await readWatermarks(db)).hourly;
     if (hourly === null) return { raw: 0, rollups: 0 };
     const rawCutoff = Math.min(now - rawRetention, hourly);
     const rollupCutoff = now - rollupRetention;
-    let raw = 0;
+    let raw = packing ? await packing.dropDays(rawCutoff) : 0;
     let rollups = 0;
     await forChunks(async (lo, hi) => {
       raw += await db.exec(sql`DELETE FROM check_results WHERE ${inChunk(lo, hi)} AND time < ${rawCutoff}`);
@@ -225,13 +234,22 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     return { raw, rollups };
   }
 
-  /** One maintenance pass: roll up, and prune at most once an hour (or when asked). Never runs twice at once. */
+  /**
+   * One maintenance pass: roll up, pack (PostgreSQL), and prune at most once an hour (or when asked). Never runs twice
+   * at once.
+   */
   function maintain(now = clock.now(), { forcePrune = false } = {}): Promise<void> {
     if (running) return running;
     running = (async () => {
       try {
         const started = performance.now();
+        if (packing) await packing.ensureHours(now);
         const done = await rollUp(now);
+        if (packing) {
+          // Hours rolled up and an hour old: the newest checks stay rows, where "the last 50" and catch-up look.
+          const packed = await packing.pack(Math.min((await readWatermarks(db)).hourly ?? -Infinity, floorTo(now, HOUR) - HOUR), DEFAULT_HOURS_PER_PASS);
+          if (packed.hours) log.debug("checks packed", { ...packed });
+        }
         let pruned = { raw: 0, rollups: 0 };
         if (forcePrune || done.hours > 0 || now - lastPrune >= HOUR) {
           pruned = await prune(now);
@@ -263,7 +281,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     const rows = await db.rows<Piece>(
       sql`SELECT (time / ${lit(unit)}) * ${lit(unit)} AS start, ${COUNTED} AS checks, ${COUNTED_UP} AS up, ${IN_MAINTENANCE} AS maintenance,
             coalesce(sum(response_time), 0) AS "rtSum", count(response_time) AS "rtCount", min(response_time) AS "rtMin", max(response_time) AS "rtMax"
-          FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from} AND time <= ${to} GROUP BY (time / ${lit(unit)}) * ${lit(unit)}`,
+          FROM ${checkRows(db.engine, from, to)} WHERE monitor_id = ${monitorId} AND time >= ${from} AND time <= ${to} GROUP BY (time / ${lit(unit)}) * ${lit(unit)}`,
     );
     const pieces = new Map<number, Piece>();
     let n = 0;
@@ -288,15 +306,14 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
 
   async function latestResult(monitorId: number, from: number): Promise<CheckResult | null> {
     const [row] = await db.rows<RawRow>(
-      sql`SELECT time, up, response_time, http_status, error, maintenance, ping FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from}
-          ORDER BY time DESC LIMIT 1`,
+      sql`SELECT time, up, response_time, http_status, error, maintenance, ping FROM ${newestChecks(db.engine, monitorId, 1)} AS c WHERE time >= ${from}`,
     );
     return row ? toResult(monitorId, row) : null;
   }
 
   async function lastError(monitorId: number, from: number): Promise<HistoryWindow["error"]> {
     const [row] = await db.rows<{ time: number; error: string | null }>(
-      sql`SELECT time, error FROM check_results WHERE monitor_id = ${monitorId} AND time >= ${from} AND NOT up ORDER BY time DESC LIMIT 1`,
+      sql`SELECT time, error FROM ${checkRows(db.engine, from)} WHERE monitor_id = ${monitorId} AND time >= ${from} AND NOT up ORDER BY time DESC LIMIT 1`,
     );
     return row ? { time: row.time, message: row.error ?? "check failed" } : null;
   }
@@ -329,6 +346,8 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
     start(firstDelayMs = 5000) {
       if (started) return;
       started = true;
+      // The hour partitions at once, before the first pass: checks made meanwhile would land in the default one.
+      if (packing) void packing.ensureHours(clock.now()).catch((e) => log.warn("check partitions not made", { error: String(e) }));
       loop(firstDelayMs);
     },
 
@@ -344,7 +363,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
       // 24 h: exact window from raw results, 24 one-hour slots ending now.
       const dayFrom = now - DAY;
       const rows = await db.rows<{ time: number; up: number | boolean; rt: number | null; m: number | boolean }>(
-        sql`SELECT time, up, response_time AS rt, maintenance AS m FROM check_results WHERE monitor_id = ${monitorId} AND time > ${dayFrom} AND time <= ${now}`,
+        sql`SELECT time, up, response_time AS rt, maintenance AS m FROM ${checkRows(db.engine, dayFrom, now)} WHERE monitor_id = ${monitorId} AND time > ${dayFrom} AND time <= ${now}`,
       );
       const slots = Array.from({ length: 24 }, emptyAcc);
       const dayAcc = emptyAcc();
@@ -387,7 +406,7 @@ export function createHistory(db: Db, options: HistoryOptions = {}) {
       if (rawSpan !== undefined) {
         const from = now - rawSpan;
         const rows = await db.rows<{ time: number; up: number | boolean; rt: number | null; m: number | boolean }>(
-          sql`SELECT time, up, response_time AS rt, maintenance AS m FROM check_results WHERE monitor_id = ${monitorId} AND time > ${from} AND time <= ${now} ORDER BY time`,
+          sql`SELECT time, up, response_time AS rt, maintenance AS m FROM ${checkRows(db.engine, from, now)} WHERE monitor_id = ${monitorId} AND time > ${from} AND time <= ${now} ORDER BY time`,
         );
         for (const r of rows) {
           base.times.push(r.time);

@@ -4,6 +4,7 @@
 // nothing, and start-up reads nothing.
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/database";
+import { newestChecks } from "./check-rows";
 import type { CheckOutcome } from "./types/check-type";
 import type { RecentCheck } from "./public";
 
@@ -80,7 +81,7 @@ export function createRecentChecks(db: Db, flush: () => Promise<unknown>) {
 
   async function read(id: number, recorded: CheckOutcome[]): Promise<Ring> {
     const rows = await db.rows<Row>(
-      sql`SELECT time, up, response_time, http_status, error, maintenance FROM check_results WHERE monitor_id = ${id} ORDER BY time DESC LIMIT ${RECENT_CHECKS}`,
+      sql`SELECT time, up, response_time, http_status, error, maintenance FROM ${newestChecks(db.engine, id, RECENT_CHECKS)} AS c ORDER BY time DESC`,
     );
     const stored: CheckOutcome[] = rows
       .reverse()

@@ -4,9 +4,9 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Engine } from "../db/database";
 import { binSql, histogramAggSql, histogramEachSql } from "../reports/histogram";
+import { checkRows, DAY, HOUR } from "./check-rows";
 
-export const HOUR = 3_600_000;
-export const DAY = 24 * HOUR;
+export { DAY, HOUR };
 
 /** A constant in SQL text (bucket sizes): the same text wherever it appears, so GROUP BY matches it on PostgreSQL. */
 export const lit = (value: number) => sql.raw(String(value));
@@ -25,7 +25,7 @@ const upsert = sql`WHERE true ON CONFLICT (monitor_id, bucket_start) DO UPDATE S
 export function rawHistogramsSql(engine: Engine, scope: SQL, from: number, to: number, unit: number): SQL {
   return sql`SELECT monitor_id, b, ${histogramAggSql(engine, sql.raw("bin"), sql.raw("n"))} AS hist FROM (
       SELECT monitor_id, (time / ${lit(unit)}) * ${lit(unit)} AS b, ${binSql(sql.raw("response_time"))} AS bin, count(*) AS n
-      FROM check_results WHERE ${scope} AND time >= ${from} AND time < ${to} AND response_time IS NOT NULL GROUP BY 1, 2, 3
+      FROM ${checkRows(engine, from, to)} WHERE ${scope} AND time >= ${from} AND time < ${to} AND response_time IS NOT NULL GROUP BY 1, 2, 3
     ) bins GROUP BY monitor_id, b`;
 }
 
@@ -37,7 +37,7 @@ export function rollupSql(engine: Engine, target: "monitor_hourly" | "monitor_da
       SELECT a.*, h.hist FROM (
         SELECT monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)} AS b, ${COUNTED}, ${COUNTED_UP},
           sum(CASE WHEN up OR maintenance THEN 0 ELSE 1 END), ${IN_MAINTENANCE}, coalesce(sum(response_time), 0), count(response_time), min(response_time), max(response_time)
-        FROM check_results WHERE ${scope} AND time >= ${from} AND time < ${to}
+        FROM ${checkRows(engine, from, to)} WHERE ${scope} AND time >= ${from} AND time < ${to}
         GROUP BY monitor_id, (time / ${lit(HOUR)}) * ${lit(HOUR)}
       ) a LEFT JOIN (${rawHistogramsSql(engine, scope, from, to, HOUR)}) h ON h.monitor_id = a.monitor_id AND h.b = a.b ${upsert}`;
   }

@@ -10,6 +10,7 @@ import { HOUR, readWatermarks } from "./history";
 import type { CheckResult, DashboardCounts, DownMonitor, MonitorName, MonitorStatus, PingStats, PublicMonitor } from "./public";
 import type { MonitorFields } from "./schemas";
 import type { ListMonitor } from "./list-view";
+import { checkRows, newestChecks } from "./check-rows";
 import type { PersistedState } from "./writer";
 
 export { rowOf } from "./stored-fields";
@@ -129,9 +130,12 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
     const chunk = sql`SELECT id FROM monitors WHERE id >= ${lo} AND id <= ${hi}`;
     // The newest result per monitor (a seek to the end of the monitor's key range).
     const latest = await db.rows<{ monitor_id: number; time: number; up: boolean | number; response_time: number | null; http_status: number | null; error: string | null; ping: string | PingStats | null }>(
-      sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error, c.ping FROM monitors m
-          JOIN check_results c ON c.monitor_id = m.id AND c.time = (SELECT max(time) FROM check_results WHERE monitor_id = m.id)
-          WHERE m.id >= ${lo} AND m.id <= ${hi}`,
+      db.engine === "sqlite"
+        ? sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error, c.ping FROM monitors m
+            JOIN check_results c ON c.monitor_id = m.id AND c.time = (SELECT max(time) FROM check_results WHERE monitor_id = m.id)
+            WHERE m.id >= ${lo} AND m.id <= ${hi}`
+        : sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error, c.ping FROM monitors m
+            CROSS JOIN LATERAL ${newestChecks(db.engine, sql`m.id`, 1)} c WHERE m.id >= ${lo} AND m.id <= ${hi}`,
     );
     for (const r of latest) {
       const e = entries.get(r.monitor_id);
@@ -157,7 +161,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
     const raw = await db.rows<{ monitor_id: number; hour: number; checks: number; up: number }>(
       // Checks made in maintenance are left out of uptime (as in the rollups).
       sql`SELECT monitor_id, time / ${sql.raw(String(HOUR))} AS hour, count(*) AS checks, sum(CASE WHEN up THEN 1 ELSE 0 END) AS up
-          FROM check_results WHERE monitor_id IN (${chunk}) AND time >= ${watermark} AND NOT maintenance
+          FROM ${checkRows(db.engine, watermark)} WHERE monitor_id IN (${chunk}) AND time >= ${watermark} AND NOT maintenance
           GROUP BY monitor_id, time / ${sql.raw(String(HOUR))}`,
     );
     for (const r of raw) {

@@ -9,6 +9,7 @@ import type { EventBus } from "../events";
 import { silentLogger, type Logger } from "../log";
 import type { PublicMonitor } from "../monitors/public";
 import { DAY } from "../monitors/rollup-sql";
+import { checkRows } from "../monitors/check-rows";
 import { countsOf, planSources, sourceMarks } from "../reports/sources";
 import { BURN_WINDOWS, budgetOf, type BudgetState, type BurnWindow, type ErrorBudget, type WindowCounts } from "./budget";
 
@@ -47,7 +48,7 @@ async function recentCounts(db: Db, ids: number[], now: number): Promise<Map<num
       sum(CASE WHEN time >= ${now - span} AND NOT maintenance AND NOT up THEN 1 ELSE 0 END) AS ${sql.identifier(`d${name}`)}`,
   );
   const rows = await db.rows<Record<string, number>>(
-    sql`SELECT monitor_id ${sql.join(columns, sql``)} FROM check_results
+    sql`SELECT monitor_id ${sql.join(columns, sql``)} FROM ${checkRows(db.engine, now - LONGEST, now)}
         WHERE monitor_id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) AND time >= ${now - LONGEST} AND time < ${now} GROUP BY monitor_id`,
   );
   for (const r of rows) {

@@ -8,6 +8,7 @@
 import { and, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db, Orm } from "../db/database";
 import { HOUR } from "../monitors/rollup-sql";
+import { checkRows } from "../monitors/check-rows";
 
 export interface OutageRun {
   monitorId: number;
@@ -68,7 +69,7 @@ export async function rawChecksOf(db: Db, ids: number[], from: number, to: numbe
   const byMonitor = new Map<number, WalkedCheck[]>();
   if (ids.length === 0) return byMonitor;
   const rows = await db.rows<WalkedCheck & { monitor_id: number }>(
-    sql`SELECT monitor_id, time, up, maintenance, error FROM check_results
+    sql`SELECT monitor_id, time, up, maintenance, error FROM ${checkRows(db.engine, from, to)}
         WHERE monitor_id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) AND time >= ${from} AND time < ${to} ORDER BY monitor_id, time`,
     orm,
   );

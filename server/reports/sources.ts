@@ -5,6 +5,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/database";
 import { readWatermarks } from "../monitors/history";
 import { COUNTED, COUNTED_UP, DAY, HOUR, IN_MAINTENANCE } from "../monitors/rollup-sql";
+import { checkRows, oldestCheckTime } from "../monitors/check-rows";
 import { addBin, addHistogramText, binSql, newHistogram, type Histogram } from "./histogram";
 
 export interface Counts {
@@ -113,10 +114,10 @@ async function countChunk(db: Db, ids: number[], plan: Plan, out: Map<number, Co
     add(
       await db.rows(sql`SELECT monitor_id, ${COUNTED} AS checks, ${COUNTED_UP} AS up, sum(CASE WHEN up OR maintenance THEN 0 ELSE 1 END) AS down,
         ${IN_MAINTENANCE} AS maintenance, coalesce(sum(response_time), 0) AS "rtSum", count(response_time) AS "rtCount",
-        min(response_time) AS "rtMin", max(response_time) AS "rtMax" FROM check_results WHERE ${where} GROUP BY monitor_id`),
+        min(response_time) AS "rtMin", max(response_time) AS "rtMax" FROM ${checkRows(db.engine, from, to)} WHERE ${where} GROUP BY monitor_id`),
     );
     addHist(
-      await db.rows(sql`SELECT monitor_id, ${binSql(sql.raw("response_time"))} AS bin, count(*) AS n FROM check_results
+      await db.rows(sql`SELECT monitor_id, ${binSql(sql.raw("response_time"))} AS bin, count(*) AS n FROM ${checkRows(db.engine, from, to)}
         WHERE ${where} AND response_time IS NOT NULL GROUP BY 1, 2`),
     );
   }
@@ -127,7 +128,7 @@ export async function sourceMarks(db: Db, ids: number[]) {
   const marks = await readWatermarks(db);
   if (ids.length === 0) return { marks, rawSince: null };
   const [row] = await db.rows<{ t: number | null }>(
-    sql`SELECT min(t) AS t FROM (SELECT (SELECT time FROM check_results c WHERE c.monitor_id = m.id ORDER BY time LIMIT 1) AS t
+    sql`SELECT min(t) AS t FROM (SELECT ${oldestCheckTime(db.engine, sql`m.id`)} AS t
         FROM monitors m WHERE m.id IN (${idList(ids)})) AS firsts`,
   );
   return { marks, rawSince: row?.t == null ? null : Number(row.t) };

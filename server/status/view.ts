@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import type { AgentState } from "../agents/service";
 import type { Db } from "../db/database";
+import { checkRows } from "../monitors/check-rows";
 import { readWatermarks } from "../monitors/history";
 import { COUNTED, COUNTED_UP, DAY, HOUR, IN_MAINTENANCE } from "../monitors/rollup-sql";
 import { percent } from "../monitors/store";
@@ -121,7 +122,7 @@ export function createViewBuilder(sources: ViewSources) {
       db.rows<Piece>(
         sql`SELECT monitor_id AS "monitorId", (time / ${HOUR_SQL}) * ${HOUR_SQL} AS "start", ${COUNTED} AS checks,
               ${COUNTED_UP} AS up, ${IN_MAINTENANCE} AS maintenance, coalesce(sum(response_time), 0) AS "rtSum", count(response_time) AS "rtCount"
-            FROM check_results WHERE ${SELECTED} AND time >= ${hourlyWm} GROUP BY monitor_id, time / ${HOUR_SQL}`,
+            FROM ${checkRows(db.engine, hourlyWm)} WHERE ${SELECTED} AND time >= ${hourlyWm} GROUP BY monitor_id, time / ${HOUR_SQL}`,
       ),
     ]);
     return { days, hours, raw, dailyWm };
