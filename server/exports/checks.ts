@@ -2,7 +2,7 @@
 // checks (525 600 rows) never sits in memory, and the database is asked by (monitor, time), its primary key.
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/database";
-import { checkRows, DAY } from "../monitors/check-rows";
+import { checkRows, DAY, type StoredCheck } from "../monitors/check-rows";
 import type { PingStats } from "../monitors/public";
 import { csvLine } from "./csv";
 import { pagesFrom, textStream, type ExportFormat } from "./stream";
@@ -34,16 +34,6 @@ export const CHECK_CSV_HEADER = csvLine([
 
 const asCsv = (c: ExportedCheck) =>
   csvLine([c.time, c.status, c.responseTime, c.httpStatus, c.error, c.maintenance, c.ping?.sent, c.ping?.received, c.ping?.loss, c.ping?.min, c.ping?.avg, c.ping?.max]);
-
-interface StoredCheck {
-  time: number;
-  up: boolean | number;
-  response_time: number | null;
-  http_status: number | null;
-  error: string | null;
-  maintenance: boolean | number;
-  ping: string | PingStats | null;
-}
 
 /** The checks of `monitorId` with from <= time < to, oldest first, as a byte stream in `format`. */
 export function checksStream(db: Db, monitorId: number, range: { from: number; to: number }, format: ExportFormat): ReadableStream<Uint8Array> {

@@ -4,7 +4,8 @@
 // see both as one relation named check_results. A read names the time it covers so that only blocks that can hold
 // it are unpacked; its own WHERE (monitor_id, time, up…) applies to both parts.
 import { sql, type SQL } from "drizzle-orm";
-import type { Engine } from "../db/database";
+import type { Db, Engine } from "../db/database";
+import type { PingStats } from "./public";
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
@@ -44,4 +45,34 @@ export function oldestCheckTime(engine: Engine, monitor: number | SQL): SQL {
   const raw = sql`(SELECT time FROM check_results WHERE monitor_id = ${monitor} ORDER BY time LIMIT 1)`;
   if (engine === "sqlite") return raw;
   return sql`LEAST(${raw}, (SELECT hour_start + offsets[1] FROM check_blocks WHERE monitor_id = ${monitor} ORDER BY hour_start LIMIT 1))`;
+}
+
+/** A check as read with raw SQL: SQLite gives booleans as 0/1 and ping as JSON text, PostgreSQL booleans and jsonb. */
+export interface StoredCheck {
+  monitor_id: number;
+  time: number;
+  up: boolean | number;
+  response_time: number | null;
+  http_status: number | null;
+  error: string | null;
+  maintenance: boolean | number;
+  ping: string | PingStats | null;
+}
+
+/** The newest check of each monitor with lo <= id <= hi that has one (start-up: the store's latest state). */
+export async function newestOfEach(db: Db, lo: number, hi: number): Promise<StoredCheck[]> {
+  if (db.engine === "sqlite") {
+    return db.rows<StoredCheck>(sql`SELECT c.* FROM monitors m
+      JOIN check_results c ON c.monitor_id = m.id AND c.time = (SELECT max(time) FROM check_results WHERE monitor_id = m.id)
+      WHERE m.id >= ${lo} AND m.id <= ${hi}`);
+  }
+  // Rows first: nearly every monitor has a check within the last hour or two. The packed hours only for the others.
+  const rows = await db.rows<StoredCheck>(sql`SELECT c.* FROM monitors m
+    CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM check_results WHERE monitor_id = m.id ORDER BY time DESC LIMIT 1) c
+    WHERE m.id >= ${lo} AND m.id <= ${hi}`);
+  const packed = await db.rows<StoredCheck>(sql`SELECT c.* FROM monitors m
+    CROSS JOIN LATERAL (SELECT ${UNPACKED} FROM (SELECT * FROM check_blocks WHERE monitor_id = m.id ORDER BY hour_start DESC LIMIT 1) b ${UNNEST}
+      ORDER BY 2 DESC LIMIT 1) c
+    WHERE m.id >= ${lo} AND m.id <= ${hi} AND NOT EXISTS (SELECT 1 FROM check_results WHERE monitor_id = m.id)`);
+  return [...rows, ...packed];
 }

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Db } from "../db/database";
 import { openDatabase } from "../db/open";
 import { testDb, testEngine, testSchema } from "../db/test-db";
-import { checkRows, DAY, HOUR, newestChecks, oldestCheckTime } from "./check-rows";
+import { checkRows, DAY, HOUR, newestChecks, newestOfEach, oldestCheckTime } from "./check-rows";
 import { createCheckPacking, dayPartition, hourPartition } from "./packing";
 
 const T0 = Date.UTC(2026, 0, 5); // 00:00 UTC
@@ -94,10 +94,13 @@ describe.skipIf(testEngine !== "postgres")("checks packed an hour to a row (Post
 
     // The newest and oldest reads reach into the blocks.
     const ofTwo = before.filter((c) => c.monitor_id === 2);
-    expect(await db.rows(sql`SELECT * FROM ${newestChecks(db.engine, 2, 3)} AS c`)).toEqual(ofTwo.slice(-3).reverse());
+    expect(await db.rows<Check>(sql`SELECT * FROM ${newestChecks(db.engine, 2, 3)} AS c`)).toEqual(ofTwo.slice(-3).reverse());
     expect((await db.rows<{ t: number }>(sql`SELECT ${oldestCheckTime(db.engine, 2)} AS t`))[0]!.t).toBe(ofTwo[0]!.time);
+    const newestOf = async () => (await newestOfEach(db, 1, 2)).sort((x, y) => x.monitor_id - y.monitor_id).map((c) => [c.monitor_id, c.time]);
+    expect(await newestOf()).toEqual([1, 2].map((id) => [id, before.filter((c) => c.monitor_id === id).at(-1)!.time]));
     // A newer raw check comes first.
     await insert(db, [{ ...ofTwo.at(-1)!, time: T0 + 2 * HOUR + 5 }]);
+    expect(await newestOf()).toEqual([[1, before.filter((c) => c.monitor_id === 1).at(-1)!.time], [2, T0 + 2 * HOUR + 5]]);
     expect((await db.rows<Check>(sql`SELECT * FROM ${newestChecks(db.engine, 2, 2)} AS c`)).map((c) => c.time)).toEqual([T0 + 2 * HOUR + 5, ofTwo.at(-1)!.time]);
     // Packing again finds nothing new to pack.
     expect(await packing.pack(T0 + 2 * HOUR + 30 * 60_000)).toEqual({ hours: 0, checks: 0 });

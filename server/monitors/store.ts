@@ -10,7 +10,7 @@ import { HOUR, readWatermarks } from "./history";
 import type { CheckResult, DashboardCounts, DownMonitor, MonitorName, MonitorStatus, PingStats, PublicMonitor } from "./public";
 import type { MonitorFields } from "./schemas";
 import type { ListMonitor } from "./list-view";
-import { checkRows, newestChecks } from "./check-rows";
+import { checkRows, newestOfEach } from "./check-rows";
 import type { PersistedState } from "./writer";
 
 export { rowOf } from "./stored-fields";
@@ -129,14 +129,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
   async function fillIn(entries: Map<number, MonitorEntry>, lo: number, hi: number, since: number, watermark: number) {
     const chunk = sql`SELECT id FROM monitors WHERE id >= ${lo} AND id <= ${hi}`;
     // The newest result per monitor (a seek to the end of the monitor's key range).
-    const latest = await db.rows<{ monitor_id: number; time: number; up: boolean | number; response_time: number | null; http_status: number | null; error: string | null; ping: string | PingStats | null }>(
-      db.engine === "sqlite"
-        ? sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error, c.ping FROM monitors m
-            JOIN check_results c ON c.monitor_id = m.id AND c.time = (SELECT max(time) FROM check_results WHERE monitor_id = m.id)
-            WHERE m.id >= ${lo} AND m.id <= ${hi}`
-        : sql`SELECT c.monitor_id, c.time, c.up, c.response_time, c.http_status, c.error, c.ping FROM monitors m
-            CROSS JOIN LATERAL ${newestChecks(db.engine, sql`m.id`, 1)} c WHERE m.id >= ${lo} AND m.id <= ${hi}`,
-    );
+    const latest = await newestOfEach(db, lo, hi);
     for (const r of latest) {
       const e = entries.get(r.monitor_id);
       if (!e) continue;

@@ -231,7 +231,10 @@ export default function MonitorDetail() {
     "maintenance.change",
     (data) => {
       const on = data.monitors.entered.includes(id) ? true : data.monitors.left.includes(id) ? false : null;
-      if (on !== null) setMonitor((m) => (m ? { ...m, maintenance: on } : m));
+      if (on === null) return;
+      // Newer than a re-read in flight (the one `hello` asks for as the page opens): that reply must not undo it.
+      liveSeq.current++;
+      setMonitor((m) => (m ? { ...m, maintenance: on } : m));
     },
     ready,
   );
