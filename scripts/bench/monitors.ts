@@ -397,7 +397,8 @@ console.log("");
 console.log(
   "- DB server CPU: PostgreSQL's processes (postmaster, backends, background workers, reaped children) over the same window; " +
     "SQLite runs inside Vigil (—: its work is in Vigil's CPU). DB bytes per check: check_results with its index " +
-    "(SQLite: dbstat pages after a checkpoint; PostgreSQL: pg_total_relation_size), over the rows stored.",
+    "(SQLite: dbstat pages after a checkpoint; PostgreSQL: pg_total_relation_size of check_results and check_blocks after " +
+    "the run's hours are packed and a VACUUM), over the rows stored.",
 );
 for (const r of results) {
   console.log(

@@ -35,3 +35,11 @@ export function unavailableCause(e: unknown): (Error & { code?: unknown }) | und
   }
   return undefined;
 }
+
+/** The SQLSTATE ("23514") somewhere in an error's chain (drizzle wraps the driver's error), or undefined. */
+export function sqlState(e: unknown): string | undefined {
+  for (let err = e as { code?: unknown; errno?: unknown; cause?: unknown } | undefined, depth = 0; err && typeof err === "object" && depth < 5; err = err.cause as typeof err, depth++) {
+    for (const v of [err.errno, err.code]) if (typeof v === "string" && /^[0-9A-Z]{5}$/.test(v)) return v;
+  }
+  return undefined;
+}

@@ -5,6 +5,7 @@ import { Database } from "bun:sqlite";
 import type { Db } from "./database";
 import { openPostgres } from "./postgres";
 import { openSqlite, sqliteDb } from "./sqlite";
+import { isTimePartition } from "../monitors/packing";
 
 export const TEST_DATABASE_URL = process.env.VIGIL_TEST_DATABASE_URL || null;
 export const testEngine = TEST_DATABASE_URL ? "postgres" : "sqlite";
@@ -136,7 +137,7 @@ async function emptied(db: Db): Promise<boolean> {
         [
           "SET LOCAL session_replication_role = replica",
           // Partitions made as checks were written and packed (server/monitors/packing.ts) go, as in the template.
-          ...tables.map(({ name }) => (/^check_(results_\d{10}|blocks_\d{8})$/.test(name) ? `DROP TABLE "${name}"` : `DELETE FROM "${name}"`)),
+          ...tables.map(({ name }) => (isTimePartition(name) ? `DROP TABLE "${name}"` : `DELETE FROM "${name}"`)),
           "SELECT setval(c.oid, 1, false) FROM pg_class c WHERE c.relkind = 'S' AND c.relnamespace = current_schema()::regnamespace",
         ].join(";\n"),
       );

@@ -38,12 +38,14 @@ const asCsv = (c: ExportedCheck) =>
 /** The checks of `monitorId` with from <= time < to, oldest first, as a byte stream in `format`. */
 export function checksStream(db: Db, monitorId: number, range: { from: number; to: number }, format: ExportFormat): ReadableStream<Uint8Array> {
   const read = async (cursor: number, limit: number) => {
-    const out: StoredCheck[] = [];
-    // A day per query: on PostgreSQL older checks are packed an hour to a row, and the bounds say which rows to open.
-    for (let from = cursor; from < range.to && out.length < limit; from = Math.min(range.to, from + DAY)) {
-      const to = Math.min(range.to, from + DAY);
+    const out: Omit<StoredCheck, "monitor_id">[] = [];
+    // On PostgreSQL a day per query: older checks are packed an hour to a row, and the bounds say which rows to open.
+    // SQLite reads the whole range by its key, a page at a time.
+    const span = db.engine === "postgres" ? DAY : Infinity;
+    for (let from = cursor; from < range.to && out.length < limit; from = Math.min(range.to, from + span)) {
+      const to = Math.min(range.to, from + span);
       out.push(
-        ...(await db.rows<StoredCheck>(
+        ...(await db.rows<Omit<StoredCheck, "monitor_id">>(
           sql`SELECT time, up, response_time, http_status, error, maintenance, ping FROM ${checkRows(db.engine, from, to)}
               WHERE monitor_id = ${monitorId} AND time >= ${from} AND time < ${to} ORDER BY time LIMIT ${limit - out.length}`,
         )),

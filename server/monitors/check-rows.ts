@@ -12,11 +12,11 @@ export const DAY = 24 * HOUR;
 
 const COLUMNS = sql.raw("monitor_id, time, up, response_time, http_status, error, maintenance, ping");
 
-/** Every column of check_results, from a check_blocks row `b` unnested. */
+/** Every column of check_results, from a check_blocks row `b` unnested (UNNEST, as `u`). */
 const UNPACKED = sql.raw(
   `b.monitor_id, b.hour_start + u.o AS time, u.up, u.rt AS response_time, u.hs AS http_status, u.e AS error, coalesce(u.m, false) AS maintenance, u.p AS ping`,
 );
-const UNNEST = sql.raw(`CROSS JOIN LATERAL unnest(b.offsets, b.ups, b.response_times, b.http_statuses, b.errors, b.maintenance, b.pings) AS u(o, up, rt, hs, e, m, p)`);
+export const UNNEST = sql.raw(`CROSS JOIN LATERAL unnest(b.offsets, b.ups, b.response_times, b.http_statuses, b.errors, b.maintenance, b.pings) AS u(o, up, rt, hs, e, m, p)`);
 
 /**
  * A FROM item named check_results: every check whose time may lie in [from, to] (null: unbounded). The caller still

@@ -12,7 +12,8 @@
 // chores (one at a time), after the rollups (history.ts).
 import { sql, type SQL } from "drizzle-orm";
 import type { Db, Orm } from "../db/database";
-import { DAY, HOUR } from "./check-rows";
+import { sqlState } from "../db/errors";
+import { DAY, HOUR, UNNEST } from "./check-rows";
 
 /** Hour partitions made ahead of the clock: the current hour and the two after it. */
 const HOURS_AHEAD = 3;
@@ -25,22 +26,19 @@ export const hourPartition = (hour: number) => `check_results_${stamp(hour, 10)}
 export const dayPartition = (day: number) => `check_blocks_${stamp(day, 8)}`;
 const HOUR_NAME = /^check_results_(\d{10})$/;
 const DAY_NAME = /^check_blocks_(\d{8})$/;
+/** A partition the packer makes and drops as time goes by (not one the migrations made). */
+export const isTimePartition = (name: string) => HOUR_NAME.test(name) || DAY_NAME.test(name);
 const DEFAULT_PARTITION = "check_results_default";
 /** Rows in the default partition past which no hour partition is made (its scan would hold writers up). */
 const DEFAULT_SCAN_ROWS = 100_000;
 
-/** The SQLSTATE somewhere in an error's chain (drizzle wraps the driver's error). */
-function sqlState(e: unknown): string | undefined {
-  for (let err = e as { code?: unknown; errno?: unknown; cause?: unknown } | undefined, depth = 0; err && typeof err === "object" && depth < 5; err = err.cause as typeof err, depth++) {
-    for (const v of [err.errno, err.code]) if (typeof v === "string" && /^[0-9A-Z]{5}$/.test(v)) return v;
-  }
-  return undefined;
-}
-
-/** One check_blocks row per monitor from the check_results rows of `source` in [from, from + HOUR). */
+/**
+ * One check_blocks row per monitor from the check_results rows of `source` in [from, from + HOUR); its one row says
+ * how many checks were packed.
+ */
 function packSql(source: SQL, hour: number, where: SQL): SQL {
   const by = sql.raw("ORDER BY time");
-  return sql`INSERT INTO check_blocks (monitor_id, hour_start, offsets, ups, response_times, http_statuses, errors, maintenance, pings)
+  return sql`WITH packed AS (INSERT INTO check_blocks (monitor_id, hour_start, offsets, ups, response_times, http_statuses, errors, maintenance, pings)
     SELECT monitor_id, ${hour}::bigint, array_agg((time - ${hour})::int ${by}), array_agg(up ${by}),
       -- Out-of-range values (an imported 30-day "response time") are clamped rather than failing the whole hour.
       array_agg(CASE WHEN response_time > 2147483647 THEN 2147483647 ELSE response_time END::int ${by}),
@@ -48,7 +46,8 @@ function packSql(source: SQL, hour: number, where: SQL): SQL {
       CASE WHEN count(error) > 0 THEN array_agg(error ${by}) END,
       CASE WHEN bool_or(maintenance) THEN array_agg(maintenance ${by}) END,
       CASE WHEN count(ping) > 0 THEN array_agg(ping ${by}) END
-    FROM ${source} WHERE ${where} GROUP BY monitor_id`;
+    FROM ${source} WHERE ${where} GROUP BY monitor_id RETURNING cardinality(offsets) AS n)
+    SELECT coalesce(sum(n), 0) AS n FROM packed`;
 }
 
 export interface PackResult {
@@ -82,7 +81,7 @@ export function createCheckPacking(db: Db) {
     return sql`WITH gone AS (DELETE FROM check_blocks b WHERE b.hour_start = ${hour} AND b.monitor_id IN (SELECT DISTINCT monitor_id FROM ${source} WHERE ${where}) RETURNING b.*)
       INSERT INTO ${source} (monitor_id, time, up, response_time, http_status, error, maintenance, ping)
       SELECT b.monitor_id, b.hour_start + u.o, u.up, u.rt, u.hs, u.e, coalesce(u.m, false), u.p
-      FROM gone b CROSS JOIN LATERAL unnest(b.offsets, b.ups, b.response_times, b.http_statuses, b.errors, b.maintenance, b.pings) AS u(o, up, rt, hs, e, m, p)
+      FROM gone b ${UNNEST}
       ON CONFLICT (monitor_id, time) DO UPDATE SET up = excluded.up, response_time = excluded.response_time, http_status = excluded.http_status,
         error = excluded.error, maintenance = excluded.maintenance, ping = excluded.ping`;
   }
@@ -96,8 +95,7 @@ export function createCheckPacking(db: Db) {
       await db.exec(sql`LOCK TABLE ${rel} IN SHARE ROW EXCLUSIVE MODE`, tx);
       await ensureDay(hour, tx);
       await db.exec(unpackSql(rel, hour, where), tx);
-      const checks = (await db.rows<{ n: number }>(sql`SELECT count(*) AS n FROM ${rel} WHERE ${where}`, tx))[0]?.n ?? 0;
-      await db.exec(packSql(rel, hour, where), tx);
+      const [{ n: checks }] = await db.rows<{ n: number }>(packSql(rel, hour, where), tx);
       if (drop) await db.exec(sql`DROP TABLE ${rel}`, tx);
       else await db.exec(sql`DELETE FROM ${rel} WHERE ${where}`, tx);
       return Number(checks);
