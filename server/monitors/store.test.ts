@@ -1,10 +1,13 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import type { Db } from "../db/database";
 import { testDb } from "../db/test-db";
 import { defaultFields } from "./field-rules";
 import { HOUR } from "./history";
 import { bump, createMonitorStore, heartbeat, newRing, uptime24h } from "./store";
-import { insertResults } from "./test-db";
+import { countRows, insertResults } from "./test-db";
+import { checkRows } from "./check-rows";
+import { createCheckPacking } from "./packing";
 
 const H = Math.floor(Date.UTC(2026, 0, 5) / HOUR); // an hour number
 /** `minute` minutes into hour H + h. */
@@ -131,6 +134,24 @@ describe("the monitor store", () => {
     store.apply(store.get(4001)!, { time: at(1, 40), up: false, responseTime: null, httpStatus: null, error: "boom" });
     expect(pub(4001).heartbeat.slice(-2)).toEqual([[10, 7], [1, 0]]);
     expect(store.uptime24h(store.get(4001)!, at(1, 45))).toBe(63.63);
+  });
+
+  test("removing a monitor deletes its checks, rows and (PostgreSQL) packed hours, and no other monitor's", async () => {
+    const { db, store } = await setup();
+    const fields = { ...defaultFields(), settings: { url: "http://127.0.0.1:1/" } };
+    const [a, b] = [await store.create({ ...fields, name: "a" }, at(0)), await store.create({ ...fields, name: "b" }, at(0))];
+    const result = (monitorId: number, time: number) => ({ monitorId, time, up: true, responseTime: 5, httpStatus: 200, error: null });
+    await insertResults(db, [a, b].flatMap((m) => [result(m.id, at(0, 5)), result(m.id, at(0, 10)), result(m.id, at(2, 5))]));
+    // On PostgreSQL hour H is packed into check_blocks, hour H+2 stays as rows.
+    if (db.engine === "postgres") expect((await createCheckPacking(db).pack(at(2))).checks).toBe(4);
+    const checksOf = async (id: number) =>
+      Number((await db.rows<{ n: number }>(sql`SELECT count(*) AS n FROM ${checkRows(db.engine, null)} WHERE monitor_id = ${id}`))[0]!.n);
+    expect([await checksOf(a.id), await checksOf(b.id)]).toEqual([3, 3]);
+
+    expect(await store.remove(a.id)).toBe(true);
+    expect([await checksOf(a.id), await checksOf(b.id)]).toEqual([0, 3]);
+    if (db.engine === "postgres") expect(await countRows(db, "check_blocks")).toBe(1);
+    expect(await store.remove(a.id)).toBe(false);
   });
 
   test("monitors without tags or headers share one frozen empty list; those with some keep their own", async () => {

@@ -238,12 +238,24 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
       return entry;
     },
 
-    /** Deletes a monitor; its results and rollups go with it (ON DELETE CASCADE). */
+    /**
+     * Deletes a monitor; its rollups go with it (ON DELETE CASCADE), and so do its checks: on SQLite by their foreign
+     * key, on PostgreSQL (whose checks have none, migration 0032) deleted here, rows and packed blocks. A batch the
+     * writer had already guarded with EXISTS may still commit a last check after this: such a check is never read
+     * (every read goes by existing monitor) and leaves with its day's partition.
+     */
     async remove(id: number): Promise<boolean> {
       const token = entries.get(id)?.fields.pushToken;
       if (token) byToken.delete(token);
       const existed = entries.delete(id);
-      const deleted = await orm.delete(monitors).where(eq(monitors.id, id)).returning({ id: monitors.id });
+      const deleted = await db.tx(async (tx) => {
+        const gone = await tx.delete(monitors).where(eq(monitors.id, id)).returning({ id: monitors.id });
+        if (db.engine === "postgres") {
+          await db.exec(sql`DELETE FROM check_results WHERE monitor_id = ${id}`, tx);
+          await db.exec(sql`DELETE FROM check_blocks WHERE monitor_id = ${id}`, tx);
+        }
+        return gone;
+      });
       return existed || deleted.length > 0;
     },
 
