@@ -49,6 +49,11 @@ export interface LeaseOptions {
    * it runs any more (buckets given back are released only then).
    */
   onChange?: (change: LeaseChange) => void | Promise<void>;
+  /**
+   * Told after a heartbeat that the other nodes may not have seen coming: this node's first, or one more than a lease
+   * after the previous (a stall). Until their next tick they think this node is not there, and say nothing to it.
+   */
+  onReappear?: () => void;
 }
 
 /** The database's clock in Unix ms (PostgreSQL), or this machine's (SQLite: one node). */
@@ -76,6 +81,10 @@ export function createLeases(options: LeaseOptions) {
   let running: Promise<void> | undefined;
   let stopped = true;
   const stats = { ticks: 0, failures: 0, gained: 0, lost: 0, lastTickAt: 0 };
+  /** Live nodes besides this one, as of the last tick. */
+  let others = 0;
+  /** The database time of this node's last heartbeat (0: none yet). */
+  let lastHeartbeat = 0;
 
   async function changed(change: LeaseChange) {
     for (const b of change.gained) owned.add(b);
@@ -119,7 +128,12 @@ export function createLeases(options: LeaseOptions) {
     const regained = [...kept].filter((b) => !owned.has(b)).sort((a, b) => a - b);
     if (lost.length || regained.length) await changed({ gained: regained, lost });
 
+    const reappeared = lastHeartbeat === 0 || at - lastHeartbeat > leaseMs;
+    lastHeartbeat = at;
+    if (reappeared) options.onReappear?.();
+
     const live = await db.orm.select({ name: nodes.name }).from(nodes).where(and(gt(nodes.heartbeatAt, at - leaseMs), sql`${nodes.stoppedAt} IS NULL`));
+    others = live.filter((n) => n.name !== node).length;
     const share = fairShares(live.map((n) => n.name)).get(node) ?? 0;
 
     if (owned.size > share) {
@@ -182,6 +196,8 @@ export function createLeases(options: LeaseOptions) {
      */
     owns: (id: number) => owned.has(bucketOf(id)) && monotonic() < validUntil,
     holding: () => owned.size,
+    /** Live nodes besides this one, as of the last tick (0: alone, nobody to tell what happens here). */
+    others: () => others,
     buckets: () => [...owned].sort((a, b) => a - b),
     stats: () => ({ ...stats, holding: owned.size }),
 

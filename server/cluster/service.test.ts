@@ -44,7 +44,7 @@ describe("standalone (one node)", () => {
 
 describe.skipIf(testEngine !== "postgres")("two nodes on one PostgreSQL database", () => {
   /** A node: its own connections to the shared schema, services with short leases, a checker that answers "up". */
-  async function node(url: string, name: string, checks: string[]) {
+  async function node(url: string, name: string, checks: string[], beforeJoin?: () => Promise<unknown>) {
     const db: Db = await openDatabase(url);
     const checker: Checker = async (target) => {
       checks.push(`${name} ${target.url}`);
@@ -55,6 +55,7 @@ describe.skipIf(testEngine !== "postgres")("two nodes on one PostgreSQL database
       monitors: { checker, tls: false },
       cluster: { leaseMs: 3000, tickMs: 250, catchUpDelayMs: 50 },
     });
+    await beforeJoin?.();
     await services.cluster.start(`http://127.0.0.1/${name}`);
     services.monitors.start({ maintenanceDelayMs: 60_000 });
     let stopped = false;
@@ -110,6 +111,37 @@ describe.skipIf(testEngine !== "postgres")("two nodes on one PostgreSQL database
     expect(onB.lastError).toBe("HTTP 500");
     expect(onB.consecutiveFailures).toBe(1);
     expect((await b.services.monitors.recentChecks(m.id))!.map((c) => c.status)).toEqual(["down"]);
+  });
+
+  test("a node alone says nothing of its checks; a node joining re-reads what it was not told before the other saw it", async () => {
+    const schema = await testSchema();
+    cleanups.push(schema.drop);
+    const checks: string[] = [];
+    const a = await node(schema.url, "a", checks);
+    const m = await a.services.monitors.create({ ...monitor("flaky"), url: "http://127.0.0.1:9/down", active: false, retries: 0 });
+    await a.services.cluster.bridge!.flush();
+    const sent = () => a.services.cluster.bridge!.stats().sent;
+    const before = sent();
+    await a.services.monitors.checkNow(m.id);
+    await a.services.cluster.bridge!.flush();
+    expect(sent()).toBe(before);
+
+    // b has read the monitors when a checks again, before either knows of the other: a tells nobody.
+    let second = 0;
+    const b = await node(schema.url, "b", checks, async () => {
+      second = (await a.services.monitors.checkNow(m.id))!.result.time;
+    });
+    expect(b.services.monitors.get(m.id)!.lastCheckedAt).toBeLessThan(second);
+    expect(sent()).toBe(before);
+    await until("an even split", () => a.services.cluster.leaseCount() === 128 && b.services.cluster.leaseCount() === 128);
+    // Once a has seen b (and written its check), b re-reads: the second check is there.
+    await until("b to re-read", () => b.services.monitors.get(m.id)?.lastCheckedAt === second, 10_000);
+    expect(b.services.monitors.get(m.id)!.status).toBe("down");
+    // From now on a tells b of each check.
+    expect(a.services.cluster.leases!.others()).toBe(1);
+    const third = (await a.services.monitors.checkNow(m.id))!.result.time;
+    await until("b to hear the third", () => b.services.monitors.get(m.id)?.lastCheckedAt === third);
+    expect(sent()).toBeGreaterThan(before);
   });
 
   test("edits and deletions on one node re-plan the monitor on its owner", async () => {

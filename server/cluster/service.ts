@@ -35,6 +35,9 @@ export interface ClusterOptions {
 
 export type Cluster = ReturnType<typeof createCluster>;
 
+/** What nodes say that is left unsaid while a node is alone: frequent, and each message carries the whole state. */
+const UNHEARD_ALONE = new Set(["monitor.result", "agent.report"]);
+
 export function createCluster(options: ClusterOptions) {
   const { db, node, monitors, agents, bus } = options;
   const log = options.log ?? silentLogger;
@@ -44,9 +47,13 @@ export function createCluster(options: ClusterOptions) {
   let bridge: Bridge | null = null;
   let leases: Leases | null = null;
   let address = options.address ?? null;
+  const tickMs = options.tickMs ?? TICK_MS;
+  const resync = () => void monitors.resync().catch((e) => log.error("resync failed", { error: String(e) }));
+  /** A re-read planned for once the other nodes have seen this one (see onReappear). */
+  let reread: ReturnType<typeof setTimeout> | undefined;
 
   if (onPostgres) {
-    bridge = createBridge({ db, log, onResync: () => void monitors.resync().catch((e) => log.error("resync failed", { error: String(e) })) });
+    bridge = createBridge({ db, log, onResync: resync });
     leases = createLeases({
       db,
       node,
@@ -56,7 +63,14 @@ export function createCluster(options: ClusterOptions) {
       },
       log,
       leaseMs,
-      tickMs: options.tickMs ?? TICK_MS,
+      tickMs,
+      // A node alone publishes no check results (below): the nodes that had not seen this one until their next tick
+      // told it nothing of theirs meanwhile, so it re-reads its state once they have (and have written what they did).
+      onReappear: () => {
+        clearTimeout(reread);
+        reread = setTimeout(() => leases!.others() > 0 && resync(), tickMs + 2000);
+        (reread as { unref?: () => void }).unref?.();
+      },
       onChange: async ({ gained, lost }) => {
         if (lost.length) await monitors.giveUp();
         if (gained.length) {
@@ -119,8 +133,11 @@ export function createCluster(options: ClusterOptions) {
       if (!onPostgres || joined) return;
       const b = bridge!;
       const l = leases!;
-      // Until start() (tests that build services without starting them), this node checks everything.
-      const peers = { owns: (id: number) => l.owns(id), publish: (kind: string, data: unknown) => b.publish(kind, data), on: (kind: string, h: (data: unknown) => void) => b.on(kind, h) };
+      // Until start() (tests that build services without starting them), this node checks everything. Check results
+      // and agent reports (most of what nodes say) go unsaid while no other node is live: nobody would hear them, and
+      // on one node they cost PostgreSQL a NOTIFY queue and this node the reading back of its own messages.
+      const publish = (kind: string, data: unknown) => (l.others() === 0 && UNHEARD_ALONE.has(kind) ? undefined : b.publish(kind, data));
+      const peers = { owns: (id: number) => l.owns(id), publish, on: (kind: string, h: (data: unknown) => void) => b.on(kind, h) };
       monitors.joinCluster({ ...peers, flush: () => b.flush() });
       agents.joinCluster(peers);
       agents.setChores(false);
@@ -141,6 +158,7 @@ export function createCluster(options: ClusterOptions) {
     /** Leaves cleanly: the monitors go back to the others at once rather than after their leases expire. */
     async stop() {
       started = false;
+      clearTimeout(reread);
       if (!joined) return;
       await leases!.stop();
       await bridge!.stop();

@@ -1,7 +1,9 @@
 // Batched writes: check results and monitor state changes queue in memory and are written in one transaction per
 // short tick (or as soon as a batch is full), never one write per check. Recording a check never waits for the
 // database: only flushes are async, and one runs at a time (what is queued meanwhile goes in the next).
+import { sqlState } from "../db/errors";
 import { sqliteBatch } from "../db/sqlite";
+import type { TransactionSQL } from "bun";
 import type { Statement } from "bun:sqlite";
 import type { Db } from "../db/database";
 import { silentLogger, type Logger } from "../log";
@@ -94,55 +96,81 @@ function batchWriter(db: Db): Batch {
   }
 
   // PostgreSQL: one round trip per statement, so one multi-row INSERT (arrays unnested) for the results and one
-  // UPDATE … FROM unnest for the states, in one transaction on the client's pool.
+  // UPDATE … FROM unnest for the states, in one transaction on the client's pool. The results go in with a plain
+  // INSERT: store.apply already gives a monitor's checks distinct times, so a taken key is rare (a check imported or
+  // written by another node at that millisecond). When one is met, the transaction is tried again the careful way
+  // (ON CONFLICT … RETURNING, moving such a check to the next free millisecond), which costs PostgreSQL about half as
+  // much again per row (speculative insertion) and sends every key back.
   const pg = db.pg!;
-  return async (rows, changed) => {
-    await pg.begin(async (tx) => {
-      for (let i = 0; i < rows.length; i += PG_CHUNK) {
-        let chunk = distinctTimes(rows.slice(i, i + PG_CHUNK).map((r) => ({ monitorId: r.monitorId, time: r.outcome.time, o: r.outcome })));
-        while (chunk.length > 0) {
-          const stored = await tx<{ monitor_id: string; time: string }[]>`INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error, maintenance, ping)
-            SELECT r.monitor_id, r.time, r.up, r.response_time, r.http_status, r.error, r.maintenance, r.ping::jsonb FROM unnest(
-              ${tx.array(chunk.map((r) => r.monitorId), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.time), "BIGINT")}::bigint[],
-              ${tx.array(chunk.map((r) => r.o.up), "BOOLEAN")}::bool[], ${tx.array(chunk.map((r) => r.o.responseTime), "BIGINT")}::bigint[],
-              ${tx.array(chunk.map((r) => r.o.httpStatus), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.o.error), "TEXT")}::text[],
-              ${tx.array(chunk.map((r) => r.o.maintenance === true), "BOOLEAN")}::bool[],
-              ${tx.array(chunk.map((r) => (r.o.ping ? JSON.stringify(r.o.ping) : null)), "TEXT")}::text[]
-            ) AS r(monitor_id, time, up, response_time, http_status, error, maintenance, ping)
-            WHERE EXISTS (SELECT 1 FROM monitors WHERE id = r.monitor_id)
-            ON CONFLICT (monitor_id, time) DO NOTHING RETURNING monitor_id, time`;
-          if (stored.length === chunk.length) break;
-          // The rest either belong to a deleted monitor (dropped) or met a check already stored at their millisecond
-          // (moved to the next one, as on SQLite).
-          const done = new Set(stored.map((r) => `${r.monitor_id}:${r.time}`));
-          const left = chunk.filter((r) => !done.has(`${r.monitorId}:${r.time}`));
-          const live = new Set(
-            (await tx<{ id: string }[]>`SELECT id FROM monitors WHERE id = ANY(${tx.array([...new Set(left.map((r) => r.monitorId))], "BIGINT")}::bigint[])`).map((r) => Number(r.id)),
-          );
-          chunk = distinctTimes(left.filter((r) => live.has(r.monitorId)).map((r) => ({ ...r, time: r.time + 1 })));
-        }
+  const unnested = (tx: TransactionSQL, chunk: PgRow[]) => tx`SELECT r.monitor_id, r.time, r.up, r.response_time, r.http_status, r.error, r.maintenance, r.ping::jsonb FROM unnest(
+      ${tx.array(chunk.map((r) => r.monitorId), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.time), "BIGINT")}::bigint[],
+      ${tx.array(chunk.map((r) => r.o.up), "BOOLEAN")}::bool[], ${tx.array(chunk.map((r) => r.o.responseTime), "BIGINT")}::bigint[],
+      ${tx.array(chunk.map((r) => r.o.httpStatus), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.o.error), "TEXT")}::text[],
+      ${tx.array(chunk.map((r) => r.o.maintenance === true), "BOOLEAN")}::bool[],
+      ${tx.array(chunk.map((r) => (r.o.ping ? JSON.stringify(r.o.ping) : null)), "TEXT")}::text[]
+    ) AS r(monitor_id, time, up, response_time, http_status, error, maintenance, ping)
+    WHERE EXISTS (SELECT 1 FROM monitors WHERE id = r.monitor_id)`;
+
+  /** The plain way: rows of monitors deleted meanwhile are left out by EXISTS; a taken key fails the statement. */
+  async function insertPlain(tx: TransactionSQL, rows: PgRow[]) {
+    for (let i = 0; i < rows.length; i += PG_CHUNK) await tx`INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error, maintenance, ping) ${unnested(tx, rows.slice(i, i + PG_CHUNK))}`;
+  }
+
+  /** The careful way: a row that meets a taken key moves to the next free millisecond, as on SQLite. */
+  async function insertMoving(tx: TransactionSQL, rows: PgRow[]) {
+    for (let i = 0; i < rows.length; i += PG_CHUNK) {
+      let chunk = distinctTimes(rows.slice(i, i + PG_CHUNK).map((r) => ({ ...r })));
+      while (chunk.length > 0) {
+        const stored = await tx<{ monitor_id: string; time: string }[]>`INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error, maintenance, ping) ${unnested(tx, chunk)}
+          ON CONFLICT (monitor_id, time) DO NOTHING RETURNING monitor_id, time`;
+        if (stored.length === chunk.length) break;
+        // The rest either belong to a deleted monitor (dropped) or met a check already stored at their millisecond.
+        const done = new Set(stored.map((r) => `${r.monitor_id}:${r.time}`));
+        const left = chunk.filter((r) => !done.has(`${r.monitorId}:${r.time}`));
+        const live = new Set(
+          (await tx<{ id: string }[]>`SELECT id FROM monitors WHERE id = ANY(${tx.array([...new Set(left.map((r) => r.monitorId))], "BIGINT")}::bigint[])`).map((r) => Number(r.id)),
+        );
+        chunk = distinctTimes(left.filter((r) => live.has(r.monitorId)).map((r) => ({ ...r, time: r.time + 1 })));
       }
-      // In id order: two writers updating the same rows lock them in the same order.
-      const states = [...changed].sort((a, b) => a[0] - b[0]);
-      for (let i = 0; i < states.length; i += PG_CHUNK) {
-        const chunk = states.slice(i, i + PG_CHUNK);
-        const col = <T>(f: (s: PersistedState) => T) => chunk.map(([, s]) => f(s));
-        await tx`UPDATE monitors SET status = s.status, status_changed_at = s.status_changed_at,
-            consecutive_failures = s.consecutive_failures, last_checked_at = s.last_checked_at,
-            last_response_time = s.last_response_time, last_http_status = s.last_http_status, last_error = s.last_error,
-            tls_expires_at = s.tls_expires_at, last_push_at = s.last_push_at
-          FROM unnest(
-            ${tx.array(chunk.map(([id]) => id), "BIGINT")}::bigint[], ${tx.array(col((s) => s.status), "TEXT")}::text[],
-            ${tx.array(col((s) => s.statusChangedAt), "BIGINT")}::bigint[], ${tx.array(col((s) => s.consecutiveFailures), "BIGINT")}::bigint[],
-            ${tx.array(col((s) => s.lastCheckedAt), "BIGINT")}::bigint[], ${tx.array(col((s) => s.lastResponseTime), "BIGINT")}::bigint[],
-            ${tx.array(col((s) => s.lastHttpStatus), "BIGINT")}::bigint[], ${tx.array(col((s) => s.lastError), "TEXT")}::text[],
-            ${tx.array(col((s) => s.tlsExpiresAt), "BIGINT")}::bigint[], ${tx.array(col((s) => s.lastPushAt), "BIGINT")}::bigint[]
-          ) AS s(id, status, status_changed_at, consecutive_failures, last_checked_at, last_response_time, last_http_status,
-                 last_error, tls_expires_at, last_push_at)
-          WHERE monitors.id = s.id`;
-      }
-    });
+    }
+  }
+
+  return async (queued, changed) => {
+    const rows = distinctTimes(queued.map((r) => ({ monitorId: r.monitorId, time: r.outcome.time, o: r.outcome })));
+    const attempt = (insert: (tx: TransactionSQL, rows: PgRow[]) => Promise<void>) =>
+      pg.begin(async (tx) => {
+        await insert(tx, rows);
+        await writeStates(tx, changed);
+      });
+    try {
+      await attempt(insertPlain);
+    } catch (e) {
+      if (sqlState(e) !== "23505") throw e;
+      await attempt(insertMoving);
+    }
   };
+
+  async function writeStates(tx: TransactionSQL, changed: [number, PersistedState][]) {
+    // In id order: two writers updating the same rows lock them in the same order.
+    const states = [...changed].sort((a, b) => a[0] - b[0]);
+    for (let i = 0; i < states.length; i += PG_CHUNK) {
+      const chunk = states.slice(i, i + PG_CHUNK);
+      const col = <T>(f: (s: PersistedState) => T) => chunk.map(([, s]) => f(s));
+      await tx`UPDATE monitors SET status = s.status, status_changed_at = s.status_changed_at,
+          consecutive_failures = s.consecutive_failures, last_checked_at = s.last_checked_at,
+          last_response_time = s.last_response_time, last_http_status = s.last_http_status, last_error = s.last_error,
+          tls_expires_at = s.tls_expires_at, last_push_at = s.last_push_at
+        FROM unnest(
+          ${tx.array(chunk.map(([id]) => id), "BIGINT")}::bigint[], ${tx.array(col((s) => s.status), "TEXT")}::text[],
+          ${tx.array(col((s) => s.statusChangedAt), "BIGINT")}::bigint[], ${tx.array(col((s) => s.consecutiveFailures), "BIGINT")}::bigint[],
+          ${tx.array(col((s) => s.lastCheckedAt), "BIGINT")}::bigint[], ${tx.array(col((s) => s.lastResponseTime), "BIGINT")}::bigint[],
+          ${tx.array(col((s) => s.lastHttpStatus), "BIGINT")}::bigint[], ${tx.array(col((s) => s.lastError), "TEXT")}::text[],
+          ${tx.array(col((s) => s.tlsExpiresAt), "BIGINT")}::bigint[], ${tx.array(col((s) => s.lastPushAt), "BIGINT")}::bigint[]
+        ) AS s(id, status, status_changed_at, consecutive_failures, last_checked_at, last_response_time, last_http_status,
+               last_error, tls_expires_at, last_push_at)
+        WHERE monitors.id = s.id`;
+    }
+  }
 }
 
 export function createWriter(db: Db, options: WriterOptions = {}) {
