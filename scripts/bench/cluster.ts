@@ -12,9 +12,10 @@
 // the end, on an error and on Ctrl-C.
 import { parseArgs } from "node:util";
 import { LatencyHistogram } from "../../server/monitors/scheduler";
-import { freshStore, withPg } from "./engines";
+import { freshStore, withPg, type PgServer } from "./engines";
 import { countingTarget } from "./fixtures";
 import { apiClient, benchDir, cpuSeconds, mb, rssBytes, startServer, type RunningServer } from "./proc";
+import { insertUpMonitors } from "./seed-monitors";
 
 const { values: args } = parseArgs({
   options: {
@@ -44,20 +45,13 @@ interface Stats {
 const target = countingTarget();
 const base = `http://127.0.0.1:${target.port}`;
 
-async function run(nodes: number, pg: NonNullable<Parameters<Parameters<typeof withPg>[2]>[0]>) {
+async function run(nodes: number, pg: PgServer) {
   const temp = benchDir(`vigil-bench-cluster-${nodes}-`);
   const store = await freshStore("postgres", temp.path, pg);
   const servers: RunningServer[] = [];
   try {
     const db = await store.open();
-    const now = Date.now();
-    for (let from = 1; from <= M; from += 500) {
-      const chunk = [];
-      for (let i = from; i <= Math.min(M, from + 499); i++) {
-        chunk.push({ name: `bench ${i}`, settings: { url: `${base}/m/${i}`, ignoreTls: false }, intervalSeconds: 60, timeoutMs: 10_000, retries: 1, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now });
-      }
-      await db.orm.insert(db.t.monitors).values(chunk);
-    }
+    await insertUpMonitors(db, M, (i) => ({ url: `${base}/m/${i}` }));
     await db.close();
 
     for (let i = 0; i < nodes; i++) {

@@ -46,6 +46,7 @@ import { countingTarget } from "./fixtures";
 import { MIX_TYPES, describeMix, insertMixed, parseMix, pushPinger, startMixedFixtures, type Mix, type MixedFixtures, type MixType, type PingCounts } from "./mixed";
 import { apiClient, benchDir, cpuSeconds, mb, rssBytes, startServer } from "./proc";
 import { insertWindows } from "./windows";
+import { insertUpMonitors } from "./seed-monitors";
 import { FLOOR_RUNS, parseVariants, perRequestMs, runFloor, startVariantTarget, type BenchTarget, type FloorFigures, type Variant } from "./floor-runs";
 
 const { values: args } = parseArgs({
@@ -138,22 +139,13 @@ async function run(
   let store: Awaited<ReturnType<typeof freshStore>> | null = null;
   try {
     store = await freshStore(engine, dir, pg, { keep: args.keep });
-    // N monitors, written straight into the database the server will open (as a restart would find them: up for an
-    // hour, so the window measures steady checks, not every monitor's first one turning it from pending to up), in
-    // chunks of one multi-row insert each on either engine (the mixed run's writer is SQLite's raw client).
+    // N monitors, written straight into the database the server will open (insertUpMonitors; the mixed run's writer is
+    // SQLite's raw client).
     const db = await store.open();
     const now = Date.now();
     let mixed: ReturnType<typeof insertMixed> | null = null;
     if (mix && fx) mixed = insertMixed(db.sqlite!, n, mix, fx, now);
-    else {
-      for (let from = 1; from <= n; from += 500) {
-        const chunk = [];
-        for (let i = from; i <= Math.min(n, from + 499); i++) {
-          chunk.push({ name: `bench ${i}`, settings: { url: `${target.base}/m/${i}`, ignoreTls: target.insecure }, intervalSeconds: 60, timeoutMs: 10_000, retries: 1, status: "up" as const, statusChangedAt: now - 3_600_000, createdAt: now, updatedAt: now });
-        }
-        await db.orm.insert(db.t.monitors).values(chunk);
-      }
-    }
+    else await insertUpMonitors(db, n, (i) => ({ url: `${target.base}/m/${i}`, ignoreTls: target.insecure }));
     const maintenance = windows > 0 ? await insertWindows(db, n, windows, now) : { inMaintenance: 0 };
     const dbBefore = (await store.sizes(db, [])).total;
     await db.close();

@@ -18,6 +18,7 @@ import { createCheckPacking } from "../../server/monitors/packing";
 import { createWriter } from "../../server/monitors/writer";
 import { freshStore, parseEngines, withPg, type Engine, type PgServer } from "./engines";
 import { benchDir } from "./proc";
+import { insertUpMonitors } from "./seed-monitors";
 
 const { values: args } = parseArgs({
   args: process.argv.slice(2),
@@ -46,11 +47,7 @@ async function run(engine: Engine, pg: PgServer | null) {
   const store = await freshStore(engine, temp.path, pg);
   try {
     const db = await store.open();
-    for (let from = 1; from <= M; from += 1000) {
-      const values = [];
-      for (let id = from; id <= Math.min(M, from + 999); id++) values.push(sql`(${id}, ${`bench ${id}`}, ${JSON.stringify({ url: `http://127.0.0.1:1/m/${id}` })}, 60, 10000, 0, 0)`);
-      await db.exec(sql`INSERT INTO monitors (id, name, settings, interval, timeout, created_at, updated_at) VALUES ${sql.join(values, sql`, `)}`);
-    }
+    await insertUpMonitors(db, M, (i) => ({ url: `http://127.0.0.1:1/m/${i}` }));
     // The hour partitions the maintenance pass makes ahead of the clock (PostgreSQL), here for the hours written.
     const packing = engine === "postgres" ? createCheckPacking(db) : null;
     for (let h = 0; h < hours; h += 3) await packing?.ensureHours(firstHour + h * HOUR);
