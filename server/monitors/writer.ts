@@ -119,7 +119,7 @@ function batchWriter(db: Db): Batch {
   /** The careful way: a row that meets a taken key moves to the next free millisecond, as on SQLite. */
   async function insertMoving(tx: TransactionSQL, rows: PgRow[]) {
     for (let i = 0; i < rows.length; i += PG_CHUNK) {
-      let chunk = distinctTimes(rows.slice(i, i + PG_CHUNK).map((r) => ({ ...r })));
+      let chunk = rows.slice(i, i + PG_CHUNK); // distinct already (the batch's own times); moved ones are copies
       while (chunk.length > 0) {
         const stored = await tx<{ monitor_id: string; time: string }[]>`INSERT INTO check_results (monitor_id, time, up, response_time, http_status, error, maintenance, ping) ${unnested(tx, chunk)}
           ON CONFLICT (monitor_id, time) DO NOTHING RETURNING monitor_id, time`;
