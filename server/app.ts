@@ -440,7 +440,7 @@ export function createApp(deps: AppDeps) {
     .use(monitorRoutes({ monitors: services.monitors, events: services.events, session }))
     .use(pushRoutes({ monitors: services.monitors }))
     .use(dataRoutes)
-    .use(tagRoutes({ store: createTagStore(deps.db), monitorTags: () => services.monitors.list().map((m) => m.tags), session }))
+    .use(tagRoutes({ store: createTagStore(deps.db), monitorTags: () => services.monitors.names().map((m) => m.tags), session }))
     .use(agentRoutes({ agents: services.agents, session, trustProxy: deps.config.trustProxy, inMaintenance: services.maintenance.agent, probesVersion: services.probes.versionOf }))
     .use(probeRoutes({ probes: services.probes, agents: services.agents, session }))
     .use(

@@ -173,4 +173,26 @@ describe("orderings kept between pages", () => {
     version++;
     expect(ids()).toEqual([3, 1, 2]);
   });
+
+  test("every view starts from one kept read of the monitors until the version moves; figures re-read after ORDER_TTL_MS", () => {
+    let clock = 0;
+    let version = 0;
+    let reads = 0;
+    const list = [monitor(1, "b", 10), monitor(2, "a", 20), monitor(3, "ab", 5)];
+    const pages = createListPages({ list: () => (reads++, list), get: (id) => list.find((m) => m.id === id), version: () => version }, () => clock);
+    const ids = (view: Partial<ListView>) => pages.page("admin", { view: { ...DEFAULT_VIEW, ...view }, collapsed: [], offset: 0, limit: 10 }).rows.map((r) => r.monitor.id);
+    expect(ids({})).toEqual([2, 3, 1]);
+    expect(ids({ q: "a" })).toEqual([2, 3]);
+    expect(ids({ sort: "name", dir: "desc" })).toEqual([1, 3, 2]);
+    expect(reads).toBe(1);
+    clock = ORDER_TTL_MS * 10; // names and statuses did not move: no new read, however old
+    expect(ids({ q: "b" })).toEqual([3, 1]);
+    expect(reads).toBe(1);
+    expect(ids({ sort: "responseTime", dir: "desc" })).toEqual([2, 1, 3]); // figures: read again when old
+    expect(reads).toBe(2);
+    list[0] = monitor(1, "c", 10);
+    version++;
+    expect(ids({ q: "c" })).toEqual([1]);
+    expect(reads).toBe(3);
+  });
 });

@@ -94,25 +94,46 @@ export const isFiltered = (view: ListView) => view.q.trim() !== "" || view.statu
 
 // ── Filtering and sorting ───────────────────────────────────────────────────────────────────────────────────────
 
-// A monitor object is immutable (every change makes a new one), so its lower-cased text and tags can be cached on it.
-const haystacks = new WeakMap<ListMonitor, string>();
-const tagKeys = new WeakMap<ListMonitor, Set<string>>();
+// What the search and the name order read of each monitor, kept between orderings by id: the list is made of fresh
+// objects each time (GET /api/monitors/page reads the store's fields), but names and targets rarely change. An entry
+// is used only while its name and target are the monitor's own; `rank` is its place among the names ranked last time.
+interface Memo {
+  name: string;
+  target: string;
+  /** Lower-cased name and target, made at the first search. */
+  text: string | null;
+  rank: number;
+}
+const memos = new Map<number, Memo>();
+let ranked = 0;
+// Tags arrays are kept by the store between reads (a new array on every edit): their keys are cached on the array.
+const tagKeys = new WeakMap<readonly string[], Set<string>>();
+
+function memoOf(m: ListMonitor): Memo | undefined {
+  const memo = memos.get(m.id);
+  return memo && memo.name === m.name && memo.target === m.target ? memo : undefined;
+}
 
 function haystack(m: ListMonitor): string {
-  let text = haystacks.get(m);
-  if (text === undefined) {
-    text = `${m.name}\n${m.target}`.toLowerCase();
-    haystacks.set(m, text);
-  }
-  return text;
+  const memo = memoOf(m);
+  if (!memo) return `${m.name}\n${m.target}`.toLowerCase();
+  return (memo.text ??= `${m.name}\n${m.target}`.toLowerCase());
+}
+
+/**
+ * Makes the search's lower-cased text of these monitors ahead of the first search (which would otherwise pay for
+ * 100 000 of them at once): the list page calls it a slice at a time, between other work.
+ */
+export function warmSearch(monitors: readonly ListMonitor[]): void {
+  for (const m of monitors) haystack(m);
 }
 
 /** The tags a monitor matches: each of its tags, and the bare name of each "name:value" (a filter on a name takes every value). */
 function tagKeysOf(m: ListMonitor): Set<string> {
-  let keys = tagKeys.get(m);
+  let keys = tagKeys.get(m.tags);
   if (!keys) {
     keys = new Set(filterTagsOf(m).map((t) => t.toLowerCase()));
-    tagKeys.set(m, keys);
+    tagKeys.set(m.tags, keys);
   }
   return keys;
 }
@@ -131,7 +152,8 @@ const wordsOf = (q: string) => q.trim().toLowerCase().split(/\s+/).filter(Boolea
 function hasWords(m: ListMonitor, words: readonly string[]): boolean {
   if (words.length === 0) return true;
   const text = haystack(m);
-  return words.every((w) => text.includes(w));
+  for (const w of words) if (!text.includes(w)) return false;
+  return true;
 }
 
 /** The search: every word (space-separated) must appear in the name or the target, whatever its case. */
@@ -140,7 +162,8 @@ export const matchesQuery = (m: ListMonitor, q: string): boolean => hasWords(m, 
 export function hasAllTags(m: ListMonitor, tags: readonly string[]): boolean {
   if (tags.length === 0) return true;
   const keys = tagKeysOf(m);
-  return tags.every((t) => keys.has(t.toLowerCase()));
+  for (const t of tags) if (!keys.has(t.toLowerCase())) return false;
+  return true;
 }
 
 // Names compare as sortForTriage compares them. Not a numeric Intl.Collator ("web 2" before "web 10"): measured in
@@ -155,6 +178,17 @@ function byNumber(value: (m: ListMonitor) => number | null, dir: SortDir) {
     const y = value(b);
     if (x === null || y === null) return (x === null ? 1 : 0) - (y === null ? 1 : 0) || byName(a, b);
     return sign * (x - y) || byName(a, b);
+  };
+}
+
+/** byNumber without its name tie-break: for a stable sort of a list already in name order. */
+function byNumberAlone(value: (m: ListMonitor) => number | null, dir: SortDir) {
+  const sign = dir === "asc" ? 1 : -1;
+  return (a: ListMonitor, b: ListMonitor) => {
+    const x = value(a);
+    const y = value(b);
+    if (x === null || y === null) return (x === null ? 1 : 0) - (y === null ? 1 : 0);
+    return sign * (x - y);
   };
 }
 
@@ -176,15 +210,84 @@ export function compareBy(sort: SortKey, dir: SortDir): (a: ListMonitor, b: List
   }
 }
 
-/** What the list shows, in order. Without a sort key: sortForTriage (what needs attention first). */
-export function filterAndSort<M extends ListMonitor>(monitors: readonly M[], view: ListView): M[] {
-  const words = wordsOf(view.q);
-  const shown =
-    view.status === null && view.tags.length === 0 && words.length === 0
-      ? monitors.slice()
-      : monitors.filter((m) => (view.status === null || displayStatus(m) === view.status) && hasAllTags(m, view.tags) && hasWords(m, words));
-  return view.sort === null ? sortForTriage(shown) : shown.sort(compareBy(view.sort, view.dir));
+/**
+ * The monitors by name (byName), from the kept ranks: in one pass while every monitor's name and target are the ones
+ * ranked, else sorted once more and ranked again (after an edit, or for another set of monitors). Sorting 100 000
+ * names with localeCompare costs tens of milliseconds, which every new view of the list would otherwise pay.
+ */
+export function inNameOrder<M extends ListMonitor>(monitors: readonly M[]): M[] {
+  if (memos.size <= 2 * monitors.length + 1000) {
+    // at[rank]: the monitor's index in `monitors`, plus one (0: no monitor of this call has that rank).
+    const at = new Int32Array(ranked);
+    let fits = true;
+    for (let i = 0; i < monitors.length; i++) {
+      const memo = memoOf(monitors[i]!);
+      if (!memo || at[memo.rank] !== 0) {
+        fits = false;
+        break;
+      }
+      at[memo.rank] = i + 1;
+    }
+    if (fits) {
+      const ordered: M[] = [];
+      for (let rank = 0; rank < ranked; rank++) if (at[rank] !== 0) ordered.push(monitors[at[rank]! - 1]!);
+      return ordered;
+    }
+  }
+  const ordered = [...monitors].sort(byName);
+  memos.clear();
+  ordered.forEach((m, rank) => memos.set(m.id, { name: m.name, target: m.target, text: null, rank }));
+  ranked = ordered.length;
+  return ordered;
 }
+
+/** Monitors already in name order, stably by their triage status (sign -1: the best first), names A→Z within. */
+function byTriage<M extends ListMonitor>(ordered: readonly M[], sign: 1 | -1): M[] {
+  const buckets: M[][] = [[], [], [], [], []];
+  for (const m of ordered) buckets[TRIAGE_ORDER[displayStatus(m)]]!.push(m);
+  if (sign < 0) buckets.reverse();
+  return ([] as M[]).concat(...buckets);
+}
+
+/**
+ * What the list shows, in order: as `compareBy` (or, without a sort key, sortForTriage) would sort it, but from the
+ * kept name order. Every sort breaks ties by name, so the name-ordered list is bucketed by status, reversed, or
+ * stably sorted by a number alone. With it, in the same pass, the counts by status of what the search and tags let
+ * through (statusCounts).
+ */
+export function orderAndCount<M extends ListMonitor>(monitors: readonly M[], view: ListView): { shown: M[]; counts: StatusCounts } {
+  return orderAndCountNamed(inNameOrder(monitors), view);
+}
+
+/** orderAndCount of monitors already in name order (inNameOrder): a kept list skips putting them in order again. */
+export function orderAndCountNamed<M extends ListMonitor>(named: readonly M[], view: ListView): { shown: M[]; counts: StatusCounts } {
+  const words = wordsOf(view.q);
+  const counts: StatusCounts = { all: 0, down: 0, pending: 0, up: 0, maintenance: 0, paused: 0 };
+  const shown: M[] = [];
+  for (const m of named) {
+    if (!hasAllTags(m, view.tags) || !hasWords(m, words)) continue;
+    const status = displayStatus(m);
+    counts.all++;
+    counts[status]++;
+    if (view.status === null || status === view.status) shown.push(m);
+  }
+  const sign = view.dir === "asc" ? 1 : -1;
+  switch (view.sort) {
+    case null:
+      return { shown: byTriage(shown, 1), counts };
+    case "status":
+      return { shown: byTriage(shown, sign), counts };
+    case "name":
+      return { shown: sign > 0 ? shown : shown.reverse(), counts };
+    case "responseTime":
+      return { shown: shown.sort(byNumberAlone((m) => (m.active ? usable(m.responseTime) : null), view.dir)), counts };
+    case "uptime":
+      return { shown: shown.sort(byNumberAlone((m) => usable(m.uptime24h), view.dir)), counts };
+  }
+}
+
+/** What the list shows, in order (orderAndCount without the counts). */
+export const filterAndSort = <M extends ListMonitor>(monitors: readonly M[], view: ListView): M[] => orderAndCount(monitors, view).shown;
 
 /** A row of the list: a monitor, how deep in groups it sits, and its members listed (groups). */
 export interface ListRow<M extends ListMonitor = PublicMonitor> {
@@ -197,16 +300,32 @@ export interface ListRow<M extends ListMonitor = PublicMonitor> {
 }
 
 /**
+ * Whether an id is one of the monitors': a byte per id while ids are dense enough (database ids; a Set of 100 000
+ * cost more than the rest of treeRows), else a Set.
+ */
+function idSet(monitors: readonly ListMonitor[]): (id: number) => boolean {
+  let maxId = 0;
+  for (const m of monitors) if (Number.isInteger(m.id) && m.id > maxId) maxId = m.id;
+  if (maxId > 4 * monitors.length + 100_000 || monitors.some((m) => !Number.isInteger(m.id) || m.id < 0)) {
+    const ids = new Set(monitors.map((m) => m.id));
+    return (id) => ids.has(id);
+  }
+  const bytes = new Uint8Array(maxId + 1);
+  for (const m of monitors) bytes[m.id] = 1;
+  return (id) => bytes[id] === 1;
+}
+
+/**
  * The list as a tree: each group followed by its members (indented, in the list's order), unless it is collapsed. A
  * filtered list stays flat (every match shows, whatever group it is in). A member whose group is not listed shows at
  * the top level.
  */
 export function treeRows<M extends ListMonitor>(shown: readonly M[], flat: boolean, collapsed: ReadonlySet<number>): ListRow<M>[] {
-  const listed = new Set(shown.map((m) => m.id));
+  const listed = idSet(shown);
   const children = new Map<number, M[]>();
   const top: M[] = [];
   for (const m of shown) {
-    if (m.parentId === null || !listed.has(m.parentId)) top.push(m);
+    if (m.parentId === null || !listed(m.parentId)) top.push(m);
     else {
       const list = children.get(m.parentId);
       if (list) list.push(m);
@@ -251,15 +370,26 @@ export interface TagCount {
 export function tagsInUse(monitors: readonly ListMonitor[]): TagCount[] {
   const byKey = new Map<string, TagCount>();
   for (const m of monitors) {
-    const seen = new Set<string>();
-    for (const tag of filterTagsOf(m)) {
-      const key = tag.toLowerCase();
-      if (seen.has(key)) continue;
-      seen.add(key);
+    if (m.tags.length === 0) continue;
+    for (const [key, tag] of countedTagsOf(m)) {
       const entry = byKey.get(key);
       if (entry) entry.count++;
       else byKey.set(key, { tag, count: 1 });
     }
   }
   return [...byKey.values()].sort((a, b) => a.tag.localeCompare(b.tag));
+}
+
+// A monitor's tags as tagsInUse counts them (lower-cased key, first spelling), kept per tags array as tagKeys is.
+const countedTags = new WeakMap<readonly string[], [string, string][]>();
+
+function countedTagsOf(m: ListMonitor): [string, string][] {
+  let counted = countedTags.get(m.tags);
+  if (!counted) {
+    const seen = new Map<string, string>();
+    for (const tag of filterTagsOf(m)) if (!seen.has(tag.toLowerCase())) seen.set(tag.toLowerCase(), tag);
+    counted = [...seen];
+    countedTags.set(m.tags, counted);
+  }
+  return counted;
 }

@@ -345,6 +345,9 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
 
     list: (): PublicMonitor[] => store.all().map(publicOf),
+    /** The monitors with an error-budget objective (a minute's look at budgets reads these, not all 100 000). */
+    withObjective: (): PublicMonitor[] => store.all().filter((e) => e.fields.objective !== null).map(publicOf),
+    typeOf: (id: number): PublicMonitor["type"] | undefined => store.get(id)?.fields.type,
     get: (id: number): PublicMonitor | undefined => {
       const entry = store.get(id);
       return entry && publicOf(entry);

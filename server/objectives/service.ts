@@ -16,7 +16,8 @@ import { BURN_WINDOWS, budgetOf, type BudgetState, type BurnWindow, type ErrorBu
 export interface ObjectivesOptions {
   db: Db;
   bus: EventBus;
-  monitors: { list(): PublicMonitor[] };
+  /** The monitors with an objective (the tick reads these alone: whole monitors cost at 100 000), and each one's type. */
+  monitors: { withObjective(): PublicMonitor[]; typeOf(id: number): PublicMonitor["type"] | undefined };
   groups: { descendants(id: number): number[] };
   /** Whether this node runs the once-per-cluster chores (alone: always). */
   leads: () => boolean;
@@ -61,19 +62,18 @@ const zero = (): Record<BurnWindow, WindowCounts> => Object.fromEntries(Object.k
 
 export function createObjectives({ db, bus, monitors, groups, leads, now = Date.now, tickMs = 60_000, log = silentLogger }: ObjectivesOptions) {
   /** The monitors whose checks count for `m`: itself, or a group's members (nested ones included). */
-  function membersOf(m: PublicMonitor, all: Map<number, PublicMonitor>): number[] {
+  function membersOf(m: PublicMonitor): number[] {
     if (m.type !== "group") return [m.id];
-    return groups.descendants(m.id).filter((id) => all.get(id)?.type !== "group");
+    return groups.descendants(m.id).filter((id) => monitors.typeOf(id) !== "group");
   }
 
   /** The error budget of each of `targets` (monitors with an objective) at `at`. */
   async function budgets(targets: PublicMonitor[], at = now()): Promise<Map<number, ErrorBudget>> {
-    const all = new Map(monitors.list().map((m) => [m.id, m]));
     const out = new Map<number, ErrorBudget>();
     const byDays = new Map<number, PublicMonitor[]>();
     for (const m of targets) if (m.objective !== null) byDays.set(m.objectiveDays, [...(byDays.get(m.objectiveDays) ?? []), m]);
     for (const [days, list] of byDays) {
-      const members = new Map(list.map((m) => [m.id, membersOf(m, all)]));
+      const members = new Map(list.map((m) => [m.id, membersOf(m)]));
       const ids = [...new Set([...members.values()].flat())];
       const { marks, rawSince } = await sourceMarks(db, ids);
       const counts = await countsOf(db, ids, planSources(at - days * DAY, at, marks, rawSince));
@@ -100,7 +100,7 @@ export function createObjectives({ db, bus, monitors, groups, leads, now = Date.
   function tick(at = now()): Promise<void> {
     running ??= (async () => {
       try {
-        const targets = monitors.list().filter((m) => m.objective !== null && m.active);
+        const targets = monitors.withObjective().filter((m) => m.active);
         const found = await budgets(targets, at);
         for (const id of known.keys()) if (!found.has(id)) known.delete(id);
         for (const m of targets) {
