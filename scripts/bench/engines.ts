@@ -293,9 +293,12 @@ export async function freshStore(engine: Engine, dir: string, pg: PgServer | nul
     async sizes(db, tables) {
       const out: Record<string, number> = {};
       for (const t of tables) {
-        // A partitioned table (check_results, check_blocks) is the sum of its partitions.
-        const [row] = await db.rows<{ b: number | null }>(sql`SELECT sum(pg_total_relation_size(relid))::bigint AS b FROM pg_partition_tree(to_regclass(${t}))`);
-        out[t] = row?.b ?? 0;
+        // A partitioned table (check_results, check_blocks) is the sum of its partitions; pg_partition_tree has no row
+        // for a plain table (agent_samples), which is its own size.
+        const [row] = await db.rows<{ b: number | string | null }>(
+          sql`SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree(to_regclass(${t}))), pg_total_relation_size(to_regclass(${t})))::bigint AS b`,
+        );
+        out[t] = Number(row?.b ?? 0);
       }
       const [all] = await db.rows<{ b: number | null }>(
         sql`SELECT sum(pg_total_relation_size(c.oid)) AS b FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p', 'm')`,
