@@ -29,7 +29,8 @@ describe.skipIf(!built)("the build (after npm run build)", () => {
       expect(name).toBe(file.split("/").pop()!);
       expect(sum).toBe(sha256(await Bun.file(file).bytes()));
     }
-  });
+    // Reading and hashing five ~100 MB binaries took over 30 s once beside npm test's three browser workers.
+  }, 120_000);
 
   test("each Linux agent has an xz copy of at most 40 MB, with its sha256, that unpacks to exactly the binary", async () => {
     for (const target of LINUX_TARGETS) {
