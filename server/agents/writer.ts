@@ -4,6 +4,7 @@
 // or report of an agent deleted between the report and the write is dropped instead of failing the whole batch on
 // the foreign key).
 import { sqliteBatch } from "../db/sqlite";
+import type { SQL } from "bun";
 import type { Statement } from "bun:sqlite";
 import type { Db } from "../db/database";
 import type { LatestReport, SampleRow } from "./store";
@@ -53,18 +54,17 @@ export function sampleWriter(db: Db): SampleBatch {
   // second, mostly one per batch: the database's CPU went from 17 % to 12 % of a core). A bigger batch runs chunk by
   // chunk in one transaction.
   const pg = db.pg!;
-  type Sql = typeof pg;
   // (Tried: the batch as one JSON parameter opened by jsonb_to_recordset, whose row estimate does not depend on the
   // value, so the prepared statement keeps one generic plan. It did stop the planning, 0.28 ms a call, but that generic
   // plan's hash join over the agents table cost more than the planning had: 0.72 ms a call against 0.55.)
-  const samplesOf = (tx: Sql, chunk: SampleRow[]) => tx`INSERT INTO agent_samples (agent_id, time, "values")
+  const samplesOf = (tx: SQL, chunk: SampleRow[]) => tx`INSERT INTO agent_samples (agent_id, time, "values")
     SELECT s.agent_id, s.time, s.v::jsonb FROM unnest(
       ${tx.array(chunk.map((r) => r.agentId), "BIGINT")}::bigint[], ${tx.array(chunk.map((r) => r.time), "BIGINT")}::bigint[],
       ${tx.array(chunk.map((r) => JSON.stringify(r.values)), "TEXT")}::text[]
     ) AS s(agent_id, time, v)
     WHERE EXISTS (SELECT 1 FROM agents WHERE id = s.agent_id)
     ON CONFLICT (agent_id, time) DO UPDATE SET "values" = excluded."values"`;
-  const reportsOf = (tx: Sql, chunk: [number, LatestReport][]) => {
+  const reportsOf = (tx: SQL, chunk: [number, LatestReport][]) => {
     const col = <T>(f: (l: LatestReport) => T) => chunk.map(([, l]) => f(l));
     const text = (f: (l: LatestReport) => string | null) => tx.array(col(f), "TEXT");
     return tx`UPDATE agents SET hostname = l.hostname, ips = l.ips::jsonb, os = l.os, kernel = l.kernel, arch = l.arch,
@@ -92,8 +92,8 @@ export function sampleWriter(db: Db): SampleBatch {
       return;
     }
     await pg.begin(async (tx) => {
-      for (let i = 0; i < rows.length; i += PG_CHUNK) await samplesOf(tx as unknown as Sql, rows.slice(i, i + PG_CHUNK));
-      for (let i = 0; i < reports.length; i += PG_CHUNK) await reportsOf(tx as unknown as Sql, reports.slice(i, i + PG_CHUNK));
+      for (let i = 0; i < rows.length; i += PG_CHUNK) await samplesOf(tx, rows.slice(i, i + PG_CHUNK));
+      for (let i = 0; i < reports.length; i += PG_CHUNK) await reportsOf(tx, reports.slice(i, i + PG_CHUNK));
     });
   };
 }

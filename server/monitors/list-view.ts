@@ -94,15 +94,17 @@ export const isFiltered = (view: ListView) => view.q.trim() !== "" || view.statu
 
 // ── Filtering and sorting ───────────────────────────────────────────────────────────────────────────────────────
 
-// What the search and the name order read of each monitor, kept between orderings by id: the list is made of fresh
-// objects each time (GET /api/monitors/page reads the store's fields), but names and targets rarely change. An entry
-// is used only while its name and target are the monitor's own; `rank` is its place among the names ranked last time.
+// What the name order and the search read of each monitor, kept between orderings by id: the list is made of fresh
+// objects each time (GET /api/monitors/page reads the store's fields), but names and targets rarely change. `rank`
+// (its place among the names ranked last time) holds while the name is the monitor's own; `text` while the target is
+// too (a viewer's and an editor's targets differ by a URL's password, which must not re-rank the list).
 interface Memo {
   name: string;
+  rank: number;
+  /** The target `text` was made from. */
   target: string;
   /** Lower-cased name and target, made at the first search. */
   text: string | null;
-  rank: number;
 }
 const memos = new Map<number, Memo>();
 let ranked = 0;
@@ -111,13 +113,17 @@ const tagKeys = new WeakMap<readonly string[], Set<string>>();
 
 function memoOf(m: ListMonitor): Memo | undefined {
   const memo = memos.get(m.id);
-  return memo && memo.name === m.name && memo.target === m.target ? memo : undefined;
+  return memo && memo.name === m.name ? memo : undefined;
 }
 
 function haystack(m: ListMonitor): string {
   const memo = memoOf(m);
   if (!memo) return `${m.name}\n${m.target}`.toLowerCase();
-  return (memo.text ??= `${m.name}\n${m.target}`.toLowerCase());
+  if (memo.text === null || memo.target !== m.target) {
+    memo.target = m.target;
+    memo.text = `${m.name}\n${m.target}`.toLowerCase();
+  }
+  return memo.text;
 }
 
 /**
@@ -211,8 +217,8 @@ export function compareBy(sort: SortKey, dir: SortDir): (a: ListMonitor, b: List
 }
 
 /**
- * The monitors by name (byName), from the kept ranks: in one pass while every monitor's name and target are the ones
- * ranked, else sorted once more and ranked again (after an edit, or for another set of monitors). Sorting 100 000
+ * The monitors by name (byName), from the kept ranks: in one pass while every monitor's name is the one ranked,
+ * else sorted once more and ranked again (after a rename, or for another set of monitors). Sorting 100 000
  * names with localeCompare costs tens of milliseconds, which every new view of the list would otherwise pay.
  */
 export function inNameOrder<M extends ListMonitor>(monitors: readonly M[]): M[] {
@@ -236,7 +242,7 @@ export function inNameOrder<M extends ListMonitor>(monitors: readonly M[]): M[] 
   }
   const ordered = [...monitors].sort(byName);
   memos.clear();
-  ordered.forEach((m, rank) => memos.set(m.id, { name: m.name, target: m.target, text: null, rank }));
+  ordered.forEach((m, rank) => memos.set(m.id, { name: m.name, rank, target: m.target, text: null }));
   ranked = ordered.length;
   return ordered;
 }
