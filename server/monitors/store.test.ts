@@ -154,6 +154,22 @@ describe("the monitor store", () => {
     expect(await store.remove(a.id)).toBe(false);
   });
 
+  test("a monitor created, edited or removed while load() reads keeps what was written (a cluster node's re-read)", async () => {
+    const { store } = await setup();
+    const fields = { ...defaultFields(), settings: { url: "http://127.0.0.1:1/" } };
+    const [kept, edited, removed] = [await store.create({ ...fields, name: "kept" }), await store.create({ ...fields, name: "edit me" }), await store.create({ ...fields, name: "remove me" })];
+    await store.load();
+    const loading = store.load();
+    const created = await store.create({ ...fields, name: "new" });
+    await store.update(edited.id, { ...edited.fields, name: "edited" });
+    await store.remove(removed.id);
+    await loading;
+    expect(store.all().map((e) => [e.id, e.fields.name])).toEqual([[kept.id, "kept"], [edited.id, "edited"], [created.id, "new"]]);
+    expect(store.get(edited.id)).toBeDefined();
+    await store.load(); // and as the database has them
+    expect(store.all().map((e) => [e.id, e.fields.name])).toEqual([[kept.id, "kept"], [edited.id, "edited"], [created.id, "new"]]);
+  });
+
   test("monitors without tags or headers share one frozen empty list; those with some keep their own", async () => {
     const { store } = await setup();
     const a = await store.create({ ...defaultFields(), name: "a", url: "http://a.test/" });

@@ -77,6 +77,8 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
   let entries = new Map<number, MonitorEntry>();
   /** push token → monitor id, for /api/push/{token}. */
   let byToken = new Map<string, number>();
+  /** Monitors created, edited or removed while load() reads (see load). */
+  let touchedWhileLoading: Set<number> | null = null;
 
   const index = (entry: MonitorEntry) => {
     if (entry.fields.pushToken) byToken.set(entry.fields.pushToken, entry.id);
@@ -99,7 +101,18 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
    * of LOAD_CHUNK monitors, so that no query materialises every row at once (the allocator keeps what a peak took).
    */
   async function load(now = Date.now()) {
-    // Into new maps, swapped in once all are read: between chunks, the store keeps serving the monitors it had.
+    // Into new maps, swapped in once all are read: between chunks, the store keeps serving the monitors it had, and
+    // goes on creating, editing and removing them. Those monitors keep what memory holds at the swap (the rows read
+    // may be older than the write); without that a re-read (a node joining a cluster) lost a monitor created meanwhile.
+    touchedWhileLoading = new Set();
+    try {
+      await loadInto(now);
+    } finally {
+      touchedWhileLoading = null;
+    }
+  }
+
+  async function loadInto(now: number) {
     const loaded = new Map<number, MonitorEntry>();
     const tokens = new Map<string, number>();
     const since = (Math.floor(now / HOUR) - (RING - 1)) * HOUR;
@@ -120,6 +133,14 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
       if (rows.length > 0) await fillIn(loaded, rows[0]!.id, rows[rows.length - 1]!.id, since, watermark);
       if (rows.length < LOAD_CHUNK) break;
       lastId = rows[rows.length - 1]!.id;
+    }
+    for (const id of touchedWhileLoading!) {
+      const live = entries.get(id);
+      const read = loaded.get(id);
+      if (read?.fields.pushToken) tokens.delete(read.fields.pushToken);
+      if (live) loaded.set(id, live);
+      else loaded.delete(id);
+      if (live?.fields.pushToken) tokens.set(live.fields.pushToken, id);
     }
     entries = loaded;
     byToken = tokens;
@@ -179,6 +200,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
     async create(fields: MonitorFields, now = Date.now()): Promise<MonitorEntry> {
       const [row] = await orm.insert(monitors).values({ ...rowOf(fields), createdAt: now, updatedAt: now }).returning();
       const entry = entryOf(row!, now);
+      touchedWhileLoading?.add(entry.id);
       entries.set(entry.id, entry);
       index(entry);
       return entry;
@@ -189,6 +211,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
      * the row was being written, the entry is left `unsaved` (the row holds the older state): the caller queues it.
      */
     async update(id: number, fields: MonitorFields, now = Date.now()): Promise<MonitorEntry | undefined> {
+      touchedWhileLoading?.add(id);
       const entry = entries.get(id);
       if (!entry) return undefined;
       const state = { ...entry.state };
@@ -205,6 +228,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
         if (entries.get(id) === entry) entries.delete(id);
         return undefined;
       }
+      touchedWhileLoading?.add(id); // (a load may have begun while it was written)
       if (entries.get(id) !== entry) return undefined; // removed while it was written
       if (entry.fields.pushToken && entry.fields.pushToken !== row.pushToken) byToken.delete(entry.fields.pushToken);
       entry.fields = fieldsOf(row);
@@ -220,6 +244,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
      */
     async refresh(id: number, now = Date.now()): Promise<MonitorEntry | undefined> {
       const row = await first(orm.select().from(monitors).where(eq(monitors.id, id)));
+      touchedWhileLoading?.add(id);
       const entry = entries.get(id);
       if (entry?.fields.pushToken && entry.fields.pushToken !== row?.pushToken) byToken.delete(entry.fields.pushToken);
       if (!row) {
@@ -245,6 +270,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
      * (every read goes by existing monitor) and leaves with its day's partition.
      */
     async remove(id: number): Promise<boolean> {
+      touchedWhileLoading?.add(id);
       const token = entries.get(id)?.fields.pushToken;
       if (token) byToken.delete(token);
       const existed = entries.delete(id);
@@ -256,6 +282,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
         }
         return gone;
       });
+      touchedWhileLoading?.add(id);
       return existed || deleted.length > 0;
     },
 
