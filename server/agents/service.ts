@@ -90,6 +90,7 @@ export class AgentService {
           throw e;
         }
       },
+      commitWindowMs: o.store.commitWindowMs,
       log: o.log,
     });
   }

@@ -3,7 +3,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { first, type Db, type Orm } from "../db/database";
 import type { ContainersSnapshot, HostInfo, Sample } from "./protocol";
 import type { AgentRow, SeriesValues } from "./tables";
-import { sampleWriter } from "./writer";
+import { commitWindowMs, sampleWriter } from "./writer";
 
 export interface SampleRow {
   agentId: number;
@@ -150,6 +150,8 @@ export function createAgentStore(db: Db) {
      * place the engines differ). Rows of agents deleted meanwhile are skipped.
      */
     writeSamples: sampleWriter(db),
+    /** How long a report's write waits for others to share its commit (server/agents/writer.ts). */
+    commitWindowMs: commitWindowMs(db),
 
     /** Rows of one agent in [from, to), oldest first, at a resolution. */
     range: (agentId: number, resolution: Resolution, from: number, to: number, q: Orm = orm) => rangeOf([agentId], resolution, from, to, q),

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { createLogger } from "../log";
 import { BatchWriter } from "./batch-writer";
 
-function writer(opts: { failTimes?: number; maxItems?: number } = {}) {
+function writer(opts: { failTimes?: number; maxItems?: number; commitWindowMs?: number } = {}) {
   const batches: number[][] = [];
   let failures = opts.failTimes ?? 0;
   let writes = 0;
@@ -16,6 +16,7 @@ function writer(opts: { failTimes?: number; maxItems?: number } = {}) {
       batches.push(items);
     },
     maxItems: opts.maxItems,
+    commitWindowMs: opts.commitWindowMs,
   });
   return { w, batches, writes: () => writes };
 }
@@ -32,6 +33,30 @@ describe("BatchWriter", () => {
     expect(batches).toEqual([[1, 2]]);
     expect(writes()).toBe(1);
     await w.committed(); // nothing queued: at once
+  });
+
+  test("with a commit window, callers a few milliseconds apart share one write, made when the window ends", async () => {
+    const { w, batches, writes } = writer({ commitWindowMs: 40 });
+    w.start();
+    const started = performance.now();
+    w.push(1);
+    const a = w.committed().then(() => performance.now() - started);
+    await Bun.sleep(10);
+    w.push(2);
+    const b = w.committed();
+    await Bun.sleep(5);
+    expect(batches).toEqual([]); // still within the window
+    const waited = await a;
+    await b;
+    expect(batches).toEqual([[1, 2]]);
+    expect(writes()).toBe(1);
+    expect(waited).toBeGreaterThanOrEqual(35);
+    // stop() writes at once what waits for a window.
+    w.push(3);
+    const c = w.committed();
+    await w.stop();
+    await c;
+    expect(batches).toEqual([[1, 2], [3]]);
   });
 
   test("committed() rejects when the write fails, so the caller does not acknowledge", async () => {

@@ -7,6 +7,11 @@ export interface BatchWriterOptions<T> {
   intervalMs?: number;
   /** Flush early once this many items wait. */
   maxItems?: number;
+  /**
+   * How long a write someone waits for (`committed()`) holds for more rows: 0 (the default) writes on the next turn of
+   * the event loop. A few milliseconds let callers arriving apart share one commit (see the agents' writer).
+   */
+  commitWindowMs?: number;
   log?: Logger;
 }
 
@@ -35,7 +40,8 @@ export class BatchWriter<T> {
   private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
   /** The waiters of the batch being written now (undefined between writes). */
   private inFlight: { resolve: () => void; reject: (e: unknown) => void }[] | undefined;
-  private soon: ReturnType<typeof setImmediate> | undefined;
+  /** The write that waiters wait for, armed (the next event-loop turn, or the end of the commit window). */
+  private soon: { cancel: () => void } | undefined;
   private running: Promise<void> | undefined;
 
   constructor(private readonly options: BatchWriterOptions<T>) {
@@ -79,11 +85,22 @@ export class BatchWriter<T> {
     if (this.queue.length === 0) return inFlight ?? Promise.resolve();
     this.unwaited = 0;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    this.soon ??= setImmediate(() => {
+    this.soon ??= this.armCommit();
+    return inFlight ? Promise.all([inFlight, done]).then(() => {}) : done;
+  }
+
+  private armCommit(): { cancel: () => void } {
+    const write = () => {
       this.soon = undefined;
       void this.flush();
-    });
-    return inFlight ? Promise.all([inFlight, done]).then(() => {}) : done;
+    };
+    const window = this.options.commitWindowMs ?? 0;
+    if (window > 0) {
+      const timer = setTimeout(write, window);
+      return { cancel: () => clearTimeout(timer) };
+    }
+    const immediate = setImmediate(write);
+    return { cancel: () => clearImmediate(immediate) };
   }
 
   /** Writes everything queued; resolves when done (a failed write is logged and kept for the next flush). */
@@ -152,7 +169,7 @@ export class BatchWriter<T> {
     this.started = false;
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.soon) clearImmediate(this.soon);
+    this.soon?.cancel();
     this.soon = undefined;
     await this.running;
     await this.flush();
