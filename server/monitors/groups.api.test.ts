@@ -200,7 +200,38 @@ describe("who sees what", () => {
     const member = seen.find((m) => m.parentId === g.id)!;
     expect(JSON.stringify(member)).not.toContain("secret");
     expect(member.headers).toEqual([{ name: "X-Key", value: "••••" }]);
+    // A group's page reads its members alone, through the same view.
+    const members = (await t.call<{ monitors: PublicMonitor[] }>("GET", `/api/monitors/${g.id}/members`, { token: viewer })).body.monitors;
+    expect(members.map((m) => m.id)).toEqual([member.id]);
+    expect(JSON.stringify(members)).not.toContain("secret");
+    expect(members[0]!.headers).toEqual([{ name: "X-Key", value: "••••" }]);
     // A viewer edits nothing: no group either.
     expect((await t.call("POST", "/api/monitors", { token: viewer, body: { name: "g2", type: "group" } })).status).toBe(403);
+  });
+
+  test("a group's members: its direct members by name with their state; none for a monitor; 404, 400 and 401 refused", async () => {
+    const t = await signedIn();
+    const g = await t.group("Shop");
+    const inner = await t.group("Payments", { parentId: g.id });
+    const b = await t.create({ name: "card", url: UP(), parentId: inner.id });
+    const a = await t.create({ name: "api", url: DOWN(), parentId: g.id });
+    await t.create({ name: "elsewhere", url: UP() });
+    await t.set(a.id, "down");
+    const members = async (id: number | string) => t.call<{ success: boolean; monitors: PublicMonitor[]; message?: string }>("GET", `/api/monitors/${id}/members`, { token: t.token });
+    const shop = await members(g.id);
+    expect(shop.status).toBe(200);
+    expect(shop.body.monitors.map((m) => ({ name: m.name, status: m.status, parentId: m.parentId }))).toEqual([
+      { name: "api", status: "down", parentId: g.id },
+      { name: "Payments", status: "pending", parentId: g.id },
+    ]);
+    expect((await members(inner.id)).body.monitors.map((m) => m.id)).toEqual([b.id]);
+    expect((await members(b.id)).body.monitors).toEqual([]);
+    // Moved out, it is no longer listed.
+    await t.put(a.id, { parentId: null });
+    expect((await members(g.id)).body.monitors.map((m) => m.name)).toEqual(["Payments"]);
+    const missing = await members(999_999);
+    expect({ status: missing.status, success: missing.body.success }).toEqual({ status: 404, success: false });
+    expect((await members("one")).status).toBe(400);
+    expect((await t.call("GET", `/api/monitors/${g.id}/members`)).status).toBe(401);
   });
 });

@@ -43,6 +43,8 @@ export function getMonitorPage(view: ListView, collapsed: readonly number[], off
 }
 
 export const getMonitor = (id: number) => api.get<{ monitor: PublicMonitor }>(`/api/monitors/${id}`);
+/** A group's direct members, by name. */
+export const listMembers = (id: number) => api.get<{ monitors: PublicMonitor[] }>(`/api/monitors/${id}/members`);
 
 export const createMonitor = (input: MonitorInput) => api.post<{ monitor: PublicMonitor }>("/api/monitors", input);
 

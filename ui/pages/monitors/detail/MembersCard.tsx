@@ -1,35 +1,50 @@
 // A group's page: its members with their states (live), each linking to its own page. A member's page names its group.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
-import { getMonitor, listMonitors, type PublicMonitor } from "../../../api/monitors";
+import { getMonitor, listMembers, type PublicMonitor } from "../../../api/monitors";
 import { Card } from "../../../components/Card";
-import { useLive } from "../../../state/live";
+import { useLive, useLiveChecks } from "../../../state/live";
 import { translateCheckError } from "../checkError";
 import { displayStatus, formatAvailability } from "../model";
 import { MonitorStatusBadge, TypeBadge } from "../parts";
 import { SectionTitle } from "./layout";
 
-/** The monitors, read again whenever one of them changes (a group's members are few; the list is one request). */
-function useMonitors() {
-  const [monitors, setMonitors] = useState<PublicMonitor[] | null>(null);
+/**
+ * The group's members (GET /api/monitors/:id/members: a few rows, not every monitor), read again when a change may
+ * concern them — a member's state or edit, a monitor moved in, maintenance, a reconnect — and kept current from each
+ * member's checks in between.
+ */
+function useMembers(groupId: number) {
+  const [members, setMembers] = useState<PublicMonitor[] | null>(null);
+  const ids = useRef(new Set<number>());
+  const [watched, setWatched] = useState<number[]>([]);
   const load = useCallback(() => {
-    listMonitors()
-      .then((reply) => setMonitors(reply.monitors))
+    listMembers(groupId)
+      .then((reply) => {
+        ids.current = new Set(reply.monitors.map((m) => m.id));
+        setMembers(reply.monitors);
+        setWatched([...ids.current]);
+      })
       .catch(() => {}); // the card keeps what it showed
-  }, []);
+  }, [groupId]);
   useEffect(load, [load]);
-  useLive("monitor.status", load);
-  useLive("monitor.change", load);
-  useLive("maintenance.change", load);
+  useLive("monitor.status", (e) => ids.current.has(e.monitorId) && load());
+  useLive("monitor.change", (e) => (ids.current.has(e.monitorId) || e.monitor?.parentId === groupId) && load());
+  useLive("maintenance.change", (e) => [...e.monitors.entered, ...e.monitors.left].some((id) => ids.current.has(id)) && load());
+  // Only the members' checks reach this browser (not every monitor's).
+  useLiveChecks(watched, (e) => {
+    if (!ids.current.has(e.monitorId)) return;
+    setMembers((list) => list && list.map((m) => (m.id === e.monitorId ? { ...m, status: e.status, uptime24h: e.uptime24h, consecutiveFailures: e.consecutiveFailures } : m)));
+  });
   useLive("hello", load);
-  return monitors;
+  return members;
 }
 
 export function MembersCard({ group }: { group: PublicMonitor }) {
   const { t } = useTranslation();
-  const monitors = useMonitors();
-  const members = (monitors ?? []).filter((m) => m.parentId === group.id).sort((a, b) => a.name.localeCompare(b.name));
+  const monitors = useMembers(group.id);
+  const members = monitors ?? [];
   return (
     <Card data-testid="monitor-members">
       <SectionTitle>
