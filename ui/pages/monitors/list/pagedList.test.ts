@@ -111,10 +111,12 @@ describe("the list a window at a time", () => {
     s.paged.setQuery(query({ q: "m0000" }));
     expect(s.paged.snapshot().current).toBe(false);
     expect(s.paged.snapshot().rows).toHaveLength(130);
-    s.paged.setQuery(query({ q: "m00001" })); // typed on before the answer
-    await s.answer(); // "m0000": dropped, and the newest view is asked for
+    s.paged.setQuery(query({ q: "m00001" })); // typed on before the answer: asked at once, not after it
+    expect(s.calls.map((c) => c.query.view.q)).toEqual(["m0000", "m00001"]);
+    await s.answer(); // "m0000": dropped
     expect(s.paged.snapshot().current).toBe(false);
-    expect(s.calls[0].query.view.q).toBe("m00001");
+    expect(s.ids()).toHaveLength(130);
+    expect(s.calls.map((c) => c.query.view.q)).toEqual(["m00001"]);
     await s.answer();
     expect(s.paged.snapshot()).toMatchObject({ current: true, total: 1, offset: 0 });
     expect(s.ids()).toEqual([1]);

@@ -78,7 +78,11 @@ export function createPagedList(options: PagedListOptions) {
   let heldKey: string | null = null;
   let want = { start: 0, end: 30 };
   let snapshot: PagedSnapshot = { phase: "loading", message: null, total: 0, counts: EMPTY_COUNTS, tags: [], monitors: 0, offset: 0, rows: [], current: false };
-  let fetching = false;
+  /**
+   * The call out, if any. One at a time per view; a new view (a search typed) does not wait for the call of the view
+   * before (a refresh of 100 000 rows' order may be out): it asks at once, and that answer is dropped.
+   */
+  let inFlight: { key: string; replacing: boolean } | null = null;
   /** The held rows may be out of date (something changed): ask again when the refresh timer says. */
   let stale = false;
   /** The next answer replaces every strip (after a reconnect: checks may have been missed). */
@@ -95,7 +99,8 @@ export function createPagedList(options: PagedListOptions) {
   };
 
   function needsFetch(): boolean {
-    if (!query || fetching || failed) return false;
+    if (!query || failed) return false;
+    if (inFlight) return inFlight.key !== queryKey;
     if (heldKey !== queryKey || stale) return true;
     const { offset, rows, total } = snapshot;
     const end = offset + rows.length;
@@ -110,14 +115,17 @@ export function createPagedList(options: PagedListOptions) {
     const key = queryKey;
     const offset = Math.max(0, want.start - MARGIN);
     const limit = Math.max(1, Math.min(FETCH_MAX, want.end - offset + MARGIN));
-    const replacing = fresh;
-    fetching = true;
+    // A call superseded while it was to replace every strip hands that on.
+    const replacing = fresh || (inFlight?.replacing ?? false);
+    if (inFlight) inFlight.replacing = false;
+    const mine = { key, replacing };
+    inFlight = mine;
     stale = false;
     fresh = false;
     lastFetchAt = now();
     fetchPage(asked, offset, limit).then(
       (page) => {
-        fetching = false;
+        if (inFlight === mine) inFlight = null;
         if (key === queryKey) {
           store.setRows(page.rows.map((r) => r.monitor), replacing);
           heldKey = key;
@@ -132,13 +140,14 @@ export function createPagedList(options: PagedListOptions) {
             rows: page.rows.map(({ monitor, depth, members, toggles }) => ({ id: monitor.id, depth, members, toggles })),
             current: true,
           });
-        } else if (replacing) fresh = true; // a view changed while it was out: the strips are still to be replaced
+        } else if (mine.replacing) fresh = true; // a view changed while it was out: the strips are still to be replaced
         pump();
       },
       (error: unknown) => {
-        fetching = false;
-        if (replacing) fresh = true;
-        if (key !== queryKey) return pump();
+        if (inFlight === mine) inFlight = null;
+        if (mine.replacing) fresh = true;
+        // Of a view no longer shown, or superseded by a newer call: that one's outcome counts.
+        if (key !== queryKey || inFlight) return pump();
         failed = true;
         // The first fetch of a view shows its error; a failed refresh keeps the rows shown.
         if (heldKey !== key && snapshot.phase !== "loaded") tell({ phase: "error", message: errorText(error) });
