@@ -49,6 +49,7 @@ const ACCESS: Record<string, Access> = {
   "POST /api/monitors": "user",
   "GET /api/monitors/stats": "admin",
   "GET /api/monitors/:id": "user",
+  "GET /api/monitors/:id/members": "user",
   "PUT /api/monitors/:id": "user",
   "DELETE /api/monitors/:id": "user",
   "POST /api/monitors/:id/check": "user",
