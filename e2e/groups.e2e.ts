@@ -65,6 +65,11 @@ for (const [locale, m] of LANGUAGES) {
       await vigil.api("POST", `/api/monitors/${ids.cart}/check`, {}, session.token);
       await expect(page.getByTestId(`monitor-member-status-${ids.cart}`)).toHaveAttribute("data-status", "up");
       await expect(page.getByTestId("monitor-status")).toHaveAttribute("data-status", "up");
+      // A monitor moved into the group joins the card; moved out, it leaves it.
+      await vigil.api("PUT", `/api/monitors/${ids.blog}`, { parentId: ids.group }, session.token);
+      await expect(page.getByTestId(`monitor-member-${ids.blog}`)).toBeVisible();
+      await vigil.api("PUT", `/api/monitors/${ids.blog}`, { parentId: null }, session.token);
+      await expect(page.getByTestId(`monitor-member-${ids.blog}`)).toHaveCount(0);
       await page.getByTestId("monitor-delete-button").click();
       await expect(page.getByRole("dialog")).toContainText(tr(m, "monitors.confirmDelete.groupMessage", { name: "Shop" }));
       await page.getByTestId("confirm-dialog-cancel").click();

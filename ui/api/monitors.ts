@@ -28,9 +28,9 @@ export const setManualState = (id: number, status: "up" | "down", message: strin
 
 export const getPingSupport = () => api.get<{ method: "socket" | "program" | null }>("/api/monitors/ping-support");
 
-export const listMonitors = () => api.get<{ monitors: PublicMonitor[] }>("/api/monitors");
+// No screen reads GET /api/monitors (every monitor with its figures): it stays for scripts and API clients.
 
-/** Every monitor's id, name, type, target, group, tags and active flag: for pickers (a tenth of listMonitors' bytes). */
+/** Every monitor's id, name, type, target, group, tags and active flag: for pickers (a tenth of GET /api/monitors' bytes). */
 export const listMonitorNames = () => api.get<{ monitors: MonitorName[] }>("/api/monitors/names");
 
 /** One window of the monitor list as the screen shows it (the server searches, filters, sorts, counts). */
