@@ -220,6 +220,37 @@ describe("scheduling through the service", () => {
   });
 });
 
+describe("re-reading the monitors", () => {
+  test("a check running while the monitors are re-read (a node's resync) still counts, scheduled or on demand", async () => {
+    const clock = fakeClock();
+    let release = () => {};
+    let gate = Promise.resolve();
+    const hold = () => (gate = new Promise<void>((r) => (release = r)));
+    const checker: Checker = async () => {
+      await gate;
+      return { time: clock.now(), up: true, responseTime: 5, httpStatus: 200, error: null };
+    };
+    const { service, db } = await setup(undefined, clock, { checker });
+    service.start({ maintenanceDelayMs: 3_600_000 });
+    hold();
+    const m = await service.create({ name: "api", url: "http://svc.test/", interval: 1 });
+    await clock.advance(0); // its first check starts, and waits
+    await service.resync();
+    release();
+    await Bun.sleep(5);
+    expect(service.get(m.id)!.status).toBe("up");
+    hold();
+    const onDemand = service.checkNow(m.id);
+    await Bun.sleep(5);
+    await service.resync();
+    release();
+    expect((await onDemand)?.result.status).toBe("up");
+    await service.writer.flush();
+    expect(await countRows(db, "check_results")).toBe(2);
+    await service.stop();
+  });
+});
+
 describe("restart", () => {
   test("a new service over the same database resumes each monitor's grid, state and history", async () => {
     const database = await reopenable();
