@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/database";
 import { testDb } from "../db/test-db";
 import { defaultFields } from "./field-rules";
@@ -168,6 +168,26 @@ describe("the monitor store", () => {
     expect(store.get(edited.id)).toBeDefined();
     await store.load(); // and as the database has them
     expect(store.all().map((e) => [e.id, e.fields.name])).toEqual([[kept.id, "kept"], [edited.id, "edited"], [created.id, "new"]]);
+  });
+
+  test("a re-read keeps each monitor's object and memory's newer state; a newer state in the rows wins", async () => {
+    const { db, store } = await setup();
+    const fields = { ...defaultFields(), retries: 0, settings: { url: "http://127.0.0.1:1/" } };
+    const mine = await store.create({ ...fields, name: "checked here" });
+    const theirs = await store.create({ ...fields, name: "checked elsewhere" });
+    await store.load();
+    const before = store.get(mine.id)!;
+    // A check recorded here while the rows are read (its state not written yet): memory's state stays.
+    const loading = store.load();
+    store.apply(before, { time: Date.now(), up: false, responseTime: null, httpStatus: null, error: "connection refused" });
+    await loading;
+    expect(store.get(mine.id)).toBe(before);
+    expect(store.get(mine.id)!.state).toMatchObject({ status: "down", consecutiveFailures: 1 });
+    expect(store.get(mine.id)!.failingSince).not.toBeNull();
+    // Another node checked and wrote a state this node never heard of: the re-read takes it.
+    await db.orm.update(db.t.monitors).set({ status: "down", statusChangedAt: Date.now(), lastCheckedAt: Date.now() + 1000, consecutiveFailures: 1 }).where(eq(db.t.monitors.id, theirs.id));
+    await store.load();
+    expect(store.get(theirs.id)!.state).toMatchObject({ status: "down", consecutiveFailures: 1 });
   });
 
   test("monitors without tags or headers share one frozen empty list; those with some keep their own", async () => {

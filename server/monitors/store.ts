@@ -134,6 +134,24 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
       if (rows.length < LOAD_CHUNK) break;
       lastId = rows[rows.length - 1]!.id;
     }
+    // A monitor memory already held stays the same object (a check running now records on it) and keeps what memory
+    // alone knows (when its failures began, a push monitor's silence). The row gives its settings, and its state and
+    // hourly ring when some node checked it after memory last heard (a message lost: what a re-read is for); else
+    // memory's (this node's checks recorded while the rows were read, not written yet).
+    for (const [id, read] of loaded) {
+      const live = entries.get(id);
+      if (!live || touchedWhileLoading!.has(id)) continue;
+      live.fields = read.fields;
+      live.createdAt = read.createdAt;
+      live.updatedAt = read.updatedAt;
+      if ((read.state.lastCheckedAt ?? -Infinity) > (live.state.lastCheckedAt ?? -Infinity)) {
+        live.state = read.state;
+        live.ring = read.ring;
+        live.unsaved = false;
+        if (read.lastPing) live.lastPing = read.lastPing;
+      }
+      loaded.set(id, live);
+    }
     for (const id of touchedWhileLoading!) {
       const live = entries.get(id);
       const read = loaded.get(id);
