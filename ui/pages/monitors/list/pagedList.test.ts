@@ -123,6 +123,31 @@ describe("the list a window at a time", () => {
     expect(s.paged.snapshot().counts.all).toBe(1);
   });
 
+  test("typed A, B, A fast: the older answer of A, success or failure, is not shown after the newer one", async () => {
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    for (const older of ["answers", "fails"] as const) {
+      const s = setup(monitors(1000));
+      s.paged.setQuery(query({ q: "m0001" }));
+      s.paged.setQuery(query({ q: "m0002" }));
+      s.paged.setQuery(query({ q: "m0001" }));
+      expect(s.calls.map((c) => c.query.view.q)).toEqual(["m0001", "m0002", "m0001"]);
+      const [first, second, third] = s.calls.splice(0);
+      third!.resolve();
+      await settle();
+      const shown = s.paged.snapshot();
+      expect(shown).toMatchObject({ phase: "loaded", current: true, total: 10 });
+      if (older === "answers") first!.resolve();
+      else first!.reject(new Error("late failure"));
+      second!.resolve();
+      await settle();
+      expect(s.paged.snapshot()).toBe(shown);
+      // Not stuck: the next change asks again.
+      s.paged.refresh();
+      s.advance(REFRESH_MS);
+      expect(s.calls).toHaveLength(1);
+    }
+  });
+
   test("changes ask for the held rows again, once per burst and at most once a second", async () => {
     const s = setup(monitors(300));
     s.paged.setQuery(query());

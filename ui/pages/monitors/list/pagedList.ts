@@ -83,6 +83,9 @@ export function createPagedList(options: PagedListOptions) {
    * before (a refresh of 100 000 rows' order may be out): it asks at once, and that answer is dropped.
    */
   let inFlight: { key: string; replacing: boolean } | null = null;
+  /** Calls made, and the newest whose answer was shown: an older answer (A → B → A typed fast) is never shown after it. */
+  let issued = 0;
+  let shown = 0;
   /** The held rows may be out of date (something changed): ask again when the refresh timer says. */
   let stale = false;
   /** The next answer replaces every strip (after a reconnect: checks may have been missed). */
@@ -118,7 +121,7 @@ export function createPagedList(options: PagedListOptions) {
     // A call superseded while it was to replace every strip hands that on.
     const replacing = fresh || (inFlight?.replacing ?? false);
     if (inFlight) inFlight.replacing = false;
-    const mine = { key, replacing };
+    const mine = { key, replacing, seq: ++issued };
     inFlight = mine;
     stale = false;
     fresh = false;
@@ -126,7 +129,8 @@ export function createPagedList(options: PagedListOptions) {
     fetchPage(asked, offset, limit).then(
       (page) => {
         if (inFlight === mine) inFlight = null;
-        if (key === queryKey) {
+        if (key === queryKey && mine.seq > shown) {
+          shown = mine.seq;
           store.setRows(page.rows.map((r) => r.monitor), replacing);
           heldKey = key;
           tell({
@@ -140,14 +144,14 @@ export function createPagedList(options: PagedListOptions) {
             rows: page.rows.map(({ monitor, depth, members, toggles }) => ({ id: monitor.id, depth, members, toggles })),
             current: true,
           });
-        } else if (mine.replacing) fresh = true; // a view changed while it was out: the strips are still to be replaced
+        } else if (key !== queryKey && mine.replacing) fresh = true; // a view changed while it was out: the strips are still to be replaced
         pump();
       },
       (error: unknown) => {
         if (inFlight === mine) inFlight = null;
         if (mine.replacing) fresh = true;
         // Of a view no longer shown, or superseded by a newer call: that one's outcome counts.
-        if (key !== queryKey || inFlight) return pump();
+        if (key !== queryKey || inFlight || mine.seq < shown) return pump();
         failed = true;
         // The first fetch of a view shows its error; a failed refresh keeps the rows shown.
         if (heldKey !== key && snapshot.phase !== "loaded") tell({ phase: "error", message: errorText(error) });
