@@ -19,9 +19,12 @@ function useMembers(groupId: number) {
   const [members, setMembers] = useState<PublicMonitor[] | null>(null);
   const ids = useRef(new Set<number>());
   const [watched, setWatched] = useState<number[]>([]);
+  const asked = useRef(0);
   const load = useCallback(() => {
+    const mine = ++asked.current;
     listMembers(groupId)
       .then((reply) => {
+        if (mine !== asked.current) return; // a newer read is out (a burst of changes): its answer counts
         ids.current = new Set(reply.monitors.map((m) => m.id));
         setMembers(reply.monitors);
         setWatched([...ids.current]);
@@ -35,7 +38,7 @@ function useMembers(groupId: number) {
   // Only the members' checks reach this browser (not every monitor's).
   useLiveChecks(watched, (e) => {
     if (!ids.current.has(e.monitorId)) return;
-    setMembers((list) => list && list.map((m) => (m.id === e.monitorId ? { ...m, status: e.status, uptime24h: e.uptime24h, consecutiveFailures: e.consecutiveFailures } : m)));
+    setMembers((list) => list && list.map((m) => (m.id === e.monitorId ? { ...m, status: e.status, uptime24h: e.uptime24h, consecutiveFailures: e.consecutiveFailures, lastError: e.result.error } : m)));
   });
   useLive("hello", load);
   return members;
