@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/database";
 import { testDb } from "../db/test-db";
 import { createEventBus, type EventMap } from "../events";
@@ -247,6 +247,24 @@ describe("re-reading the monitors", () => {
     expect((await onDemand)?.result.status).toBe("up");
     await service.writer.flush();
     expect(await countRows(db, "check_results")).toBe(2);
+    await service.stop();
+  });
+
+  test("a re-read plans the monitors another node changed (its message lost): checked at once, on the new settings", async () => {
+    const { service, clock, callsTo, db } = await setup();
+    service.start({ maintenanceDelayMs: 3_600_000 });
+    const m = await service.create({ name: "x", url: "http://x.test/", interval: 1 });
+    await clock.advance(0);
+    expect(callsTo("http://x.test/")).toHaveLength(1);
+    await db.orm.update(db.t.monitors).set({ settings: { url: "http://y.test/" }, intervalSeconds: 20 }).where(eq(db.t.monitors.id, m.id));
+    await service.resync();
+    await clock.advance(0);
+    expect(callsTo("http://y.test/")).toHaveLength(1);
+    await clock.advance(60_000);
+    const times = callsTo("http://y.test/").map((c) => c.at);
+    expect(times.length).toBeGreaterThanOrEqual(3); // at once, then every 20 s (not every minute)
+    expect(times.at(-1)! - times.at(-2)!).toBe(20_000);
+    expect(callsTo("http://x.test/")).toHaveLength(1);
     await service.stop();
   });
 });

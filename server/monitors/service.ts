@@ -210,19 +210,20 @@ export function createMonitorService(options: MonitorServiceOptions) {
 
   async function resync() {
     await writer.flush();
-    const before = store.all().map((e) => e.id);
+    // What each monitor was, to plan those whose check changed (entries keep their object across the re-read).
+    const before = new Map(store.all().map((e) => [e.id, e.fields]));
     await store.load(clock.now());
     await deps.load();
     tree.invalidate();
     // Monitors deleted behind memory's back (a configuration file's prune): off the schedule, gone from browsers.
-    for (const id of before) {
+    for (const id of before.keys()) {
       if (store.get(id)) continue;
       scheduler.unschedule(id);
       writer.forget(id);
       recent.forget(id);
       changed("deleted", id, undefined, true);
     }
-    for (const entry of store.all()) plan(entry, entry.fields);
+    for (const entry of store.all()) plan(entry, before.get(entry.id));
     groups.evaluateAll();
   }
   // An import on another node wrote monitors straight into the database (server/import/after-import.ts).

@@ -149,6 +149,7 @@ export function createMonitorStore(db: Db, { targetOf = (f) => f.url, settingsVi
         live.ring = read.ring;
         live.unsaved = false;
         if (read.lastPing) live.lastPing = read.lastPing;
+        if (read.state.consecutiveFailures === 0) live.failingSince = null;
       }
       loaded.set(id, live);
     }
