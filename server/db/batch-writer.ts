@@ -75,8 +75,9 @@ export class BatchWriter<T> {
 
   /**
    * Resolves once everything queued so far is committed: for a caller that must not acknowledge before its rows are
-   * durable (an agent's report: a 2xx means "stored"). The write happens on the next turn of the event loop, so the
-   * reports that arrive together still share one transaction (group commit), for a wait of a millisecond, not a tick.
+   * durable (an agent's report: a 2xx means "stored"). The write happens on the next turn of the event loop (or at the
+   * end of the commit window), so the reports that arrive together share one transaction (group commit), for a wait of
+   * a millisecond (or the window), not a tick.
    */
   committed(): Promise<void> {
     // Rows already on their way (a full queue starts its write at once) are in the batch in flight: its outcome is
