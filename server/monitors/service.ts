@@ -204,7 +204,7 @@ export function createMonitorService(options: MonitorServiceOptions) {
     const fields = entry.fields;
     if (!locations || fields.type === "push" || !locations.has(entry.id)) return types.run(fields, checkStateOf(entry), signal);
     const own = locations.fromServer(entry.id) ? await types.run(fields, checkStateOf(entry), signal) : null;
-    if (signal?.aborted || !store.get(entry.id)) return null;
+    if (signal?.aborted || store.get(entry.id) !== entry) return null;
     return locations.combine(entry.id, fields, own, clock.now());
   }
 
@@ -236,12 +236,9 @@ export function createMonitorService(options: MonitorServiceOptions) {
     if (!entry || !entry.fields.active || !owns(id) || UNSCHEDULED_TYPES.includes(entry.fields.type)) return;
     const outcome = await checkOf(entry, signal);
     // Nothing to record (a push monitor heard in time, no location reported), stopped mid-check (shutdown), or deleted
-    // meanwhile. A re-read meanwhile (resync swaps in entries read anew) is not a deletion: the check counts for the
-    // monitor as memory holds it now (dropping it lost the slot: the failover test's hand-back, a catch-up check
-    // running when the restarted node re-read).
-    const current = store.get(id);
-    if (!outcome || signal.aborted || !current) return;
-    record(current, outcome);
+    // meanwhile (a re-read keeps each monitor's entry: see store.load).
+    if (!outcome || signal.aborted || store.get(id) !== entry) return;
+    record(entry, outcome);
   }
 
   function update(id: number, patch: MonitorInput): Promise<PublicMonitor | undefined> {
@@ -408,11 +405,10 @@ export function createMonitorService(options: MonitorServiceOptions) {
       if (entry.fields.type === "group") throw conflict("GROUP_NOT_CHECKED", "A group is not checked: its state follows its members");
       if (entry.fields.type === "manual") throw conflict("MANUAL_NOT_CHECKED", "A manual monitor is not checked: set its state instead");
       const outcome = await checkOf(entry);
-      const current = store.get(id); // (re-read meanwhile: the entry now in memory)
-      if (!current) return undefined;
+      if (store.get(id) !== entry) return undefined;
       if (!outcome) throw conflict("NO_LOCATION_DATA", "No location has reported a result yet: the agents checking this monitor have sent nothing recent");
-      const result = record(current, outcome);
-      return { result, monitor: publicOf(current) };
+      const result = record(entry, outcome);
+      return { result, monitor: publicOf(entry) };
     },
 
     /**
