@@ -86,7 +86,7 @@ export function monitorRoutes({ monitors, events, session }: MonitorRouteDeps) {
     .get(
       "/monitors/:id/members",
       ({ params, user }) => {
-        if (!monitors.get(params.id)) throw monitorNotFound();
+        if (!monitors.typeOf(params.id)) throw monitorNotFound();
         // A group's page reads its few members here rather than every monitor (at 100 000 monitors that was ~100 MB).
         const members = monitors.groups.members(params.id).flatMap((id) => monitors.get(id) ?? []);
         members.sort((a, b) => a.name.localeCompare(b.name) || a.id - b.id);
