@@ -1,5 +1,5 @@
 // A group's page: its members with their states (live), each linking to its own page. A member's page names its group.
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "wouter";
 import { getMonitor, listMembers, type PublicMonitor } from "../../../api/monitors";
@@ -17,30 +17,25 @@ import { SectionTitle } from "./layout";
  */
 function useMembers(groupId: number) {
   const [members, setMembers] = useState<PublicMonitor[] | null>(null);
-  const ids = useRef(new Set<number>());
-  const [watched, setWatched] = useState<number[]>([]);
   const asked = useRef(0);
   const load = useCallback(() => {
     const mine = ++asked.current;
     listMembers(groupId)
-      .then((reply) => {
-        if (mine !== asked.current) return; // a newer read is out (a burst of changes): its answer counts
-        ids.current = new Set(reply.monitors.map((m) => m.id));
-        setMembers(reply.monitors);
-        setWatched([...ids.current]);
-      })
+      .then((reply) => mine === asked.current && setMembers(reply.monitors)) // of overlapping reads, the newest counts
       .catch(() => {}); // the card keeps what it showed
   }, [groupId]);
   useEffect(load, [load]);
-  useLive("monitor.status", (e) => ids.current.has(e.monitorId) && load());
-  useLive("monitor.change", (e) => (ids.current.has(e.monitorId) || e.monitor?.parentId === groupId) && load());
-  useLive("maintenance.change", (e) => [...e.monitors.entered, ...e.monitors.left].some((id) => ids.current.has(id)) && load());
-  // Only the members' checks reach this browser (not every monitor's).
-  useLiveChecks(watched, (e) => {
-    if (!ids.current.has(e.monitorId)) return;
-    setMembers((list) => list && list.map((m) => (m.id === e.monitorId ? { ...m, status: e.status, uptime24h: e.uptime24h, consecutiveFailures: e.consecutiveFailures, lastError: e.result.error } : m)));
-  });
+  const isMember = (id: number) => members?.some((m) => m.id === id) ?? false;
+  useLive("monitor.status", (e) => isMember(e.monitorId) && load());
+  useLive("monitor.change", (e) => (isMember(e.monitorId) || e.monitor?.parentId === groupId) && load());
+  useLive("maintenance.change", (e) => [...e.monitors.entered, ...e.monitors.left].some(isMember) && load());
   useLive("hello", load);
+  // Only the members' checks reach this browser (not every monitor's); the ids change with a read, not with a check.
+  const ids = members?.map((m) => m.id).join(",") ?? "";
+  const watched = useMemo(() => (ids ? ids.split(",").map(Number) : []), [ids]);
+  useLiveChecks(watched, (e) =>
+    setMembers((list) => list && list.map((m) => (m.id === e.monitorId ? { ...m, status: e.status, uptime24h: e.uptime24h, consecutiveFailures: e.consecutiveFailures, lastError: e.result.error } : m))),
+  );
   return members;
 }
 
