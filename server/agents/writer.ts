@@ -20,8 +20,8 @@ const PG_CHUNK = 5000;
  * and 1 000 agents at 10 s send a report every ~10 ms, so a short window makes most commits carry several reports
  * (see docs/benchmarks.md#agent-benchmark); the reply waits for it, well within the 30 ms p99 goal.
  */
-export const commitWindowMs = (db: Db) => (db.engine === "postgres" ? PG_COMMIT_WINDOW_MS : 0);
 const PG_COMMIT_WINDOW_MS = 15;
+export const commitWindowMs = (db: Db) => (db.engine === "postgres" ? PG_COMMIT_WINDOW_MS : 0);
 
 /** One row per agent and time, the latest queued winning (PostgreSQL's upsert refuses to touch a row twice). */
 function distinct(rows: SampleRow[]): SampleRow[] {
